@@ -1,0 +1,99 @@
+# splotch: build, demo, tests and benchmark. `make help` lists the targets.
+#
+# Everything is built with g++ (C++17, -O3, OpenMP) into build/ (objects) and bin/ (programs).
+# ARCH defaults to the machine that builds, since the binary is normally built where it runs;
+# set ARCH= (empty) for a portable build.
+
+CXX      ?= g++
+ARCH     ?= -march=native
+CXXFLAGS ?= -O3 $(ARCH) -g
+CXXFLAGS += -std=c++17 -fopenmp -Wall -Wextra -I.
+LDLIBS   += -lstb
+DEPFLAGS  = -MMD -MP
+
+# Debian packages the build and tests need (`make deps` installs the missing ones).
+DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev
+
+LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/main.cc,$(wildcard splotch/*.cc))
+TEST_SRC := $(wildcard tests/test_*.cc)
+LIB_OBJ  := $(LIB_SRC:%.cc=build/obj/%.o)
+TEST_OBJ := $(TEST_SRC:%.cc=build/obj/%.o)
+
+BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
+
+.PHONY: all deps demo test bench help clean references
+
+all: bin/splotch bin/make_demo
+
+help:
+	@echo "make          build bin/splotch (and bin/make_demo)"
+	@echo "make deps     install missing Debian packages with apt-get: $(DEB_PACKAGES)"
+	@echo "make demo     render the demo picture to build/demo/"
+	@echo "make test     build and run the test suite"
+	@echo "make bench    benchmark on ../shared/bench snapshots (1e6, 1e7 particles)"
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all packages present"; \
+	else echo "deps: installing$$missing"; \
+	  if [ "$$(id -u)" -ne 0 ]; then echo "deps: run as root (or: sudo apt-get install$$missing)"; exit 1; fi; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+build/obj/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(DEPFLAGS) -c $< -o $@
+
+build/libsplotch.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+bin/splotch: build/obj/splotch/main.o build/libsplotch.a
+	@mkdir -p bin
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
+
+bin/splotch_tests: $(TEST_OBJ) build/libsplotch.a
+	@mkdir -p bin
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
+
+# Without ARCH and FMA contraction, so that the demo's bytes are the same on every machine.
+bin/make_demo: testdata/make_demo.cc
+	@mkdir -p bin
+	$(CXX) -O2 -std=c++17 -ffp-contract=off -Wall -Wextra $< -o $@
+
+bin/make_snapshot: $(BENCH_SNAPSHOT_SRC)
+	@mkdir -p bin
+	$(CXX) -O2 -std=c++17 $< -o $@
+
+# The demo: a clustered particle set (raw table, big-endian as the original expects by default),
+# rendered with scalar colours (a_eq_e) and with vector colours (absorption and emission apart).
+build/demo/demo_particles.bin: bin/make_demo
+	@mkdir -p build/demo
+	bin/make_demo --out $@
+build/demo/demo_vector.bin: bin/make_demo
+	@mkdir -p build/demo
+	bin/make_demo --out $@ --vector-colour
+
+demo: bin/splotch build/demo/demo_particles.bin build/demo/demo_vector.bin
+	bin/splotch testdata/demo.par
+	bin/splotch testdata/demo_vector.par
+	@echo "demo images: build/demo/demo.png build/demo/demo_vector.png"
+
+test: bin/splotch bin/splotch_tests bin/make_demo
+	bin/splotch_tests
+
+# Stored reference images for the end-to-end tests; run only when a change of the picture is
+# intended, and say why in the commit.
+references: bin/splotch bin/make_demo
+	tests/make_references.sh
+
+bench: bin/splotch bin/make_snapshot
+	tests/bench.sh
+
+clean:
+	rm -rf build bin
+
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) build/obj/splotch/main.d

@@ -1,0 +1,238 @@
+#include "io/image_writer.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+#include <vector>
+
+#include <stb/stb_image_write.h>
+
+#include "params/user_error.h"
+
+namespace splotch {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& reason) {
+  throw UserError("cannot write image '" + path + "': " + reason);
+}
+
+// errno can be 0 when a library call fails without a system call behind it.
+std::string describe_errno(int error) {
+  return error != 0 ? std::strerror(error) : "write failed";
+}
+
+// A file that appears under its final name only when complete: bytes go to a temporary sibling
+// (same directory, so that the rename is atomic), which commit() renames over the target.
+// Destruction without a successful commit() removes the temporary file.
+class PendingFile {
+ public:
+  explicit PendingFile(const std::string& path)
+      : path_(path), temp_path_(path + ".tmp." + std::to_string(::getpid())) {
+    file_ = std::fopen(temp_path_.c_str(), "wb");
+    if (file_ == nullptr) fail(path_, describe_errno(errno));
+    // A large buffer turns the row-by-row writes into few system calls.
+    buffer_.resize(std::size_t(1) << 20);
+    std::setvbuf(file_, buffer_.data(), _IOFBF, buffer_.size());
+  }
+
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+
+  ~PendingFile() {
+    if (file_ != nullptr) std::fclose(file_);
+    if (!committed_) std::remove(temp_path_.c_str());
+  }
+
+  void write(const void* data, std::size_t size) {
+    errno = 0;
+    if (size > 0 && std::fwrite(data, 1, size, file_) != size) fail(path_, describe_errno(errno));
+  }
+
+  void write(const std::vector<std::uint8_t>& bytes) { write(bytes.data(), bytes.size()); }
+
+  // No fsync: a failed or killed run never exposes a partial picture, which is the promise;
+  // surviving a power loss as well would cost seconds per frame of hundreds of megabytes.
+  void commit() {
+    std::FILE* file = file_;
+    file_ = nullptr;  // fclose releases the stream even when it fails
+    errno = 0;
+    if (std::fclose(file) != 0) fail(path_, describe_errno(errno));
+    if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) fail(path_, describe_errno(errno));
+    committed_ = true;
+  }
+
+ private:
+  std::string path_, temp_path_;
+  std::FILE* file_ = nullptr;
+  std::vector<char> buffer_;  // must outlive file_, which uses it as its stream buffer
+  bool committed_ = false;
+};
+
+// ---- TGA -------------------------------------------------------------------------------------
+
+constexpr int kTgaMaxSide = 65535;     // width and height are 16-bit header fields
+constexpr int kTgaMaxPacket = 128;     // a packet header holds the pixel count minus one in 7 bits
+constexpr std::uint8_t kTgaTopLeft = 0x20;  // descriptor bit 5: row 0 of the file is the top
+
+void put_u16_le(std::vector<std::uint8_t>& bytes, int value) {
+  bytes.push_back(std::uint8_t(value & 0xff));
+  bytes.push_back(std::uint8_t((value >> 8) & 0xff));
+}
+
+std::vector<std::uint8_t> tga_header(const Image8& image, std::uint8_t image_type) {
+  std::vector<std::uint8_t> header = {0, 0, image_type};  // no id field, no colour map
+  header.insert(header.end(), 5 + 4, 0);                 // colour map spec, x/y origin
+  put_u16_le(header, image.width);
+  put_u16_le(header, image.height);
+  header.push_back(24);
+  header.push_back(kTgaTopLeft);
+  return header;
+}
+
+void put_bgr(std::vector<std::uint8_t>& bytes, const std::uint8_t* rgb) {
+  bytes.push_back(rgb[2]);
+  bytes.push_back(rgb[1]);
+  bytes.push_back(rgb[0]);
+}
+
+void write_tga(PendingFile& out, const Image8& image) {
+  out.write(tga_header(image, 2));
+  std::vector<std::uint8_t> row;
+  row.reserve(std::size_t(image.width) * 3);
+  for (int y = 0; y < image.height; ++y) {
+    row.clear();
+    for (int x = 0; x < image.width; ++x) put_bgr(row, image.pixel(x, y));
+    out.write(row);
+  }
+}
+
+bool same_pixel(const std::uint8_t* row, int a, int b) {
+  return std::memcmp(row + 3 * a, row + 3 * b, 3) == 0;
+}
+
+// Number of pixels from `start` equal to the pixel at `start`, at most one packet's worth.
+int repeat_length(const std::uint8_t* row, int start, int width) {
+  int n = 1;
+  while (n < kTgaMaxPacket && start + n < width && same_pixel(row, start, start + n)) ++n;
+  return n;
+}
+
+// Number of pixels from `start` for one raw packet: it stops where a run of two or more begins,
+// so that the run can become a (smaller) repeat packet.
+int raw_length(const std::uint8_t* row, int start, int width) {
+  int n = 1;
+  while (n < kTgaMaxPacket && start + n < width &&
+         !(start + n + 1 < width && same_pixel(row, start + n, start + n + 1)))
+    ++n;
+  return n;
+}
+
+// Packets never cross rows, as the TGA specification asks and as the original wrote them.
+void encode_rle_row(const std::uint8_t* row, int width, std::vector<std::uint8_t>& bytes) {
+  for (int x = 0; x < width;) {
+    const int repeat = repeat_length(row, x, width);
+    if (repeat >= 2) {
+      bytes.push_back(std::uint8_t(0x80 | (repeat - 1)));
+      put_bgr(bytes, row + 3 * x);
+      x += repeat;
+      continue;
+    }
+    const int raw = raw_length(row, x, width);
+    bytes.push_back(std::uint8_t(raw - 1));
+    for (int i = 0; i < raw; ++i) put_bgr(bytes, row + 3 * (x + i));
+    x += raw;
+  }
+}
+
+void write_tga_rle(PendingFile& out, const Image8& image) {
+  out.write(tga_header(image, 10));
+  std::vector<std::uint8_t> row;
+  row.reserve(std::size_t(image.width) * 3 + std::size_t(image.width) / kTgaMaxPacket + 1);
+  for (int y = 0; y < image.height; ++y) {
+    row.clear();
+    encode_rle_row(image.pixel(0, y), image.width, row);
+    out.write(row);
+  }
+}
+
+// ---- PPM and PNG -----------------------------------------------------------------------------
+
+void write_ppm(PendingFile& out, const Image8& image) {
+  const std::string header =
+      "P6\n" + std::to_string(image.width) + "\n" + std::to_string(image.height) + "\n255\n";
+  out.write(header.data(), header.size());
+  out.write(image.rgb);  // rows are stored top first, R G B, exactly as P6 wants them
+}
+
+// stb_image_write is C: an exception must not unwind through it, so the callback parks it here.
+struct PngSink {
+  PendingFile* out;
+  std::exception_ptr error;
+};
+
+void png_write_callback(void* context, void* data, int size) {
+  auto* sink = static_cast<PngSink*>(context);
+  if (sink->error) return;
+  try {
+    sink->out->write(data, std::size_t(size));
+  } catch (...) {
+    sink->error = std::current_exception();
+  }
+}
+
+void write_png(PendingFile& out, const Image8& image, const std::string& path) {
+  PngSink sink{&out, nullptr};
+  const int ok = stbi_write_png_to_func(png_write_callback, &sink, image.width, image.height, 3,
+                                        image.rgb.data(), image.width * 3);
+  if (sink.error) std::rethrow_exception(sink.error);
+  if (!ok) fail(path, "PNG encoding failed (out of memory?)");
+}
+
+// ---- checks before anything touches the disk -------------------------------------------------
+
+void check_image(const std::string& path, const Image8& image, ImageFormat format) {
+  if (image.width < 0 || image.height < 0 ||
+      image.rgb.size() != std::size_t(image.width) * std::size_t(image.height) * 3)
+    throw std::invalid_argument("write_image: pixel buffer does not match the image size");
+  if (image.width == 0 || image.height == 0)
+    fail(path, "the image is empty (" + std::to_string(image.width) + "x" +
+                   std::to_string(image.height) + " pixels)");
+  const bool tga = format == ImageFormat::tga || format == ImageFormat::tga_rle;
+  if (tga && (image.width > kTgaMaxSide || image.height > kTgaMaxSide))
+    fail(path, "TGA images are limited to " + std::to_string(kTgaMaxSide) +
+                   " pixels per side, this one is " + std::to_string(image.width) + "x" +
+                   std::to_string(image.height) + " (use PNG or PPM)");
+  // stb_image_write computes buffer sizes in int; one filter byte per row comes on top.
+  const std::size_t png_bytes = image.rgb.size() + std::size_t(image.height);
+  if (format == ImageFormat::png && png_bytes > std::size_t(INT_MAX) / 2)
+    fail(path, "the image is too large for the PNG writer (" + std::to_string(image.width) + "x" +
+                   std::to_string(image.height) + " pixels; use PPM)");
+}
+
+void encode(PendingFile& out, const Image8& image, ImageFormat format, const std::string& path) {
+  switch (format) {
+    case ImageFormat::tga: return write_tga(out, image);
+    case ImageFormat::tga_rle: return write_tga_rle(out, image);
+    case ImageFormat::ppm: return write_ppm(out, image);
+    case ImageFormat::png: return write_png(out, image, path);
+  }
+  // No default label above, so that the compiler flags a format added to the enum but not here.
+  throw std::invalid_argument("write_image: unknown ImageFormat value");
+}
+
+}  // namespace
+
+void write_image(const std::string& path, const Image8& image, ImageFormat format) {
+  check_image(path, image, format);
+  PendingFile out(path);
+  encode(out, image, format, path);
+  out.commit();
+}
+
+}  // namespace splotch

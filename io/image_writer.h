@@ -1,0 +1,21 @@
+// Image writers: the original Splotch's TGA (pictype 0), run-length TGA (pictype 3), binary PPM
+// (pictype 2) and PNG (pictype 4), byte for byte in the layouts the original wrote.
+//
+// A failed write never leaves a partial picture: the bytes go to a temporary file next to the
+// target (DESIGN.md section 2), which is renamed over the target only once it is complete.
+#pragma once
+
+#include <string>
+
+#include "io/image.h"
+
+namespace splotch {
+
+enum class ImageFormat { tga, tga_rle, ppm, png };
+
+// Writes `image` (rows top first) to `path`, replacing any file there. Throws UserError naming
+// the path and the reason ("cannot write image 'out/x.tga': No such file or directory") when the
+// picture cannot be written; `path` is then left as it was and no temporary file remains.
+void write_image(const std::string& path, const Image8& image, ImageFormat format);
+
+}  // namespace splotch

@@ -1,0 +1,24 @@
+// ParticleSet: the particles as a reader delivers them, one array per field (structure of
+// arrays), in world units. The stages after reading take these arrays over (by move) rather
+// than copying them, so a field costs its memory once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace splotch {
+
+struct ParticleSet {
+  std::vector<float> x, y, z;   // position
+  std::vector<float> hsml;      // smoothing length (world units), > 0
+  std::vector<float> intensity; // I, before normalisation
+  std::vector<float> colour[3]; // colour value; [1] and [2] are empty unless the type has vector colours
+  std::vector<std::uint8_t> type;  // particle type; empty when every particle is of type 0
+  double box_size = 0.0;        // periodic box size; 0 when the file has none (raw binary)
+
+  std::size_t size() const { return x.size(); }
+  int type_of(std::size_t i) const { return type.empty() ? 0 : type[i]; }
+};
+
+}  // namespace splotch

@@ -1,0 +1,224 @@
+#include "params/param_file.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "params/user_error.h"
+
+namespace splotch {
+namespace {
+
+std::string trim(const std::string& s) {
+  const char* space = " \t\r\n\v\f";
+  std::size_t b = s.find_first_not_of(space);
+  if (b == std::string::npos) return "";
+  std::size_t e = s.find_last_not_of(space);
+  return s.substr(b, e - b + 1);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "key = value # comment" -> key, value; false for a line with no '='.
+bool split_assignment(const std::string& line, std::string& key, std::string& value) {
+  std::size_t eq = line.find('=');
+  if (eq == std::string::npos) return false;
+  key = trim(line.substr(0, eq));
+  value = trim(line.substr(eq + 1));
+  return true;
+}
+
+std::string format_value(bool v) { return v ? "TRUE" : "FALSE"; }
+std::string format_value(int v) { return std::to_string(v); }
+std::string format_value(long long v) { return std::to_string(v); }
+std::string format_value(const std::string& v) { return v; }
+// Shortest text that reads back as the same number, so used.par reproduces the run exactly.
+template <class F>
+std::string format_real(F v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+std::string format_value(float v) { return format_real(v); }
+std::string format_value(double v) { return format_real(v); }
+
+}  // namespace
+
+bool parse_bool(const std::string& text, const std::string& what) {
+  // The original accepts t/f, y/n, true/false and .true./.false.; we add yes/no and 1/0.
+  const std::string v = lower(trim(text));
+  if (v == "true" || v == "t" || v == "yes" || v == "y" || v == "1" || v == ".true.") return true;
+  if (v == "false" || v == "f" || v == "no" || v == "n" || v == "0" || v == ".false.") return false;
+  throw UserError(what + " = '" + text + "' is not a boolean (use TRUE or FALSE)");
+}
+
+long long parse_integer(const std::string& text, const std::string& what) {
+  std::string v = trim(text);
+  const char* begin = v.c_str();
+  if (begin[0] == '+' && begin[1] != '-') ++begin;
+  long long out = 0;
+  auto res = std::from_chars(begin, v.c_str() + v.size(), out);
+  if (v.empty() || res.ec != std::errc() || res.ptr != v.c_str() + v.size()) {
+    if (res.ec == std::errc::result_out_of_range)
+      throw UserError(what + " = '" + text + "' is out of range for an integer");
+    throw UserError(what + " = '" + text + "' is not an integer");
+  }
+  return out;
+}
+
+double parse_real(const std::string& text, const std::string& what) {
+  std::string v = trim(text);
+  if (v.empty()) throw UserError(what + " has an empty value; a number is needed");
+  errno = 0;
+  char* end = nullptr;
+  double out = std::strtod(v.c_str(), &end);
+  if (end != v.c_str() + v.size()) throw UserError(what + " = '" + text + "' is not a number");
+  if (errno == ERANGE && std::isinf(out))
+    throw UserError(what + " = '" + text + "' is out of range for a number");
+  if (std::isnan(out)) throw UserError(what + " = '" + text + "' is not a number");
+  return out;
+}
+
+ParamFile ParamFile::parse(const std::string& text, const std::string& name) {
+  ParamFile p;
+  p.name_ = name;
+  std::istringstream in(text);
+  std::string line;
+  for (int lineno = 1; std::getline(in, line); ++lineno) {
+    std::size_t hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    const std::string where = name + ":" + std::to_string(lineno);
+    std::string key, value;
+    if (!split_assignment(line, key, value)) {
+      p.warnings_.push_back(where + ": line '" + line + "' has no '=' and is ignored");
+      continue;
+    }
+    if (key.empty()) throw UserError(where + ": no key before '=' in '" + line + "'");
+    auto it = p.entries_.find(key);
+    if (it != p.entries_.end())
+      p.warnings_.push_back(where + ": " + key + " is set again (first at " + it->second.origin +
+                            "); the last value, '" + value + "', is used");
+    p.entries_[key] = Entry{value, where, false};
+  }
+  return p;
+}
+
+ParamFile ParamFile::read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError("cannot open parameter file '" + path + "': " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw UserError("cannot read parameter file '" + path + "'");
+  return parse(text.str(), path);
+}
+
+void ParamFile::set_from_command_line(const std::string& assignment) {
+  std::string key, value;
+  if (!split_assignment(assignment, key, value) || key.empty())
+    throw UserError("command-line argument '" + assignment + "' is not of the form key=value");
+  set(key, value, "command line");
+}
+
+void ParamFile::set(const std::string& key, const std::string& value, const std::string& origin) {
+  entries_[key] = Entry{value, origin, false};
+}
+
+std::string ParamFile::origin(const std::string& key) const {
+  auto it = entries_.find(key);
+  return it == entries_.end() ? "default" : it->second.origin;
+}
+
+const std::string* ParamFile::lookup(const std::string& key) {
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return nullptr;
+  it->second.used = true;
+  return &it->second.value;
+}
+
+void ParamFile::record(const std::string& key, const std::string& value, bool is_default) {
+  auto it = use_index_.find(key);
+  if (it != use_index_.end()) return;  // the first look-up decides what used.par says
+  use_index_[key] = uses_.size();
+  uses_.push_back(Use{key, value, is_default});
+}
+
+template <class T>
+T ParamFile::convert(const std::string& key, const std::string& text) const {
+  const std::string what = origin(key) + ": " + key;
+  if constexpr (std::is_same_v<T, std::string>) {
+    return text;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return parse_bool(text, what);
+  } else if constexpr (std::is_integral_v<T>) {
+    long long v = parse_integer(text, what);
+    if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
+      throw UserError(what + " = '" + text + "' is out of range for an integer");
+    return T(v);
+  } else {
+    double v = parse_real(text, what);
+    if (std::is_same_v<T, float> && std::isinf(float(v)))
+      throw UserError(what + " = '" + text + "' is out of range for a single-precision number");
+    return T(v);
+  }
+}
+
+template <class T>
+T ParamFile::get(const std::string& key) {
+  const std::string* text = lookup(key);
+  if (!text) throw UserError(name_ + ": required parameter '" + key + "' is missing");
+  T v = convert<T>(key, *text);
+  record(key, *text, false);
+  return v;
+}
+
+template <class T>
+T ParamFile::get(const std::string& key, const T& fallback) {
+  const std::string* text = lookup(key);
+  if (!text) {
+    record(key, format_value(fallback), true);
+    return fallback;
+  }
+  T v = convert<T>(key, *text);
+  record(key, *text, false);
+  return v;
+}
+
+std::vector<std::string> ParamFile::unused_keys() const {
+  std::vector<std::string> out;
+  for (const auto& [key, entry] : entries_)
+    if (!entry.used) out.push_back(key + " (" + entry.origin + ")");
+  return out;
+}
+
+void ParamFile::write_used(std::ostream& out) const {
+  out << "# Parameters used by this run of splotch, from " << name_ << ".\n"
+      << "# Lines marked 'default' were not given; rendering this file reproduces the image.\n";
+  for (const Use& u : uses_) {
+    out << u.key << " = " << u.value;
+    if (u.is_default) out << "  # default";
+    out << '\n';
+  }
+}
+
+#define SPLOTCH_PARAM_TYPE(T)                       \
+  template T ParamFile::get<T>(const std::string&); \
+  template T ParamFile::get<T>(const std::string&, const T&);
+SPLOTCH_PARAM_TYPE(bool)
+SPLOTCH_PARAM_TYPE(int)
+SPLOTCH_PARAM_TYPE(long long)
+SPLOTCH_PARAM_TYPE(float)
+SPLOTCH_PARAM_TYPE(double)
+SPLOTCH_PARAM_TYPE(std::string)
+#undef SPLOTCH_PARAM_TYPE
+
+}  // namespace splotch

@@ -1,0 +1,82 @@
+// ParamFile: the parameter file of the original Splotch (DESIGN.md section 3) plus `key=value`
+// overrides from the command line.
+//
+// Every look-up records the value it returned and whether that value was a default, so that the
+// run can write `<image>.used.par` (the picture becomes reproducible) and warn about keys that no
+// stage read (typos). A value that does not parse as the type a key needs is a UserError naming
+// the file, the line, the key and the value.
+//
+//   ParamFile p = ParamFile::read("demo.par");
+//   p.set_from_command_line("xres=1024");
+//   int xres = p.get<int>("xres", 800);          // 1024, recorded as given
+//   double fov = p.get<double>("fov", 45.0);      // recorded as a default if absent
+//   std::string in = p.get<std::string>("infile");  // required: UserError if absent
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace splotch {
+
+class ParamFile {
+ public:
+  // Parses the text of a parameter file; `name` is used in messages (normally the path).
+  static ParamFile parse(const std::string& text, const std::string& name);
+  static ParamFile read(const std::string& path);
+
+  // Applies one "key=value" argument; it overrides the file.
+  void set_from_command_line(const std::string& assignment);
+  // Sets a key from another source (a scene-file row, say); `origin` appears in messages.
+  void set(const std::string& key, const std::string& value, const std::string& origin);
+
+  // Typed look-ups. T is bool, int, long long, float, double or std::string.
+  template <class T>
+  T get(const std::string& key);  // required: UserError when absent
+  template <class T>
+  T get(const std::string& key, const T& fallback);
+
+  bool has(const std::string& key) const { return entries_.count(key) != 0; }
+  // "demo.par:12", "command line" or "default": where a key's value came from.
+  std::string origin(const std::string& key) const;
+  const std::string& name() const { return name_; }
+  // Messages a user should see (duplicate keys, lines without '='), in file order.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+  // Keys given (in the file or on the command line) that no look-up asked for.
+  std::vector<std::string> unused_keys() const;
+  // Every key looked up, in order of first look-up, with its value; defaults are marked.
+  void write_used(std::ostream& out) const;
+
+ private:
+  struct Entry {
+    std::string value;
+    std::string origin;  // "file:line" or "command line"
+    bool used = false;
+  };
+  struct Use {
+    std::string key, value;
+    bool is_default;
+  };
+
+  const std::string* lookup(const std::string& key);
+  void record(const std::string& key, const std::string& value, bool is_default);
+  template <class T>
+  T convert(const std::string& key, const std::string& text) const;
+
+  std::string name_;
+  std::map<std::string, Entry> entries_;
+  std::vector<Use> uses_;
+  std::map<std::string, std::size_t> use_index_;
+  std::vector<std::string> warnings_;
+};
+
+// Parsers shared with other text inputs (scene files); each throws UserError with `what` (say
+// "demo.par:12: xres") and the offending text in the message.
+bool parse_bool(const std::string& text, const std::string& what);
+long long parse_integer(const std::string& text, const std::string& what);
+double parse_real(const std::string& text, const std::string& what);
+
+}  // namespace splotch

@@ -1,0 +1,21 @@
+// Colour stage (DESIGN.md section 4): the emission of each splat. Types with scalar colours look
+// their normalised value up in the type's palette; vector types use (c0, c1, c2) as they are.
+// Then e *= I * brightness. The intensity array is released afterwards: e carries it.
+#pragma once
+
+#include <vector>
+
+#include "io/palette.h"
+#include "splotch/splats.h"
+
+namespace splotch {
+
+struct TypeColour {
+  bool vector_colour = false;
+  const Palette* palette = nullptr;  // required when !vector_colour
+  float brightness = 1.0f;
+};
+
+void colourize(Splats& splats, const std::vector<TypeColour>& types);
+
+}  // namespace splotch

@@ -1,0 +1,35 @@
+// Console: what a run tells its user. Errors are not here (main prints the one error line);
+// warnings always go to stderr, the report to stdout unless --quiet, and a progress bar to stderr
+// only when stderr is a terminal (a batch log should not fill up with carriage returns).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "io/progress.h"
+
+namespace splotch {
+
+class Console {
+ public:
+  Console(bool quiet, bool show_progress) : quiet_(quiet), show_progress_(show_progress && !quiet) {}
+  ~Console() { end_progress(); }  // an error must not land in the middle of a progress bar
+  Console(const Console&) = delete;
+  Console& operator=(const Console&) = delete;
+
+  bool quiet() const { return quiet_; }
+  void warning(const std::string& message) const;
+  void report(const std::string& text) const;  // printed as it is
+
+  // A callback drawing "label [#####.....]  50%" on stderr; a no-op when progress is off. Call
+  // end_progress() when the work is done, to clear the line.
+  ProgressCallback progress(const std::string& label);
+  void end_progress();
+
+ private:
+  struct Bar;
+  bool quiet_, show_progress_;
+  std::shared_ptr<Bar> bar_;
+};
+
+}  // namespace splotch

@@ -1,0 +1,54 @@
+// Normalize stage (DESIGN.md section 4): per particle type, colour values and intensities are
+// optionally taken to log10 (non-positive values become -38 and do not count in the range) or
+// asinh, then mapped from their range [min, max] onto [0, 1]:
+//     v -> (clamp(v, min, max) - min) / (max - min),   v -> 1 when max == min.
+// The range is the data range of the transformed values over all particles of the type, unless
+// the user gave color_min/max or intensity_min/max. Vector colours share one range over all three
+// components. The stage is split in two (transform + range, then apply) so that an MPI run can
+// reduce the ranges over ranks in between.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "io/particle_set.h"
+
+namespace splotch {
+
+struct TypeNormalization {
+  bool color_log = false, color_asinh = false, intensity_log = false;
+  bool vector_colour = false;
+  std::optional<float> color_min, color_max, intensity_min, intensity_max;
+};
+
+// A value range; empty (min > max) until a value is seen.
+struct ValueRange {
+  float min = 3.4e38f, max = -3.4e38f;
+  bool empty() const { return min > max; }
+  void include(float v) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  void merge(const ValueRange& o) {
+    if (o.min < min) min = o.min;
+    if (o.max > max) max = o.max;
+  }
+};
+
+struct TypeRanges {
+  ValueRange colour, intensity;
+};
+
+// Applies log/asinh in place and returns the data range of each type's transformed values.
+std::vector<TypeRanges> transform_and_measure(ParticleSet& particles, const std::vector<TypeNormalization>& types);
+
+// Replaces data ranges with the user's bounds where given; returns the ranges that will be used.
+std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data, const std::vector<TypeNormalization>& types);
+
+// Maps every value onto [0, 1] with the chosen ranges.
+void apply_ranges(ParticleSet& particles, const std::vector<TypeRanges>& ranges, const std::vector<TypeNormalization>& types);
+
+// All three steps for a single process; returns the ranges used (for the report).
+std::vector<TypeRanges> normalize(ParticleSet& particles, const std::vector<TypeNormalization>& types);
+
+}  // namespace splotch

@@ -1,0 +1,202 @@
+#include "splotch/pipeline.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+
+#include "io/image_writer.h"
+#include "io/palette.h"
+#include "io/text_file.h"
+#include "params/user_error.h"
+#include "splotch/colour.h"
+#include "splotch/geometry.h"
+#include "splotch/host_renderer.h"
+#include "splotch/normalize.h"
+#include "splotch/particle_check.h"
+#include "splotch/postprocess.h"
+#include "splotch/read_snapshot.h"
+#include "splotch/settings.h"
+#include "splotch/sort.h"
+
+namespace splotch {
+namespace {
+
+// One palette per scalar-colour type (null for vector types), read before the snapshot so that a
+// bad palette fails before a long read.
+std::vector<std::unique_ptr<Palette>> read_palettes(const Settings& s) {
+  std::vector<std::unique_ptr<Palette>> out;
+  for (const TypeSettings& t : s.types)
+    out.push_back(t.vector_colour ? nullptr : std::make_unique<Palette>(Palette::read(t.palette_path)));
+  return out;
+}
+
+std::string count_text(std::size_t n, const char* what) { return std::to_string(n) + " " + what; }
+
+void warn_dropped(const DroppedParticles& d, std::size_t read, const std::string& path, Console& console) {
+  if (d.total() == 0) return;
+  std::string parts;
+  auto add = [&](std::size_t n, const char* what) {
+    if (n == 0) return;
+    if (!parts.empty()) parts += ", ";
+    parts += count_text(n, what);
+  };
+  add(d.bad_position, "with a NaN or infinite position");
+  add(d.bad_hsml, "with a zero, negative or non-finite smoothing length");
+  add(d.bad_value, "with a NaN or infinite intensity or colour");
+  console.warning(std::to_string(d.total()) + " of " + std::to_string(read) + " particles of '" + path +
+                  "' skipped: " + parts);
+}
+
+std::vector<TypeNormalization> normalizations(const Settings& s) {
+  std::vector<TypeNormalization> out;
+  for (const TypeSettings& t : s.types) out.push_back(t.normalization);
+  return out;
+}
+
+GeometryOptions geometry_options(const Settings& s) {
+  GeometryOptions g;
+  g.camera = s.camera;
+  g.minrad_pix = s.minrad_pix;
+  for (const TypeSettings& t : s.types) g.smooth_factor.push_back(t.smooth_factor);
+  return g;
+}
+
+std::vector<TypeColour> colour_options(const Settings& s, const std::vector<std::unique_ptr<Palette>>& palettes) {
+  std::vector<TypeColour> out;
+  for (std::size_t t = 0; t < s.types.size(); ++t)
+    out.push_back({s.types[t].vector_colour, palettes[t].get(), s.types[t].brightness});
+  return out;
+}
+
+PostOptions post_options(const Settings& s, const std::vector<std::unique_ptr<Palette>>& palettes) {
+  PostOptions p;
+  p.a_eq_e = s.render.a_eq_e;
+  p.gamma = s.output.gamma;
+  p.contrast = s.output.contrast;
+  p.brightness = s.output.brightness;
+  if (s.output.colour_bar)
+    for (const auto& palette : palettes)
+      if (palette) p.colour_bars.push_back(palette.get());
+  return p;
+}
+
+void check_types(const ParticleSet& p, int ptypes, const std::string& path) {
+  if (p.type.empty()) return;
+  const int highest = *std::max_element(p.type.begin(), p.type.end());
+  if (highest >= ptypes)
+    throw UserError("'" + path + "' holds particles of type " + std::to_string(highest) + " but ptypes = " +
+                    std::to_string(ptypes) + "; raise ptypes");
+}
+
+void warn_unused(const ParamFile& params, Console& console) {
+  const std::vector<std::string> unused = params.unused_keys();
+  if (unused.empty()) return;
+  std::string list;
+  for (const std::string& k : unused) list += (list.empty() ? "" : ", ") + k;
+  console.warning("parameters not used by this run (typos?): " + list);
+}
+
+}  // namespace
+
+RunReport render_frame(ParamFile& params, Console& console) {
+  Stopwatch clock;
+  RunReport report;
+  for (const std::string& w : params.warnings()) console.warning(w);
+  const Settings s = read_settings(params);
+  for (const std::string& w : s.warnings) console.warning(w);
+  report.threads = omp_get_max_threads();
+  report.renderer = "host";
+  report.image_path = s.output.path;
+  report.width = s.camera.xres;
+  report.height = s.camera.yres;
+
+  const auto palettes = read_palettes(s);
+  ParticleSet particles = read_snapshot(s.input, console.progress("read"));
+  console.end_progress();
+  report.particles_read = particles.size();
+  const DroppedParticles dropped = drop_invalid_particles(particles);
+  warn_dropped(dropped, report.particles_read, s.input.path, console);
+  report.particles_dropped = dropped.total();
+  if (particles.size() == 0) throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
+  check_types(particles, s.input.ptypes, s.input.path);
+  report.stages.push_back({"read", clock.lap()});
+
+  normalize(particles, normalizations(s));
+  report.stages.push_back({"normalize", clock.lap()});
+
+  if (s.input.periodic) wrap_periodic(particles, s.camera.lookat);
+  Splats splats = project(std::move(particles), geometry_options(s));
+  report.particles_active = splats.size();
+  if (splats.size() == 0) console.warning("no particle is in view: the image will be black (check the camera)");
+  report.stages.push_back({"geometry", clock.lap()});
+
+  colourize(splats, colour_options(s, palettes));
+  report.stages.push_back({"colour", clock.lap()});
+
+  sort_splats(splats, s.sort);
+  report.stages.push_back({"sort", clock.lap()});
+
+  Image image(s.camera.xres, s.camera.yres);
+  render_host(view_of(splats), s.render, image, console.progress("render"));
+  console.end_progress();
+  splats = Splats();
+  report.stages.push_back({"render", clock.lap()});
+
+  postprocess(image, post_options(s, palettes));
+  report.stages.push_back({"post", clock.lap()});
+
+  write_image(s.output.path, to_8bit(image), s.output.format);
+  std::ostringstream used;
+  params.write_used(used);
+  write_text_file(s.output.path + ".used.par", used.str());
+  report.stages.push_back({"write", clock.lap()});
+
+  report.total_seconds = clock.seconds();
+  report.peak_memory_mib = peak_memory_mib();
+  warn_unused(params, console);
+  return report;
+}
+
+namespace {
+
+struct FieldSummary {
+  float min, median, max;
+};
+
+FieldSummary summarize(std::vector<float> v) {
+  if (v.empty()) return {0, 0, 0};
+  auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  const float median = *mid;
+  auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return {*lo, median, *hi};
+}
+
+}  // namespace
+
+void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out) {
+  for (const std::string& w : params.warnings()) console.warning(w);
+  const InputSettings input = read_input_settings(params);
+  ParticleSet p = read_snapshot(input, console.progress("read"));
+  console.end_progress();
+  out << input.path << ": raw binary, " << (input.raw.layout == RawOptions::Layout::table ? "table" : "blocks")
+      << " layout, " << input.raw.num_fields << " float32 fields, "
+      << (input.raw.swap_endian ? "byte-swapped (swap_endian = TRUE)" : "native byte order") << "\n"
+      << "  type 0: " << p.size() << " particles\n";
+  const std::pair<const char*, const std::vector<float>*> fields[] = {
+      {"x", &p.x}, {"y", &p.y}, {"z", &p.z}, {"hsml", &p.hsml}, {"I", &p.intensity},
+      {"C1", &p.colour[0]}, {"C2", &p.colour[1]}, {"C3", &p.colour[2]}};
+  char line[200];
+  std::snprintf(line, sizeof line, "    %-6s %14s %14s %14s\n", "field", "min", "median", "max");
+  out << line;
+  for (const auto& [name, values] : fields) {
+    if (values->empty()) continue;
+    const FieldSummary f = summarize(*values);
+    std::snprintf(line, sizeof line, "    %-6s %14.6g %14.6g %14.6g\n", name, f.min, f.median, f.max);
+    out << line;
+  }
+}
+
+}  // namespace splotch

@@ -1,0 +1,18 @@
+#include "splotch/read_snapshot.h"
+
+#include "io/raw_reader.h"
+#include "params/user_error.h"
+
+namespace splotch {
+
+ParticleSet read_snapshot(const InputSettings& input, const ProgressCallback& progress) {
+  switch (input.simtype) {
+    case 0:
+    case 1:
+      return read_raw(input.path, input.raw, progress);
+    default:
+      throw UserError("simtype " + std::to_string(input.simtype) + " has no reader yet");
+  }
+}
+
+}  // namespace splotch

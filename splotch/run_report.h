@@ -1,0 +1,43 @@
+// RunReport: what a run did and how long each stage took, printed at the end of a run (and parsed
+// by tests/bench.sh, so keep the "  <stage> <seconds> s" lines stable).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace splotch {
+
+struct RunReport {
+  std::string image_path, renderer;
+  int width = 0, height = 0, threads = 1;
+  std::size_t particles_read = 0, particles_dropped = 0, particles_active = 0;
+  std::vector<std::pair<std::string, double>> stages;  // name, seconds
+  double total_seconds = 0;
+  double peak_memory_mib = 0;
+
+  std::string text() const;
+};
+
+// The largest resident memory of this process so far.
+double peak_memory_mib();
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  // Seconds since the last lap (or the start).
+  double lap() {
+    auto now = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(now - lap_start_).count();
+    lap_start_ = now;
+    return s;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_, lap_start_ = start_;
+};
+
+}  // namespace splotch

@@ -1,0 +1,270 @@
+#include "splotch/settings.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "params/user_error.h"
+
+namespace splotch {
+namespace {
+
+std::string at(const ParamFile& p, const std::string& key) { return p.origin(key) + ": " + key; }
+
+bool file_exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string directory_of(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+// A relative path is taken from the working directory, as the original does; when nothing is
+// there, from the parameter file's directory, so that a .par and its data can move together.
+std::string resolve(const std::string& path, const ParamFile& params) {
+  if (path.empty() || path[0] == '/' || file_exists(path)) return path;
+  const std::string beside = directory_of(params.name()) + path;
+  return file_exists(beside) ? beside : path;
+}
+
+// 1-based column key; 0, negative or absent mean "no such column" (as in the original).
+int column(ParamFile& p, const std::string& key, bool required) {
+  int v = required ? p.get<int>(key) : p.get<int>(key, -1);
+  if (required && v < 1) throw UserError(at(p, key) + " = " + std::to_string(v) + ": a column number from 1 is needed");
+  return v >= 1 ? v - 1 : -1;
+}
+
+RawOptions read_raw_options(ParamFile& p, int simtype) {
+  RawOptions o;
+  o.layout = simtype == 0 ? RawOptions::Layout::table : RawOptions::Layout::blocks;
+  o.num_fields = p.get<int>("num_blocks");
+  if (o.num_fields < 1) throw UserError(at(p, "num_blocks") + " = " + std::to_string(o.num_fields) + " must be at least 1");
+  o.x = column(p, "x", true);
+  o.y = column(p, "y", true);
+  o.z = column(p, "z", true);
+  o.hsml = column(p, "r", false);
+  o.intensity = column(p, "I", false);
+  o.colour[0] = column(p, "C1", false);
+  o.vector_colour = p.get<bool>("color_is_vector0", false);
+  if (o.vector_colour) {
+    o.colour[1] = column(p, "C2", false);
+    o.colour[2] = column(p, "C3", false);
+  }
+  const char* keys[] = {"x", "y", "z", "r", "I", "C1", "C2", "C3"};
+  const int cols[] = {o.x, o.y, o.z, o.hsml, o.intensity, o.colour[0], o.colour[1], o.colour[2]};
+  for (int k = 0; k < 8; ++k)
+    if (cols[k] >= o.num_fields)
+      throw UserError(at(p, keys[k]) + " = " + std::to_string(cols[k] + 1) + " is beyond num_blocks = " +
+                      std::to_string(o.num_fields));
+  o.swap_endian = p.get<bool>("swap_endian", true);
+  o.smooth_factor = p.get<float>("smooth_factor", 1.0f);
+  if (!(o.smooth_factor > 0)) throw UserError(at(p, "smooth_factor") + " must be positive");
+  return o;
+}
+
+std::optional<float> optional_float(ParamFile& p, const std::string& key) {
+  if (!p.has(key)) return std::nullopt;
+  return p.get<float>(key);
+}
+
+TypeSettings read_type(ParamFile& p, int t) {
+  const std::string n = std::to_string(t);
+  TypeSettings s;
+  TypeNormalization& tn = s.normalization;
+  tn.color_log = p.get<bool>("color_log" + n, false);
+  tn.color_asinh = p.get<bool>("color_asinh" + n, false);
+  tn.intensity_log = p.get<bool>("intensity_log" + n, false);
+  tn.color_min = optional_float(p, "color_min" + n);
+  tn.color_max = optional_float(p, "color_max" + n);
+  tn.intensity_min = optional_float(p, "intensity_min" + n);
+  tn.intensity_max = optional_float(p, "intensity_max" + n);
+  if (tn.color_min && tn.color_max && *tn.color_min > *tn.color_max)
+    throw UserError(at(p, "color_min" + n) + " is larger than color_max" + n);
+  if (tn.intensity_min && tn.intensity_max && *tn.intensity_min > *tn.intensity_max)
+    throw UserError(at(p, "intensity_min" + n) + " is larger than intensity_max" + n);
+  s.vector_colour = tn.vector_colour = p.get<bool>("color_is_vector" + n, false);
+  if (!s.vector_colour) {
+    if (!p.has("palette" + n))
+      throw UserError(p.name() + ": palette" + n + " is missing: type " + n +
+                      " has scalar colours, which need a .pal file (testdata/palettes/ has some)");
+    s.palette_path = resolve(p.get<std::string>("palette" + n), p);
+  }
+  s.brightness = p.get<float>("brightness" + n, 1.0f);
+  s.smooth_factor = p.get<float>("smooth_factor" + n, 1.0f);
+  if (!(s.smooth_factor > 0)) throw UserError(at(p, "smooth_factor" + n) + " must be positive");
+  return s;
+}
+
+Vec3 vec3(ParamFile& p, const std::string& prefix) {
+  return {p.get<double>(prefix + "_x"), p.get<double>(prefix + "_y"), p.get<double>(prefix + "_z")};
+}
+Vec3 vec3(ParamFile& p, const std::string& prefix, Vec3 fallback) {
+  return {p.get<double>(prefix + "_x", fallback.x), p.get<double>(prefix + "_y", fallback.y),
+          p.get<double>(prefix + "_z", fallback.z)};
+}
+
+Camera read_camera(ParamFile& p) {
+  Camera c;
+  c.position = vec3(p, "camera");
+  c.lookat = vec3(p, "lookat");
+  c.sky = vec3(p, "sky", {0, 0, 1});
+  c.center = vec3(p, "center", c.position);
+  c.fov_degrees = p.get<double>("fov", 45.0);
+  if (!(c.fov_degrees > 0 && c.fov_degrees < 180))
+    throw UserError(at(p, "fov") + " = " + p.get<std::string>("fov") + " must lie strictly between 0 and 180 degrees");
+  c.perspective = p.get<bool>("projection", true);
+  c.zmin = p.get<double>("zmin", 0.0);
+  c.zmax = p.get<double>("zmax", 1e23);
+  if (!(c.zmax > std::max(c.zmin, 0.0)))
+    throw UserError(at(p, "zmax") + " must be larger than zmin (and than 0): nothing could be seen");
+  c.xres = p.get<int>("xres", 800);
+  if (c.xres <= 0) throw UserError(at(p, "xres") + " = " + std::to_string(c.xres) + " must be a positive number of pixels");
+  c.yres = p.get<int>("yres", c.xres);
+  if (c.yres <= 0) throw UserError(at(p, "yres") + " = " + std::to_string(c.yres) + " must be a positive number of pixels");
+  const int max_side = 65535;  // the TGA header's limit, and 38 GiB of float image already
+  if (c.xres > max_side || c.yres > max_side)
+    throw UserError(at(p, c.xres > max_side ? "xres" : "yres") + " exceeds the largest image side, " + std::to_string(max_side));
+  camera_frame(c);  // throws for an undefined view direction or sky
+  return c;
+}
+
+std::string lower_extension(const std::string& path) {
+  std::size_t dot = path.rfind('.'), slash = path.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string e = path.substr(dot);
+  for (char& ch : e) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return e;
+}
+
+ImageFormat format_of_pictype(int pictype, const std::string& where) {
+  switch (pictype) {
+    case 0: return ImageFormat::tga;
+    case 2: return ImageFormat::ppm;
+    case 3: return ImageFormat::tga_rle;
+    case 4: return ImageFormat::png;
+    case 1: throw UserError(where + " = 1 (ASCII PPM) is not supported; use 2 (binary PPM)");
+    default:
+      throw UserError(where + " = " + std::to_string(pictype) + " is not an image type: use 0 (TGA), 2 (PPM), 3 (TGA run-length) or 4 (PNG)");
+  }
+}
+
+const char* extension_of(ImageFormat f) {
+  switch (f) {
+    case ImageFormat::png: return ".png";
+    case ImageFormat::ppm: return ".ppm";
+    default: return ".tga";
+  }
+}
+
+void check_writable_directory(const std::string& image_path, const std::string& where) {
+  std::string dir = directory_of(image_path);
+  if (dir.empty()) dir = ".";
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw UserError(where + ": cannot write the image '" + image_path + "': directory '" + dir + "' " +
+                    (file_exists(dir) ? "is not writable" : "does not exist"));
+}
+
+OutputSettings read_output(ParamFile& p, int frame, std::vector<std::string>& warnings) {
+  OutputSettings o;
+  const std::string outfile = p.get<std::string>("outfile");
+  if (outfile.empty()) throw UserError(at(p, "outfile") + " is empty: name the image file");
+  const bool pictype_given = p.has("pictype");
+  const int pictype = p.get<int>("pictype", 0);
+  format_of_pictype(pictype, at(p, "pictype"));  // reject unknown values even when the name decides
+  OutputName name = output_name(outfile, pictype, pictype_given, frame);
+  if (!name.warning.empty()) warnings.push_back(at(p, "pictype") + ": " + name.warning);
+  o.path = name.path;
+  o.format = name.format;
+  check_writable_directory(o.path, at(p, "outfile"));
+  o.colour_bar = p.get<bool>("colorbar", false);
+  o.gamma = p.get<double>("pic_gamma", 1.0);
+  o.contrast = p.get<double>("pic_contrast", 1.0);
+  // The original reads this key misspelt as pic_brighness; accept both.
+  const bool old_spelling = p.has("pic_brighness") && !p.has("pic_brightness");
+  o.brightness = old_spelling ? p.get<double>("pic_brighness") : p.get<double>("pic_brightness", 0.0);
+  return o;
+}
+
+RendererChoice read_renderer(ParamFile& p, bool gpu_available) {
+  const std::string r = p.get<std::string>("renderer", "auto");
+  if (r == "host") return RendererChoice::host;
+  if (r == "auto") return gpu_available ? RendererChoice::cuda : RendererChoice::host;
+  if (r == "cuda") {
+    if (!gpu_available)
+      throw UserError(at(p, "renderer") + " = cuda, but this build of splotch has no usable GPU renderer; "
+                      "use renderer = host or auto");
+    return RendererChoice::cuda;
+  }
+  throw UserError(at(p, "renderer") + " = '" + r + "' is not one of auto, host, cuda");
+}
+
+}  // namespace
+
+OutputName output_name(const std::string& outfile, int pictype, bool pictype_given, int frame) {
+  OutputName n;
+  const std::string ext = lower_extension(outfile);
+  if (ext == ".png" || ext == ".tga" || ext == ".ppm") {
+    n.path = outfile;
+    n.format = ext == ".png" ? ImageFormat::png : ext == ".ppm" ? ImageFormat::ppm
+               : pictype == 3 ? ImageFormat::tga_rle : ImageFormat::tga;
+    const bool fits = (ext == ".png" && pictype == 4) || (ext == ".ppm" && pictype == 2) ||
+                      (ext == ".tga" && (pictype == 0 || pictype == 3));
+    if (pictype_given && !fits)
+      n.warning = "pictype = " + std::to_string(pictype) + " is ignored: the file name ends in " + ext;
+    return n;
+  }
+  n.format = format_of_pictype(pictype, "pictype");
+  char number[16];
+  std::snprintf(number, sizeof number, "%04d", frame);
+  n.path = outfile + number + extension_of(n.format);
+  return n;
+}
+
+InputSettings read_input_settings(ParamFile& p) {
+  InputSettings in;
+  in.simtype = p.get<int>("simtype");
+  in.ptypes = p.get<int>("ptypes", 1);
+  if (in.ptypes < 1 || in.ptypes > 255) throw UserError(at(p, "ptypes") + " must be between 1 and 255");
+  in.periodic = p.get<bool>("periodic", true);
+  switch (in.simtype) {
+    case 0:
+    case 1:
+      in.raw = read_raw_options(p, in.simtype);
+      break;
+    case 2: case 7: case 8: case 11:
+      throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
+                      ": Gadget, HDF5 and Tipsy snapshots are not supported by this version yet; "
+                      "raw binary (simtype 0 or 1) is");
+    default:
+      throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
+                      " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7/8 HDF5, 11 Tipsy)");
+  }
+  in.path = resolve(p.get<std::string>("infile"), p);
+  return in;
+}
+
+Settings read_settings(ParamFile& p, int frame, bool gpu_available) {
+  Settings s;
+  s.input = read_input_settings(p);
+  for (int t = 0; t < s.input.ptypes; ++t) s.types.push_back(read_type(p, t));
+  s.camera = read_camera(p);
+  s.minrad_pix = p.get<float>("minrad_pix", 1.0f);
+  if (!(s.minrad_pix >= 0)) throw UserError(at(p, "minrad_pix") + " must not be negative");
+  s.render.a_eq_e = p.get<bool>("a_eq_e", true);
+  s.render.gray_absorption = p.get<float>("gray_absorption", 0.2f);
+  if (!(s.render.gray_absorption >= 0)) throw UserError(at(p, "gray_absorption") + " must not be negative");
+  const int sort_type = p.get<int>("sort_type", 1);
+  if (sort_type < 0 || sort_type > 4)
+    throw UserError(at(p, "sort_type") + " = " + std::to_string(sort_type) +
+                    " is not one of 0 (none), 1 (depth), 2 (value), 3 (reversed value), 4 (size)");
+  s.sort = s.render.a_eq_e ? SortOrder::none : SortOrder(sort_type);  // a_eq_e does not depend on order
+  s.renderer = read_renderer(p, gpu_available);
+  s.output = read_output(p, frame, s.warnings);
+  return s;
+}
+
+}  // namespace splotch

@@ -1,0 +1,73 @@
+// Settings: the parameter file turned into the plain option structs of the stages. This is the
+// one place that knows the keys of DESIGN.md section 3, their defaults and their valid values, so
+// every key is read (and checked) before the first particle is: a typo in the camera fails at
+// once, not after a long read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "io/image_writer.h"
+#include "io/raw_reader.h"
+#include "params/param_file.h"
+#include "splotch/geometry.h"
+#include "splotch/host_renderer.h"
+#include "splotch/normalize.h"
+#include "splotch/sort.h"
+
+namespace splotch {
+
+struct InputSettings {
+  int simtype = 0;
+  std::string path;  // the snapshot file, resolved
+  RawOptions raw;
+  bool periodic = true;
+  int ptypes = 1;
+};
+
+struct TypeSettings {
+  TypeNormalization normalization;
+  bool vector_colour = false;
+  std::string palette_path;  // empty for vector types
+  float brightness = 1.0f;
+  float smooth_factor = 1.0f;
+};
+
+struct OutputSettings {
+  std::string path;  // the image file
+  ImageFormat format = ImageFormat::tga;
+  bool colour_bar = false;
+  double gamma = 1.0, contrast = 1.0, brightness = 0.0;
+};
+
+enum class RendererChoice { host, cuda };
+
+struct Settings {
+  InputSettings input;
+  std::vector<TypeSettings> types;  // [ptypes]
+  Camera camera;
+  float minrad_pix = 1.0f;
+  RenderOptions render;
+  SortOrder sort = SortOrder::depth;
+  RendererChoice renderer = RendererChoice::host;
+  OutputSettings output;
+  std::vector<std::string> warnings;  // for the user, e.g. a pictype that the file name overrides
+};
+
+// `frame` numbers the image (DESIGN.md section 4, "Output name"). `gpu_available` decides
+// renderer=auto.
+Settings read_settings(ParamFile& params, int frame = 0, bool gpu_available = false);
+
+// Only what reading the snapshot needs (for --info).
+InputSettings read_input_settings(ParamFile& params);
+
+// The image file for `outfile`: used as given when it ends in .png/.tga/.ppm, else with the
+// 4-digit frame number and the extension of `pictype` appended. Exposed for tests.
+struct OutputName {
+  std::string path;
+  ImageFormat format;
+  std::string warning;  // non-empty when a given pictype contradicts the extension
+};
+OutputName output_name(const std::string& outfile, int pictype, bool pictype_given, int frame);
+
+}  // namespace splotch

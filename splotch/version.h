@@ -1,0 +1,3 @@
+#pragma once
+
+#define SPLOTCH_VERSION "0.1.0"

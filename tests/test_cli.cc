@@ -1,0 +1,192 @@
+// bin/splotch as a user meets it: options, exit status, the one error line, no image after a
+// failure, the report, used.par. Runs the built binary (make test builds it first).
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "io/byte_order.h"
+#include "tests/test_support.h"
+
+using namespace splotch::testing;
+
+namespace {
+
+const std::string splotch_binary = "bin/splotch";
+
+using Record = std::array<float, 6>;  // x y z hsml I C1
+
+void write_raw_table(const std::string& path, const std::vector<Record>& records) {
+  std::vector<float> words;
+  for (const Record& r : records) words.insert(words.end(), r.begin(), r.end());
+  splotch::swap_bytes_4(words.data(), words.size());  // big-endian, the original's default
+  std::string bytes(reinterpret_cast<const char*>(words.data()), words.size() * 4);
+  write_file(path, bytes);
+}
+
+std::vector<Record> small_cloud() {
+  std::vector<Record> r;
+  for (int i = 0; i < 200; ++i) {
+    float t = 0.1f * float(i);
+    r.push_back({50 + 10 * std::cos(t), 50 + 10 * std::sin(t), 50 + 0.05f * float(i - 100), 1.0f + 0.01f * float(i),
+                 1.0f + float(i % 10), 1.0f + float(i)});
+  }
+  return r;
+}
+
+// A working parameter file in `dir` rendering `dir`/particles.bin to `dir`/image.tga.
+struct Scene {
+  TempDir dir;
+  std::string par = dir.file("scene.par"), image = dir.file("image.tga");
+  Scene() {
+    write_raw_table(dir.file("particles.bin"), small_cloud());
+    write_file(par, "simtype = 0\ninfile = " + dir.file("particles.bin") +
+                        "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
+                        "palette0 = testdata/palettes/fire.pal\ncolor_log0 = TRUE\n"
+                        "camera_x = 50\ncamera_y = -50\ncamera_z = 80\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\n"
+                        "xres = 64\noutfile = " + image + "\n");
+  }
+  CommandResult run(const std::string& extra = "") const {
+    return run_command(splotch_binary + " " + par + " " + extra);
+  }
+};
+
+// One line "splotch: error: ...", status 1, and no image.
+void check_user_error(const CommandResult& r, const std::string& expected_text, const std::string& image) {
+  CHECK(r.status == 1);
+  CHECK(r.err.rfind("splotch: error: ", 0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.find(expected_text) != std::string::npos);
+  CHECK(!file_exists(image));
+  CHECK(!file_exists(image + ".used.par"));
+}
+
+}  // namespace
+
+TEST_CASE("bin/splotch: options") {
+  CommandResult help = run_command(splotch_binary + " --help");
+  CHECK(help.status == 0);
+  CHECK(help.out.find("usage: splotch") != std::string::npos);
+  CommandResult version = run_command(splotch_binary + " --version");
+  CHECK(version.status == 0);
+  CHECK(version.out.rfind("splotch ", 0) == 0);
+  CommandResult none = run_command(splotch_binary);
+  CHECK(none.status == 1);
+  CHECK(none.err.find("no parameter file given") != std::string::npos);
+  CommandResult unknown = run_command(splotch_binary + " --frobnicate x.par");
+  CHECK(unknown.status == 1);
+  CHECK(unknown.err.find("unknown option '--frobnicate'") != std::string::npos);
+}
+
+TEST_CASE("bin/splotch: a good run writes the image, the report and used.par") {
+  Scene s;
+  CommandResult r = s.run("pic_gamma=1.1");
+  REQUIRE(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(file_exists(s.image));
+  CHECK(r.out.find("wrote " + s.image) != std::string::npos);
+  for (const char* stage : {"read", "normalize", "geometry", "colour", "sort", "render", "post", "write", "total", "peak memory"})
+    CHECK(r.out.find(std::string("  ") + stage) != std::string::npos);
+  const std::string used = read_file(s.image + ".used.par");
+  CHECK(used.find("xres = 64\n") != std::string::npos);
+  CHECK(used.find("pic_gamma = 1.1\n") != std::string::npos);
+  CHECK(used.find("fov = 45  # default") != std::string::npos);
+  // used.par alone reproduces the image.
+  const std::string first = read_file(s.image);
+  CommandResult again = run_command(splotch_binary + " --quiet " + s.image + ".used.par outfile=" + s.dir.file("again.tga"));
+  REQUIRE(again.status == 0);
+  CHECK(again.out.empty());  // --quiet
+  CHECK(read_file(s.dir.file("again.tga")) == first);
+}
+
+TEST_CASE("bin/splotch: unused keys are listed in one warning") {
+  Scene s;
+  CommandResult r = s.run("camrea_x=3 sort_typ=2");
+  CHECK(r.status == 0);
+  CHECK(r.err.find("splotch: warning: parameters not used by this run (typos?): camrea_x (command line), sort_typ (command line)") !=
+        std::string::npos);
+}
+
+TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") {
+  Scene s;
+  SUBCASE("missing parameter file") {
+    check_user_error(run_command(splotch_binary + " " + s.dir.file("nope.par")), "cannot open parameter file", s.image);
+  }
+  SUBCASE("missing snapshot") {
+    check_user_error(s.run("infile=" + s.dir.file("gone.bin")), "gone.bin", s.image);
+  }
+  SUBCASE("a directory as snapshot") {
+    check_user_error(s.run("infile=" + s.dir.path()), "is not a regular file", s.image);
+  }
+  SUBCASE("truncated raw file") {
+    std::string bytes = read_file(s.dir.file("particles.bin"));
+    write_file(s.dir.file("short.bin"), bytes.substr(0, bytes.size() - 7));
+    check_user_error(s.run("infile=" + s.dir.file("short.bin")), "is not a multiple of 6 fields x 4 bytes", s.image);
+  }
+  SUBCASE("empty raw file") {
+    write_file(s.dir.file("empty.bin"), "");
+    check_user_error(s.run("infile=" + s.dir.file("empty.bin")), "is empty", s.image);
+  }
+  SUBCASE("palette with the wrong count") {
+    write_file(s.dir.file("bad.pal"), "bad\n0100\n3\n0 0 0\n255 255 255\n");
+    check_user_error(s.run("palette0=" + s.dir.file("bad.pal")), "the header says 3 colours but the file has 2", s.image);
+  }
+  SUBCASE("wrong byte order") {
+    check_user_error(s.run("swap_endian=FALSE"), "swap_endian", s.image);
+  }
+  SUBCASE("xres <= 0") { check_user_error(s.run("xres=0"), "xres", s.image); }
+  SUBCASE("fov outside (0, 180)") {
+    check_user_error(s.run("fov=180"), "fov = 180 must lie strictly between 0 and 180", s.image);
+    check_user_error(s.run("fov=-1"), "fov", s.image);
+  }
+  SUBCASE("camera equal to lookat") {
+    check_user_error(s.run("camera_y=50 camera_z=50"), "equals lookat", s.image);
+  }
+  SUBCASE("sky parallel to the view direction") {
+    check_user_error(s.run("sky_x=0 sky_y=1 sky_z=-0.3"), "parallel to the view direction", s.image);
+  }
+  SUBCASE("a value of the wrong type names file, line, key and value") {
+    check_user_error(run_command(splotch_binary + " " + s.par + " xres=big"), "command line: xres = 'big' is not an integer",
+                     s.image);
+    std::string text = read_file(s.par) + "fov = wide\n";
+    write_file(s.par, text);
+    const int line = int(std::count(text.begin(), text.end(), '\n'));
+    check_user_error(s.run(), s.par + ":" + std::to_string(line) + ": fov = 'wide' is not a number", s.image);
+  }
+}
+
+TEST_CASE("bin/splotch: invalid particles are skipped with a warning; none left is an error") {
+  Scene s;
+  std::vector<Record> cloud = small_cloud();
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  cloud[3][0] = nan;
+  cloud[4][2] = inf;
+  cloud[5][3] = 0.0f;
+  cloud[6][3] = -2.0f;
+  write_raw_table(s.dir.file("particles.bin"), cloud);
+  CommandResult r = s.run();
+  CHECK(r.status == 0);
+  CHECK(r.err.find("splotch: warning: 4 of 200 particles") != std::string::npos);
+  CHECK(r.err.find("2 with a NaN or infinite position") != std::string::npos);
+  CHECK(r.err.find("2 with a zero, negative or non-finite smoothing length") != std::string::npos);
+  CHECK(file_exists(s.image));
+
+  std::vector<Record> all_bad(10, Record{1, 2, 3, 0, 1, 1});
+  write_raw_table(s.dir.file("bad.bin"), all_bad);
+  CommandResult none = s.run("infile=" + s.dir.file("bad.bin") + " outfile=" + s.dir.file("none.tga"));
+  CHECK(none.status == 1);
+  CHECK(none.err.find("splotch: error: ") != std::string::npos);
+  CHECK(none.err.find("holds no particle that can be drawn") != std::string::npos);
+  CHECK(!file_exists(s.dir.file("none.tga")));
+}
+
+TEST_CASE("bin/splotch: --info prints counts and field ranges without rendering") {
+  Scene s;
+  CommandResult r = run_command(splotch_binary + " --info " + s.par);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("type 0: 200 particles") != std::string::npos);
+  CHECK(r.out.find("hsml") != std::string::npos);
+  CHECK(!file_exists(s.image));
+}

@@ -1,0 +1,164 @@
+// The geometry stage on hand-computed cases (DESIGN.md section 4, "Geometry").
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cmath>
+
+#include "params/user_error.h"
+#include "splotch/geometry.h"
+
+using namespace splotch;
+
+namespace {
+
+const double pi = 3.14159265358979323846;
+const double bfak = 0.5 * std::pow(pi, -5.0 / 6.0);
+
+// Camera on the +z axis looking at the origin, sky +y, fov 90 (fovfct = 1), 100 x 100 pixels:
+// the camera frame is the world frame, and f = 50 / depth.
+GeometryOptions simple_camera() {
+  GeometryOptions g;
+  g.camera.position = {0, 0, 10};
+  g.camera.center = g.camera.position;
+  g.camera.lookat = {0, 0, 0};
+  g.camera.sky = {0, 1, 0};
+  g.camera.fov_degrees = 90;
+  g.camera.xres = g.camera.yres = 100;
+  g.minrad_pix = 1;
+  g.smooth_factor = {1.0f, 2.0f};
+  return g;
+}
+
+ParticleSet particles(std::initializer_list<std::array<float, 4>> xyzh) {
+  ParticleSet p;
+  for (const auto& q : xyzh) {
+    p.x.push_back(q[0]);
+    p.y.push_back(q[1]);
+    p.z.push_back(q[2]);
+    p.hsml.push_back(q[3]);
+    p.intensity.push_back(1.0f);
+    p.colour[0].push_back(0.5f);
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("camera_frame: axes and degenerate cameras") {
+  Camera c;
+  c.position = c.center = {0, 0, 10};
+  c.lookat = {0, 0, 0};
+  c.sky = {0, 3, 0};  // normalised first
+  CameraFrame f = camera_frame(c);
+  CHECK(f.z_axis.z == doctest::Approx(1));
+  CHECK(f.x_axis.x == doctest::Approx(1));  // sky x z = y x z = x
+  CHECK(f.y_axis.y == doctest::Approx(1));
+  c.lookat = c.position;
+  CHECK_THROWS_WITH_AS(camera_frame(c), doctest::Contains("equals lookat"), UserError);
+  c.lookat = {0, 0, 0};
+  c.sky = {0, 0, -2};
+  CHECK_THROWS_WITH_AS(camera_frame(c), doctest::Contains("parallel to the view direction"), UserError);
+  c.sky = {0, 0, 0};
+  CHECK_THROWS_WITH_AS(camera_frame(c), doctest::Contains("zero vector"), UserError);
+}
+
+TEST_CASE("project: perspective, by hand") {
+  // d = (1, 2, -10): x' = 1, y' = 2, z' = -10, f = 50 / 10 = 5 -> X = 55, Y = 60.
+  // h = 0.5: r = 2 h f = 5, rcorr = sqrt(26) / 5, r = sqrt(26), I = 0.5 bfak / h / rcorr.
+  Splats s = project(particles({{1, 2, 0, 0.5f}}), simple_camera());
+  REQUIRE(s.size() == 1);
+  CHECK(s.x[0] == doctest::Approx(55.0));
+  CHECK(s.y[0] == doctest::Approx(60.0));
+  CHECK(s.depth[0] == doctest::Approx(-10.0));
+  CHECK(s.radius[0] == doctest::Approx(std::sqrt(26.0)));
+  CHECK(s.intensity[0] == doctest::Approx(0.5 * bfak / 0.5 / (std::sqrt(26.0) / 5)));
+  CHECK(s.colour[0][0] == 0.5f);
+}
+
+TEST_CASE("project: +sky appears below the centre, sky x z to the right (the original's convention)") {
+  Splats s = project(particles({{0, 1, 0, 0.1f}, {1, 0, 0, 0.1f}}), simple_camera());
+  REQUIRE(s.size() == 2);
+  CHECK(s.y[0] > 50.0f);  // rows counted from the top
+  CHECK(s.x[1] > 50.0f);
+}
+
+TEST_CASE("project: orthographic scale is res2 / (fovfct |center - lookat|) at every depth") {
+  GeometryOptions g = simple_camera();
+  g.camera.perspective = false;
+  Splats s = project(particles({{1, 0, 0, 1}, {1, 0, 5, 1}}), g);
+  REQUIRE(s.size() == 2);
+  CHECK(s.x[0] == doctest::Approx(55.0));
+  CHECK(s.x[1] == doctest::Approx(55.0));
+  CHECK(s.radius[0] == doctest::Approx(std::sqrt(100.0 + 1.0)));  // 2 h f = 10, widened
+}
+
+TEST_CASE("project: smooth_factor of the type and minrad_pix") {
+  GeometryOptions g = simple_camera();
+  g.minrad_pix = 0;
+  ParticleSet p = particles({{0, 0, 0, 1}, {0, 0, 0, 1}});
+  p.type = {0, 1};
+  Splats s = project(std::move(p), g);
+  REQUIRE(s.size() == 2);
+  CHECK(s.radius[0] == doctest::Approx(10.0));  // 2 h f with f = 5
+  CHECK(s.radius[1] == doctest::Approx(20.0));  // smooth_factor1 = 2
+  CHECK(s.type[1] == 1);
+  // A tiny particle is widened to about minrad_pix and its intensity lowered accordingly.
+  g.minrad_pix = 3;
+  Splats t = project(particles({{0, 0, 0, 0.001f}}), g);
+  CHECK(t.radius[0] == doctest::Approx(std::sqrt(0.01 * 0.01 + 9.0)));
+  CHECK(t.intensity[0] == doctest::Approx(0.5 * bfak / 0.001 / (std::sqrt(0.0001 + 9.0) / 0.01)));
+}
+
+TEST_CASE("project: particles behind the camera, outside zmin/zmax or off the image are dropped, order kept") {
+  GeometryOptions g = simple_camera();
+  g.camera.zmin = 2;
+  g.camera.zmax = 15;
+  Splats s = project(particles({{0, 0, 20, 1},      // behind the camera
+                                {0, 0, 9, 0.1f},    // depth 1 < zmin
+                                {0, 0, -6, 0.1f},   // depth 16 > zmax
+                                {100, 0, 0, 0.1f},  // far off to the side
+                                {1, 1, 0, 0.1f},    // kept
+                                {-1, 1, 0, 0.1f}}), // kept
+                     g);
+  REQUIRE(s.size() == 2);
+  CHECK(s.x[0] > 50.0f);
+  CHECK(s.x[1] < 50.0f);
+  // A particle just off the edge whose footprint still reaches the image is kept.
+  Splats edge = project(particles({{10.4f, 0, 0, 0.5f}}), simple_camera());  // X = 102, R = 0.75 r ~ 3.8
+  CHECK(edge.size() == 1);
+}
+
+TEST_CASE("project: center shifts the picture so that lookat stays centred") {
+  // camera (0,0,10), center (1,0,10), lookat (1,0,0): the frame is the world frame, the offset of
+  // center projects to x' = 1, and the shift is -f_ortho * 1 = -5 pixels.
+  GeometryOptions g = simple_camera();
+  g.camera.center = {1, 0, 10};
+  g.camera.lookat = {1, 0, 0};
+  Splats s = project(particles({{1, 0, 0, 0.1f}}), g);
+  REQUIRE(s.size() == 1);
+  CHECK(s.x[0] == doctest::Approx(50.0));
+  CHECK(s.y[0] == doctest::Approx(50.0));
+}
+
+TEST_CASE("project: yres differs from xres") {
+  GeometryOptions g = simple_camera();
+  g.camera.yres = 60;  // ycorr = -20; the horizontal field of view is kept
+  Splats s = project(particles({{0, 0, 0, 0.1f}}), g);
+  REQUIRE(s.size() == 1);
+  CHECK(s.x[0] == doctest::Approx(50.0));
+  CHECK(s.y[0] == doctest::Approx(30.0));
+}
+
+TEST_CASE("wrap_periodic: coordinates move within half a box of lookat") {
+  ParticleSet p = particles({{1, 99, 50, 1}, {60, 40, 0.5f, 1}});
+  p.box_size = 100;
+  wrap_periodic(p, {90, 10, 50});
+  CHECK(p.x[0] == doctest::Approx(101));
+  CHECK(p.y[0] == doctest::Approx(-1));
+  CHECK(p.z[0] == doctest::Approx(50));
+  CHECK(p.x[1] == doctest::Approx(60));
+  CHECK(p.y[1] == doctest::Approx(40));
+  ParticleSet q = particles({{1, 99, 50, 1}});  // no box: untouched
+  wrap_periodic(q, {90, 10, 50});
+  CHECK(q.x[0] == 1.0f);
+}

@@ -1,0 +1,208 @@
+// The host renderer against the analytic Gaussian, the transfer equation and the slow reference
+// renderer, on the edge cases that break tiled renderers.
+#include <doctest/doctest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "splotch/host_renderer.h"
+#include "tests/reference_renderer.h"
+#include "tests/test_support.h"
+
+using namespace splotch;
+using namespace splotch::testing;
+
+namespace {
+
+const double h2sigma = 0.5 * std::pow(3.14159265358979323846, -1.0 / 6.0);
+
+Image render(const SplatArrays& s, bool a_eq_e, int w, int h, float gray = 0.2f) {
+  Image image(w, h);
+  RenderOptions o;
+  o.a_eq_e = a_eq_e;
+  o.gray_absorption = gray;
+  render_host(s.view(), o, image);
+  return image;
+}
+
+Image reference(const SplatArrays& s, bool a_eq_e, int w, int h, float gray = 0.2f) {
+  Image image(w, h);
+  reference_render(s.view(), a_eq_e, gray, image);
+  return image;
+}
+
+// Inside the footprint of DESIGN.md section 4 (R = 0.75 r, disc per column)?
+bool in_footprint(int x, int y, float X, float Y, float r) {
+  const float R = 0.75f * r;
+  if (x < int(X - R + 1.0f) || x >= int(X + R + 1.0f)) return false;
+  const float dx2 = (float(x) - X) * (float(x) - X);
+  const float dy = std::sqrt(std::max(R * R - dx2, 0.0f));
+  return y >= int(Y - dy + 1.0f) && y < int(Y + dy + 1.0f) && y >= int(Y - R + 1.0f) && y < int(Y + R + 1.0f);
+}
+
+SplatArrays random_splats(int n, int w, int h, unsigned seed, float max_radius) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> ux(-20.0f, float(w) + 20.0f), uy(-20.0f, float(h) + 20.0f);
+  std::uniform_real_distribution<float> ur(0.5f, max_radius), ue(0.0f, 1.0f);
+  SplatArrays s;
+  for (int i = 0; i < n; ++i) s.add(ux(rng), uy(rng), ur(rng), ue(rng), ue(rng), ue(rng));
+  return s;
+}
+
+void check_matches_reference(const SplatArrays& s, int w, int h) {
+  for (bool a_eq_e : {true, false}) {
+    CAPTURE(a_eq_e);
+    const Image fast = render(s, a_eq_e, w, h), slow = reference(s, a_eq_e, w, h);
+    const float scale = std::max(max_value(slow), 1e-30f);
+    CHECK(max_abs_difference(fast, slow) <= 1e-5f * scale);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("render_host: one particle is the analytic Gaussian of DESIGN.md section 4") {
+  const float X = 37.3f, Y = 52.8f, r = 21.7f, e[3] = {0.8f, 0.3f, 0.05f};
+  SplatArrays s;
+  s.add(X, Y, r, e[0], e[1], e[2]);
+  const int w = 100, h = 90;
+  const Image img = render(s, true, w, h);
+  const double sigma = h2sigma * r;
+  int inside = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const double d2 = (x - double(X)) * (x - double(X)) + (y - double(Y)) * (y - double(Y));
+      const double wgt = in_footprint(x, y, X, Y, r) ? std::exp(-d2 / (sigma * sigma)) : 0.0;
+      inside += wgt > 0;
+      for (int c = 0; c < 3; ++c) {
+        CAPTURE(x);
+        CAPTURE(y);
+        REQUIRE(std::fabs(img.pixel(x, y)[c] - wgt * e[c]) <= 1e-6);
+      }
+    }
+  // The footprint is a disc of radius 0.75 r: about pi (0.75 r)^2 pixels.
+  CHECK(inside == doctest::Approx(3.14159 * 0.75 * 0.75 * r * r).epsilon(0.05));
+  // Its edge: 0.75 r from the centre the weight is exp(-2.25 pi^(1/3)), about 0.037.
+  CHECK(std::exp(-(0.75 * r) * (0.75 * r) / (sigma * sigma)) == doctest::Approx(0.0371).epsilon(0.01));
+}
+
+TEST_CASE("render_host: a_eq_e = FALSE, one particle over black is q (1 - exp(-w e))") {
+  const float X = 20.5f, Y = 19.25f, r = 9.0f, e = 0.7f, gray = 0.2f;
+  SplatArrays s;
+  s.add(X, Y, r, e, e, e);
+  const Image img = render(s, false, 40, 40, gray);
+  const double sigma = h2sigma * r, q = e / (e + gray);
+  for (int y = 0; y < 40; ++y)
+    for (int x = 0; x < 40; ++x) {
+      const double d2 = (x - double(X)) * (x - double(X)) + (y - double(Y)) * (y - double(Y));
+      const double w = in_footprint(x, y, X, Y, r) ? std::exp(-d2 / (sigma * sigma)) : 0.0;
+      REQUIRE(std::fabs(img.pixel(x, y)[0] - q * (1 - std::exp(-w * e))) <= 1e-6);
+    }
+}
+
+TEST_CASE("render_host: a_eq_e = FALSE follows the transfer equation for two overlapping particles, in both orders") {
+  // Particle 1 then particle 2 at one pixel: P1 = q1 (1 - t1), P2 = P1 t2 + q2 (1 - t2), t = exp(-w e).
+  const float gray = 0.1f;
+  const float A[3] = {30.0f, 30.0f, 12.0f}, B[3] = {33.0f, 28.0f, 15.0f};
+  const float eA[3] = {0.9f, 0.1f, 0.1f}, eB[3] = {0.1f, 0.2f, 1.5f};
+  auto weight = [](const float* p, int x, int y) {
+    const double sigma = h2sigma * p[2];
+    const double d2 = (x - double(p[0])) * (x - double(p[0])) + (y - double(p[1])) * (y - double(p[1]));
+    return in_footprint(x, y, p[0], p[1], p[2]) ? std::exp(-d2 / (sigma * sigma)) : 0.0;
+  };
+  for (bool a_first : {true, false}) {
+    CAPTURE(a_first);
+    SplatArrays s;
+    const float *first = a_first ? A : B, *second = a_first ? B : A;
+    const float *e1 = a_first ? eA : eB, *e2 = a_first ? eB : eA;
+    s.add(first[0], first[1], first[2], e1[0], e1[1], e1[2]);
+    s.add(second[0], second[1], second[2], e2[0], e2[1], e2[2]);
+    const Image img = render(s, false, 64, 64, gray);
+    for (int y = 20; y < 40; ++y)
+      for (int x = 20; x < 44; ++x)
+        for (int c = 0; c < 3; ++c) {
+          const double t1 = std::exp(-weight(first, x, y) * e1[c]), t2 = std::exp(-weight(second, x, y) * e2[c]);
+          const double q1 = e1[c] / (e1[c] + gray), q2 = e2[c] / (e2[c] + gray);
+          const double expected = q1 * (1 - t1) * t2 + q2 * (1 - t2);
+          REQUIRE(std::fabs(img.pixel(x, y)[c] - expected) <= 1e-6);
+        }
+  }
+  // And the order matters: the two pictures differ where the particles overlap.
+  SplatArrays ab, ba;
+  ab.add(A[0], A[1], A[2], eA[0], eA[1], eA[2]);
+  ab.add(B[0], B[1], B[2], eB[0], eB[1], eB[2]);
+  ba.add(B[0], B[1], B[2], eB[0], eB[1], eB[2]);
+  ba.add(A[0], A[1], A[2], eA[0], eA[1], eA[2]);
+  CHECK(max_abs_difference(render(ab, false, 64, 64, gray), render(ba, false, 64, 64, gray)) > 0.02f);
+}
+
+TEST_CASE("render_host: the a_eq_e image does not depend on particle order") {
+  SplatArrays s = random_splats(3000, 150, 120, 11, 40.0f);
+  const Image forward = render(s, true, 150, 120);
+  SplatArrays shuffled;
+  std::vector<std::size_t> order(s.x.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937(5));
+  for (std::size_t i : order) shuffled.add(s.x[i], s.y[i], s.r[i], s.e0[i], s.e1[i], s.e2[i]);
+  const Image other = render(shuffled, true, 150, 120);
+  CHECK(max_abs_difference(forward, other) <= 1e-6f * max_value(forward));
+  CHECK(max_value(forward) > 1.0f);  // the test means something only if the splats overlap a lot
+}
+
+TEST_CASE("render_host: equals the reference renderer on edge cases") {
+  SUBCASE("empty input leaves the image as it was") {
+    SplatArrays none;
+    Image img(17, 9);
+    img.pixel(3, 4)[1] = 0.25f;
+    render_host(none.view(), RenderOptions{}, img);
+    CHECK(img.pixel(3, 4)[1] == 0.25f);
+    CHECK(max_value(img) == 0.25f);
+  }
+  SUBCASE("many particles on one pixel") {
+    SplatArrays s;
+    for (int i = 0; i < 500; ++i) s.add(64.0f, 64.0f, 1.2f, 0.01f * float(i % 7), 0.02f, 0.001f * float(i));
+    check_matches_reference(s, 128, 128);
+  }
+  SUBCASE("particles on tile corners and edges") {
+    SplatArrays s;
+    for (float X : {63.0f, 63.5f, 64.0f, 64.5f, 127.9f, 128.0f})
+      for (float Y : {0.0f, 63.99f, 64.0f, 64.01f, 128.0f})
+        for (float r : {1.0f, 3.0f, 17.0f}) s.add(X, Y, r, 0.3f, 0.6f, 0.9f);
+    check_matches_reference(s, 200, 150);
+  }
+  SUBCASE("particles partly and wholly off-screen") {
+    SplatArrays s;
+    s.add(-5.0f, 20.0f, 12.0f, 1, 1, 1);
+    s.add(20.0f, -7.5f, 14.0f, 1, 0.5f, 0);
+    s.add(105.0f, 50.0f, 10.0f, 0, 1, 1);
+    s.add(50.0f, 93.0f, 9.0f, 1, 0, 1);
+    s.add(-100.0f, -100.0f, 5.0f, 1, 1, 1);   // wholly off
+    s.add(300.0f, 40.0f, 50.0f, 1, 1, 1);     // wholly off
+    check_matches_reference(s, 100, 90);
+  }
+  SUBCASE("huge particles covering the whole image, and tiny ones") {
+    SplatArrays s;
+    s.add(50.0f, 40.0f, 3000.0f, 0.2f, 0.1f, 0.3f);
+    s.add(-400.0f, 900.0f, 5000.0f, 0.1f, 0.1f, 0.1f);
+    s.add(10.0f, 10.0f, 0.3f, 1, 1, 1);
+    s.add(70.5f, 70.5f, 0.01f, 1, 1, 1);
+    check_matches_reference(s, 150, 130);
+  }
+  SUBCASE("a non-square image and many random particles") {
+    check_matches_reference(random_splats(2000, 333, 97, 3, 30.0f), 333, 97);
+  }
+}
+
+TEST_CASE("render_host: the image does not depend on the number of threads") {
+  const SplatArrays s = random_splats(4000, 300, 200, 21, 25.0f);
+  for (bool a_eq_e : {true, false}) {
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const Image one = render(s, a_eq_e, 300, 200);
+    omp_set_num_threads(3);
+    const Image three = render(s, a_eq_e, 300, 200);
+    omp_set_num_threads(before);
+    CHECK(one.rgb == three.rgb);
+  }
+}

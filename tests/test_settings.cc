@@ -1,0 +1,481 @@
+// Settings: parameter files (built as text, named "t.par") turned into the stages' options.
+// Checks the documented defaults of DESIGN.md section 3, the output name of section 4, and that
+// every invalid value is rejected with a message naming the key and, where the key was given,
+// the file and line.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "params/param_file.h"
+#include "params/user_error.h"
+#include "splotch/settings.h"
+
+using splotch::ImageFormat;
+using splotch::output_name;
+using splotch::OutputName;
+using splotch::ParamFile;
+using splotch::RawOptions;
+using splotch::read_input_settings;
+using splotch::read_settings;
+using splotch::RendererChoice;
+using splotch::Settings;
+using splotch::SortOrder;
+using splotch::UserError;
+
+namespace {
+
+// A mkdtemp directory for the image (Settings checks that its directory is writable), removed
+// with everything in it when the test ends.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "splotch_settings_XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  std::string path(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The text of a parameter file, one key per line, so that each key's line number is known.
+class ParText {
+ public:
+  // A minimal raw-table file: everything else takes its default.
+  explicit ParText(const std::string& outfile) {
+    lines_ = {{"simtype", "0"},     {"infile", "particles.bin"},
+              {"num_blocks", "4"},  {"x", "1"},
+              {"y", "2"},           {"z", "3"},
+              {"palette0", "testdata/palettes/grey.pal"},
+              {"camera_x", "0"},    {"camera_y", "-10"},
+              {"camera_z", "0"},    {"lookat_x", "0"},
+              {"lookat_y", "0"},    {"lookat_z", "0"},
+              {"outfile", outfile}};
+  }
+  // Replaces the value of `key` on its line, or appends a line.
+  ParText& set(const std::string& key, const std::string& value) {
+    for (auto& kv : lines_)
+      if (kv.first == key) {
+        kv.second = value;
+        return *this;
+      }
+    lines_.emplace_back(key, value);
+    return *this;
+  }
+  ParText& remove(const std::string& key) {
+    for (auto it = lines_.begin(); it != lines_.end(); ++it)
+      if (it->first == key) {
+        lines_.erase(it);
+        break;
+      }
+    return *this;
+  }
+  // "t.par:LINE: key", as messages about the key begin.
+  std::string where(const std::string& key) const {
+    for (std::size_t i = 0; i < lines_.size(); ++i)
+      if (lines_[i].first == key) return "t.par:" + std::to_string(i + 1) + ": " + key;
+    throw std::logic_error("no key " + key);
+  }
+  ParamFile params() const {
+    std::string text;
+    for (const auto& kv : lines_) text += kv.first + " = " + kv.second + "\n";
+    return ParamFile::parse(text, "t.par");
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> lines_;
+};
+
+Settings settings_of(const ParText& text, int frame = 0, bool gpu_available = false) {
+  ParamFile p = text.params();
+  return read_settings(p, frame, gpu_available);
+}
+
+}  // namespace
+
+TEST_CASE("read_settings defaults of a minimal raw parameter file") {
+  const TempDir dir;
+  ParText text(dir.path("demo"));
+  ParamFile p = text.params();
+  const Settings s = read_settings(p);
+
+  SUBCASE("input") {
+    CHECK(s.input.simtype == 0);
+    CHECK(s.input.path == "particles.bin");
+    CHECK(s.input.ptypes == 1);
+    CHECK(s.input.periodic == true);
+    const RawOptions& raw = s.input.raw;
+    CHECK(raw.layout == RawOptions::Layout::table);
+    CHECK(raw.num_fields == 4);
+    CHECK(raw.x == 0);
+    CHECK(raw.y == 1);
+    CHECK(raw.z == 2);
+    CHECK(raw.hsml == -1);
+    CHECK(raw.intensity == -1);
+    CHECK(raw.colour[0] == -1);
+    CHECK(raw.vector_colour == false);
+    CHECK(raw.swap_endian == true);
+    CHECK(raw.smooth_factor == 1.0f);
+  }
+  SUBCASE("type 0") {
+    REQUIRE(s.types.size() == 1);
+    CHECK(s.types[0].vector_colour == false);
+    CHECK(s.types[0].palette_path == "testdata/palettes/grey.pal");
+    CHECK(s.types[0].brightness == 1.0f);
+    CHECK(s.types[0].smooth_factor == 1.0f);
+    CHECK(s.types[0].normalization.color_log == false);
+    CHECK(s.types[0].normalization.color_asinh == false);
+    CHECK(s.types[0].normalization.intensity_log == false);
+    CHECK_FALSE(s.types[0].normalization.color_min.has_value());
+    CHECK_FALSE(s.types[0].normalization.intensity_max.has_value());
+  }
+  SUBCASE("camera") {
+    CHECK(s.camera.fov_degrees == 45.0);
+    CHECK(s.camera.xres == 800);
+    CHECK(s.camera.yres == 800);
+    CHECK(s.camera.sky.x == 0.0);
+    CHECK(s.camera.sky.y == 0.0);
+    CHECK(s.camera.sky.z == 1.0);
+    CHECK(s.camera.position.y == -10.0);
+    CHECK(s.camera.center.x == 0.0);
+    CHECK(s.camera.center.y == -10.0);
+    CHECK(s.camera.center.z == 0.0);
+    CHECK(s.camera.perspective == true);
+    CHECK(s.camera.zmin == 0.0);
+    CHECK(s.camera.zmax == 1e23);
+  }
+  SUBCASE("render and output") {
+    CHECK(s.render.a_eq_e == true);
+    CHECK(s.render.gray_absorption == 0.2f);
+    CHECK(s.minrad_pix == 1.0f);
+    CHECK(s.sort == SortOrder::none);
+    CHECK(s.renderer == RendererChoice::host);
+    CHECK(s.output.path == dir.path("demo0000.tga"));
+    CHECK(s.output.format == ImageFormat::tga);
+    CHECK(s.output.colour_bar == false);
+    CHECK(s.output.gamma == 1.0);
+    CHECK(s.output.contrast == 1.0);
+    CHECK(s.output.brightness == 0.0);
+    CHECK(s.warnings.empty());
+  }
+  SUBCASE("every given key was read") { CHECK(p.unused_keys().empty()); }
+}
+
+TEST_CASE("read_settings given values") {
+  const TempDir dir;
+  ParText text(dir.path("demo"));
+
+  SUBCASE("yres follows xres") {
+    const Settings s = settings_of(text.set("xres", "300"));
+    CHECK(s.camera.xres == 300);
+    CHECK(s.camera.yres == 300);
+    CHECK(settings_of(text.set("yres", "200")).camera.yres == 200);
+  }
+  SUBCASE("center given") {
+    const Settings s = settings_of(text.set("center_x", "1").set("center_y", "-5").set("center_z", "2"));
+    CHECK(s.camera.center.x == 1.0);
+    CHECK(s.camera.center.y == -5.0);
+    CHECK(s.camera.center.z == 2.0);
+    CHECK(s.camera.position.y == -10.0);
+  }
+  SUBCASE("a_eq_e = FALSE sorts by depth unless sort_type says otherwise") {
+    CHECK(settings_of(text.set("a_eq_e", "FALSE")).sort == SortOrder::depth);
+    CHECK(settings_of(text.set("sort_type", "4")).sort == SortOrder::radius_descending);
+    CHECK(settings_of(text.set("sort_type", "0")).sort == SortOrder::none);
+    CHECK(settings_of(text.set("a_eq_e", "T")).sort == SortOrder::none);
+  }
+  SUBCASE("raw columns, simtype 1, swap_endian, smooth_factor") {
+    const Settings s = settings_of(text.set("simtype", "1").set("num_blocks", "6").set("r", "4")
+                                       .set("I", "6").set("C1", "5").set("swap_endian", "FALSE")
+                                       .set("smooth_factor", "2.5"));
+    CHECK(s.input.raw.layout == RawOptions::Layout::blocks);
+    CHECK(s.input.raw.num_fields == 6);
+    CHECK(s.input.raw.hsml == 3);
+    CHECK(s.input.raw.intensity == 5);
+    CHECK(s.input.raw.colour[0] == 4);
+    CHECK(s.input.raw.swap_endian == false);
+    CHECK(s.input.raw.smooth_factor == 2.5f);
+  }
+  SUBCASE("a column of 0 means absent, as in the original") {
+    CHECK(settings_of(text.set("r", "0")).input.raw.hsml == -1);
+  }
+  SUBCASE("vector colours need no palette and read C2 and C3") {
+    const Settings s = settings_of(text.remove("palette0").set("color_is_vector0", "TRUE")
+                                       .set("C1", "2").set("C2", "3").set("C3", "4"));
+    CHECK(s.types[0].vector_colour == true);
+    CHECK(s.types[0].palette_path.empty());
+    CHECK(s.input.raw.vector_colour == true);
+    CHECK(s.input.raw.colour[0] == 1);
+    CHECK(s.input.raw.colour[1] == 2);
+    CHECK(s.input.raw.colour[2] == 3);
+  }
+  SUBCASE("renderer") {
+    CHECK(settings_of(text, 0, true).renderer == RendererChoice::cuda);  // auto with a GPU
+    CHECK(settings_of(text.set("renderer", "host"), 0, true).renderer == RendererChoice::host);
+    CHECK(settings_of(text.set("renderer", "cuda"), 0, true).renderer == RendererChoice::cuda);
+    CHECK(settings_of(text.set("renderer", "auto"), 0, false).renderer == RendererChoice::host);
+  }
+  SUBCASE("output options") {
+    const Settings s = settings_of(text.set("colorbar", "yes").set("pic_gamma", "2.2")
+                                       .set("pic_contrast", "1.5").set("pic_brightness", "0.25"));
+    CHECK(s.output.colour_bar == true);
+    CHECK(s.output.gamma == 2.2);
+    CHECK(s.output.contrast == 1.5);
+    CHECK(s.output.brightness == 0.25);
+  }
+  SUBCASE("pic_brighness (the original's misspelling) is read as pic_brightness") {
+    ParamFile p = text.set("pic_brighness", "0.3").params();
+    const Settings s = read_settings(p);
+    CHECK(s.output.brightness == 0.3);
+    CHECK(p.unused_keys().empty());
+  }
+  SUBCASE("pic_brightness wins over the misspelling when both are given") {
+    CHECK(settings_of(text.set("pic_brighness", "0.3").set("pic_brightness", "0.7")).output.brightness == 0.7);
+  }
+  SUBCASE("the frame number names the image") {
+    CHECK(settings_of(text, 12).output.path == dir.path("demo0012.tga"));
+  }
+  SUBCASE("outfile with an image extension") {
+    const Settings s = settings_of(text.set("outfile", dir.path("x.png")));
+    CHECK(s.output.path == dir.path("x.png"));
+    CHECK(s.output.format == ImageFormat::png);
+    CHECK(s.warnings.empty());
+  }
+  SUBCASE("a pictype that contradicts the file name is a warning naming pictype") {
+    const Settings s = settings_of(text.set("outfile", dir.path("x.png")).set("pictype", "0"));
+    CHECK(s.output.format == ImageFormat::png);
+    REQUIRE(s.warnings.size() == 1);
+    CHECK(s.warnings[0].find(text.where("pictype")) != std::string::npos);
+    CHECK(s.warnings[0].find(".png") != std::string::npos);
+  }
+  SUBCASE("pictype 4 without extension") {
+    CHECK(settings_of(text.set("pictype", "4")).output.path == dir.path("demo0000.png"));
+  }
+}
+
+TEST_CASE("read_input_settings") {
+  const TempDir dir;
+  SUBCASE("reads only the input keys") {
+    ParamFile p = ParamFile::parse("simtype = 1\ninfile = /abs/p.bin\nnum_blocks = 3\nx=1\ny=2\nz=3\n", "t.par");
+    const splotch::InputSettings in = read_input_settings(p);
+    CHECK(in.simtype == 1);
+    CHECK(in.path == "/abs/p.bin");
+    CHECK(in.raw.layout == RawOptions::Layout::blocks);
+    CHECK(in.raw.num_fields == 3);
+    CHECK(p.unused_keys().empty());
+  }
+  SUBCASE("a relative infile found beside the parameter file") {
+    std::ofstream(dir.path("beside.bin")) << "x";
+    ParamFile p = ParamFile::parse("simtype = 0\ninfile = beside.bin\nnum_blocks = 3\nx=1\ny=2\nz=3\n",
+                                   dir.path("t.par"));
+    CHECK(read_input_settings(p).path == dir.path("beside.bin"));
+  }
+  SUBCASE("a missing simtype or infile") {
+    ParamFile p = ParamFile::parse("infile = p.bin\n", "t.par");
+    CHECK_THROWS_WITH_AS(read_input_settings(p), doctest::Contains("t.par: required parameter 'simtype'"),
+                         UserError);
+    ParamFile q = ParamFile::parse("simtype = 0\nnum_blocks = 3\nx=1\ny=2\nz=3\n", "t.par");
+    CHECK_THROWS_WITH_AS(read_input_settings(q), doctest::Contains("'infile'"), UserError);
+  }
+}
+
+TEST_CASE("output_name") {
+  auto check_name = [](const OutputName& n, const std::string& path, ImageFormat format) {
+    CHECK(n.path == path);
+    CHECK(n.format == format);
+    CHECK(n.warning.empty());
+  };
+  SUBCASE("no image extension: frame number and the pictype's extension appended") {
+    check_name(output_name("demo", 0, false, 0), "demo0000.tga", ImageFormat::tga);
+    check_name(output_name("demo", 0, true, 0), "demo0000.tga", ImageFormat::tga);
+    check_name(output_name("demo", 2, true, 0), "demo0000.ppm", ImageFormat::ppm);
+    check_name(output_name("demo", 3, true, 0), "demo0000.tga", ImageFormat::tga_rle);
+    check_name(output_name("demo", 4, true, 0), "demo0000.png", ImageFormat::png);
+    check_name(output_name("demo", 0, false, 12), "demo0012.tga", ImageFormat::tga);
+    check_name(output_name("demo", 4, true, 12345), "demo12345.png", ImageFormat::png);
+    check_name(output_name("out.d/demo", 0, false, 3), "out.d/demo0003.tga", ImageFormat::tga);
+    check_name(output_name("demo.dat", 0, false, 0), "demo.dat0000.tga", ImageFormat::tga);
+  }
+  SUBCASE("an image extension: used as given, and it chooses the format") {
+    check_name(output_name("x.png", 0, false, 0), "x.png", ImageFormat::png);
+    check_name(output_name("x.png", 4, true, 0), "x.png", ImageFormat::png);
+    check_name(output_name("x.tga", 0, false, 0), "x.tga", ImageFormat::tga);
+    check_name(output_name("x.tga", 3, true, 0), "x.tga", ImageFormat::tga_rle);
+    check_name(output_name("x.ppm", 0, false, 0), "x.ppm", ImageFormat::ppm);
+    check_name(output_name("x.ppm", 2, true, 0), "x.ppm", ImageFormat::ppm);
+    check_name(output_name("dir/X.PNG", 0, false, 0), "dir/X.PNG", ImageFormat::png);
+  }
+  SUBCASE("an explicit pictype that contradicts the extension: a warning") {
+    OutputName n = output_name("x.png", 0, true, 0);
+    CHECK(n.path == "x.png");
+    CHECK(n.format == ImageFormat::png);
+    CHECK(n.warning.find("pictype = 0") != std::string::npos);
+    CHECK(n.warning.find(".png") != std::string::npos);
+    n = output_name("x.tga", 4, true, 0);
+    CHECK(n.format == ImageFormat::tga);
+    CHECK(n.warning.find("pictype = 4") != std::string::npos);
+    n = output_name("x.ppm", 3, true, 0);
+    CHECK(n.format == ImageFormat::ppm);
+    CHECK_FALSE(n.warning.empty());
+  }
+  SUBCASE("pictype 1 (ASCII PPM) and unknown pictypes are rejected") {
+    CHECK_THROWS_WITH_AS(output_name("demo", 1, true, 0), doctest::Contains("pictype = 1"), UserError);
+    CHECK_THROWS_WITH_AS(output_name("demo", 7, true, 0), doctest::Contains("pictype = 7"), UserError);
+    CHECK_THROWS_WITH_AS(output_name("demo", -1, true, 0), doctest::Contains("pictype = -1"), UserError);
+  }
+}
+
+TEST_CASE("read_settings errors") {
+  const TempDir dir;
+  ParText text(dir.path("demo"));
+  // The message of the UserError that read_settings throws for `text` (empty if none).
+  auto error_of = [&](const ParText& t, bool gpu_available = false) -> std::string {
+    try {
+      settings_of(t, 0, gpu_available);
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  auto contains = [](const std::string& message, const std::string& part) {
+    INFO("message: ", message);
+    INFO("expected to contain: ", part);
+    CHECK(message.find(part) != std::string::npos);
+  };
+
+  // Sets key = value and checks the message begins with "t.par:LINE: key = <shown>".
+  auto rejects = [&](const std::string& key, const std::string& value, const std::string& shown) {
+    text.set(key, value);
+    contains(error_of(text), text.where(key) + " = " + shown);
+  };
+
+  SUBCASE("xres and yres must be positive") {
+    rejects("xres", "0", "0");
+    rejects("xres", "-4", "-4");
+    text.set("xres", "100");
+    rejects("yres", "0", "0");
+    rejects("yres", "-1", "-1");
+  }
+  SUBCASE("fov must lie strictly between 0 and 180") {
+    for (const std::string fov : {"0", "180", "-5", "200"}) {
+      CAPTURE(fov);
+      rejects("fov", fov, fov);
+    }
+  }
+  SUBCASE("camera == lookat") {
+    const std::string m = error_of(text.set("camera_y", "0"));
+    contains(m, "camera_x/y/z");
+    contains(m, "lookat_x/y/z");
+    contains(m, "(0, 0, 0)");
+  }
+  SUBCASE("sky parallel to the view direction") {
+    const std::string m = error_of(text.set("sky_y", "3").set("sky_z", "0"));
+    contains(m, "sky_x/y/z");
+    contains(m, "parallel");
+  }
+  SUBCASE("sky zero") {
+    const std::string m = error_of(text.set("sky_z", "0"));
+    contains(m, "sky_x/y/z");
+    contains(m, "zero");
+  }
+  SUBCASE("missing palette0 for scalar colours") {
+    const std::string m = error_of(text.remove("palette0"));
+    contains(m, "t.par");
+    contains(m, "palette0");
+  }
+  SUBCASE("sort_type out of range") {
+    rejects("sort_type", "7", "7");
+    rejects("sort_type", "-1", "-1");
+  }
+  SUBCASE("simtype 5") { rejects("simtype", "5", "5"); }
+  SUBCASE("num_blocks 0") { rejects("num_blocks", "0", "0"); }
+  SUBCASE("column x missing or 0") {
+    const std::string m = error_of(text.remove("x"));
+    contains(m, "t.par");
+    contains(m, "'x'");
+    text.set("x", "1");  // back in place (appended)
+    CHECK(error_of(text) == "");
+    rejects("x", "0", "0");
+  }
+  SUBCASE("column C1 beyond num_blocks") {
+    text.set("C1", "5");
+    const std::string m = error_of(text);
+    contains(m, text.where("C1") + " = 5");
+    contains(m, "num_blocks = 4");
+  }
+  SUBCASE("column C3 beyond num_blocks with vector colours") {
+    text.set("color_is_vector0", "TRUE").set("C2", "2");
+    rejects("C3", "9", "9");
+  }
+  SUBCASE("renderer = cuda without a GPU") {
+    rejects("renderer", "cuda", "cuda");
+  }
+  SUBCASE("renderer = bogus") {
+    text.set("renderer", "bogus");
+    contains(error_of(text, true), text.where("renderer") + " = 'bogus'");
+  }
+  SUBCASE("pictype 1 and 7") {
+    rejects("pictype", "1", "1");
+    rejects("pictype", "7", "7");
+    // rejected even when the file name decides the format
+    text.set("outfile", dir.path("x.png"));
+    contains(error_of(text), text.where("pictype") + " = 7");
+  }
+  SUBCASE("an outfile in a directory that does not exist") {
+    const std::string missing = dir.path("no_such_dir");
+    text.set("outfile", missing + "/x.png");
+    const std::string m = error_of(text);
+    contains(m, missing);
+    contains(m, "does not exist");
+    contains(m, text.where("outfile"));
+  }
+  SUBCASE("values of the wrong type name file, line, key and value") {
+    rejects("xres", "wide", "'wide'");
+    text.remove("xres");
+    rejects("a_eq_e", "maybe", "'maybe'");
+    text.remove("a_eq_e");
+    rejects("camera_z", "1,5", "'1,5'");
+  }
+  SUBCASE("other ranges: each message names file, line and key") {
+    const std::pair<const char*, const char*> bad[] = {
+        {"minrad_pix", "-1"}, {"gray_absorption", "-0.1"}, {"smooth_factor", "0"},
+        {"smooth_factor0", "-2"}, {"ptypes", "0"}, {"zmax", "0"}, {"xres", "70000"},
+        {"outfile", ""}};
+    for (const auto& [key, value] : bad) {
+      const std::string key_text = key;
+      CAPTURE(key_text);
+      ParText t(dir.path("demo"));
+      t.set(key, value);
+      contains(error_of(t), t.where(key));
+    }
+    ParText t(dir.path("demo"));
+    t.set("color_min0", "2").set("color_max0", "1");
+    contains(error_of(t), t.where("color_min0"));
+  }
+  SUBCASE("a second type needs its own palette") {
+    text.set("ptypes", "2");
+    contains(error_of(text), "palette1");
+    text.set("palette1", "testdata/palettes/fire.pal");
+    CHECK(error_of(text) == "");
+  }
+  SUBCASE("an override on the command line is named as such") {
+    ParamFile p = text.params();
+    p.set_from_command_line("fov=0");
+    CHECK_THROWS_WITH_AS(read_settings(p), doctest::Contains("command line: fov = 0"), UserError);
+  }
+  SUBCASE("control: the unmodified file reads") { CHECK(error_of(text) == ""); }
+}

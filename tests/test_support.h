@@ -1,0 +1,107 @@
+// Small helpers shared by the test suites: a temporary directory, splats held in plain arrays,
+// image comparison, running bin/splotch.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/image.h"
+#include "splotch/host_renderer.h"
+
+namespace splotch::testing {
+
+class TempDir {
+ public:
+  TempDir() {
+    char pattern[] = "/tmp/splotch_test_XXXXXX";
+    const char* made = ::mkdtemp(pattern);
+    if (!made) throw std::runtime_error("mkdtemp failed");
+    path_ = made;
+  }
+  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+inline bool file_exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+inline void write_file(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Splats as owned arrays; add() takes centre, pixel radius and emission.
+struct SplatArrays {
+  std::vector<float> x, y, r, e0, e1, e2;
+  void add(float X, float Y, float radius, float red, float green, float blue) {
+    x.push_back(X);
+    y.push_back(Y);
+    r.push_back(radius);
+    e0.push_back(red);
+    e1.push_back(green);
+    e2.push_back(blue);
+  }
+  SplatView view() const {
+    SplatView v;
+    v.n = x.size();
+    v.x = x.data();
+    v.y = y.data();
+    v.radius = r.data();
+    v.e[0] = e0.data();
+    v.e[1] = e1.data();
+    v.e[2] = e2.data();
+    return v;
+  }
+};
+
+inline float max_value(const Image& a) {
+  float m = 0;
+  for (float v : a.rgb) m = std::max(m, std::fabs(v));
+  return m;
+}
+
+inline float max_abs_difference(const Image& a, const Image& b) {
+  float m = 0;
+  for (std::size_t i = 0; i < a.rgb.size(); ++i) m = std::max(m, std::fabs(a.rgb[i] - b.rgb[i]));
+  return m;
+}
+
+struct CommandResult {
+  int status = -1;
+  std::string out, err;
+};
+
+// Runs a shell command, capturing its standard output and error.
+inline CommandResult run_command(const std::string& command) {
+  TempDir dir;
+  const std::string out = dir.file("out"), err = dir.file("err");
+  const int raw = std::system((command + " >" + out + " 2>" + err).c_str());
+  CommandResult r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+}  // namespace splotch::testing
