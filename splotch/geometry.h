@@ -29,7 +29,7 @@ struct Camera {
 };
 
 // The orthonormal camera frame; throws UserError when the view direction is undefined (center ==
-// lookat) or the sky vector is parallel to it. `where` names the parameters for the message.
+// lookat) or the sky vector is parallel to it.
 struct CameraFrame {
   Vec3 x_axis, y_axis, z_axis;
 };

@@ -128,7 +128,11 @@ Camera read_camera(ParamFile& p) {
   const int max_side = 65535;  // the TGA header's limit, and 38 GiB of float image already
   if (c.xres > max_side || c.yres > max_side)
     throw UserError(at(p, c.xres > max_side ? "xres" : "yres") + " exceeds the largest image side, " + std::to_string(max_side));
-  camera_frame(c);  // throws for an undefined view direction or sky
+  try {
+    camera_frame(c);  // throws for an undefined view direction or sky
+  } catch (const UserError& e) {
+    throw UserError(p.origin("camera_x") + ": " + e.what());
+  }
   return c;
 }
 

@@ -392,6 +392,7 @@ TEST_CASE("ParamFile::write_used") {
     CHECK(p.get<bool>("flag") == true);
     CHECK(p.get<int>("ptypes", 1) == 1);
     CHECK(p.get<std::string>("renderer", "auto") == "auto");
+    CHECK(p.get<int>("ptypes", 2) == 2);  // the first look-up decides what is written
     CHECK(used_lines(p) == std::vector<std::string>{
                                "fov = 30.0",
                                "gray_absorption = 0.1  # default",

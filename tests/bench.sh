@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# make bench: renders the shared benchmark snapshot (../shared/bench, raw block layout) with the
+# standard view at 800x800 and 2048x2048, a_eq_e TRUE and FALSE, and prints one table row per
+# case: the median over RUNS runs of each stage's time, of the total that bin/splotch reports and
+# of the wall time of the whole process, the peak memory, particles per second and the ratio (of
+# the wall time) to the original
+# Splotch's figures that issue #2 quotes for this machine kind (2 OpenMP threads).
+#
+#   tests/bench.sh                    # all cases, 5 runs each
+#   RUNS=3 SIZES="1e6" tests/bench.sh # fewer
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-5}
+SIZES=${SIZES:-"1e6 1e7"}
+RESOLUTIONS=${RESOLUTIONS:-"800 2048"}
+RENDERERS=${RENDERERS:-"host"}
+DIR=build/bench
+mkdir -p "$DIR"
+
+count_of() { python3 -c "print(int(float('$1')))" 2>/dev/null || awk "BEGIN{printf \"%d\", $1}"; }
+
+# The original Splotch on this machine kind (issue #2): seconds and peak MiB, by N, xres, a_eq_e.
+original() {
+  case "$1 $2 $3" in
+    "1e6 800 TRUE") echo "0.54 61" ;;
+    "1e6 800 FALSE") echo "0.88 61" ;;
+    "1e7 2048 TRUE") echo "2.9 481" ;;
+    "1e7 2048 FALSE") echo "5.1 481" ;;
+    *) echo "- -" ;;
+  esac
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+
+stages="read normalize geometry colour sort render post write total wall"
+printf "%-14s %9s %9s %-8s %-6s" dataset N image renderer a_eq_e
+for s in $stages; do printf " %9s" "$s"; done
+printf " %9s %10s %9s %8s %9s\n" "peak_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB"
+
+for n in $SIZES; do
+  snapshot=$DIR/bench_$n.bin
+  if [ ! -f "$snapshot" ]; then
+    bin/make_snapshot --n "$(count_of "$n")" --seed 1 --raw block --out "$snapshot" >&2
+  fi
+  cat "$snapshot" >/dev/null  # every run reads from the page cache, as the original's figures do
+  for res in $RESOLUTIONS; do
+    for renderer in $RENDERERS; do
+      for aeqe in TRUE FALSE; do
+        log=$DIR/run_${n}_${res}_${renderer}_${aeqe}.log
+        : >"$log"
+        for run in $(seq "$RUNS"); do
+          start=$(date +%s.%N)
+          bin/splotch tests/bench/bench.par infile="$snapshot" outfile="$DIR/bench_out.tga" \
+            xres="$res" a_eq_e="$aeqe" renderer="$renderer" >>"$log"
+          echo "wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}') s" >>"$log"
+        done
+        printf "%-14s %9s %9s %-8s %-6s" "bench_$n" "$n" "${res}x${res}" "$renderer" "$aeqe"
+        for s in $stages; do
+          printf " %9s" "$(awk -v s="$s" '$1 == s && $3 == "s" {print $2}' "$log" | median)"
+        done
+        peak=$(awk '$1 == "peak" {print $3}' "$log" | sort -g | tail -1)
+        total=$(awk '$1 == "wall" {print $2}' "$log" | median)
+        read -r orig_s orig_mib <<<"$(original "$n" "$res" "$aeqe")"
+        rate=$(awk -v n="$(count_of "$n")" -v t="$total" 'BEGIN {printf "%.2f", n / t / 1e6}')
+        speedup=$(awk -v o="$orig_s" -v t="$total" 'BEGIN {if (o == "-") print "-"; else printf "%.2fx", o / t}')
+        printf " %9s %10s %9s %8s %9s\n" "$peak" "$rate" "$orig_s" "$speedup" "$orig_mib"
+      done
+    done
+  done
+done
+echo "(seconds, medians of $RUNS runs; total: as bin/splotch reports it; wall: the whole process;"
+echo " Mpart/s and speedup from wall; orig: the original Splotch, 2 OpenMP threads, as quoted in issue #2)"
