@@ -87,65 +87,96 @@ void wrap_periodic(ParticleSet& p, Vec3 lookat) {
   wrap(p.z, lookat.z);
 }
 
-Splats project(ParticleSet&& p, const GeometryOptions& options) {
-  const Projection pr = make_projection(options.camera);
-  const int xres = options.camera.xres, yres = options.camera.yres;
-  const double minrad2 = double(options.minrad_pix) * options.minrad_pix;
+namespace {
+
+// Projects every particle in place (x, y, z, hsml, intensity become X, Y, z', r, I) and marks
+// the inactive ones with r = 0; returns how many are active. No branches, so that it vectorises.
+std::size_t project_in_place(ParticleSet& p, const Projection& pr, const GeometryOptions& o) {
+  const std::size_t n = p.size();
+  float* x = p.x.data();
+  float* y = p.y.data();
+  float* z = p.z.data();
+  float* hsml = p.hsml.data();
+  float* intensity = p.intensity.data();
+  const std::uint8_t* type = p.type.empty() ? nullptr : p.type.data();
+  const float* smooth = o.smooth_factor.data();
+  const float res2 = float(pr.res2), yoff = float(pr.res2 + pr.ycorr), fovfct = float(pr.fovfct);
+  const float ortho = float(pr.ortho_scale), xshift = pr.perspective ? float(pr.xshift) : 0.0f,
+              yshift = pr.perspective ? float(pr.yshift) : 0.0f;
+  const float zmin = float(pr.zmin), zmax = float(pr.zmax), minrad2 = o.minrad_pix * o.minrad_pix;
+  const float kernel = float(0.5 * bfak);
+  const bool perspective = pr.perspective;
+  const int xres = o.camera.xres, yres = o.camera.yres;
+  const CameraFrame& f = pr.frame;
+  const Vec3 cam = pr.camera;
+  std::size_t active = 0;
+#pragma omp parallel for simd schedule(static) reduction(+ : active)
+  for (std::size_t i = 0; i < n; ++i) {
+    // The camera offset in double: positions of big boxes are large and close to each other.
+    const double dx = double(x[i]) - cam.x, dy = double(y[i]) - cam.y, dz = double(z[i]) - cam.z;
+    const float xp = float(dx * f.x_axis.x + dy * f.x_axis.y + dz * f.x_axis.z);
+    const float yp = float(dx * f.y_axis.x + dy * f.y_axis.y + dz * f.y_axis.z);
+    const float zp = float(dx * f.z_axis.x + dy * f.z_axis.y + dz * f.z_axis.z);
+    const bool in_depth = -zp > zmin && -zp < zmax;
+    const float scale = perspective ? res2 / (fovfct * (in_depth ? -zp : 1.0f)) : ortho;
+    const float X = res2 + xp * scale + xshift, Y = yoff + yp * scale + yshift;
+    const float h = hsml[i];
+    float r = 2.0f * h * scale * smooth[type ? type[i] : 0];
+    const float rcorr = std::sqrt(r * r + minrad2) / r;
+    r *= rcorr;
+    const float R = 0.75f * r;
+    const bool on_image = truncate_to_int(X - R + 1.0f) < xres && truncate_to_int(X + R + 1.0f) > 0 &&
+                          truncate_to_int(Y - R + 1.0f) < yres && truncate_to_int(Y + R + 1.0f) > 0;
+    const bool keep = in_depth && on_image;
+    x[i] = X;
+    y[i] = Y;
+    z[i] = zp;
+    hsml[i] = keep ? r : 0.0f;
+    intensity[i] = intensity[i] * kernel / h / rcorr;
+    active += keep ? 1 : 0;
+  }
+  return active;
+}
+
+// Keeps the particles with r > 0, in order.
+void drop_inactive(ParticleSet& p) {
   const std::size_t n = p.size();
   std::vector<float>* all[] = {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]};
-
   const int nthreads = omp_get_max_threads();
-  std::vector<std::size_t> first(nthreads + 1, 0), kept(nthreads, 0);
+  std::vector<std::size_t> first(std::size_t(nthreads), 0), kept(std::size_t(nthreads), 0);
 #pragma omp parallel num_threads(nthreads)
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
     const std::size_t lo = n * std::size_t(t) / std::size_t(nt), hi = n * std::size_t(t + 1) / std::size_t(nt);
-    first[t] = lo;
+    first[std::size_t(t)] = lo;
     std::size_t k = lo;
     for (std::size_t i = lo; i < hi; ++i) {
-      const Vec3 d = Vec3{p.x[i], p.y[i], p.z[i]} - pr.camera;
-      const double xp = dot(d, pr.frame.x_axis), yp = dot(d, pr.frame.y_axis), zp = dot(d, pr.frame.z_axis);
-      if (!(-zp > pr.zmin && -zp < pr.zmax)) continue;
-      double f, X, Y;
-      if (pr.perspective) {
-        f = -pr.res2 / (pr.fovfct * zp);
-        X = pr.res2 + xp * f + pr.xshift;
-        Y = pr.res2 + pr.ycorr + yp * f + pr.yshift;
-      } else {
-        f = pr.ortho_scale;
-        X = pr.res2 + xp * f;
-        Y = pr.res2 + pr.ycorr + yp * f;
-      }
-      const double h = p.hsml[i];
-      double intensity = p.intensity[i] * 0.5 * bfak / h;
-      double r = 2.0 * h * f * options.smooth_factor[std::size_t(p.type_of(i))];
-      const double rcorr = std::sqrt(r * r + minrad2) / r;
-      r *= rcorr;
-      intensity /= rcorr;
-      if (footprint(float(X), float(Y), float(r), xres, yres).empty()) continue;
-      p.x[k] = float(X);
-      p.y[k] = float(Y);
-      p.z[k] = float(zp);
-      p.hsml[k] = float(r);
-      p.intensity[k] = float(intensity);
-      for (int c = 0; c < 3; ++c)
-        if (!p.colour[c].empty()) p.colour[c][k] = p.colour[c][i];
+      if (p.hsml[i] == 0.0f) continue;
+      for (auto* v : all)
+        if (!v->empty()) (*v)[k] = (*v)[i];
       if (!p.type.empty()) p.type[k] = p.type[i];
       ++k;
     }
-    kept[t] = k - lo;
+    kept[std::size_t(t)] = k - lo;
   }
   // Each thread packed its share to the share's start; close the gaps between the shares.
   std::size_t dest = 0;
   for (int t = 0; t < nthreads; ++t) {
-    for (auto* v : all) move_block(*v, first[t], dest, kept[t]);
-    if (!p.type.empty() && first[t] != dest) std::memmove(p.type.data() + dest, p.type.data() + first[t], kept[t]);
-    dest += kept[t];
+    for (auto* v : all) move_block(*v, first[std::size_t(t)], dest, kept[std::size_t(t)]);
+    if (!p.type.empty() && first[std::size_t(t)] != dest)
+      std::memmove(p.type.data() + dest, p.type.data() + first[std::size_t(t)], kept[std::size_t(t)]);
+    dest += kept[std::size_t(t)];
   }
   for (auto* v : all)
     if (!v->empty()) v->resize(dest);
   if (!p.type.empty()) p.type.resize(dest);
+}
 
+}  // namespace
+
+Splats project(ParticleSet&& p, const GeometryOptions& options) {
+  const Projection pr = make_projection(options.camera);
+  if (project_in_place(p, pr, options) < p.size()) drop_inactive(p);
   Splats s;
   s.x = std::move(p.x);
   s.y = std::move(p.y);

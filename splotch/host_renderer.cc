@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <omp.h>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "splotch/fast_exp.h"
 #include "splotch/geometry.h"
 #include "splotch/host_render_config.h"
+#include "splotch/simd.h"
 
 namespace splotch {
 namespace {
@@ -90,16 +92,22 @@ TileLists bin_splats(const SplatView& s, const TileGrid& g) {
   return lists;
 }
 
-// A tile's accumulation buffer: three planes, column-major (pixel (lx, ly) at lx * T + ly), so
-// that the rows of one column of a footprint are contiguous and the inner loop vectorises.
+// A tile's accumulation buffer: three planes, column-major (pixel (lx, ly) at lx * stride + ly),
+// so that the rows of one column of a footprint are contiguous. A column's rows are taken in
+// groups of eight from its first row; the last group may reach up to seven rows past the column,
+// into padding of its own (lanes masked off, values written back unchanged). Without the padding
+// it would overlap the next column, whose first load would then wait for that store to retire.
+constexpr int stride = T + simd::lanes;
 struct TileBuffer {
-  int x0, y0, w, h;
-  std::vector<float> plane[3];
-  std::vector<float> row_weight;  // exp(-(y - Y)^2 / sigma^2) for the rows of the current splat
-  TileBuffer() {
-    for (auto& p : plane) p.resize(T * T);
-    row_weight.resize(T);
-  }
+  int x0 = 0, y0 = 0, w = 0, h = 0;
+  alignas(32) float plane[3][T * stride] = {};
+  // exp(-(y - Y)^2 / sigma^2) for the local rows of the current splat, and the rows a last group
+  // may read beyond them.
+  alignas(32) float row_weight[T + 2 * simd::lanes] = {};
+  // Per column of the current splat: its rows [lo, hi) (local) and exp(-(x - X)^2 / sigma^2).
+  alignas(32) std::int32_t column_lo[T + simd::lanes], column_hi[T + simd::lanes];
+  alignas(32) float column_weight[T + simd::lanes];
+
   void load(const Image& image, int tx, int ty) {
     x0 = tx * T;
     y0 = ty * T;
@@ -108,81 +116,105 @@ struct TileBuffer {
     for (int ly = 0; ly < h; ++ly)
       for (int lx = 0; lx < w; ++lx) {
         const float* px = image.pixel(x0 + lx, y0 + ly);
-        for (int c = 0; c < 3; ++c) plane[c][lx * T + ly] = px[c];
+        for (int c = 0; c < 3; ++c) plane[c][lx * stride + ly] = px[c];
       }
   }
   void store(Image& image) const {
     for (int ly = 0; ly < h; ++ly)
       for (int lx = 0; lx < w; ++lx) {
         float* px = image.pixel(x0 + lx, y0 + ly);
-        for (int c = 0; c < 3; ++c) px[c] = plane[c][lx * T + ly];
+        for (int c = 0; c < 3; ++c) px[c] = plane[c][lx * stride + ly];
       }
   }
 };
 
-// The part of a splat's footprint inside the tile, with the quantities every column needs.
+// The part of a splat's footprint inside the tile, in local pixel coordinates.
 struct ClippedSplat {
-  float X, Y, R2, inv_sigma2;
+  float X, Y, R2, inv_sigma2;  // centre relative to the tile origin
   int x_lo, x_hi, y_lo, y_hi;
 };
 
 inline bool clip(const SplatView& s, std::size_t i, const TileBuffer& b, ClippedSplat& c) {
-  c.X = s.x[i];
-  c.Y = s.y[i];
-  const float r = s.radius[i];
-  const Footprint f = footprint(c.X, c.Y, r, b.x0 + b.w, b.y0 + b.h);
-  c.x_lo = std::max(f.x_lo, b.x0);
-  c.x_hi = f.x_hi;
-  c.y_lo = std::max(f.y_lo, b.y0);
-  c.y_hi = f.y_hi;
+  const float X = s.x[i], Y = s.y[i], r = s.radius[i];
+  const Footprint f = footprint(X, Y, r, b.x0 + b.w, b.y0 + b.h);
+  c.x_lo = std::max(f.x_lo, b.x0) - b.x0;
+  c.x_hi = f.x_hi - b.x0;
+  c.y_lo = std::max(f.y_lo, b.y0) - b.y0;
+  c.y_hi = f.y_hi - b.y0;
   if (c.x_lo >= c.x_hi || c.y_lo >= c.y_hi) return false;
   const float R = 0.75f * r, sigma = h2sigma * r;
+  c.X = X;
+  c.Y = Y;
   c.R2 = R * R;
   c.inv_sigma2 = 1.0f / (sigma * sigma);
   return true;
 }
 
-// The rows [lo, hi) of column x inside the splat's disc.
-inline void column_rows(const ClippedSplat& c, float dx2, int& lo, int& hi) {
-  const float dy = std::sqrt(std::max(c.R2 - dx2, 0.0f));
-  lo = std::max(c.y_lo, truncate_to_int(c.Y - dy + 1.0f));
-  hi = std::min(c.y_hi, truncate_to_int(c.Y + dy + 1.0f));
+// Row weights for the splat's rows, in aligned groups. A column's last group may read up to seven
+// entries past them: those hold finite values of earlier splats (or zeros), and are masked off.
+inline void fill_row_weights(const ClippedSplat& c, const TileBuffer& b, float* weight) {
+  using namespace simd;
+  const int g_lo = c.y_lo & ~(lanes - 1);
+  const v8f first = to_float(lane_index() + (b.y0 + g_lo)) - c.Y;
+  for (int g = g_lo; g < c.y_hi; g += lanes) {
+    const v8f dy = first + float(g - g_lo);
+    store(weight + g, fast_exp(-dy * dy * c.inv_sigma2));
+  }
 }
 
-inline void fill_row_weights(const ClippedSplat& c, float* weight) {
-  const int n = c.y_hi - c.y_lo;
-  const float y0 = float(c.y_lo) - c.Y;
-#pragma omp simd
-  for (int k = 0; k < n; ++k) {
-    const float dy = y0 + float(k);
-    weight[k] = fast_exp(-dy * dy * c.inv_sigma2);
+// For each column of the splat: the rows inside its disc (DESIGN.md section 4: those within
+// sqrt(R^2 - (x - X)^2) of Y, computed in image coordinates exactly as the original does) and the
+// column's weight. Eight columns at a time, with no scalar remainder: the arrays have room for a
+// last partial group, whose extra entries nobody reads.
+inline void fill_columns(const ClippedSplat& c, TileBuffer& b) {
+  using namespace simd;
+  const int n = c.x_hi - c.x_lo;
+  const v8i y_lo = splat(b.y0 + c.y_lo), y_hi = splat(b.y0 + c.y_hi), origin = splat(b.y0);
+  const v8f first = to_float(lane_index() + (b.x0 + c.x_lo)) - c.X;
+  for (int k = 0; k < n; k += lanes) {
+    const v8f dx = first + float(k), dx2 = dx * dx;
+    const v8f dy = sqrt(max(c.R2 - dx2, v8f{}));
+    // As truncate_to_int: clamp to +-1e9 first, so that huge splats cannot overflow.
+    const v8f top = min(max(c.Y - dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
+    const v8f bottom = min(max(c.Y + dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
+    store_int(b.column_lo + k, max(y_lo, truncate(top)) - origin);
+    store_int(b.column_hi + k, min(y_hi, truncate(bottom)) - origin);
+    store(b.column_weight + k, fast_exp(-dx2 * c.inv_sigma2));
+  }
+}
+
+// Calls blend(plane offset, inside mask, weight) for every group of eight rows of every column of
+// the splat, starting at the column's first row; in the last group of a column the lanes past
+// its last row are masked off.
+template <class Blend>
+inline void for_each_group(const ClippedSplat& c, TileBuffer& b, Blend blend) {
+  using namespace simd;
+  fill_row_weights(c, b, b.row_weight);
+  fill_columns(c, b);
+  const v8i lane = lane_index(), every_lane = splat(-1);
+  for (int k = 0, n = c.x_hi - c.x_lo; k < n; ++k) {
+    const int lo = b.column_lo[k], hi = b.column_hi[k];
+    const int column = (c.x_lo + k) * stride;
+    const v8f wx = splat(b.column_weight[k]);
+    int g = lo;
+    // Whole groups need no mask (the constant folds away); the last one, if partial, does.
+    for (; g + lanes <= hi; g += lanes) blend(column + g, every_lane, load(b.row_weight + g) * wx);
+    if (g < hi) blend(column + g, (lane + g) < hi, load(b.row_weight + g) * wx);
   }
 }
 
 void add_splat(const SplatView& s, std::size_t i, TileBuffer& b) {
+  using namespace simd;
   ClippedSplat c;
   if (!clip(s, i, b, c)) return;
-  fill_row_weights(c, b.row_weight.data());
   const float e0 = s.e[0][i], e1 = s.e[1][i], e2 = s.e[2][i];
-  for (int x = c.x_lo; x < c.x_hi; ++x) {
-    const float dx = float(x) - c.X, dx2 = dx * dx;
-    int lo, hi;
-    column_rows(c, dx2, lo, hi);
-    if (lo >= hi) continue;
-    const float wx = fast_exp(-dx2 * c.inv_sigma2);
-    const float a0 = wx * e0, a1 = wx * e1, a2 = wx * e2;
-    const std::ptrdiff_t col = std::ptrdiff_t(x - b.x0) * T - b.y0;
-    float* p0 = b.plane[0].data() + col;
-    float* p1 = b.plane[1].data() + col;
-    float* p2 = b.plane[2].data() + col;
-    const float* wy = b.row_weight.data() - c.y_lo;
-#pragma omp simd
-    for (int y = lo; y < hi; ++y) {
-      p0[y] += wy[y] * a0;
-      p1[y] += wy[y] * a1;
-      p2[y] += wy[y] * a2;
-    }
-  }
+  float *p0 = b.plane[0], *p1 = b.plane[1], *p2 = b.plane[2];
+  for_each_group(c, b, [&](int at, v8i inside, v8f w) {
+    w = select(inside, w, v8f{});
+    store(p0 + at, load(p0 + at) + w * e0);
+    store(p1 + at, load(p1 + at) + w * e1);
+    store(p2 + at, load(p2 + at) + w * e2);
+  });
 }
 
 inline float absorption_colour(float e, float gray) {
@@ -190,32 +222,43 @@ inline float absorption_colour(float e, float gray) {
   return d != 0.0f ? e / d : 0.0f;
 }
 
+// exp(-x) for 0 <= x < 0.35 (weak absorption: the weight w is at most 1, so x = w e stays below
+// 0.35 over a whole splat whose e is): a degree-6 Taylor polynomial, accurate to 1.3e-7, half the
+// work of fast_exp.
+constexpr float weak_absorption_limit = 0.35f;
+inline simd::v8f weak_attenuation(simd::v8f x) {
+  simd::v8f p = x * (1.0f / 720.0f) - (1.0f / 120.0f);
+  p = p * x + (1.0f / 24.0f);
+  p = p * x - (1.0f / 6.0f);
+  p = p * x + 0.5f;
+  p = p * x - 1.0f;
+  return p * x + 1.0f;
+}
+inline simd::v8f attenuation(simd::v8f x) { return fast_exp(-x); }
+
+template <class Attenuation>
+void composite_groups(const ClippedSplat& c, TileBuffer& b, const float* e, const float* q, Attenuation attenuate) {
+  using namespace simd;
+  for_each_group(c, b, [&](int at, v8i inside, v8f w) {
+    for (int ch = 0; ch < 3; ++ch) {
+      // P <- P exp(-w e) + q (1 - exp(-w e)), written as q + (P - q) exp(-w e)
+      float* p = b.plane[ch] + at;
+      const v8f old = load(p);
+      store(p, select(inside, q[ch] + (old - q[ch]) * attenuate(w * e[ch]), old));
+    }
+  });
+}
+
 void composite_splat(const SplatView& s, std::size_t i, TileBuffer& b, float gray) {
   ClippedSplat c;
   if (!clip(s, i, b, c)) return;
-  fill_row_weights(c, b.row_weight.data());
-  const float e0 = s.e[0][i], e1 = s.e[1][i], e2 = s.e[2][i];
-  const float q0 = absorption_colour(e0, gray), q1 = absorption_colour(e1, gray), q2 = absorption_colour(e2, gray);
-  for (int x = c.x_lo; x < c.x_hi; ++x) {
-    const float dx = float(x) - c.X, dx2 = dx * dx;
-    int lo, hi;
-    column_rows(c, dx2, lo, hi);
-    if (lo >= hi) continue;
-    const float wx = fast_exp(-dx2 * c.inv_sigma2);
-    const float a0 = wx * e0, a1 = wx * e1, a2 = wx * e2;
-    const std::ptrdiff_t col = std::ptrdiff_t(x - b.x0) * T - b.y0;
-    float* p0 = b.plane[0].data() + col;
-    float* p1 = b.plane[1].data() + col;
-    float* p2 = b.plane[2].data() + col;
-    const float* wy = b.row_weight.data() - c.y_lo;
-#pragma omp simd
-    for (int y = lo; y < hi; ++y) {
-      // P <- P exp(-w e) + q (1 - exp(-w e)), written as q + (P - q) exp(-w e)
-      p0[y] = q0 + (p0[y] - q0) * fast_exp(-wy[y] * a0);
-      p1[y] = q1 + (p1[y] - q1) * fast_exp(-wy[y] * a1);
-      p2[y] = q2 + (p2[y] - q2) * fast_exp(-wy[y] * a2);
-    }
-  }
+  const float e[3] = {s.e[0][i], s.e[1][i], s.e[2][i]};
+  const float q[3] = {absorption_colour(e[0], gray), absorption_colour(e[1], gray), absorption_colour(e[2], gray)};
+  // Lambdas, not function names: a function pointer would not be inlined into the group loop.
+  if (std::max({e[0], e[1], e[2]}) < weak_absorption_limit)
+    composite_groups(c, b, e, q, [](simd::v8f x) { return weak_attenuation(x); });
+  else
+    composite_groups(c, b, e, q, [](simd::v8f x) { return attenuation(x); });
 }
 
 inline void prefetch_splat(const SplatView& s, std::uint32_t i) {
@@ -264,13 +307,13 @@ void render_host(const SplatView& s, const RenderOptions& o, Image& image, const
   const int ntiles = grid.count();
 #pragma omp parallel
   {
-    TileBuffer buffer;
+    auto buffer = std::make_unique<TileBuffer>();
 #pragma omp for schedule(dynamic, 1)
     for (int k = 0; k < ntiles; ++k) {
       const int tile = order[std::size_t(k)];
-      buffer.load(image, tile % grid.nx, tile / grid.nx);
-      render_tile(s, o, lists, tile, buffer);
-      buffer.store(image);
+      buffer->load(image, tile % grid.nx, tile / grid.nx);
+      render_tile(s, o, lists, tile, *buffer);
+      buffer->store(image);
       const int now = ++done;
       if (progress && omp_get_thread_num() == 0) progress(double(now) / ntiles);
     }

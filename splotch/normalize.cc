@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <omp.h>
+#include <cstdint>
+
+#include "splotch/fast_log.h"
 
 namespace splotch {
 namespace {
@@ -10,52 +12,82 @@ namespace {
 // The original's stand-in for log10 of a non-positive value.
 constexpr float log_of_nonpositive = -38.0f;
 
-// Transforms one value; returns whether it counts in the range.
-inline bool transform(float& v, bool take_log, bool take_asinh) {
-  if (take_log) {
-    if (v > 0.0f) {
-      v = std::log10(v);
-      return true;
+enum class Transform { none, log10, asinh };
+
+// The particles a loop works on: all, or those of one type.
+struct Selection {
+  const std::uint8_t* type;  // null: every particle
+  std::uint8_t wanted;
+  bool contains(std::size_t i) const { return type == nullptr || type[i] == wanted; }
+};
+
+// Transforms the selected values of one array in place and returns their range (values <= 0
+// under log10 become -38 and are left out of the range). The loops have no branches so that they
+// vectorise; the selection is a blend.
+ValueRange transform_array(float* v, std::size_t n, Selection sel, Transform t) {
+  float lo = 3.4e38f, hi = -3.4e38f;
+  if (t == Transform::log10) {
+#pragma omp parallel for simd schedule(static) reduction(min : lo) reduction(max : hi)
+    for (std::size_t i = 0; i < n; ++i) {
+      const float old = v[i];
+      const bool counts = sel.contains(i) && old > 0.0f;
+      const float logged = old > 0.0f ? fast_log10(old) : log_of_nonpositive;
+      v[i] = sel.contains(i) ? logged : old;
+      lo = std::min(lo, counts ? logged : lo);
+      hi = std::max(hi, counts ? logged : hi);
     }
-    v = log_of_nonpositive;
-    return false;
+  } else {
+    // asinh is rare: a plain loop is fast enough.
+#pragma omp parallel for schedule(static) reduction(min : lo) reduction(max : hi)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!sel.contains(i)) continue;
+      if (t == Transform::asinh) v[i] = std::asinh(v[i]);
+      lo = std::min(lo, v[i]);
+      hi = std::max(hi, v[i]);
+    }
   }
-  if (take_asinh) v = std::asinh(v);
-  return true;
+  return {lo, hi};
 }
 
-inline float normalized(float v, const ValueRange& r) {
-  if (r.max == r.min) return 1.0f;
-  float c = std::min(std::max(v, r.min), r.max);
-  return (c - r.min) / (r.max - r.min);
+void normalize_array(float* v, std::size_t n, Selection sel, const ValueRange& r) {
+  const float min = r.min, max = r.max;
+  const bool flat = max == min;  // v -> 1 when max == min
+  const float width = flat ? 1.0f : max - min;
+#pragma omp parallel for simd schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    const float c = std::min(std::max(v[i], min), max);
+    const float mapped = flat ? 1.0f : (c - min) / width;
+    v[i] = sel.contains(i) ? mapped : v[i];
+  }
+}
+
+Transform colour_transform(const TypeNormalization& t) {
+  return t.color_log ? Transform::log10 : t.color_asinh ? Transform::asinh : Transform::none;
+}
+
+Selection select_type(const ParticleSet& p, int t) {
+  return {p.type.empty() ? nullptr : p.type.data(), std::uint8_t(t)};
+}
+
+int colour_channels(const ParticleSet& p, const TypeNormalization& t) {
+  return t.vector_colour && !p.colour[1].empty() ? 3 : 1;
 }
 
 }  // namespace
 
 std::vector<TypeRanges> transform_and_measure(ParticleSet& p, const std::vector<TypeNormalization>& types) {
   const std::size_t n = p.size();
-  const int ntypes = int(types.size());
-  const int ncolour = p.colour[1].empty() ? 1 : 3;
-  std::vector<TypeRanges> total(types.size());
-#pragma omp parallel
-  {
-    std::vector<TypeRanges> mine(types.size());
-#pragma omp for schedule(static)
-    for (std::size_t i = 0; i < n; ++i) {
-      const int t = p.type_of(i);
-      const TypeNormalization& tn = types[t];
-      if (transform(p.intensity[i], tn.intensity_log, false)) mine[t].intensity.include(p.intensity[i]);
-      const int channels = tn.vector_colour ? ncolour : 1;
-      for (int c = 0; c < channels; ++c)
-        if (transform(p.colour[c][i], tn.color_log, tn.color_asinh)) mine[t].colour.include(p.colour[c][i]);
-    }
-#pragma omp critical(splotch_normalize_merge)
-    for (int t = 0; t < ntypes; ++t) {
-      total[t].colour.merge(mine[t].colour);
-      total[t].intensity.merge(mine[t].intensity);
-    }
+  std::vector<TypeRanges> ranges(types.size());
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    const Selection sel = select_type(p, int(t));
+    const TypeNormalization& tn = types[t];
+    ranges[t].intensity =
+        transform_array(p.intensity.data(), n, sel, tn.intensity_log ? Transform::log10 : Transform::none);
+    for (int c = 0; c < colour_channels(p, tn); ++c)
+      ranges[t].colour.merge(transform_array(p.colour[c].data(), n, sel, colour_transform(tn)));
+    if (p.type.empty()) break;  // a single type: every particle was done
   }
-  return total;
+  return ranges;
 }
 
 std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data, const std::vector<TypeNormalization>& types) {
@@ -74,13 +106,11 @@ std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data, const
 
 void apply_ranges(ParticleSet& p, const std::vector<TypeRanges>& ranges, const std::vector<TypeNormalization>& types) {
   const std::size_t n = p.size();
-  const int ncolour = p.colour[1].empty() ? 1 : 3;
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < n; ++i) {
-    const int t = p.type_of(i);
-    p.intensity[i] = normalized(p.intensity[i], ranges[t].intensity);
-    const int channels = types[t].vector_colour ? ncolour : 1;
-    for (int c = 0; c < channels; ++c) p.colour[c][i] = normalized(p.colour[c][i], ranges[t].colour);
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    const Selection sel = select_type(p, int(t));
+    normalize_array(p.intensity.data(), n, sel, ranges[t].intensity);
+    for (int c = 0; c < colour_channels(p, types[t]); ++c) normalize_array(p.colour[c].data(), n, sel, ranges[t].colour);
+    if (p.type.empty()) break;
   }
 }
 
