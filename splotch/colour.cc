@@ -23,6 +23,7 @@ void colourize(Splats& s, const std::vector<TypeColour>& types) {
     }
   }
   std::vector<float>().swap(s.intensity);
+  std::vector<std::uint8_t>().swap(s.type);
 }
 
 }  // namespace splotch

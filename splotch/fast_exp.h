@@ -13,7 +13,7 @@ namespace splotch {
 namespace detail {
 
 inline float clamp_exp_argument(float x) { return x < -87.0f ? -87.0f : x; }
-inline simd::v8f clamp_exp_argument(simd::v8f x) { return x < -87.0f ? simd::splat(-87.0f) : x; }
+inline simd::vfloat clamp_exp_argument(simd::vfloat x) { return x < -87.0f ? simd::splat(-87.0f) : x; }
 
 inline float power_of_two(float n) {
   const std::int32_t bits = (std::int32_t(n) + 127) << 23;
@@ -21,9 +21,9 @@ inline float power_of_two(float n) {
   std::memcpy(&f, &bits, 4);
   return f;
 }
-inline simd::v8f power_of_two(simd::v8f n) {
-  const simd::v8i bits = (__builtin_convertvector(n, simd::v8i) + 127) << 23;
-  return (simd::v8f)bits;  // a vector cast reinterprets the bits
+inline simd::vfloat power_of_two(simd::vfloat n) {
+  const simd::vint bits = (__builtin_convertvector(n, simd::vint) + 127) << 23;
+  return (simd::vfloat)bits;  // a vector cast reinterprets the bits
 }
 
 template <class F>
@@ -43,6 +43,6 @@ inline F exp_nonpositive(F x) {
 }  // namespace detail
 
 inline float fast_exp(float x) { return detail::exp_nonpositive(x); }
-inline simd::v8f fast_exp(simd::v8f x) { return detail::exp_nonpositive(x); }
+inline simd::vfloat fast_exp(simd::vfloat x) { return detail::exp_nonpositive(x); }
 
 }  // namespace splotch

@@ -9,6 +9,7 @@
 #include <omp.h>
 #include <vector>
 
+#include "splotch/bucket_sort.h"
 #include "splotch/fast_exp.h"
 #include "splotch/geometry.h"
 #include "splotch/host_render_config.h"
@@ -49,58 +50,28 @@ inline void for_each_tile(const SplatView& s, std::size_t i, const TileGrid& g, 
 }
 
 TileLists bin_splats(const SplatView& s, const TileGrid& g) {
-  const int ntiles = g.count();
-  const int nthreads = omp_get_max_threads();
-  // counts[thread][tile]; each thread takes one contiguous share of the splats, so concatenating
-  // the threads' lists of a tile keeps the splat order.
-  std::vector<std::size_t> counts(std::size_t(nthreads) * std::size_t(ntiles), 0);
-  auto share = [&](int t, std::size_t& lo, std::size_t& hi) {
-    lo = s.n * std::size_t(t) / std::size_t(nthreads);
-    hi = s.n * std::size_t(t + 1) / std::size_t(nthreads);
-  };
-#pragma omp parallel num_threads(nthreads)
-  {
-    const int t = omp_get_thread_num();
-    std::size_t lo, hi;
-    share(t, lo, hi);
-    std::size_t* mine = &counts[std::size_t(t) * std::size_t(ntiles)];
-    for (std::size_t i = lo; i < hi; ++i) for_each_tile(s, i, g, [&](int tile) { ++mine[tile]; });
-  }
   TileLists lists;
-  lists.start.assign(std::size_t(ntiles) + 1, 0);
-  std::size_t total = 0;
-  for (int tile = 0; tile < ntiles; ++tile) {
-    lists.start[std::size_t(tile)] = total;
-    for (int t = 0; t < nthreads; ++t) {
-      std::size_t& c = counts[std::size_t(t) * std::size_t(ntiles) + std::size_t(tile)];
-      std::size_t here = c;
-      c = total;  // becomes this thread's write position in the tile's list
-      total += here;
-    }
-  }
-  lists.start[std::size_t(ntiles)] = total;
-  lists.items.resize(total);
-#pragma omp parallel num_threads(nthreads)
-  {
-    const int t = omp_get_thread_num();
-    std::size_t lo, hi;
-    share(t, lo, hi);
-    std::size_t* next = &counts[std::size_t(t) * std::size_t(ntiles)];
-    for (std::size_t i = lo; i < hi; ++i)
-      for_each_tile(s, i, g, [&](int tile) { lists.items[next[tile]++] = std::uint32_t(i); });
-  }
+  lists.start = bucket_sort(
+      s.n, g.count(), [&](std::size_t i, auto visit) { for_each_tile(s, i, g, visit); },
+      [&](std::size_t total) { lists.items.resize(total); },
+      [&](std::size_t i, std::size_t position) { lists.items[position] = std::uint32_t(i); });
   return lists;
 }
 
-// A tile's accumulation buffer: three planes, column-major (pixel (lx, ly) at lx * stride + ly),
-// so that the rows of one column of a footprint are contiguous. A column's rows are taken in
-// groups of eight from its first row; the last group may reach up to seven rows past the column,
-// into padding of its own (lanes masked off, values written back unchanged). Without the padding
-// it would overlap the next column, whose first load would then wait for that store to retire.
+// A tile's accumulation buffer, column-major: for each column the red rows, then the green rows,
+// then the blue rows (channel c of pixel (lx, ly) at lx * 3 * stride + c * stride + ly), so that
+// the rows of one column of a footprint are contiguous and its three channels lie close together.
+// (Three separate planes put the channels of a pixel a multiple of 4 KiB apart, and a load then
+// waits for the store to the other channel to retire.) A column's rows are taken in groups of
+// eight from its first row; the last group may reach up to seven rows past the column's end, into
+// padding of its own (lanes masked off, values written back unchanged). Without the padding it
+// would overlap the next channel, whose load would wait for that store too.
 constexpr int stride = T + simd::lanes;
+constexpr int column_stride = 3 * stride;
 struct TileBuffer {
   int x0 = 0, y0 = 0, w = 0, h = 0;
-  alignas(32) float plane[3][T * stride] = {};
+  alignas(32) float pixels[T * column_stride] = {};
+  float* channel(int c) { return pixels + c * stride; }
   // exp(-(y - Y)^2 / sigma^2) for the local rows of the current splat, and the rows a last group
   // may read beyond them.
   alignas(32) float row_weight[T + 2 * simd::lanes] = {};
@@ -116,14 +87,14 @@ struct TileBuffer {
     for (int ly = 0; ly < h; ++ly)
       for (int lx = 0; lx < w; ++lx) {
         const float* px = image.pixel(x0 + lx, y0 + ly);
-        for (int c = 0; c < 3; ++c) plane[c][lx * stride + ly] = px[c];
+        for (int c = 0; c < 3; ++c) pixels[lx * column_stride + c * stride + ly] = px[c];
       }
   }
   void store(Image& image) const {
     for (int ly = 0; ly < h; ++ly)
       for (int lx = 0; lx < w; ++lx) {
         float* px = image.pixel(x0 + lx, y0 + ly);
-        for (int c = 0; c < 3; ++c) px[c] = plane[c][lx * stride + ly];
+        for (int c = 0; c < 3; ++c) px[c] = pixels[lx * column_stride + c * stride + ly];
       }
   }
 };
@@ -155,9 +126,9 @@ inline bool clip(const SplatView& s, std::size_t i, const TileBuffer& b, Clipped
 inline void fill_row_weights(const ClippedSplat& c, const TileBuffer& b, float* weight) {
   using namespace simd;
   const int g_lo = c.y_lo & ~(lanes - 1);
-  const v8f first = to_float(lane_index() + (b.y0 + g_lo)) - c.Y;
+  const vfloat first = to_float(lane_index() + (b.y0 + g_lo)) - c.Y;
   for (int g = g_lo; g < c.y_hi; g += lanes) {
-    const v8f dy = first + float(g - g_lo);
+    const vfloat dy = first + float(g - g_lo);
     store(weight + g, fast_exp(-dy * dy * c.inv_sigma2));
   }
 }
@@ -169,21 +140,21 @@ inline void fill_row_weights(const ClippedSplat& c, const TileBuffer& b, float* 
 inline void fill_columns(const ClippedSplat& c, TileBuffer& b) {
   using namespace simd;
   const int n = c.x_hi - c.x_lo;
-  const v8i y_lo = splat(b.y0 + c.y_lo), y_hi = splat(b.y0 + c.y_hi), origin = splat(b.y0);
-  const v8f first = to_float(lane_index() + (b.x0 + c.x_lo)) - c.X;
+  const vint y_lo = splat(b.y0 + c.y_lo), y_hi = splat(b.y0 + c.y_hi), origin = splat(b.y0);
+  const vfloat first = to_float(lane_index() + (b.x0 + c.x_lo)) - c.X;
   for (int k = 0; k < n; k += lanes) {
-    const v8f dx = first + float(k), dx2 = dx * dx;
-    const v8f dy = sqrt(max(c.R2 - dx2, v8f{}));
+    const vfloat dx = first + float(k), dx2 = dx * dx;
+    const vfloat dy = sqrt(max(c.R2 - dx2, vfloat{}));
     // As truncate_to_int: clamp to +-1e9 first, so that huge splats cannot overflow.
-    const v8f top = min(max(c.Y - dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
-    const v8f bottom = min(max(c.Y + dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
+    const vfloat top = min(max(c.Y - dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
+    const vfloat bottom = min(max(c.Y + dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
     store_int(b.column_lo + k, max(y_lo, truncate(top)) - origin);
     store_int(b.column_hi + k, min(y_hi, truncate(bottom)) - origin);
     store(b.column_weight + k, fast_exp(-dx2 * c.inv_sigma2));
   }
 }
 
-// Calls blend(plane offset, inside mask, weight) for every group of eight rows of every column of
+// Calls blend(pixel offset, inside mask, weight) for every group of eight rows of every column of
 // the splat, starting at the column's first row; in the last group of a column the lanes past
 // its last row are masked off.
 template <class Blend>
@@ -191,11 +162,11 @@ inline void for_each_group(const ClippedSplat& c, TileBuffer& b, Blend blend) {
   using namespace simd;
   fill_row_weights(c, b, b.row_weight);
   fill_columns(c, b);
-  const v8i lane = lane_index(), every_lane = splat(-1);
+  const vint lane = lane_index(), every_lane = splat(-1);
   for (int k = 0, n = c.x_hi - c.x_lo; k < n; ++k) {
     const int lo = b.column_lo[k], hi = b.column_hi[k];
-    const int column = (c.x_lo + k) * stride;
-    const v8f wx = splat(b.column_weight[k]);
+    const int column = (c.x_lo + k) * column_stride;
+    const vfloat wx = splat(b.column_weight[k]);
     int g = lo;
     // Whole groups need no mask (the constant folds away); the last one, if partial, does.
     for (; g + lanes <= hi; g += lanes) blend(column + g, every_lane, load(b.row_weight + g) * wx);
@@ -208,9 +179,9 @@ void add_splat(const SplatView& s, std::size_t i, TileBuffer& b) {
   ClippedSplat c;
   if (!clip(s, i, b, c)) return;
   const float e0 = s.e[0][i], e1 = s.e[1][i], e2 = s.e[2][i];
-  float *p0 = b.plane[0], *p1 = b.plane[1], *p2 = b.plane[2];
-  for_each_group(c, b, [&](int at, v8i inside, v8f w) {
-    w = select(inside, w, v8f{});
+  float *p0 = b.channel(0), *p1 = b.channel(1), *p2 = b.channel(2);
+  for_each_group(c, b, [&](int at, vint inside, vfloat w) {
+    w = select(inside, w, vfloat{});
     store(p0 + at, load(p0 + at) + w * e0);
     store(p1 + at, load(p1 + at) + w * e1);
     store(p2 + at, load(p2 + at) + w * e2);
@@ -226,24 +197,24 @@ inline float absorption_colour(float e, float gray) {
 // 0.35 over a whole splat whose e is): a degree-6 Taylor polynomial, accurate to 1.3e-7, half the
 // work of fast_exp.
 constexpr float weak_absorption_limit = 0.35f;
-inline simd::v8f weak_attenuation(simd::v8f x) {
-  simd::v8f p = x * (1.0f / 720.0f) - (1.0f / 120.0f);
+inline simd::vfloat weak_attenuation(simd::vfloat x) {
+  simd::vfloat p = x * (1.0f / 720.0f) - (1.0f / 120.0f);
   p = p * x + (1.0f / 24.0f);
   p = p * x - (1.0f / 6.0f);
   p = p * x + 0.5f;
   p = p * x - 1.0f;
   return p * x + 1.0f;
 }
-inline simd::v8f attenuation(simd::v8f x) { return fast_exp(-x); }
+inline simd::vfloat attenuation(simd::vfloat x) { return fast_exp(-x); }
 
 template <class Attenuation>
 void composite_groups(const ClippedSplat& c, TileBuffer& b, const float* e, const float* q, Attenuation attenuate) {
   using namespace simd;
-  for_each_group(c, b, [&](int at, v8i inside, v8f w) {
+  for_each_group(c, b, [&](int at, vint inside, vfloat w) {
     for (int ch = 0; ch < 3; ++ch) {
       // P <- P exp(-w e) + q (1 - exp(-w e)), written as q + (P - q) exp(-w e)
-      float* p = b.plane[ch] + at;
-      const v8f old = load(p);
+      float* p = b.channel(ch) + at;
+      const vfloat old = load(p);
       store(p, select(inside, q[ch] + (old - q[ch]) * attenuate(w * e[ch]), old));
     }
   });
@@ -256,9 +227,9 @@ void composite_splat(const SplatView& s, std::size_t i, TileBuffer& b, float gra
   const float q[3] = {absorption_colour(e[0], gray), absorption_colour(e[1], gray), absorption_colour(e[2], gray)};
   // Lambdas, not function names: a function pointer would not be inlined into the group loop.
   if (std::max({e[0], e[1], e[2]}) < weak_absorption_limit)
-    composite_groups(c, b, e, q, [](simd::v8f x) { return weak_attenuation(x); });
+    composite_groups(c, b, e, q, [](simd::vfloat x) { return weak_attenuation(x); });
   else
-    composite_groups(c, b, e, q, [](simd::v8f x) { return attenuation(x); });
+    composite_groups(c, b, e, q, [](simd::vfloat x) { return attenuation(x); });
 }
 
 inline void prefetch_splat(const SplatView& s, std::uint32_t i) {
@@ -270,9 +241,44 @@ inline void prefetch_splat(const SplatView& s, std::uint32_t i) {
   __builtin_prefetch(s.e[2] + i);
 }
 
-void render_tile(const SplatView& s, const RenderOptions& o, const TileLists& lists, int tile, TileBuffer& b) {
+// Orders a tile's splats by key, stably (ties keep list order, which is array order): a radix sort
+// on (key, item) pairs, skipping the bytes in which all keys agree. Scratch space per thread.
+class TileKeyOrder {
+ public:
+  const std::uint32_t* sort(const std::uint32_t* items, std::size_t n, const std::uint32_t* key) {
+    a_.resize(n);
+    b_.resize(n);
+    sorted_.resize(n);
+    for (std::size_t k = 0; k < n; ++k) a_[k] = (std::uint64_t(key[items[k]]) << 32) | items[k];
+    for (int shift = 32; shift < 64; shift += 8) pass(shift);
+    for (std::size_t k = 0; k < n; ++k) sorted_[k] = std::uint32_t(a_[k]);
+    return sorted_.data();
+  }
+
+ private:
+  void pass(int shift) {
+    std::size_t count[256] = {0};
+    for (std::uint64_t v : a_) ++count[(v >> shift) & 0xffu];
+    if (count[(a_[0] >> shift) & 0xffu] == a_.size()) return;  // every key has this byte
+    std::size_t sum = 0;
+    for (std::size_t& c : count) {
+      const std::size_t here = c;
+      c = sum;
+      sum += here;
+    }
+    for (std::uint64_t v : a_) b_[count[(v >> shift) & 0xffu]++] = v;
+    a_.swap(b_);
+  }
+  std::vector<std::uint64_t> a_, b_;
+  std::vector<std::uint32_t> sorted_;
+};
+
+void render_tile(const SplatView& s, const RenderOptions& o, const TileLists& lists, int tile, TileBuffer& b,
+                 TileKeyOrder& order) {
   const std::uint32_t* items = lists.items.data() + lists.start[std::size_t(tile)];
   const std::size_t count = lists.start[std::size_t(tile) + 1] - lists.start[std::size_t(tile)];
+  if (count == 0) return;
+  if (!o.a_eq_e && s.key) items = order.sort(items, count, s.key);
   for (std::size_t k = 0; k < count; ++k) {
     if (k + host_prefetch_distance < count) prefetch_splat(s, items[k + host_prefetch_distance]);
     if (o.a_eq_e)
@@ -291,6 +297,7 @@ SplatView view_of(const Splats& s) {
   v.y = s.y.data();
   v.radius = s.radius.data();
   for (int c = 0; c < 3; ++c) v.e[c] = s.colour[c].data();
+  v.key = s.draw_key.empty() ? nullptr : s.draw_key.data();
   return v;
 }
 
@@ -308,11 +315,12 @@ void render_host(const SplatView& s, const RenderOptions& o, Image& image, const
 #pragma omp parallel
   {
     auto buffer = std::make_unique<TileBuffer>();
+    TileKeyOrder key_order;
 #pragma omp for schedule(dynamic, 1)
     for (int k = 0; k < ntiles; ++k) {
       const int tile = order[std::size_t(k)];
       buffer->load(image, tile % grid.nx, tile / grid.nx);
-      render_tile(s, o, lists, tile, *buffer);
+      render_tile(s, o, lists, tile, *buffer, key_order);
       buffer->store(image);
       const int now = ++done;
       if (progress && omp_get_thread_num() == 0) progress(double(now) / ntiles);

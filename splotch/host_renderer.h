@@ -5,12 +5,15 @@
 //   else:    P <- P exp(-w e) + q (1 - exp(-w e)),  q = e / (e + gray_absorption), in splat order.
 //
 // The image is cut into tiles; each splat is listed in the tiles its footprint touches (in splat
-// order), and threads take whole tiles, accumulating in a private tile buffer that fits in cache.
-// So no two threads write the same pixel, memory does not grow with the thread count, and the
-// result does not depend on the number of threads.
+// order, then sorted by key where there are keys), and threads take whole tiles, accumulating in
+// a private tile buffer that fits in cache. So no two threads write the same pixel, memory does
+// not grow with the thread count, and the result does not depend on the number of threads. The
+// splats are best ordered by tile first (splotch/tile_order.h): a tile then reads a compact part
+// of the arrays.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "io/image.h"
 #include "io/progress.h"
@@ -25,6 +28,9 @@ struct SplatView {
   const float* y = nullptr;
   const float* radius = nullptr;
   const float* e[3] = {nullptr, nullptr, nullptr};
+  // a_eq_e = FALSE: splats are composited in ascending key order, equal keys in array order;
+  // null: in array order.
+  const std::uint32_t* key = nullptr;
 };
 SplatView view_of(const Splats& splats);
 

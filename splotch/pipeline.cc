@@ -19,6 +19,8 @@
 #include "splotch/read_snapshot.h"
 #include "splotch/settings.h"
 #include "splotch/sort.h"
+#include "splotch/tile_order.h"
+#include "splotch/host_render_config.h"
 
 namespace splotch {
 namespace {
@@ -135,7 +137,8 @@ RunReport render_frame(ParamFile& params, Console& console) {
   colourize(splats, colour_options(s, palettes));
   report.stages.push_back({"colour", clock.lap()});
 
-  sort_splats(splats, s.sort);
+  if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);
+  order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres);
   report.stages.push_back({"sort", clock.lap()});
 
   Image image(s.camera.xres, s.camera.yres);

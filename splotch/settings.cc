@@ -265,7 +265,7 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available) {
   if (sort_type < 0 || sort_type > 4)
     throw UserError(at(p, "sort_type") + " = " + std::to_string(sort_type) +
                     " is not one of 0 (none), 1 (depth), 2 (value), 3 (reversed value), 4 (size)");
-  s.sort = s.render.a_eq_e ? SortOrder::none : SortOrder(sort_type);  // a_eq_e does not depend on order
+  s.sort = SortOrder(sort_type);  // only a_eq_e = FALSE depends on the order
   s.renderer = read_renderer(p, gpu_available);
   s.output = read_output(p, frame, s.warnings);
   return s;

@@ -1,7 +1,14 @@
 // Sort stage (DESIGN.md section 4): with a_eq_e = FALSE particles are composited in order, so the
-// order is part of the picture. sort_type 1: ascending z' (farthest first), 2: descending red
-// emission, 3: ascending red emission, 4: descending radius, 0: file order. The sort is stable,
-// so equal keys keep file order and the picture does not depend on the thread count.
+// order is part of the picture. Each splat gets a draw key; splats are drawn in ascending key
+// order: sort_type 1 ascending z' (farthest first), 2 descending red emission, 3 ascending red
+// emission, 4 descending radius, 0 file order.
+//
+// The stage does not move the particles: the renderer orders each image tile's splats by key
+// (as tile-based Gaussian splatting does), which for every pixel gives the same order as one
+// global sort, at a fraction of the cost and with the particles kept in tile order for the
+// cache. Splats with equal keys are drawn in the order of the arrays, the same in every tile, so
+// the picture does not depend on the thread count. (The original sorts with std::sort, which
+// leaves equal keys in no particular order.)
 #pragma once
 
 #include <cstdint>
@@ -13,13 +20,11 @@ namespace splotch {
 
 enum class SortOrder { none = 0, depth = 1, red_descending = 2, red_ascending = 3, radius_descending = 4 };
 
-// The order as a permutation: element k of the result is the index of the k-th splat to draw.
-std::vector<std::uint32_t> sort_permutation(const Splats& splats, SortOrder order);
+// Fills splats.draw_key (for a_eq_e = FALSE) and releases the depth array, which nothing needs
+// afterwards. SortOrder::none keys by file position.
+void assign_draw_keys(Splats& splats, SortOrder order);
 
-// Rearranges the splats into that order (depth is released afterwards: nothing needs it later).
-void sort_splats(Splats& splats, SortOrder order);
-
-// Stable ascending order of the keys, by radix sort (exposed for tests).
-std::vector<std::uint32_t> stable_order(const std::vector<float>& keys);
+// A float as an unsigned integer of the same order (-0 and +0 equal).
+std::uint32_t order_bits(float v);
 
 }  // namespace splotch

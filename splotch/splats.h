@@ -16,7 +16,8 @@ struct Splats {
   std::vector<float> radius;     // r in pixels, already widened by minrad_pix
   std::vector<float> intensity;  // I times the kernel normalisation; emptied by the colour stage
   std::vector<float> colour[3];  // normalised colour value(s); after the colour stage the emission e (RGB)
-  std::vector<std::uint8_t> type;  // empty when every particle is of type 0
+  std::vector<std::uint8_t> type;  // empty when every particle is of type 0; released after colour
+  std::vector<std::uint32_t> draw_key;  // a_eq_e = FALSE: splats are drawn in ascending key order
 
   std::size_t size() const { return x.size(); }
   int type_of(std::size_t i) const { return type.empty() ? 0 : type[i]; }

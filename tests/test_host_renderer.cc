@@ -8,6 +8,7 @@
 #include <random>
 
 #include "splotch/host_renderer.h"
+#include "splotch/tile_order.h"
 #include "tests/reference_renderer.h"
 #include "tests/test_support.h"
 
@@ -204,5 +205,85 @@ TEST_CASE("render_host: the image does not depend on the number of threads") {
     const Image three = render(s, a_eq_e, 300, 200);
     omp_set_num_threads(before);
     CHECK(one.rgb == three.rgb);
+  }
+}
+
+namespace {
+
+// Splats in the order of ascending key (stable), for the reference renderer.
+SplatArrays sorted_by_key(const SplatArrays& s, const std::vector<std::uint32_t>& key) {
+  std::vector<std::size_t> order(s.x.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
+  SplatArrays out;
+  for (std::size_t i : order) out.add(s.x[i], s.y[i], s.r[i], s.e0[i], s.e1[i], s.e2[i]);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("render_host: with draw keys, every pixel composites in key order, equal keys in array order") {
+  const SplatArrays s = random_splats(3000, 200, 150, 8, 30.0f);
+  std::mt19937 rng(2);
+  std::vector<std::uint32_t> key(s.x.size());
+  for (auto& k : key) k = rng() % 50;  // many equal keys
+  SplatView v = s.view();
+  v.key = key.data();
+  Image fast(200, 150);
+  RenderOptions o;
+  o.a_eq_e = false;
+  render_host(v, o, fast);
+  const Image slow = reference(sorted_by_key(s, key), false, 200, 150);
+  CHECK(max_abs_difference(fast, slow) <= 1e-5f * max_value(slow));
+  // The keys matter: the array order gives another picture.
+  CHECK(max_abs_difference(render(s, false, 200, 150), slow) > 1e-3f);
+}
+
+TEST_CASE("order_by_tile: groups splats by the tile of their centre, keeps order within a tile, moves every array") {
+  Splats s;
+  const float xs[] = {70, 5, 130, 10, -40, 66, 500, 3};
+  const float ys[] = {5, 70, 5, 2, 10, 1, 8, 300};
+  for (int i = 0; i < 8; ++i) {
+    s.x.push_back(xs[i]);
+    s.y.push_back(ys[i]);
+    s.radius.push_back(float(i));
+    for (int c = 0; c < 3; ++c) s.colour[c].push_back(float(10 * i + c));
+    s.draw_key.push_back(std::uint32_t(100 + i));
+  }
+  order_by_tile(s, 64, 150, 100);  // 3 x 2 tiles; off-image centres count for the nearest tile
+  // Tile 0 (x < 64, y < 64): splats 3, 4 (x < 0 counts for column 0); tile 1: 0, 5; tile 2: 2, 6
+  // (x beyond the image: last column); tile 3 (second row): 1, 7 (y beyond: last row).
+  const std::vector<float> expected_radius = {3, 4, 0, 5, 2, 6, 1, 7};
+  CHECK(s.radius == expected_radius);
+  for (std::size_t k = 0; k < 8; ++k) {
+    const int i = int(s.radius[k]);
+    CHECK(s.x[k] == xs[i]);
+    CHECK(s.y[k] == ys[i]);
+    CHECK(s.colour[2][k] == float(10 * i + 2));
+    CHECK(s.draw_key[k] == std::uint32_t(100 + i));
+  }
+}
+
+TEST_CASE("render_host: ordering by tile does not change the picture (keys all different)") {
+  for (bool a_eq_e : {true, false}) {
+    const SplatArrays a = random_splats(4000, 260, 190, 13, 35.0f);
+    Splats s;
+    s.x = a.x;
+    s.y = a.y;
+    s.radius = a.r;
+    s.colour[0] = a.e0;
+    s.colour[1] = a.e1;
+    s.colour[2] = a.e2;
+    if (!a_eq_e) {  // equal keys would be drawn in array order, which the tile order changes
+      for (std::size_t i = 0; i < a.x.size(); ++i) s.draw_key.push_back(std::uint32_t(i));
+      std::shuffle(s.draw_key.begin(), s.draw_key.end(), std::mt19937(4));
+    }
+    RenderOptions o;
+    o.a_eq_e = a_eq_e;
+    Image before(260, 190), after(260, 190);
+    render_host(view_of(s), o, before);
+    order_by_tile(s, 64, 260, 190);
+    render_host(view_of(s), o, after);
+    CHECK(max_abs_difference(before, after) <= 1e-5f * max_value(before));
   }
 }

@@ -162,7 +162,7 @@ TEST_CASE("read_settings defaults of a minimal raw parameter file") {
     CHECK(s.render.a_eq_e == true);
     CHECK(s.render.gray_absorption == 0.2f);
     CHECK(s.minrad_pix == 1.0f);
-    CHECK(s.sort == SortOrder::none);
+    CHECK(s.sort == SortOrder::depth);  // sort_type's default; it matters only for a_eq_e = FALSE
     CHECK(s.renderer == RendererChoice::host);
     CHECK(s.output.path == dir.path("demo0000.tga"));
     CHECK(s.output.format == ImageFormat::tga);
@@ -192,11 +192,10 @@ TEST_CASE("read_settings given values") {
     CHECK(s.camera.center.z == 2.0);
     CHECK(s.camera.position.y == -10.0);
   }
-  SUBCASE("a_eq_e = FALSE sorts by depth unless sort_type says otherwise") {
+  SUBCASE("sort by depth unless sort_type says otherwise") {
     CHECK(settings_of(text.set("a_eq_e", "FALSE")).sort == SortOrder::depth);
     CHECK(settings_of(text.set("sort_type", "4")).sort == SortOrder::radius_descending);
     CHECK(settings_of(text.set("sort_type", "0")).sort == SortOrder::none);
-    CHECK(settings_of(text.set("a_eq_e", "T")).sort == SortOrder::none);
   }
   SUBCASE("raw columns, simtype 1, swap_endian, smooth_factor") {
     const Settings s = settings_of(text.set("simtype", "1").set("num_blocks", "6").set("r", "4")
