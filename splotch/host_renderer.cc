@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "splotch/geometry.h"
 #include "splotch/host_render_config.h"
 #include "splotch/simd.h"
+#include "splotch/tile_order.h"
 
 namespace splotch {
 namespace {
@@ -56,6 +58,42 @@ TileLists bin_splats(const SplatView& s, const TileGrid& g) {
       [&](std::size_t total) { lists.items.resize(total); },
       [&](std::size_t i, std::size_t position) { lists.items[position] = std::uint32_t(i); });
   return lists;
+}
+
+// With the splats ordered by tile, a tile's own splats are a range of the arrays; only the splats
+// reaching into other tiles need listing there (few: most splats are smaller than a tile).
+TileLists bin_spills(const SplatView& s, const TileGrid& g) {
+  TileLists lists;
+  lists.start = bucket_sort(
+      s.n, g.count(),
+      [&](std::size_t i, auto visit) {
+        const int own = centre_tile(s.x[i], s.y[i], T, g.nx, g.ny);
+        for_each_tile(s, i, g, [&](int tile) {
+          if (tile != own) visit(tile);
+        });
+      },
+      [&](std::size_t total) { lists.items.resize(total); },
+      [&](std::size_t i, std::size_t position) { lists.items[position] = std::uint32_t(i); });
+  return lists;
+}
+
+// The splats of one tile: its own range of the arrays (when they are ordered by tile) and its list.
+struct TileSplats {
+  std::size_t own_begin = 0, own_end = 0;
+  const std::uint32_t* listed = nullptr;
+  std::size_t listed_count = 0;
+  std::size_t count() const { return own_end - own_begin + listed_count; }
+};
+
+TileSplats splats_of(const SplatView& s, const TileLists& lists, int tile) {
+  TileSplats t;
+  if (s.tile_start) {
+    t.own_begin = s.tile_start[tile];
+    t.own_end = s.tile_start[tile + 1];
+  }
+  t.listed = lists.items.data() + lists.start[std::size_t(tile)];
+  t.listed_count = lists.start[std::size_t(tile) + 1] - lists.start[std::size_t(tile)];
+  return t;
 }
 
 // A tile's accumulation buffer, column-major: for each column the red rows, then the green rows,
@@ -154,23 +192,39 @@ inline void fill_columns(const ClippedSplat& c, TileBuffer& b) {
   }
 }
 
-// Calls blend(pixel offset, inside mask, weight) for every group of eight rows of every column of
-// the splat, starting at the column's first row; in the last group of a column the lanes past
-// its last row are masked off.
-template <class Blend>
+// Calls blend(pixel offset, inside mask, weight) for groups of eight rows covering every column
+// of the splat, with the lanes outside the column's rows masked off. Two arrangements:
+//   Aligned: every column takes the same aligned groups, those covering the splat's rows. The
+//     trip count is the same for every column (no mispredicted loop exits), and a load matches an
+//     earlier splat's store exactly (the store is forwarded, not waited for). Best when a masked
+//     lane costs little (a_eq_e).
+//   FromFirstRow: each column's groups start at its first row, so fewer lanes are masked. Best
+//     when every lane costs an exp (a_eq_e = FALSE).
+enum class Groups { aligned, from_first_row };
+
+template <Groups arrangement, class Blend>
 inline void for_each_group(const ClippedSplat& c, TileBuffer& b, Blend blend) {
   using namespace simd;
   fill_row_weights(c, b, b.row_weight);
   fill_columns(c, b);
-  const vint lane = lane_index(), every_lane = splat(-1);
+  const vint lane = lane_index();
+  const int g_lo = c.y_lo & ~(lanes - 1), groups = (c.y_hi - g_lo + lanes - 1) / lanes;
   for (int k = 0, n = c.x_hi - c.x_lo; k < n; ++k) {
-    const int lo = b.column_lo[k], hi = b.column_hi[k];
     const int column = (c.x_lo + k) * column_stride;
     const vfloat wx = splat(b.column_weight[k]);
-    int g = lo;
-    // Whole groups need no mask (the constant folds away); the last one, if partial, does.
-    for (; g + lanes <= hi; g += lanes) blend(column + g, every_lane, load(b.row_weight + g) * wx);
-    if (g < hi) blend(column + g, (lane + g) < hi, load(b.row_weight + g) * wx);
+    if constexpr (arrangement == Groups::aligned) {
+      const vint lo = splat(b.column_lo[k]), hi = splat(b.column_hi[k]);
+      for (int j = 0, g = g_lo; j < groups; ++j, g += lanes) {
+        const vint row = lane + g;
+        blend(column + g, (row >= lo) & (row < hi), load(b.row_weight + g) * wx);
+      }
+    } else {
+      const int lo = b.column_lo[k], hi = b.column_hi[k];
+      int g = lo;
+      // Whole groups need no mask (the constant folds away); the last one, if partial, does.
+      for (; g + lanes <= hi; g += lanes) blend(column + g, splat(-1), load(b.row_weight + g) * wx);
+      if (g < hi) blend(column + g, (lane + g) < hi, load(b.row_weight + g) * wx);
+    }
   }
 }
 
@@ -180,7 +234,7 @@ void add_splat(const SplatView& s, std::size_t i, TileBuffer& b) {
   if (!clip(s, i, b, c)) return;
   const float e0 = s.e[0][i], e1 = s.e[1][i], e2 = s.e[2][i];
   float *p0 = b.channel(0), *p1 = b.channel(1), *p2 = b.channel(2);
-  for_each_group(c, b, [&](int at, vint inside, vfloat w) {
+  for_each_group<Groups::aligned>(c, b, [&](int at, vint inside, vfloat w) {
     w = select(inside, w, vfloat{});
     store(p0 + at, load(p0 + at) + w * e0);
     store(p1 + at, load(p1 + at) + w * e1);
@@ -210,7 +264,7 @@ inline simd::vfloat attenuation(simd::vfloat x) { return fast_exp(-x); }
 template <class Attenuation>
 void composite_groups(const ClippedSplat& c, TileBuffer& b, const float* e, const float* q, Attenuation attenuate) {
   using namespace simd;
-  for_each_group(c, b, [&](int at, vint inside, vfloat w) {
+  for_each_group<Groups::from_first_row>(c, b, [&](int at, vint inside, vfloat w) {
     for (int ch = 0; ch < 3; ++ch) {
       // P <- P exp(-w e) + q (1 - exp(-w e)), written as q + (P - q) exp(-w e)
       float* p = b.channel(ch) + at;
@@ -273,19 +327,64 @@ class TileKeyOrder {
   std::vector<std::uint32_t> sorted_;
 };
 
-void render_tile(const SplatView& s, const RenderOptions& o, const TileLists& lists, int tile, TileBuffer& b,
-                 TileKeyOrder& order) {
-  const std::uint32_t* items = lists.items.data() + lists.start[std::size_t(tile)];
-  const std::size_t count = lists.start[std::size_t(tile) + 1] - lists.start[std::size_t(tile)];
-  if (count == 0) return;
-  if (!o.a_eq_e && s.key) items = order.sort(items, count, s.key);
-  for (std::size_t k = 0; k < count; ++k) {
-    if (k + host_prefetch_distance < count) prefetch_splat(s, items[k + host_prefetch_distance]);
-    if (o.a_eq_e)
-      add_splat(s, items[k], b);
-    else
-      composite_splat(s, items[k], b, o.gray_absorption);
+// The splats of a tile in drawing order: with keys, all of them sorted by key (equal keys in
+// array order: the own range and the list are merged by index first, so that two splats with
+// equal keys are drawn in the same order in every tile they share); otherwise the own range and
+// then the list.
+class TileDrawOrder {
+ public:
+  template <class Draw>
+  void for_each(const SplatView& s, const TileSplats& t, bool by_key, Draw draw) {
+    if (by_key && s.key) {
+      merged_.resize(t.count());
+      std::merge(t.listed, t.listed + t.listed_count, Counter{std::uint32_t(t.own_begin)},
+                 Counter{std::uint32_t(t.own_end)}, merged_.begin());
+      const std::uint32_t* items = keys_.sort(merged_.data(), merged_.size(), s.key);
+      visit(s, items, merged_.size(), draw);
+      return;
+    }
+    for (std::size_t i = t.own_begin; i < t.own_end; ++i) draw(i);  // sequential: no prefetch needed
+    visit(s, t.listed, t.listed_count, draw);
   }
+
+ private:
+  // An input iterator over consecutive indices, for std::merge.
+  struct Counter {
+    std::uint32_t value;
+    using iterator_category = std::input_iterator_tag;
+    using value_type = std::uint32_t;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const std::uint32_t*;
+    using reference = std::uint32_t;
+    std::uint32_t operator*() const { return value; }
+    Counter& operator++() {
+      ++value;
+      return *this;
+    }
+    Counter operator++(int) {
+      Counter c = *this;
+      ++value;
+      return c;
+    }
+    bool operator==(const Counter& o) const { return value == o.value; }
+    bool operator!=(const Counter& o) const { return value != o.value; }
+  };
+  template <class Draw>
+  static void visit(const SplatView& s, const std::uint32_t* items, std::size_t count, Draw draw) {
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k + host_prefetch_distance < count) prefetch_splat(s, items[k + host_prefetch_distance]);
+      draw(items[k]);
+    }
+  }
+  TileKeyOrder keys_;
+  std::vector<std::uint32_t> merged_;
+};
+
+void render_tile(const SplatView& s, const RenderOptions& o, const TileSplats& t, TileBuffer& b, TileDrawOrder& order) {
+  if (o.a_eq_e)
+    order.for_each(s, t, false, [&](std::size_t i) { add_splat(s, i, b); });
+  else
+    order.for_each(s, t, true, [&](std::size_t i) { composite_splat(s, i, b, o.gray_absorption); });
 }
 
 }  // namespace
@@ -304,23 +403,23 @@ SplatView view_of(const Splats& s) {
 void render_host(const SplatView& s, const RenderOptions& o, Image& image, const ProgressCallback& progress) {
   if (s.n == 0 || image.width <= 0 || image.height <= 0) return;
   const TileGrid grid(image.width, image.height);
-  const TileLists lists = bin_splats(s, grid);
+  const TileLists lists = s.tile_start ? bin_spills(s, grid) : bin_splats(s, grid);
   // The busiest tiles first, so that no thread is left with a heavy one at the end.
   std::vector<int> order(std::size_t(grid.count()));
   std::iota(order.begin(), order.end(), 0);
-  auto work = [&](int tile) { return lists.start[std::size_t(tile) + 1] - lists.start[std::size_t(tile)]; };
+  auto work = [&](int tile) { return splats_of(s, lists, tile).count(); };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return work(a) > work(b); });
   std::atomic<int> done{0};
   const int ntiles = grid.count();
 #pragma omp parallel
   {
     auto buffer = std::make_unique<TileBuffer>();
-    TileKeyOrder key_order;
+    TileDrawOrder draw_order;
 #pragma omp for schedule(dynamic, 1)
     for (int k = 0; k < ntiles; ++k) {
       const int tile = order[std::size_t(k)];
       buffer->load(image, tile % grid.nx, tile / grid.nx);
-      render_tile(s, o, lists, tile, *buffer, key_order);
+      render_tile(s, o, splats_of(s, lists, tile), *buffer, draw_order);
       buffer->store(image);
       const int now = ++done;
       if (progress && omp_get_thread_num() == 0) progress(double(now) / ntiles);

@@ -31,6 +31,10 @@ struct SplatView {
   // a_eq_e = FALSE: splats are composited in ascending key order, equal keys in array order;
   // null: in array order.
   const std::uint32_t* key = nullptr;
+  // When the splats are ordered by the tile of their centre (order_by_tile with host_tile_size
+  // and this image's size): where each tile's splats start. The renderer then lists only the
+  // splats that reach beyond their own tile. Null: any order.
+  const std::size_t* tile_start = nullptr;
 };
 SplatView view_of(const Splats& splats);
 

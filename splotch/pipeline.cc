@@ -138,11 +138,13 @@ RunReport render_frame(ParamFile& params, Console& console) {
   report.stages.push_back({"colour", clock.lap()});
 
   if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);
-  order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres);
+  const std::vector<std::size_t> tile_start = order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres);
   report.stages.push_back({"sort", clock.lap()});
 
   Image image(s.camera.xres, s.camera.yres);
-  render_host(view_of(splats), s.render, image, console.progress("render"));
+  SplatView view = view_of(splats);
+  view.tile_start = tile_start.data();
+  render_host(view, s.render, image, console.progress("render"));
   console.end_progress();
   splats = Splats();
   report.stages.push_back({"render", clock.lap()});

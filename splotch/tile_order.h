@@ -4,10 +4,21 @@
 // tile reads a compact region instead of gathering from arrays much larger than the cache.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
 #include "splotch/splats.h"
 
 namespace splotch {
 
-void order_by_tile(Splats& splats, int tile_size, int width, int height);
+// The tile (row-major index) holding a splat centre; off-image centres count for the nearest one.
+inline int centre_tile(float x, float y, int tile_size, int tiles_x, int tiles_y) {
+  const int px = int(std::min(std::max(x, 0.0f), 1.0e9f)), py = int(std::min(std::max(y, 0.0f), 1.0e9f));
+  return std::min(py / tile_size, tiles_y - 1) * tiles_x + std::min(px / tile_size, tiles_x - 1);
+}
+
+// Returns where each tile's splats start (tiles + 1 entries).
+std::vector<std::size_t> order_by_tile(Splats& splats, int tile_size, int width, int height);
 
 }  // namespace splotch

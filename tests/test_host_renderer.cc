@@ -8,6 +8,7 @@
 #include <random>
 
 #include "splotch/host_renderer.h"
+#include "splotch/host_render_config.h"
 #include "splotch/tile_order.h"
 #include "tests/reference_renderer.h"
 #include "tests/test_support.h"
@@ -239,7 +240,7 @@ TEST_CASE("render_host: with draw keys, every pixel composites in key order, equ
   CHECK(max_abs_difference(render(s, false, 200, 150), slow) > 1e-3f);
 }
 
-TEST_CASE("order_by_tile: groups splats by the tile of their centre, keeps order within a tile, moves every array") {
+TEST_CASE("order_by_tile: groups splats by the tile of their centre, keeps their order within a tile, moves every array") {
   Splats s;
   const float xs[] = {70, 5, 130, 10, -40, 66, 500, 3};
   const float ys[] = {5, 70, 5, 2, 10, 1, 8, 300};
@@ -250,9 +251,11 @@ TEST_CASE("order_by_tile: groups splats by the tile of their centre, keeps order
     for (int c = 0; c < 3; ++c) s.colour[c].push_back(float(10 * i + c));
     s.draw_key.push_back(std::uint32_t(100 + i));
   }
-  order_by_tile(s, 64, 150, 100);  // 3 x 2 tiles; off-image centres count for the nearest tile
-  // Tile 0 (x < 64, y < 64): splats 3, 4 (x < 0 counts for column 0); tile 1: 0, 5; tile 2: 2, 6
-  // (x beyond the image: last column); tile 3 (second row): 1, 7 (y beyond: last row).
+  const std::vector<std::size_t> start = order_by_tile(s, 64, 150, 100);  // 3 x 2 tiles
+  CHECK(start == std::vector<std::size_t>{0, 2, 4, 6, 8, 8, 8});
+  // Tile 0 (x < 64, y < 64): splats 3 and 4 (x < 0 counts for column 0), in array order; tile 1:
+  // 0 and 5; tile 2: 2 and 6 (x beyond the image: last tile column); tile 3 (second tile row): 1
+  // and 7 (y beyond the image: last row).
   const std::vector<float> expected_radius = {3, 4, 0, 5, 2, 6, 1, 7};
   CHECK(s.radius == expected_radius);
   for (std::size_t k = 0; k < 8; ++k) {
@@ -280,10 +283,41 @@ TEST_CASE("render_host: ordering by tile does not change the picture (keys all d
     }
     RenderOptions o;
     o.a_eq_e = a_eq_e;
-    Image before(260, 190), after(260, 190);
+    Image before(260, 190), after(260, 190), with_starts(260, 190);
     render_host(view_of(s), o, before);
-    order_by_tile(s, 64, 260, 190);
+    const std::vector<std::size_t> tile_start = order_by_tile(s, host_tile_size, 260, 190);
     render_host(view_of(s), o, after);
+    SplatView v = view_of(s);
+    v.tile_start = tile_start.data();  // the renderer lists only splats reaching beyond their tile
+    render_host(v, o, with_starts);
     CHECK(max_abs_difference(before, after) <= 1e-5f * max_value(before));
+    CHECK(max_abs_difference(before, with_starts) <= 1e-5f * max_value(before));
   }
+}
+
+TEST_CASE("render_host: tiles listing only spilling splats keep one order for equal keys across tiles") {
+  // Large splats spanning several tiles, keys with many ties: every pixel must composite in the
+  // order of one stable sort by key of the (tile-ordered) arrays.
+  const SplatArrays a = random_splats(1500, 300, 220, 17, 60.0f);
+  Splats s;
+  s.x = a.x;
+  s.y = a.y;
+  s.radius = a.r;
+  s.colour[0] = a.e0;
+  s.colour[1] = a.e1;
+  s.colour[2] = a.e2;
+  std::mt19937 rng(6);
+  for (std::size_t i = 0; i < a.x.size(); ++i) s.draw_key.push_back(std::uint32_t(rng() % 20));
+  const std::vector<std::size_t> tile_start = order_by_tile(s, host_tile_size, 300, 220);
+  SplatView v = view_of(s);
+  v.tile_start = tile_start.data();
+  RenderOptions o;
+  o.a_eq_e = false;
+  Image fast(300, 220);
+  render_host(v, o, fast);
+  SplatArrays ordered;
+  for (std::size_t i = 0; i < s.x.size(); ++i)
+    ordered.add(s.x[i], s.y[i], s.radius[i], s.colour[0][i], s.colour[1][i], s.colour[2][i]);
+  const Image slow = reference(sorted_by_key(ordered, s.draw_key), false, 300, 220);
+  CHECK(max_abs_difference(fast, slow) <= 1e-5f * max_value(slow));
 }
