@@ -4,11 +4,18 @@ namespace splotch {
 
 void colourize(Splats& s, const std::vector<TypeColour>& types) {
   const std::size_t n = s.size();
-  // Scalar types need green and blue arrays of their own from here on.
-  for (int c = 1; c < 3; ++c)
-    if (s.colour[c].empty()) s.colour[c].resize(n);
+  // Scalar types need green and blue arrays of their own from here on. Green takes over the
+  // intensity array (each element is read before it is overwritten), so only blue is new memory.
+  const bool scalar_only = s.colour[1].empty();
+  std::vector<float> intensity_values;
+  if (scalar_only) {
+    s.colour[1] = std::move(s.intensity);
+    s.colour[2].resize(n);
+  } else {
+    intensity_values = std::move(s.intensity);
+  }
   float* e[3] = {s.colour[0].data(), s.colour[1].data(), s.colour[2].data()};
-  const float* intensity = s.intensity.data();
+  const float* intensity = scalar_only ? s.colour[1].data() : intensity_values.data();
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const TypeColour& tc = types[std::size_t(s.type_of(i))];

@@ -60,13 +60,41 @@ TileLists bin_splats(const SplatView& s, const TileGrid& g) {
   return lists;
 }
 
+// Whether the footprint of the splats at `at` (one float or a vector of lanes) reaches beyond the
+// tile holding their centre. Branch-free, for a vector loop and its tail.
+template <class F>
+auto spills_at(const SplatView& s, std::size_t at, const TileGrid& g) {
+  using namespace simd;
+  const F X = load(s.x + at, F{}), Y = load(s.y + at, F{}), R = 0.75f * load(s.radius + at, F{});
+  auto edge = [](F v) { return truncate(min(max(v, F{} - 1.0e9f), F{} + 1.0e9f)); };
+  auto clamp = [](auto v, int lo, int hi) { return v < lo ? decltype(v){} + lo : (v > hi ? decltype(v){} + hi : v); };
+  const auto x_lo = clamp(edge(X - R + 1.0f), 0, g.xres), x_hi = clamp(edge(X + R + 1.0f), 0, g.xres);
+  const auto y_lo = clamp(edge(Y - R + 1.0f), 0, g.yres), y_hi = clamp(edge(Y + R + 1.0f), 0, g.yres);
+  // The centre tile as centre_tile() finds it, as pixel bounds.
+  const auto tx = clamp(truncate(min(max(X, F{}), F{} + 1.0e9f)) / T, 0, g.nx - 1) * T;
+  const auto ty = clamp(truncate(min(max(Y, F{}), F{} + 1.0e9f)) / T, 0, g.ny - 1) * T;
+  const auto visible = (x_lo < x_hi) & (y_lo < y_hi);
+  return visible & ((x_lo < tx) | (x_hi > tx + T) | (y_lo < ty) | (y_hi > ty + T));
+}
+
 // With the splats ordered by tile, a tile's own splats are a range of the arrays; only the splats
-// reaching into other tiles need listing there (few: most splats are smaller than a tile).
+// reaching into other tiles need listing there. Most splats are smaller than a tile: a vector
+// pass marks the few that spill, and only those are listed.
 TileLists bin_spills(const SplatView& s, const TileGrid& g) {
+  using namespace simd;
+  std::vector<std::uint8_t> spills(s.n);
+  const std::size_t groups = s.n / lanes;
+#pragma omp parallel for schedule(static)
+  for (std::size_t k = 0; k < groups; ++k) {
+    const vint mask = spills_at<vfloat>(s, k * lanes, g);
+    for (int l = 0; l < lanes; ++l) spills[k * lanes + std::size_t(l)] = mask[l] ? 1 : 0;
+  }
+  for (std::size_t i = groups * lanes; i < s.n; ++i) spills[i] = spills_at<float>(s, i, g) ? 1 : 0;
   TileLists lists;
   lists.start = bucket_sort(
       s.n, g.count(),
       [&](std::size_t i, auto visit) {
+        if (!spills[i]) return;
         const int own = centre_tile(s.x[i], s.y[i], T, g.nx, g.ny);
         for_each_tile(s, i, g, [&](int tile) {
           if (tile != own) visit(tile);

@@ -45,4 +45,15 @@ inline vfloat sqrt(vfloat x) {
 // int(v) per lane (truncation towards zero), for |v| < 2^31.
 inline vint truncate(vfloat v) { return __builtin_convertvector(v, vint); }
 
+// The same operations on single floats, so that one template serves a vector loop and its tail.
+inline float select(bool mask, float a, float b) { return mask ? a : b; }
+inline float max(float a, float b) { return a > b ? a : b; }
+inline float min(float a, float b) { return a < b ? a : b; }
+inline float sqrt(float x) { return __builtin_sqrtf(x); }
+inline std::int32_t truncate(float v) { return std::int32_t(v); }
+inline float to_float(std::int32_t v) { return float(v); }
+inline float load(const float* p, float) { return *p; }
+inline vfloat load(const float* p, vfloat) { return load(p); }
+inline void store(float* p, float v) { *p = v; }
+
 }  // namespace splotch::simd
