@@ -7,14 +7,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "io/particle_array.h"
+
 namespace splotch {
 
 struct ParticleSet {
-  std::vector<float> x, y, z;   // position
-  std::vector<float> hsml;      // smoothing length (world units), > 0
-  std::vector<float> intensity; // I, before normalisation
-  std::vector<float> colour[3]; // colour value; [1] and [2] are empty unless the type has vector colours
-  std::vector<std::uint8_t> type;  // particle type; empty when every particle is of type 0
+  ParticleArray<float> x, y, z;   // position
+  ParticleArray<float> hsml;      // smoothing length (world units), > 0
+  ParticleArray<float> intensity; // I, before normalisation
+  ParticleArray<float> colour[3]; // colour value; [1] and [2] are empty unless the type has vector colours
+  ParticleArray<std::uint8_t> type;  // particle type; empty when every particle is of type 0
   double box_size = 0.0;        // periodic box size; 0 when the file has none (raw binary)
 
   std::size_t size() const { return x.size(); }

@@ -59,7 +59,7 @@ class InputFile {
 
 // One field to read: which column of the file goes into which array.
 struct Field {
-  std::vector<float>* target;
+  ParticleArray<float>* target;
   int column;
   float scale;
 };
@@ -91,7 +91,7 @@ std::size_t particle_count(const std::string& path, const RawOptions& o, std::si
 // ones to read.
 std::vector<Field> plan_fields(ParticleSet& p, const RawOptions& o, std::size_t n) {
   std::vector<Field> fields = {{&p.x, o.x, 1.0f}, {&p.y, o.y, 1.0f}, {&p.z, o.z, 1.0f}};
-  auto wanted = [&](std::vector<float>& v, int column, float fallback, float scale) {
+  auto wanted = [&](ParticleArray<float>& v, int column, float fallback, float scale) {
     if (column >= 0) {
       v.resize(n);
       fields.push_back({&v, column, scale});
@@ -203,7 +203,7 @@ double exponent_concentration(const std::vector<float>& sample, bool swapped) {
 
 // A file read with the wrong swap_endian gives positions of absurd magnitudes; say so plainly
 // instead of letting every particle be rejected later, or rendering noise.
-void check_byte_order(const std::string& path, const std::vector<float>& x, const RawOptions& o) {
+void check_byte_order(const std::string& path, const ParticleArray<float>& x, const RawOptions& o) {
   const std::size_t samples = std::min<std::size_t>(x.size(), 10000);
   std::vector<float> sample(samples);
   for (std::size_t s = 0; s < samples; ++s) sample[s] = x[s * x.size() / samples];

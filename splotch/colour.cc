@@ -7,7 +7,7 @@ void colourize(Splats& s, const std::vector<TypeColour>& types) {
   // Scalar types need green and blue arrays of their own from here on. Green takes over the
   // intensity array (each element is read before it is overwritten), so only blue is new memory.
   const bool scalar_only = s.colour[1].empty();
-  std::vector<float> intensity_values;
+  ParticleArray<float> intensity_values;
   if (scalar_only) {
     s.colour[1] = std::move(s.intensity);
     s.colour[2].resize(n);
@@ -29,8 +29,8 @@ void colourize(Splats& s, const std::vector<TypeColour>& types) {
       e[2][i] = rgb.b * scale;
     }
   }
-  std::vector<float>().swap(s.intensity);
-  std::vector<std::uint8_t>().swap(s.type);
+  ParticleArray<float>().swap(s.intensity);
+  ParticleArray<std::uint8_t>().swap(s.type);
 }
 
 }  // namespace splotch

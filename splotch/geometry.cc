@@ -49,7 +49,7 @@ Projection make_projection(const Camera& c) {
 }
 
 // Compacts the arrays of one thread's share [lo, lo + count) to [dest, dest + count).
-void move_block(std::vector<float>& v, std::size_t lo, std::size_t dest, std::size_t count) {
+void move_block(ParticleArray<float>& v, std::size_t lo, std::size_t dest, std::size_t count) {
   if (!v.empty() && lo != dest) std::memmove(v.data() + dest, v.data() + lo, count * sizeof(float));
 }
 
@@ -75,7 +75,7 @@ CameraFrame camera_frame(const Camera& c) {
 void wrap_periodic(ParticleSet& p, Vec3 lookat) {
   const double box = p.box_size;
   if (!(box > 0)) return;
-  auto wrap = [box](std::vector<float>& v, double centre) {
+  auto wrap = [box](ParticleArray<float>& v, double centre) {
     const std::size_t n = v.size();
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i) {
@@ -184,7 +184,7 @@ std::size_t project_in_place(ParticleSet& p, const Projection& pr, const Geometr
 // Keeps the particles with r > 0, in order.
 void drop_inactive(ParticleSet& p) {
   const std::size_t n = p.size();
-  std::vector<float>* all[] = {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]};
+  ParticleArray<float>* all[] = {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]};
   const int nthreads = omp_get_max_threads();
   std::vector<std::size_t> first(std::size_t(nthreads), 0), kept(std::size_t(nthreads), 0);
 #pragma omp parallel num_threads(nthreads)

@@ -19,7 +19,7 @@ inline Problem problem_of(const ParticleSet& p, std::size_t i) {
 }
 
 template <class T>
-void keep(std::vector<T>& v, std::size_t from, std::size_t to) {
+void keep(ParticleArray<T>& v, std::size_t from, std::size_t to) {
   if (!v.empty()) v[to] = v[from];
 }
 
@@ -28,12 +28,12 @@ void keep(std::vector<T>& v, std::size_t from, std::size_t to) {
 bool all_valid(const ParticleSet& p) {
   using namespace simd;
   const std::size_t n = p.size(), groups = n / lanes;
-  const std::vector<float>* values[] = {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]};
+  const ParticleArray<float>* values[] = {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]};
   std::size_t bad = 0;
 #pragma omp parallel for schedule(static) reduction(+ : bad)
   for (std::size_t g = 0; g < groups; ++g) {
     vint ok = load(p.hsml.data() + g * lanes) > 0.0f;
-    for (const std::vector<float>* v : values) {
+    for (const ParticleArray<float>* v : values) {
       if (v->empty()) continue;
       const vfloat x = load(v->data() + g * lanes);
       ok &= (x - x) == 0.0f;

@@ -137,7 +137,10 @@ RunReport render_frame(ParamFile& params, Console& console) {
   colourize(splats, colour_options(s, palettes));
   report.stages.push_back({"colour", clock.lap()});
 
-  if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);
+  if (!s.render.a_eq_e)
+    assign_draw_keys(splats, s.sort);  // releases the depth array
+  else
+    ParticleArray<float>().swap(splats.depth);  // only the draw order needs depth
   const std::vector<std::size_t> tile_start = order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres);
   report.stages.push_back({"sort", clock.lap()});
 
@@ -170,7 +173,7 @@ struct FieldSummary {
   float min, median, max;
 };
 
-FieldSummary summarize(std::vector<float> v) {
+FieldSummary summarize(ParticleArray<float> v) {
   if (v.empty()) return {0, 0, 0};
   auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
   std::nth_element(v.begin(), mid, v.end());
@@ -190,7 +193,7 @@ void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out)
       << " layout, " << input.raw.num_fields << " float32 fields, "
       << (input.raw.swap_endian ? "byte-swapped (swap_endian = TRUE)" : "native byte order") << "\n"
       << "  type 0: " << p.size() << " particles\n";
-  const std::pair<const char*, const std::vector<float>*> fields[] = {
+  const std::pair<const char*, const ParticleArray<float>*> fields[] = {
       {"x", &p.x}, {"y", &p.y}, {"z", &p.z}, {"hsml", &p.hsml}, {"I", &p.intensity},
       {"C1", &p.colour[0]}, {"C2", &p.colour[1]}, {"C3", &p.colour[2]}};
   char line[200];

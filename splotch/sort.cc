@@ -16,7 +16,7 @@ std::uint32_t order_bits(float v) {
 namespace {
 
 template <class Key>
-void fill_keys(std::vector<std::uint32_t>& keys, std::size_t n, Key key) {
+void fill_keys(ParticleArray<std::uint32_t>& keys, std::size_t n, Key key) {
   keys.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) keys[i] = key(i);
@@ -44,7 +44,7 @@ void assign_draw_keys(Splats& s, SortOrder order) {
       fill_keys(s.draw_key, n, [&](std::size_t i) { return order_bits(-s.radius[i]); });
       break;
   }
-  std::vector<float>().swap(s.depth);
+  ParticleArray<float>().swap(s.depth);
 }
 
 }  // namespace splotch

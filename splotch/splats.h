@@ -8,16 +8,18 @@
 #include <cstdint>
 #include <vector>
 
+#include "io/particle_array.h"
+
 namespace splotch {
 
 struct Splats {
-  std::vector<float> x, y;       // centre in pixels: x from the left, y from the top row
-  std::vector<float> depth;      // z' in the camera frame (negative in front of the camera)
-  std::vector<float> radius;     // r in pixels, already widened by minrad_pix
-  std::vector<float> intensity;  // I times the kernel normalisation; emptied by the colour stage
-  std::vector<float> colour[3];  // normalised colour value(s); after the colour stage the emission e (RGB)
-  std::vector<std::uint8_t> type;  // empty when every particle is of type 0; released after colour
-  std::vector<std::uint32_t> draw_key;  // a_eq_e = FALSE: splats are drawn in ascending key order
+  ParticleArray<float> x, y;       // centre in pixels: x from the left, y from the top row
+  ParticleArray<float> depth;      // z' in the camera frame (negative in front of the camera)
+  ParticleArray<float> radius;     // r in pixels, already widened by minrad_pix
+  ParticleArray<float> intensity;  // I times the kernel normalisation; emptied by the colour stage
+  ParticleArray<float> colour[3];  // normalised colour value(s); after the colour stage the emission e (RGB)
+  ParticleArray<std::uint8_t> type;  // empty when every particle is of type 0; released after colour
+  ParticleArray<std::uint32_t> draw_key;  // a_eq_e = FALSE: splats are drawn in ascending key order
 
   std::size_t size() const { return x.size(); }
   int type_of(std::size_t i) const { return type.empty() ? 0 : type[i]; }

@@ -212,7 +212,8 @@ TEST_CASE("render_host: the image does not depend on the number of threads") {
 namespace {
 
 // Splats in the order of ascending key (stable), for the reference renderer.
-SplatArrays sorted_by_key(const SplatArrays& s, const std::vector<std::uint32_t>& key) {
+template <class Keys>
+SplatArrays sorted_by_key(const SplatArrays& s, const Keys& key) {
   std::vector<std::size_t> order(s.x.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });

@@ -11,8 +11,8 @@ namespace {
 
 ParticleSet with_values(std::vector<float> colour, std::vector<float> intensity) {
   ParticleSet p;
-  p.colour[0] = std::move(colour);
-  p.intensity = std::move(intensity);
+  p.colour[0].assign(colour.begin(), colour.end());
+  p.intensity.assign(intensity.begin(), intensity.end());
   p.x.assign(p.intensity.size(), 0.0f);
   return p;
 }

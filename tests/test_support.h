@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "io/image.h"
+#include "io/particle_array.h"
 #include "splotch/host_renderer.h"
 
 namespace splotch::testing {
@@ -53,7 +54,7 @@ inline std::string read_file(const std::string& path) {
 
 // Splats as owned arrays; add() takes centre, pixel radius and emission.
 struct SplatArrays {
-  std::vector<float> x, y, r, e0, e1, e2;
+  ParticleArray<float> x, y, r, e0, e1, e2;
   void add(float X, float Y, float radius, float red, float green, float blue) {
     x.push_back(X);
     y.push_back(Y);
