@@ -137,11 +137,10 @@ RunReport render_frame(ParamFile& params, Console& console) {
   colourize(splats, colour_options(s, palettes));
   report.stages.push_back({"colour", clock.lap()});
 
-  if (!s.render.a_eq_e)
-    assign_draw_keys(splats, s.sort);  // releases the depth array
-  else
-    ParticleArray<float>().swap(splats.depth);  // only the draw order needs depth
-  const std::vector<std::size_t> tile_start = order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres);
+  if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);  // releases the depth array
+  // Only the draw order needs depth; with a_eq_e its memory serves the tile ordering instead.
+  const std::vector<std::size_t> tile_start =
+      order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres, std::move(splats.depth));
   report.stages.push_back({"sort", clock.lap()});
 
   Image image(s.camera.xres, s.camera.yres);

@@ -18,7 +18,9 @@ inline int centre_tile(float x, float y, int tile_size, int tiles_x, int tiles_y
   return std::min(py / tile_size, tiles_y - 1) * tiles_x + std::min(px / tile_size, tiles_x - 1);
 }
 
-// Returns where each tile's splats start (tiles + 1 entries).
-std::vector<std::size_t> order_by_tile(Splats& splats, int tile_size, int width, int height);
+// Returns where each tile's splats start (tiles + 1 entries). `spare`, an array nobody needs any
+// more (of any size), serves as scratch space: memory that was touched before costs no page faults.
+std::vector<std::size_t> order_by_tile(Splats& splats, int tile_size, int width, int height,
+                                       ParticleArray<float> spare = {});
 
 }  // namespace splotch
