@@ -252,6 +252,10 @@ InputSettings read_input_settings(ParamFile& p) {
 }
 
 Settings read_settings(ParamFile& p, int frame, bool gpu_available) {
+  // Rendering one frame where a scene file asks for many would be a silent surprise.
+  if (!p.get<std::string>("scene_file", "").empty())
+    throw UserError(at(p, "scene_file") + ": scene files (many frames in one run) are not supported by this version "
+                    "yet; render one frame at a time with key=value overrides");
   Settings s;
   s.input = read_input_settings(p);
   for (int t = 0; t < s.input.ptypes; ++t) s.types.push_back(read_type(p, t));

@@ -137,6 +137,9 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
     check_user_error(s.run("swap_endian=FALSE"), "swap_endian", s.image);
   }
   SUBCASE("xres <= 0") { check_user_error(s.run("xres=0"), "xres", s.image); }
+  SUBCASE("a scene file, which this version cannot render yet") {
+    check_user_error(s.run("scene_file=frames.txt"), "scene files (many frames in one run) are not supported", s.image);
+  }
   SUBCASE("fov outside (0, 180)") {
     check_user_error(s.run("fov=180"), "fov = 180 must lie strictly between 0 and 180", s.image);
     check_user_error(s.run("fov=-1"), "fov", s.image);
