@@ -132,15 +132,18 @@ RunReport render_frame(ParamFile& params, Console& console) {
   Splats splats = project(std::move(particles), geometry_options(s));
   report.particles_active = splats.size();
   if (splats.size() == 0) console.warning("no particle is in view: the image will be black (check the camera)");
+  // Screen space is ordered by image tile here, before the colour stage makes three arrays of
+  // one. Only the draw order needs depth; with a_eq_e its memory serves as scratch space instead.
+  ParticleArray<float> spare;
+  if (s.render.a_eq_e) spare.swap(splats.depth);
+  const std::vector<std::size_t> tile_start =
+      order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres, std::move(spare));
   report.stages.push_back({"geometry", clock.lap()});
 
   colourize(splats, colour_options(s, palettes));
   report.stages.push_back({"colour", clock.lap()});
 
   if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);  // releases the depth array
-  // Only the draw order needs depth; with a_eq_e its memory serves the tile ordering instead.
-  const std::vector<std::size_t> tile_start =
-      order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres, std::move(splats.depth));
   report.stages.push_back({"sort", clock.lap()});
 
   Image image(s.camera.xres, s.camera.yres);
