@@ -211,6 +211,18 @@ TEST_CASE("render_host: the image does not depend on the number of threads") {
 
 namespace {
 
+// The same splats as the pipeline holds them, after the colour stage.
+Splats splats_of(const SplatArrays& a) {
+  Splats s;
+  s.x = a.x;
+  s.y = a.y;
+  s.radius = a.r;
+  s.colour[0] = a.e0;
+  s.colour[1] = a.e1;
+  s.colour[2] = a.e2;
+  return s;
+}
+
 // Splats in the order of ascending key (stable), for the reference renderer.
 template <class Keys>
 SplatArrays sorted_by_key(const SplatArrays& s, const Keys& key) {
@@ -271,13 +283,7 @@ TEST_CASE("order_by_tile: groups splats by the tile of their centre, keeps their
 TEST_CASE("render_host: ordering by tile does not change the picture (keys all different)") {
   for (bool a_eq_e : {true, false}) {
     const SplatArrays a = random_splats(4000, 260, 190, 13, 35.0f);
-    Splats s;
-    s.x = a.x;
-    s.y = a.y;
-    s.radius = a.r;
-    s.colour[0] = a.e0;
-    s.colour[1] = a.e1;
-    s.colour[2] = a.e2;
+    Splats s = splats_of(a);
     if (!a_eq_e) {  // equal keys would be drawn in array order, which the tile order changes
       for (std::size_t i = 0; i < a.x.size(); ++i) s.draw_key.push_back(std::uint32_t(i));
       std::shuffle(s.draw_key.begin(), s.draw_key.end(), std::mt19937(4));
@@ -300,13 +306,7 @@ TEST_CASE("render_host: tiles listing only spilling splats keep one order for eq
   // Large splats spanning several tiles, keys with many ties: every pixel must composite in the
   // order of one stable sort by key of the (tile-ordered) arrays.
   const SplatArrays a = random_splats(1500, 300, 220, 17, 60.0f);
-  Splats s;
-  s.x = a.x;
-  s.y = a.y;
-  s.radius = a.r;
-  s.colour[0] = a.e0;
-  s.colour[1] = a.e1;
-  s.colour[2] = a.e2;
+  Splats s = splats_of(a);
   std::mt19937 rng(6);
   for (std::size_t i = 0; i < a.x.size(); ++i) s.draw_key.push_back(std::uint32_t(rng() % 20));
   const std::vector<std::size_t> tile_start = order_by_tile(s, host_tile_size, 300, 220);

@@ -13,40 +13,16 @@
 
 #include "io/palette.h"
 #include "params/user_error.h"
+#include "tests/test_support.h"
 
 using splotch::Palette;
 using splotch::Rgb;
 using splotch::UserError;
 
+using splotch::testing::TempDir;
+
 namespace {
 
-// A mkdtemp directory, removed with everything in it when the test ends.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "splotch_palette_XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Writes `text` byte for byte (binary, so "\r\n" stays) and returns the file's path.
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string file = (path_ / name).string();
-    std::ofstream(file, std::ios::binary) << text;
-    return file;
-  }
-  std::string path(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 void check_rgb(Rgb actual, Rgb expected) {
   CHECK(actual.r == doctest::Approx(expected.r).epsilon(1e-6));

@@ -15,6 +15,7 @@
 
 #include "io/raw_reader.h"
 #include "params/user_error.h"
+#include "tests/test_support.h"
 
 using splotch::ParticleSet;
 using splotch::RawOptions;
@@ -22,37 +23,10 @@ using splotch::read_raw;
 using splotch::UserError;
 using Layout = splotch::RawOptions::Layout;
 
+using splotch::testing::TempDir;
+
 namespace {
 
-// A mkdtemp directory, removed with everything in it when the test ends.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "splotch_raw_XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string path(const std::string& name) const { return (path_ / name).string(); }
-  std::string path() const { return path_.string(); }
-
-  std::string write_bytes(const std::string& name, const std::string& bytes) const {
-    const std::string file = path(name);
-    std::ofstream out(file, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!out) throw std::runtime_error("cannot write " + file);
-    return file;
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 // The floats as 4-byte words in the given byte order.
 std::string encode(const std::vector<float>& values, bool big_endian) {
@@ -125,7 +99,7 @@ RawOptions all_columns(Layout layout, bool swap_endian) {
 }
 
 std::string write_rows(const TempDir& dir, const Rows& rows, Layout layout, bool big_endian) {
-  return dir.write_bytes("p.bin", encode(flatten(rows, layout), big_endian));
+  return dir.write("p.bin", encode(flatten(rows, layout), big_endian));
 }
 
 void check_all_columns(const ParticleSet& p) {
@@ -239,7 +213,7 @@ TEST_CASE("read_raw::particle count is the size over 4 * num_fields") {
   const TempDir dir;
   std::vector<float> values(4 * 5);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = float(i + 1);
-  const std::string file = dir.write_bytes("p.bin", encode(values, true));
+  const std::string file = dir.write("p.bin", encode(values, true));
 
   SUBCASE("4 fields: 5 particles") {
     const ParticleSet p = read_raw(file, options(Layout::table, 4, true));
@@ -278,7 +252,7 @@ TEST_CASE("read_raw::errors") {
       CAPTURE(int(layout));
       std::vector<float> values(4 * 3, 1.0f);
       std::string bytes = encode(values, true) + std::string(8, '\0');  // 56 bytes
-      const std::string file = dir.write_bytes("short.bin", bytes);
+      const std::string file = dir.write("short.bin", bytes);
       CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)),
                            doctest::Contains(("'" + file + "'").c_str()), UserError);
       CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)), doctest::Contains("56 bytes"),
@@ -292,7 +266,7 @@ TEST_CASE("read_raw::errors") {
   SUBCASE("a file shorter than one record") {
     for (Layout layout : layouts) {
       CAPTURE(int(layout));
-      const std::string file = dir.write_bytes("tiny.bin", encode({1.0f, 2.0f}, true));
+      const std::string file = dir.write("tiny.bin", encode({1.0f, 2.0f}, true));
       CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 3, true)),
                            doctest::Contains("its size, 8 bytes, is not a multiple of"), UserError);
     }
@@ -300,7 +274,7 @@ TEST_CASE("read_raw::errors") {
   SUBCASE("an empty file") {
     for (Layout layout : layouts) {
       CAPTURE(int(layout));
-      const std::string file = dir.write_bytes("empty.bin", "");
+      const std::string file = dir.write("empty.bin", "");
       CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 3, true)),
                            doctest::Contains(("'" + file + "' is empty").c_str()), UserError);
     }
@@ -434,7 +408,7 @@ std::string write_large(const TempDir& dir, std::size_t n, Layout layout) {
       w = __builtin_bswap32(w);
       std::memcpy(&bytes[4 * slot], &w, 4);
     }
-  return dir.write_bytes("large.bin", bytes);
+  return dir.write("large.bin", bytes);
 }
 
 }  // namespace

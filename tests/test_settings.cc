@@ -15,6 +15,7 @@
 #include "params/param_file.h"
 #include "params/user_error.h"
 #include "splotch/settings.h"
+#include "tests/test_support.h"
 
 using splotch::ImageFormat;
 using splotch::output_name;
@@ -28,29 +29,10 @@ using splotch::Settings;
 using splotch::SortOrder;
 using splotch::UserError;
 
+using splotch::testing::TempDir;
+
 namespace {
 
-// A mkdtemp directory for the image (Settings checks that its directory is writable), removed
-// with everything in it when the test ends.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "splotch_settings_XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string path(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 // The text of a parameter file, one key per line, so that each key's line number is known.
 class ParText {

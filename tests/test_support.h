@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,16 @@ class TempDir {
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
   const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  std::string path(const std::string& name) const { return path_ + "/" + name; }
+  std::string file(const std::string& name) const { return path(name); }
+  // Writes `bytes` as they are (binary: "\r\n" stays) and returns the file's path.
+  std::string write(const std::string& name, const std::string& bytes) const {
+    const std::string file = path(name);
+    std::ofstream out(file, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write " + file);
+    return file;
+  }
 
  private:
   std::string path_;
