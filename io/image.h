@@ -8,14 +8,22 @@
 #include <cstdint>
 #include <vector>
 
+#include "io/particle_array.h"
+
 namespace splotch {
 
 struct Image {
   int width = 0, height = 0;
-  std::vector<float> rgb;  // [height][width][3]
+  ParticleArray<float> rgb;  // [height][width][3]; huge pages, like the particle arrays
 
   Image() = default;
-  Image(int w, int h) : width(w), height(h), rgb(std::size_t(w) * std::size_t(h) * 3, 0.0f) {}
+  // A black image. Zero-filled by all threads: the first touch of fresh memory is the slow part.
+  Image(int w, int h) : width(w), height(h), rgb(std::size_t(w) * std::size_t(h) * 3) {
+    float* v = rgb.data();
+    const long n = long(rgb.size());
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; ++i) v[i] = 0.0f;
+  }
   float* pixel(int x, int y) { return &rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3]; }
   const float* pixel(int x, int y) const {
     return &rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3];

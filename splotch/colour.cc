@@ -2,7 +2,7 @@
 
 namespace splotch {
 
-void colourize(Splats& s, const std::vector<TypeColour>& types) {
+void colourize(Splats& s, const std::vector<TypeColour>& types, ParticleArray<float> spare) {
   const std::size_t n = s.size();
   // Scalar types need green and blue arrays of their own from here on. Green takes over the
   // intensity array (each element is read before it is overwritten), so only blue is new memory.
@@ -10,6 +10,7 @@ void colourize(Splats& s, const std::vector<TypeColour>& types) {
   ParticleArray<float> intensity_values;
   if (scalar_only) {
     s.colour[1] = std::move(s.intensity);
+    if (spare.size() == n) s.colour[2].swap(spare);
     s.colour[2].resize(n);
   } else {
     intensity_values = std::move(s.intensity);

@@ -17,6 +17,8 @@ struct TypeColour {
   float brightness = 1.0f;
 };
 
-void colourize(Splats& splats, const std::vector<TypeColour>& types);
+// `spare`: an array nobody needs any more; if it has one element per splat, it becomes the blue
+// array (memory touched before costs no page faults).
+void colourize(Splats& splats, const std::vector<TypeColour>& types, ParticleArray<float> spare = {});
 
 }  // namespace splotch

@@ -136,11 +136,10 @@ RunReport render_frame(ParamFile& params, Console& console) {
   // one. Only the draw order needs depth; with a_eq_e its memory serves as scratch space instead.
   ParticleArray<float> spare;
   if (s.render.a_eq_e) spare.swap(splats.depth);
-  const std::vector<std::size_t> tile_start =
-      order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres, std::move(spare));
+  const std::vector<std::size_t> tile_start = order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres, spare);
   report.stages.push_back({"geometry", clock.lap()});
 
-  colourize(splats, colour_options(s, palettes));
+  colourize(splats, colour_options(s, palettes), std::move(spare));
   report.stages.push_back({"colour", clock.lap()});
 
   if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);  // releases the depth array

@@ -24,17 +24,16 @@ void scatter(ParticleArray<T>& v, const ParticleArray<std::uint32_t>& destinatio
 
 }  // namespace
 
-std::vector<std::size_t> order_by_tile(Splats& s, int tile_size, int width, int height, ParticleArray<float> spare) {
+std::vector<std::size_t> order_by_tile(Splats& s, int tile_size, int width, int height,
+                                       ParticleArray<float>& scratch) {
   const int nx = (width + tile_size - 1) / tile_size, ny = (height + tile_size - 1) / tile_size;
   ParticleArray<std::uint32_t> destination;
   const std::vector<std::size_t> tile_start = bucket_sort(
       s.size(), nx * ny, [&](std::size_t i, auto visit) { visit(centre_tile(s.x[i], s.y[i], tile_size, nx, ny)); },
       [&](std::size_t total) { destination.resize(total); },
       [&](std::size_t i, std::size_t position) { destination[i] = std::uint32_t(position); });
-  ParticleArray<float> scratch = std::move(spare);
   for (auto* v : {&s.x, &s.y, &s.depth, &s.radius, &s.intensity, &s.colour[0], &s.colour[1], &s.colour[2]})
     scatter(*v, destination, scratch);
-  ParticleArray<float>().swap(scratch);
   ParticleArray<std::uint32_t> key_scratch;
   scatter(s.draw_key, destination, key_scratch);
   ParticleArray<std::uint8_t> type_scratch;

@@ -18,9 +18,14 @@ inline int centre_tile(float x, float y, int tile_size, int tiles_x, int tiles_y
   return std::min(py / tile_size, tiles_y - 1) * tiles_x + std::min(px / tile_size, tiles_x - 1);
 }
 
-// Returns where each tile's splats start (tiles + 1 entries). `spare`, an array nobody needs any
-// more (of any size), serves as scratch space: memory that was touched before costs no page faults.
+// Returns where each tile's splats start (tiles + 1 entries). `scratch` serves as scratch space
+// (pass an array nobody needs any more, of any size: memory touched before costs no page faults)
+// and holds one of the same kind afterwards, for the next stage to reuse.
 std::vector<std::size_t> order_by_tile(Splats& splats, int tile_size, int width, int height,
-                                       ParticleArray<float> spare = {});
+                                       ParticleArray<float>& scratch);
+inline std::vector<std::size_t> order_by_tile(Splats& splats, int tile_size, int width, int height) {
+  ParticleArray<float> scratch;
+  return order_by_tile(splats, tile_size, width, height, scratch);
+}
 
 }  // namespace splotch
