@@ -188,14 +188,14 @@ inline bool clip(const SplatView& s, std::size_t i, const TileBuffer& b, Clipped
   return true;
 }
 
-// Row weights for the splat's rows, in aligned groups. A column's last group may read up to seven
-// entries past them: those hold finite values of earlier splats (or zeros), and are masked off.
+// Row weights for the splat's rows, eight at a time from its first row. A group read from an
+// aligned row, or a column's last group, may see up to seven entries before or after them: those
+// hold finite values (of earlier splats, or zeros) and are masked off.
 inline void fill_row_weights(const ClippedSplat& c, const TileBuffer& b, float* weight) {
   using namespace simd;
-  const int g_lo = c.y_lo & ~(lanes - 1);
-  const vfloat first = to_float(lane_index() + (b.y0 + g_lo)) - c.Y;
-  for (int g = g_lo; g < c.y_hi; g += lanes) {
-    const vfloat dy = first + float(g - g_lo);
+  const vfloat first = to_float(lane_index() + (b.y0 + c.y_lo)) - c.Y;
+  for (int g = c.y_lo; g < c.y_hi; g += lanes) {
+    const vfloat dy = first + float(g - c.y_lo);
     store(weight + g, fast_exp(-dy * dy * c.inv_sigma2));
   }
 }
