@@ -238,6 +238,18 @@ inline void for_each_group(const ClippedSplat& c, TileBuffer& b, Blend blend) {
   fill_columns(c, b);
   const vint lane = lane_index();
   const int g_lo = c.y_lo & ~(lanes - 1), groups = (c.y_hi - g_lo + lanes - 1) / lanes;
+  if constexpr (arrangement == Groups::aligned) {
+    // Row groups outside, columns inside: a group's row weights and row numbers are loaded once.
+    const int n = c.x_hi - c.x_lo;
+    vint row = lane + g_lo;
+    for (int j = 0, g = g_lo; j < groups; ++j, g += lanes, row += lanes) {
+      const vfloat wy = load(b.row_weight + g);
+      int at = c.x_lo * column_stride + g;
+      for (int k = 0; k < n; ++k, at += column_stride)
+        blend(at, (row >= b.column_lo[k]) & (row < b.column_hi[k]), wy * b.column_weight[k]);
+    }
+    return;
+  }
   for (int k = 0, n = c.x_hi - c.x_lo; k < n; ++k) {
     const int column = (c.x_lo + k) * column_stride;
     const vfloat wx = splat(b.column_weight[k]);
