@@ -22,11 +22,9 @@ namespace splotch {
 namespace {
 
 const float h2sigma = float(0.5 * std::pow(3.14159265358979323846, -1.0 / 6.0));
-constexpr int T = host_tile_size;
-
 struct TileGrid {
-  int xres, yres, nx, ny;
-  TileGrid(int w, int h) : xres(w), yres(h), nx((w + T - 1) / T), ny((h + T - 1) / T) {}
+  int xres, yres, tile, nx, ny;
+  TileGrid(int w, int h, int t) : xres(w), yres(h), tile(t), nx((w + t - 1) / t), ny((h + t - 1) / t) {}
   int count() const { return nx * ny; }
 };
 
@@ -34,7 +32,9 @@ struct TileGrid {
 struct TileSpan {
   int tx0, tx1, ty0, ty1;  // inclusive
 };
-inline TileSpan tile_span(const Footprint& f) { return {f.x_lo / T, (f.x_hi - 1) / T, f.y_lo / T, (f.y_hi - 1) / T}; }
+inline TileSpan tile_span(const Footprint& f, int T) {
+  return {f.x_lo / T, (f.x_hi - 1) / T, f.y_lo / T, (f.y_hi - 1) / T};
+}
 
 // For each tile, the indices of the splats touching it, in splat order.
 struct TileLists {
@@ -47,7 +47,7 @@ template <class Visit>
 inline void for_each_tile(const SplatView& s, std::size_t i, const TileGrid& g, Visit visit) {
   const Footprint f = footprint(s.x[i], s.y[i], s.radius[i], g.xres, g.yres);
   if (f.empty()) return;
-  const TileSpan t = tile_span(f);
+  const TileSpan t = tile_span(f, g.tile);
   for (int ty = t.ty0; ty <= t.ty1; ++ty)
     for (int tx = t.tx0; tx <= t.tx1; ++tx) visit(ty * g.nx + tx);
 }
@@ -72,6 +72,7 @@ auto spills_at(const SplatView& s, std::size_t at, const TileGrid& g) {
   const auto x_lo = clamp(edge(X - R + 1.0f), 0, g.xres), x_hi = clamp(edge(X + R + 1.0f), 0, g.xres);
   const auto y_lo = clamp(edge(Y - R + 1.0f), 0, g.yres), y_hi = clamp(edge(Y + R + 1.0f), 0, g.yres);
   // The centre tile as centre_tile() finds it, as pixel bounds.
+  const int T = g.tile;
   const auto tx = clamp(truncate(min(max(X, F{}), F{} + 1.0e9f)) / T, 0, g.nx - 1) * T;
   const auto ty = clamp(truncate(min(max(Y, F{}), F{} + 1.0e9f)) / T, 0, g.ny - 1) * T;
   const auto visible = (x_lo < x_hi) & (y_lo < y_hi);
@@ -96,7 +97,7 @@ TileLists bin_spills(const SplatView& s, const TileGrid& g) {
       s.n, g.count(),
       [&](std::size_t i, auto visit) {
         if (!spills[i]) return;
-        const int own = centre_tile(s.x[i], s.y[i], T, g.nx, g.ny);
+        const int own = centre_tile(s.x[i], s.y[i], g.tile, g.nx, g.ny);
         for_each_tile(s, i, g, [&](int tile) {
           if (tile != own) visit(tile);
         });
@@ -133,18 +134,27 @@ TileSplats splats_of(const SplatView& s, const TileLists& lists, int tile) {
 // eight from its first row; the last group may reach up to seven rows past the column's end, into
 // padding of its own (lanes masked off, values written back unchanged). Without the padding it
 // would overlap the next channel, whose load would wait for that store too.
-constexpr int stride = T + simd::lanes;
-constexpr int column_stride = 3 * stride;
 struct TileBuffer {
+  const int T, stride, column_stride;  // tile side; floats from one channel's rows to the next; one column's
   int x0 = 0, y0 = 0, w = 0, h = 0;
-  alignas(32) float pixels[T * column_stride] = {};
-  float* channel(int c) { return pixels + c * stride; }
+  std::vector<float> pixels;
   // exp(-(y - Y)^2 / sigma^2) for the local rows of the current splat, and the rows a last group
   // may read beyond them.
-  alignas(32) float row_weight[T + 2 * simd::lanes] = {};
+  std::vector<float> row_weight;
   // Per column of the current splat: its rows [lo, hi) (local) and exp(-(x - X)^2 / sigma^2).
-  alignas(32) std::int32_t column_lo[T + simd::lanes], column_hi[T + simd::lanes];
-  alignas(32) float column_weight[T + simd::lanes];
+  std::vector<std::int32_t> column_lo, column_hi;
+  std::vector<float> column_weight;
+
+  explicit TileBuffer(int tile)
+      : T(tile),
+        stride(tile + simd::lanes),
+        column_stride(3 * stride),
+        pixels(std::size_t(tile) * std::size_t(column_stride)),
+        row_weight(std::size_t(tile + 2 * simd::lanes)),
+        column_lo(std::size_t(tile + simd::lanes)),
+        column_hi(std::size_t(tile + simd::lanes)),
+        column_weight(std::size_t(tile + simd::lanes)) {}
+  float* channel(int c) { return pixels.data() + c * stride; }
 
   void load(const Image& image, int tx, int ty) {
     x0 = tx * T;
@@ -154,14 +164,14 @@ struct TileBuffer {
     for (int ly = 0; ly < h; ++ly)
       for (int lx = 0; lx < w; ++lx) {
         const float* px = image.pixel(x0 + lx, y0 + ly);
-        for (int c = 0; c < 3; ++c) pixels[lx * column_stride + c * stride + ly] = px[c];
+        for (int c = 0; c < 3; ++c) pixels[std::size_t(lx * column_stride + c * stride + ly)] = px[c];
       }
   }
   void store(Image& image) const {
     for (int ly = 0; ly < h; ++ly)
       for (int lx = 0; lx < w; ++lx) {
         float* px = image.pixel(x0 + lx, y0 + ly);
-        for (int c = 0; c < 3; ++c) px[c] = pixels[lx * column_stride + c * stride + ly];
+        for (int c = 0; c < 3; ++c) px[c] = pixels[std::size_t(lx * column_stride + c * stride + ly)];
       }
   }
 };
@@ -215,9 +225,9 @@ inline void fill_columns(const ClippedSplat& c, TileBuffer& b) {
     // As truncate_to_int: clamp to +-1e9 first, so that huge splats cannot overflow.
     const vfloat top = min(max(c.Y - dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
     const vfloat bottom = min(max(c.Y + dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
-    store_int(b.column_lo + k, max(y_lo, truncate(top)) - origin);
-    store_int(b.column_hi + k, min(y_hi, truncate(bottom)) - origin);
-    store(b.column_weight + k, fast_exp(-dx2 * c.inv_sigma2));
+    store_int(b.column_lo.data() + k, max(y_lo, truncate(top)) - origin);
+    store_int(b.column_hi.data() + k, min(y_hi, truncate(bottom)) - origin);
+    store(b.column_weight.data() + k, fast_exp(-dx2 * c.inv_sigma2));
   }
 }
 
@@ -234,7 +244,7 @@ enum class Groups { aligned, from_first_row };
 template <Groups arrangement, class Blend>
 inline void for_each_group(const ClippedSplat& c, TileBuffer& b, Blend blend) {
   using namespace simd;
-  fill_row_weights(c, b, b.row_weight);
+  fill_row_weights(c, b, b.row_weight.data());
   fill_columns(c, b);
   const vint lane = lane_index();
   const int g_lo = c.y_lo & ~(lanes - 1), groups = (c.y_hi - g_lo + lanes - 1) / lanes;
@@ -243,28 +253,28 @@ inline void for_each_group(const ClippedSplat& c, TileBuffer& b, Blend blend) {
     const int n = c.x_hi - c.x_lo;
     vint row = lane + g_lo;
     for (int j = 0, g = g_lo; j < groups; ++j, g += lanes, row += lanes) {
-      const vfloat wy = load(b.row_weight + g);
-      int at = c.x_lo * column_stride + g;
-      for (int k = 0; k < n; ++k, at += column_stride)
+      const vfloat wy = load(b.row_weight.data() + g);
+      int at = c.x_lo * b.column_stride + g;
+      for (int k = 0; k < n; ++k, at += b.column_stride)
         blend(at, (row >= b.column_lo[k]) & (row < b.column_hi[k]), wy * b.column_weight[k]);
     }
     return;
   }
   for (int k = 0, n = c.x_hi - c.x_lo; k < n; ++k) {
-    const int column = (c.x_lo + k) * column_stride;
+    const int column = (c.x_lo + k) * b.column_stride;
     const vfloat wx = splat(b.column_weight[k]);
     if constexpr (arrangement == Groups::aligned) {
       const vint lo = splat(b.column_lo[k]), hi = splat(b.column_hi[k]);
       for (int j = 0, g = g_lo; j < groups; ++j, g += lanes) {
         const vint row = lane + g;
-        blend(column + g, (row >= lo) & (row < hi), load(b.row_weight + g) * wx);
+        blend(column + g, (row >= lo) & (row < hi), load(b.row_weight.data() + g) * wx);
       }
     } else {
       const int lo = b.column_lo[k], hi = b.column_hi[k];
       int g = lo;
       // Whole groups need no mask (the constant folds away); the last one, if partial, does.
-      for (; g + lanes <= hi; g += lanes) blend(column + g, splat(-1), load(b.row_weight + g) * wx);
-      if (g < hi) blend(column + g, (lane + g) < hi, load(b.row_weight + g) * wx);
+      for (; g + lanes <= hi; g += lanes) blend(column + g, splat(-1), load(b.row_weight.data() + g) * wx);
+      if (g < hi) blend(column + g, (lane + g) < hi, load(b.row_weight.data() + g) * wx);
     }
   }
 }
@@ -473,7 +483,8 @@ SplatView view_of(const Splats& s) {
 
 void render_host(const SplatView& s, const RenderOptions& o, Image& image, const ProgressCallback& progress) {
   if (s.n == 0 || image.width <= 0 || image.height <= 0) return;
-  const TileGrid grid(image.width, image.height);
+  const int tile = o.tile_size > 0 ? o.tile_size : host_tile_size(image.width, image.height, omp_get_max_threads());
+  const TileGrid grid(image.width, image.height, tile);
   const TileLists lists = s.tile_start ? bin_spills(s, grid) : bin_splats(s, grid);
   // The busiest tiles first, so that no thread is left with a heavy one at the end.
   std::vector<int> order(std::size_t(grid.count()));
@@ -485,7 +496,7 @@ void render_host(const SplatView& s, const RenderOptions& o, Image& image, const
 #pragma omp parallel
   {
     const DenormalsAsZero fast_underflow;
-    auto buffer = std::make_unique<TileBuffer>();
+    auto buffer = std::make_unique<TileBuffer>(tile);
     TileDrawOrder draw_order;
 #pragma omp for schedule(dynamic, 1)
     for (int k = 0; k < ntiles; ++k) {

@@ -31,9 +31,9 @@ struct SplatView {
   // a_eq_e = FALSE: splats are composited in ascending key order, equal keys in array order;
   // null: in array order.
   const std::uint32_t* key = nullptr;
-  // When the splats are ordered by the tile of their centre (order_by_tile with host_tile_size
-  // and this image's size): where each tile's splats start. The renderer then lists only the
-  // splats that reach beyond their own tile. Null: any order.
+  // When the splats are ordered by the tile of their centre (order_by_tile with the tile size the
+  // render uses and this image's size): where each tile's splats start. The renderer then lists
+  // only the splats that reach beyond their own tile. Null: any order.
   const std::size_t* tile_start = nullptr;
 };
 SplatView view_of(const Splats& splats);
@@ -41,6 +41,7 @@ SplatView view_of(const Splats& splats);
 struct RenderOptions {
   bool a_eq_e = true;
   float gray_absorption = 0.2f;
+  int tile_size = 0;  // pixels; 0: host_tile_size() of the image and thread count
 };
 
 // Renders into `image`: with a_eq_e the splats are added to what it holds; otherwise they are

@@ -136,7 +136,9 @@ RunReport render_frame(ParamFile& params, Console& console) {
   // one. Only the draw order needs depth; with a_eq_e its memory serves as scratch space instead.
   ParticleArray<float> spare;
   if (s.render.a_eq_e) spare.swap(splats.depth);
-  const std::vector<std::size_t> tile_start = order_by_tile(splats, host_tile_size, s.camera.xres, s.camera.yres, spare);
+  RenderOptions render = s.render;
+  render.tile_size = host_tile_size(s.camera.xres, s.camera.yres, omp_get_max_threads());
+  const std::vector<std::size_t> tile_start = order_by_tile(splats, render.tile_size, s.camera.xres, s.camera.yres, spare);
   report.stages.push_back({"geometry", clock.lap()});
 
   colourize(splats, colour_options(s, palettes), std::move(spare));
@@ -148,7 +150,7 @@ RunReport render_frame(ParamFile& params, Console& console) {
   Image image(s.camera.xres, s.camera.yres);
   SplatView view = view_of(splats);
   view.tile_start = tile_start.data();
-  render_host(view, s.render, image, console.progress("render"));
+  render_host(view, render, image, console.progress("render"));
   console.end_progress();
   splats = Splats();
   report.stages.push_back({"render", clock.lap()});

@@ -292,7 +292,8 @@ TEST_CASE("render_host: ordering by tile does not change the picture (keys all d
     o.a_eq_e = a_eq_e;
     Image before(260, 190), after(260, 190), with_starts(260, 190);
     render_host(view_of(s), o, before);
-    const std::vector<std::size_t> tile_start = order_by_tile(s, host_tile_size, 260, 190);
+    o.tile_size = 64;  // several tiles on this small image
+    const std::vector<std::size_t> tile_start = order_by_tile(s, o.tile_size, 260, 190);
     render_host(view_of(s), o, after);
     SplatView v = view_of(s);
     v.tile_start = tile_start.data();  // the renderer lists only splats reaching beyond their tile
@@ -309,11 +310,12 @@ TEST_CASE("render_host: tiles listing only spilling splats keep one order for eq
   Splats s = splats_of(a);
   std::mt19937 rng(6);
   for (std::size_t i = 0; i < a.x.size(); ++i) s.draw_key.push_back(std::uint32_t(rng() % 20));
-  const std::vector<std::size_t> tile_start = order_by_tile(s, host_tile_size, 300, 220);
-  SplatView v = view_of(s);
-  v.tile_start = tile_start.data();
   RenderOptions o;
   o.a_eq_e = false;
+  o.tile_size = 64;
+  const std::vector<std::size_t> tile_start = order_by_tile(s, o.tile_size, 300, 220);
+  SplatView v = view_of(s);
+  v.tile_start = tile_start.data();
   Image fast(300, 220);
   render_host(v, o, fast);
   SplatArrays ordered;
@@ -321,4 +323,30 @@ TEST_CASE("render_host: tiles listing only spilling splats keep one order for eq
     ordered.add(s.x[i], s.y[i], s.radius[i], s.colour[0][i], s.colour[1][i], s.colour[2][i]);
   const Image slow = reference(sorted_by_key(ordered, s.draw_key), false, 300, 220);
   CHECK(max_abs_difference(fast, slow) <= 1e-5f * max_value(slow));
+}
+
+TEST_CASE("render_host: the picture does not depend on the tile size") {
+  const SplatArrays s = random_splats(3000, 600, 520, 23, 90.0f);
+  for (bool a_eq_e : {true, false}) {
+    CAPTURE(a_eq_e);
+    RenderOptions o;
+    o.a_eq_e = a_eq_e;
+    Image first(600, 520);
+    o.tile_size = 64;
+    render_host(s.view(), o, first);
+    for (int tile : {128, 256}) {
+      Image other(600, 520);
+      o.tile_size = tile;
+      render_host(s.view(), o, other);
+      CHECK(max_abs_difference(first, other) <= 1e-5f * max_value(first));
+    }
+  }
+}
+
+TEST_CASE("host_tile_size: the largest tile that leaves each thread enough tiles") {
+  CHECK(host_tile_size(2048, 2048, 2) == 256);
+  CHECK(host_tile_size(800, 800, 2) == 128);
+  CHECK(host_tile_size(2048, 2048, 16) == 128);
+  CHECK(host_tile_size(800, 800, 16) == 64);
+  CHECK(host_tile_size(10, 10, 1) == 64);
 }
