@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <iterator>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -362,22 +361,45 @@ inline void prefetch_splat(const SplatView& s, std::uint32_t i) {
   __builtin_prefetch(s.e[2] + i);
 }
 
-// Orders a tile's splats by key, stably (ties keep list order, which is array order): a radix sort
-// on (key, item) pairs, skipping the bytes in which all keys agree. Scratch space per thread.
-class TileKeyOrder {
+// The splats of a tile in drawing order. With keys: all of them sorted by key, equal keys in array
+// order (the own range and the list are merged by index first, so that two splats with equal keys
+// are drawn in the same order in every tile they share) -- a radix sort on (key, index) pairs,
+// skipping the bytes in which all keys agree. Without: the own range, then the list. Scratch space
+// per thread.
+class TileDrawOrder {
  public:
-  const std::uint32_t* sort(const std::uint32_t* items, std::size_t n, const std::uint32_t* key) {
-    a_.resize(n);
-    b_.resize(n);
-    sorted_.resize(n);
-    for (std::size_t k = 0; k < n; ++k) a_[k] = (std::uint64_t(key[items[k]]) << 32) | items[k];
-    for (int shift = 32; shift < 64; shift += 8) pass(shift);
-    for (std::size_t k = 0; k < n; ++k) sorted_[k] = std::uint32_t(a_[k]);
-    return sorted_.data();
+  template <class Draw>
+  void for_each(const SplatView& s, const TileSplats& t, bool by_key, Draw draw) {
+    if (by_key && s.key) {
+      sort_by_key(t, s.key);
+      const std::size_t n = a_.size();
+      for (std::size_t k = 0; k < n; ++k) {
+        if (k + host_prefetch_distance < n) prefetch_splat(s, std::uint32_t(a_[k + host_prefetch_distance]));
+        draw(std::uint32_t(a_[k]));
+      }
+      return;
+    }
+    for (std::size_t i = t.own_begin; i < t.own_end; ++i) draw(i);  // sequential: no prefetch needed
+    for (std::size_t k = 0; k < t.listed_count; ++k) {
+      if (k + host_prefetch_distance < t.listed_count) prefetch_splat(s, t.listed[k + host_prefetch_distance]);
+      draw(t.listed[k]);
+    }
   }
 
  private:
+  void sort_by_key(const TileSplats& t, const std::uint32_t* key) {
+    a_.resize(t.count());
+    b_.resize(t.count());
+    auto pair = [&](std::uint32_t i) { return (std::uint64_t(key[i]) << 32) | i; };
+    std::size_t own = t.own_begin, listed = 0, k = 0;
+    while (own < t.own_end && listed < t.listed_count)
+      a_[k++] = own < t.listed[listed] ? pair(std::uint32_t(own++)) : pair(t.listed[listed++]);
+    while (own < t.own_end) a_[k++] = pair(std::uint32_t(own++));
+    while (listed < t.listed_count) a_[k++] = pair(t.listed[listed++]);
+    for (int shift = 32; shift < 64; shift += 8) pass(shift);
+  }
   void pass(int shift) {
+    if (a_.empty()) return;
     std::size_t count[256] = {0};
     for (std::uint64_t v : a_) ++count[(v >> shift) & 0xffu];
     if (count[(a_[0] >> shift) & 0xffu] == a_.size()) return;  // every key has this byte
@@ -391,60 +413,6 @@ class TileKeyOrder {
     a_.swap(b_);
   }
   std::vector<std::uint64_t> a_, b_;
-  std::vector<std::uint32_t> sorted_;
-};
-
-// The splats of a tile in drawing order: with keys, all of them sorted by key (equal keys in
-// array order: the own range and the list are merged by index first, so that two splats with
-// equal keys are drawn in the same order in every tile they share); otherwise the own range and
-// then the list.
-class TileDrawOrder {
- public:
-  template <class Draw>
-  void for_each(const SplatView& s, const TileSplats& t, bool by_key, Draw draw) {
-    if (by_key && s.key) {
-      merged_.resize(t.count());
-      std::merge(t.listed, t.listed + t.listed_count, Counter{std::uint32_t(t.own_begin)},
-                 Counter{std::uint32_t(t.own_end)}, merged_.begin());
-      const std::uint32_t* items = keys_.sort(merged_.data(), merged_.size(), s.key);
-      visit(s, items, merged_.size(), draw);
-      return;
-    }
-    for (std::size_t i = t.own_begin; i < t.own_end; ++i) draw(i);  // sequential: no prefetch needed
-    visit(s, t.listed, t.listed_count, draw);
-  }
-
- private:
-  // An input iterator over consecutive indices, for std::merge.
-  struct Counter {
-    std::uint32_t value;
-    using iterator_category = std::input_iterator_tag;
-    using value_type = std::uint32_t;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const std::uint32_t*;
-    using reference = std::uint32_t;
-    std::uint32_t operator*() const { return value; }
-    Counter& operator++() {
-      ++value;
-      return *this;
-    }
-    Counter operator++(int) {
-      Counter c = *this;
-      ++value;
-      return c;
-    }
-    bool operator==(const Counter& o) const { return value == o.value; }
-    bool operator!=(const Counter& o) const { return value != o.value; }
-  };
-  template <class Draw>
-  static void visit(const SplatView& s, const std::uint32_t* items, std::size_t count, Draw draw) {
-    for (std::size_t k = 0; k < count; ++k) {
-      if (k + host_prefetch_distance < count) prefetch_splat(s, items[k + host_prefetch_distance]);
-      draw(items[k]);
-    }
-  }
-  TileKeyOrder keys_;
-  std::vector<std::uint32_t> merged_;
 };
 
 void render_tile(const SplatView& s, const RenderOptions& o, const TileSplats& t, TileBuffer& b, TileDrawOrder& order) {
