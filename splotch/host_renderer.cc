@@ -254,8 +254,13 @@ inline void for_each_group(const ClippedSplat& c, TileBuffer& b, Blend blend) {
     for (int j = 0, g = g_lo; j < groups; ++j, g += lanes, row += lanes) {
       const vfloat wy = load(b.row_weight.data() + g);
       int at = c.x_lo * b.column_stride + g;
-      for (int k = 0; k < n; ++k, at += b.column_stride)
+      int k = 0;
+      for (; k + 1 < n; k += 2, at += 2 * b.column_stride) {
         blend(at, (row >= b.column_lo[k]) & (row < b.column_hi[k]), wy * b.column_weight[k]);
+        blend(at + b.column_stride, (row >= b.column_lo[k + 1]) & (row < b.column_hi[k + 1]),
+              wy * b.column_weight[k + 1]);
+      }
+      if (k < n) blend(at, (row >= b.column_lo[k]) & (row < b.column_hi[k]), wy * b.column_weight[k]);
     }
     return;
   }
