@@ -218,15 +218,17 @@ inline void fill_columns(const ClippedSplat& c, TileBuffer& b) {
   const int n = c.x_hi - c.x_lo;
   const vint y_lo = splat(b.y0 + c.y_lo), y_hi = splat(b.y0 + c.y_hi), origin = splat(b.y0);
   const vfloat first = to_float(lane_index() + (b.x0 + c.x_lo)) - c.X;
+  std::int32_t *lo = b.column_lo.data(), *hi = b.column_hi.data();  // locals: see for_each_group
+  float* weight = b.column_weight.data();
   for (int k = 0; k < n; k += lanes) {
     const vfloat dx = first + float(k), dx2 = dx * dx;
     const vfloat dy = sqrt(max(c.R2 - dx2, vfloat{}));
     // As truncate_to_int: clamp to +-1e9 first, so that huge splats cannot overflow.
     const vfloat top = min(max(c.Y - dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
     const vfloat bottom = min(max(c.Y + dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
-    store_int(b.column_lo.data() + k, max(y_lo, truncate(top)) - origin);
-    store_int(b.column_hi.data() + k, min(y_hi, truncate(bottom)) - origin);
-    store(b.column_weight.data() + k, fast_exp(-dx2 * c.inv_sigma2));
+    store_int(lo + k, max(y_lo, truncate(top)) - origin);
+    store_int(hi + k, min(y_hi, truncate(bottom)) - origin);
+    store(weight + k, fast_exp(-dx2 * c.inv_sigma2));
   }
 }
 
@@ -245,40 +247,36 @@ inline void for_each_group(const ClippedSplat& c, TileBuffer& b, Blend blend) {
   using namespace simd;
   fill_row_weights(c, b, b.row_weight.data());
   fill_columns(c, b);
+  // Locals, not members: stores through the pixel pointers could alias b's fields as far as the
+  // compiler knows, and it would reload them at every group.
+  const float* row_weight = b.row_weight.data();
+  const std::int32_t *column_lo = b.column_lo.data(), *column_hi = b.column_hi.data();
+  const float* column_weight = b.column_weight.data();
+  const int stride = b.column_stride, n = c.x_hi - c.x_lo;
   const vint lane = lane_index();
-  const int g_lo = c.y_lo & ~(lanes - 1), groups = (c.y_hi - g_lo + lanes - 1) / lanes;
   if constexpr (arrangement == Groups::aligned) {
-    // Row groups outside, columns inside: a group's row weights and row numbers are loaded once.
-    const int n = c.x_hi - c.x_lo;
+    // Row groups outside, columns inside (two at a time): a group's row weights and row numbers
+    // are loaded once.
+    const int g_lo = c.y_lo & ~(lanes - 1), groups = (c.y_hi - g_lo + lanes - 1) / lanes;
     vint row = lane + g_lo;
     for (int j = 0, g = g_lo; j < groups; ++j, g += lanes, row += lanes) {
-      const vfloat wy = load(b.row_weight.data() + g);
-      int at = c.x_lo * b.column_stride + g;
-      int k = 0;
-      for (; k + 1 < n; k += 2, at += 2 * b.column_stride) {
-        blend(at, (row >= b.column_lo[k]) & (row < b.column_hi[k]), wy * b.column_weight[k]);
-        blend(at + b.column_stride, (row >= b.column_lo[k + 1]) & (row < b.column_hi[k + 1]),
-              wy * b.column_weight[k + 1]);
+      const vfloat wy = load(row_weight + g);
+      int at = c.x_lo * stride + g, k = 0;
+      for (; k + 1 < n; k += 2, at += 2 * stride) {
+        blend(at, (row >= column_lo[k]) & (row < column_hi[k]), wy * column_weight[k]);
+        blend(at + stride, (row >= column_lo[k + 1]) & (row < column_hi[k + 1]), wy * column_weight[k + 1]);
       }
-      if (k < n) blend(at, (row >= b.column_lo[k]) & (row < b.column_hi[k]), wy * b.column_weight[k]);
+      if (k < n) blend(at, (row >= column_lo[k]) & (row < column_hi[k]), wy * column_weight[k]);
     }
-    return;
-  }
-  for (int k = 0, n = c.x_hi - c.x_lo; k < n; ++k) {
-    const int column = (c.x_lo + k) * b.column_stride;
-    const vfloat wx = splat(b.column_weight[k]);
-    if constexpr (arrangement == Groups::aligned) {
-      const vint lo = splat(b.column_lo[k]), hi = splat(b.column_hi[k]);
-      for (int j = 0, g = g_lo; j < groups; ++j, g += lanes) {
-        const vint row = lane + g;
-        blend(column + g, (row >= lo) & (row < hi), load(b.row_weight.data() + g) * wx);
-      }
-    } else {
-      const int lo = b.column_lo[k], hi = b.column_hi[k];
+  } else {
+    for (int k = 0; k < n; ++k) {
+      const int column = (c.x_lo + k) * stride;
+      const vfloat wx = splat(column_weight[k]);
+      const int lo = column_lo[k], hi = column_hi[k];
       int g = lo;
       // Whole groups need no mask (the constant folds away); the last one, if partial, does.
-      for (; g + lanes <= hi; g += lanes) blend(column + g, splat(-1), load(b.row_weight.data() + g) * wx);
-      if (g < hi) blend(column + g, (lane + g) < hi, load(b.row_weight.data() + g) * wx);
+      for (; g + lanes <= hi; g += lanes) blend(column + g, splat(-1), load(row_weight + g) * wx);
+      if (g < hi) blend(column + g, (lane + g) < hi, load(row_weight + g) * wx);
     }
   }
 }
@@ -318,12 +316,13 @@ void composite_weak(const ClippedSplat& c, TileBuffer& b, const float* e, const 
     float term = 1.0f;
     for (int k = 1; k <= degree; ++k) a[ch][k] = term *= -e[ch] / float(k);
   }
+  float* const channel[3] = {b.channel(0), b.channel(1), b.channel(2)};
   for_each_group<Groups::from_first_row>(c, b, [&](int at, vint inside, vfloat w) {
     for (int ch = 0; ch < 3; ++ch) {
       vfloat t = splat(a[ch][degree]);
       for (int k = degree - 1; k >= 1; --k) t = t * w + a[ch][k];
       t *= w;  // exp(-w e) - 1
-      float* p = b.channel(ch) + at;
+      float* p = channel[ch] + at;
       const vfloat old = load(p);
       store(p, select(inside, old + (old - q[ch]) * t, old));
     }
@@ -332,9 +331,10 @@ void composite_weak(const ClippedSplat& c, TileBuffer& b, const float* e, const 
 
 void composite_strong(const ClippedSplat& c, TileBuffer& b, const float* e, const float* q) {
   using namespace simd;
+  float* const channel[3] = {b.channel(0), b.channel(1), b.channel(2)};
   for_each_group<Groups::from_first_row>(c, b, [&](int at, vint inside, vfloat w) {
     for (int ch = 0; ch < 3; ++ch) {
-      float* p = b.channel(ch) + at;
+      float* p = channel[ch] + at;
       const vfloat old = load(p);
       store(p, select(inside, q[ch] + (old - q[ch]) * fast_exp(-w * e[ch]), old));
     }
