@@ -309,8 +309,9 @@ inline float absorption_colour(float e, float gray) {
 constexpr float taylor3_limit = 0.02f, taylor4_limit = 0.1f, taylor6_limit = 0.35f;
 
 template <int degree>
-void composite_weak(const ClippedSplat& c, TileBuffer& b, const float* e, const float* q) {
+void composite_weak(const ClippedSplat& c, TileBuffer& b, const float* e, const float* q_in) {
   using namespace simd;
+  const vfloat q[3] = {splat(q_in[0]), splat(q_in[1]), splat(q_in[2])};  // locals: kept in registers
   float a[3][degree + 1];
   for (int ch = 0; ch < 3; ++ch) {
     float term = 1.0f;
@@ -329,8 +330,10 @@ void composite_weak(const ClippedSplat& c, TileBuffer& b, const float* e, const 
   });
 }
 
-void composite_strong(const ClippedSplat& c, TileBuffer& b, const float* e, const float* q) {
+void composite_strong(const ClippedSplat& c, TileBuffer& b, const float* e_in, const float* q_in) {
   using namespace simd;
+  const vfloat q[3] = {splat(q_in[0]), splat(q_in[1]), splat(q_in[2])};  // locals: kept in registers
+  const vfloat e[3] = {splat(e_in[0]), splat(e_in[1]), splat(e_in[2])};
   float* const channel[3] = {b.channel(0), b.channel(1), b.channel(2)};
   for_each_group<Groups::from_first_row>(c, b, [&](int at, vint inside, vfloat w) {
     for (int ch = 0; ch < 3; ++ch) {
