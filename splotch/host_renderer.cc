@@ -60,49 +60,77 @@ TileLists bin_splats(const SplatView& s, const TileGrid& g) {
   return lists;
 }
 
+// v / d for 0 <= v < 2^24 and d > 0, per lane, without an integer division (vectors have none): a
+// float quotient is off by at most one, and one step each way corrects it.
+template <class I>
+I divide(I v, int d, float inverse) {
+  using namespace simd;
+  I q = truncate(to_float(v) * inverse);
+  q = select_int((q + 1) * d <= v, q + 1, q);
+  return select_int(q * d > v, q - 1, q);
+}
+
 // Whether the footprint of the splats at `at` (one float or a vector of lanes) reaches beyond the
 // tile holding their centre. Branch-free, for a vector loop and its tail.
 template <class F>
-auto spills_at(const SplatView& s, std::size_t at, const TileGrid& g) {
+auto spills_at(const SplatView& s, std::size_t at, const TileGrid& g, float inverse_tile) {
   using namespace simd;
   const F X = load(s.x + at, F{}), Y = load(s.y + at, F{}), R = 0.75f * load(s.radius + at, F{});
   auto edge = [](F v) { return truncate(min(max(v, F{} - 1.0e9f), F{} + 1.0e9f)); };
   auto clamp = [](auto v, int lo, int hi) { return v < lo ? decltype(v){} + lo : (v > hi ? decltype(v){} + hi : v); };
   const auto x_lo = clamp(edge(X - R + 1.0f), 0, g.xres), x_hi = clamp(edge(X + R + 1.0f), 0, g.xres);
   const auto y_lo = clamp(edge(Y - R + 1.0f), 0, g.yres), y_hi = clamp(edge(Y + R + 1.0f), 0, g.yres);
-  // The centre tile as centre_tile() finds it, as pixel bounds.
+  // The centre tile as centre_tile() finds it, as pixel bounds. Clamped to the image first, so
+  // that the quotient is small enough for divide(); that changes no tile.
   const int T = g.tile;
-  const auto tx = clamp(truncate(min(max(X, F{}), F{} + 1.0e9f)) / T, 0, g.nx - 1) * T;
-  const auto ty = clamp(truncate(min(max(Y, F{}), F{} + 1.0e9f)) / T, 0, g.ny - 1) * T;
+  auto centre = [&](F v, int res, int n) {
+    const auto p = clamp(truncate(min(max(v, F{}), F{} + 1.0e9f)), 0, res - 1);
+    return clamp(divide(p, T, inverse_tile), 0, n - 1) * T;
+  };
+  const auto tx = centre(X, g.xres, g.nx), ty = centre(Y, g.yres, g.ny);
   const auto visible = (x_lo < x_hi) & (y_lo < y_hi);
   return visible & ((x_lo < tx) | (x_hi > tx + T) | (y_lo < ty) | (y_hi > ty + T));
 }
 
 // With the splats ordered by tile, a tile's own splats are a range of the arrays; only the splats
 // reaching into other tiles need listing there. Most splats are smaller than a tile: a vector
-// pass marks the few that spill, and only those are listed.
+// pass finds the few that spill, and only those are binned.
 TileLists bin_spills(const SplatView& s, const TileGrid& g) {
   using namespace simd;
-  std::vector<std::uint8_t> spills(s.n);
+  const float inverse_tile = 1.0f / float(g.tile);
+  const int nthreads = omp_get_max_threads();
+  std::vector<std::vector<std::uint32_t>> found(std::size_t(nthreads), std::vector<std::uint32_t>{});
   const std::size_t groups = s.n / lanes;
-#pragma omp parallel for schedule(static)
-  for (std::size_t k = 0; k < groups; ++k) {
-    const vint mask = spills_at<vfloat>(s, k * lanes, g);
-    for (int l = 0; l < lanes; ++l) spills[k * lanes + std::size_t(l)] = mask[l] ? 1 : 0;
+#pragma omp parallel num_threads(nthreads)
+  {
+    // Contiguous shares, so that the lists joined in thread order are in index order.
+    const int t = omp_get_thread_num();
+    std::vector<std::uint32_t>& mine = found[std::size_t(t)];
+    const std::size_t lo = groups * std::size_t(t) / std::size_t(nthreads);
+    const std::size_t hi = groups * std::size_t(t + 1) / std::size_t(nthreads);
+    for (std::size_t k = lo; k < hi; ++k) {
+      const vint mask = spills_at<vfloat>(s, k * lanes, g, inverse_tile);
+      for (int l = 0; l < lanes; ++l)
+        if (mask[l]) mine.push_back(std::uint32_t(k * lanes + std::size_t(l)));
+    }
+    if (t == nthreads - 1)
+      for (std::size_t i = groups * lanes; i < s.n; ++i)
+        if (spills_at<float>(s, i, g, inverse_tile)) mine.push_back(std::uint32_t(i));
   }
-  for (std::size_t i = groups * lanes; i < s.n; ++i) spills[i] = spills_at<float>(s, i, g) ? 1 : 0;
+  std::vector<std::uint32_t> spilling;
+  for (auto& part : found) spilling.insert(spilling.end(), part.begin(), part.end());
   TileLists lists;
   lists.start = bucket_sort(
-      s.n, g.count(),
-      [&](std::size_t i, auto visit) {
-        if (!spills[i]) return;
+      spilling.size(), g.count(),
+      [&](std::size_t j, auto visit) {
+        const std::uint32_t i = spilling[j];
         const int own = centre_tile(s.x[i], s.y[i], g.tile, g.nx, g.ny);
         for_each_tile(s, i, g, [&](int tile) {
           if (tile != own) visit(tile);
         });
       },
       [&](std::size_t total) { lists.items.resize(total); },
-      [&](std::size_t i, std::size_t position) { lists.items[position] = std::uint32_t(i); });
+      [&](std::size_t j, std::size_t position) { lists.items[position] = spilling[j]; });
   return lists;
 }
 

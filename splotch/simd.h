@@ -32,6 +32,7 @@ inline vfloat to_float(vint v) { return __builtin_convertvector(v, vfloat); }
 
 // Lanes where `mask` is set (all bits) take `a`, the others `b`.
 inline vfloat select(vint mask, vfloat a, vfloat b) { return mask ? a : b; }
+inline vint select_int(vint mask, vint a, vint b) { return mask ? a : b; }
 inline vfloat max(vfloat a, vfloat b) { return a > b ? a : b; }
 inline vfloat min(vfloat a, vfloat b) { return a < b ? a : b; }
 inline vint max(vint a, vint b) { return a > b ? a : b; }
@@ -47,6 +48,7 @@ inline vint truncate(vfloat v) { return __builtin_convertvector(v, vint); }
 
 // The same operations on single floats, so that one template serves a vector loop and its tail.
 inline float select(bool mask, float a, float b) { return mask ? a : b; }
+inline std::int32_t select_int(bool mask, std::int32_t a, std::int32_t b) { return mask ? a : b; }
 inline float max(float a, float b) { return a > b ? a : b; }
 inline float min(float a, float b) { return a < b ? a : b; }
 inline float sqrt(float x) { return __builtin_sqrtf(x); }
