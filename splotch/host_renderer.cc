@@ -60,16 +60,6 @@ TileLists bin_splats(const SplatView& s, const TileGrid& g) {
   return lists;
 }
 
-// v / d for 0 <= v < 2^24 and d > 0, per lane, without an integer division (vectors have none): a
-// float quotient is off by at most one, and one step each way corrects it.
-template <class I>
-I divide(I v, int d, float inverse) {
-  using namespace simd;
-  I q = truncate(to_float(v) * inverse);
-  q = select_int((q + 1) * d <= v, q + 1, q);
-  return select_int(q * d > v, q - 1, q);
-}
-
 // Whether the footprint of the splats at `at` (one float or a vector of lanes) reaches beyond the
 // tile holding their centre. Branch-free, for a vector loop and its tail.
 template <class F>

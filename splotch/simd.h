@@ -58,4 +58,14 @@ inline float load(const float* p, float) { return *p; }
 inline vfloat load(const float* p, vfloat) { return load(p); }
 inline void store(float* p, float v) { *p = v; }
 
+// v / d per lane (or for one int) for 0 <= v < 2^24, d > 0 and inverse = 1.0f / d, without an
+// integer division (vectors have none): the float quotient is off by at most one, and one
+// step each way corrects it.
+template <class I>
+I divide(I v, int d, float inverse) {
+  I q = truncate(to_float(v) * inverse);
+  q = select_int((q + 1) * d <= v, q + 1, q);
+  return select_int(q * d > v, q - 1, q);
+}
+
 }  // namespace splotch::simd

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "splotch/bucket_sort.h"
+#include "splotch/simd.h"
 
 namespace splotch {
 namespace {
@@ -27,10 +28,32 @@ void scatter(ParticleArray<T>& v, const ParticleArray<std::uint32_t>& destinatio
 std::vector<std::size_t> order_by_tile(Splats& s, int tile_size, int width, int height,
                                        ParticleArray<float>& scratch) {
   const int nx = (width + tile_size - 1) / tile_size, ny = (height + tile_size - 1) / tile_size;
-  ParticleArray<std::uint32_t> destination;
+  // Each splat's tile first, in a vector pass (the tile is needed twice, and integer division is
+  // slow); the sort then overwrites it with the splat's destination.
+  const std::size_t n = s.size();
+  ParticleArray<std::uint32_t> destination(n);
+  {
+    using namespace simd;
+    const float inverse = 1.0f / float(tile_size);
+    auto tile_of = [&](auto X, auto Y) {
+      using F = decltype(X);
+      auto clamp = [](auto v, int lo, int hi) { return v < lo ? decltype(v){} + lo : (v > hi ? decltype(v){} + hi : v); };
+      // As centre_tile(), with the pixel clamped to the image first (which changes no tile) so
+      // that it is small enough for divide().
+      auto along = [&](F v, int res, int count) {
+        const auto p = clamp(truncate(min(max(v, F{}), F{} + 1.0e9f)), 0, res - 1);
+        return clamp(divide(p, tile_size, inverse), 0, count - 1);
+      };
+      return along(Y, height, ny) * nx + along(X, width, nx);
+    };
+    const std::size_t groups = n / lanes;
+    std::int32_t* key = reinterpret_cast<std::int32_t*>(destination.data());
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < groups; ++k) store_int(key + k * lanes, tile_of(load(&s.x[k * lanes]), load(&s.y[k * lanes])));
+    for (std::size_t i = groups * lanes; i < n; ++i) key[i] = tile_of(s.x[i], s.y[i]);
+  }
   const std::vector<std::size_t> tile_start = bucket_sort(
-      s.size(), nx * ny, [&](std::size_t i, auto visit) { visit(centre_tile(s.x[i], s.y[i], tile_size, nx, ny)); },
-      [&](std::size_t total) { destination.resize(total); },
+      n, nx * ny, [&](std::size_t i, auto visit) { visit(int(destination[i])); }, [](std::size_t) {},
       [&](std::size_t i, std::size_t position) { destination[i] = std::uint32_t(position); });
   for (auto* v : {&s.x, &s.y, &s.depth, &s.radius, &s.intensity, &s.colour[0], &s.colour[1], &s.colour[2]})
     scatter(*v, destination, scratch);
