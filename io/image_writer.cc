@@ -103,11 +103,15 @@ void put_bgr(std::vector<std::uint8_t>& bytes, const std::uint8_t* rgb) {
 
 void write_tga(PendingFile& out, const Image8& image) {
   out.write(tga_header(image, 2));
-  std::vector<std::uint8_t> row;
-  row.reserve(std::size_t(image.width) * 3);
+  std::vector<std::uint8_t> row(std::size_t(image.width) * 3);
   for (int y = 0; y < image.height; ++y) {
-    row.clear();
-    for (int x = 0; x < image.width; ++x) put_bgr(row, image.pixel(x, y));
+    const std::uint8_t* rgb = image.pixel(0, y);
+    std::uint8_t* bgr = row.data();
+    for (std::size_t k = 0; k < row.size(); k += 3) {
+      bgr[k] = rgb[k + 2];
+      bgr[k + 1] = rgb[k + 1];
+      bgr[k + 2] = rgb[k];
+    }
     out.write(row);
   }
 }
