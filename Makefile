@@ -17,7 +17,24 @@ DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev
 
 LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/main.cc,$(wildcard splotch/*.cc))
 TEST_SRC := $(wildcard tests/test_*.cc)
-LIB_OBJ  := $(LIB_SRC:%.cc=build/obj/%.o)
+
+# The GPU renderer (cuda/) is built whenever nvcc is found, on PATH or in /usr/local/cuda;
+# `make CUDA=0` builds without it (cuda/no_cuda.cc stands in). sm_90 code, plus PTX for compute
+# capability 7.5 that the driver compiles for any other GPU.
+NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+CUDA ?= $(if $(NVCC),1,0)
+ifeq ($(CUDA),1)
+CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+NVCCFLAGS  ?= -O3 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
+NVCCFLAGS  += -std=c++17 -I. -Xcompiler -fopenmp,-Wall
+CUDA_SRC   := $(wildcard cuda/*.cu)
+CUDA_OBJ   := $(CUDA_SRC:%.cu=build/obj/%.o)
+LDLIBS     += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread
+else
+LIB_SRC    += cuda/no_cuda.cc
+CUDA_OBJ   :=
+endif
+LIB_OBJ  := $(LIB_SRC:%.cc=build/obj/%.o) $(CUDA_OBJ)
 TEST_OBJ := $(TEST_SRC:%.cc=build/obj/%.o)
 
 BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
@@ -47,6 +64,10 @@ deps:
 build/obj/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) $(DEPFLAGS) -c $< -o $@
+
+build/obj/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 
 build/libsplotch.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -12,6 +12,7 @@
 #include "params/user_error.h"
 #include "splotch/colour.h"
 #include "splotch/geometry.h"
+#include "cuda/cuda_renderer.h"
 #include "splotch/host_renderer.h"
 #include "splotch/normalize.h"
 #include "splotch/particle_check.h"
@@ -106,7 +107,10 @@ RunReport render_frame(ParamFile& params, Console& console) {
   Stopwatch clock;
   RunReport report;
   for (const std::string& w : params.warnings()) console.warning(w);
-  const Settings s = read_settings(params);
+  // Looking for a GPU starts the CUDA runtime, which takes a moment: only when one may be used.
+  std::string no_gpu;
+  const bool gpu = params.get<std::string>("renderer", "auto") != "host" && cuda_device_present(&no_gpu);
+  const Settings s = read_settings(params, 0, gpu, no_gpu);
   for (const std::string& w : s.warnings) console.warning(w);
   report.threads = omp_get_max_threads();
   report.renderer = "host";
@@ -150,7 +154,19 @@ RunReport render_frame(ParamFile& params, Console& console) {
   Image image(s.camera.xres, s.camera.yres);
   SplatView view = view_of(splats);
   view.tile_start = tile_start.data();
-  render_host(view, render, image, console.progress("render"));
+  if (s.renderer == RendererChoice::cuda && s.render.a_eq_e) {
+    CudaOptions cuda = s.cuda;
+    cuda.host = render;
+    view.tile_start = nullptr;  // the host part is a subset of the splats
+    const CudaReport gpu_report = render_cuda(view, cuda, image);
+    report.renderer = "cuda (btile)";
+    report.split = true;
+    report.on_gpu = gpu_report.on_gpu;
+    report.on_host = gpu_report.on_host;
+  } else {
+    if (s.renderer == RendererChoice::cuda) report.renderer = "host (a_eq_e = FALSE is not on the GPU yet)";
+    render_host(view, render, image, console.progress("render"));
+  }
   console.end_progress();
   splats = Splats();
   report.stages.push_back({"render", clock.lap()});

@@ -21,6 +21,11 @@ std::string RunReport::text() const {
   std::snprintf(line, sizeof line, "  particles  %zu read, %zu dropped as invalid, %zu in view\n", particles_read,
                 particles_dropped, particles_active);
   out += line;
+  if (split) {
+    std::snprintf(line, sizeof line, "  splats     %zu on the GPU, %zu on the host (larger than the tile boundary)\n",
+                  on_gpu, on_host);
+    out += line;
+  }
   for (const auto& [name, seconds] : stages) {
     std::snprintf(line, sizeof line, "  %-11s %9.3f s\n", name.c_str(), seconds);
     out += line;

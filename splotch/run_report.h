@@ -14,6 +14,8 @@ struct RunReport {
   std::string image_path, renderer;
   int width = 0, height = 0, threads = 1;
   std::size_t particles_read = 0, particles_dropped = 0, particles_active = 0;
+  bool split = false;  // GPU render: splats drawn on the GPU and (too large for it) on the host
+  std::size_t on_gpu = 0, on_host = 0;
   std::vector<std::pair<std::string, double>> stages;  // name, seconds
   double total_seconds = 0;
   double peak_memory_mib = 0;

@@ -193,17 +193,39 @@ OutputSettings read_output(ParamFile& p, int frame, std::vector<std::string>& wa
   return o;
 }
 
-RendererChoice read_renderer(ParamFile& p, bool gpu_available) {
+RendererChoice read_renderer(ParamFile& p, bool gpu_available, const std::string& no_gpu_reason) {
   const std::string r = p.get<std::string>("renderer", "auto");
   if (r == "host") return RendererChoice::host;
   if (r == "auto") return gpu_available ? RendererChoice::cuda : RendererChoice::host;
   if (r == "cuda") {
     if (!gpu_available)
-      throw UserError(at(p, "renderer") + " = cuda, but this build of splotch has no usable GPU renderer; "
-                      "use renderer = host or auto");
+      throw UserError(at(p, "renderer") + " = cuda, but " +
+                      (no_gpu_reason.empty() ? std::string("there is no usable GPU") : no_gpu_reason) +
+                      "; use renderer = host or auto");
     return RendererChoice::cuda;
   }
   throw UserError(at(p, "renderer") + " = '" + r + "' is not one of auto, host, cuda");
+}
+
+CudaOptions read_cuda(ParamFile& p) {
+  CudaOptions o;
+  const std::string algorithm = p.get<std::string>("cuda_algorithm", "btile");
+  if (algorithm != "btile")
+    throw UserError(at(p, "cuda_algorithm") + " = '" + algorithm +
+                    "': this version has the btile GPU renderer only (fragment is to come)");
+  o.tile_x = p.get<int>("tile_x-side", o.tile_x);
+  o.tile_y = p.get<int>("tile_y-side", o.tile_y);
+  o.boundary = p.get<int>("tile_boundary_width", o.boundary);
+  if (o.tile_x < 1 || o.tile_x > 256) throw UserError(at(p, "tile_x-side") + " must be between 1 and 256 pixels");
+  if (o.tile_y < 1 || o.tile_y > 256) throw UserError(at(p, "tile_y-side") + " must be between 1 and 256 pixels");
+  if (o.boundary < 0 || o.boundary > 64) throw UserError(at(p, "tile_boundary_width") + " must be between 0 and 64 pixels");
+  // The Btile (three float planes) must fit the shared memory of a block: 64 KiB at most, which
+  // every GPU of compute capability 7.5 or later offers.
+  const long bytes = 12L * (o.tile_x + 2L * o.boundary) * (o.tile_y + 2L * o.boundary);
+  if (bytes > 64L * 1024L)
+    throw UserError(at(p, "tile_x-side") + ", tile_y-side and tile_boundary_width make a Btile of " +
+                    std::to_string(bytes / 1024) + " KiB; at most 64 KiB of GPU shared memory is used");
+  return o;
 }
 
 }  // namespace
@@ -251,7 +273,7 @@ InputSettings read_input_settings(ParamFile& p) {
   return in;
 }
 
-Settings read_settings(ParamFile& p, int frame, bool gpu_available) {
+Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::string& no_gpu_reason) {
   // Rendering one frame where a scene file asks for many would be a silent surprise.
   if (!p.get<std::string>("scene_file", "").empty())
     throw UserError(at(p, "scene_file") + ": scene files (many frames in one run) are not supported by this version "
@@ -270,7 +292,8 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available) {
     throw UserError(at(p, "sort_type") + " = " + std::to_string(sort_type) +
                     " is not one of 0 (none), 1 (depth), 2 (value), 3 (reversed value), 4 (size)");
   s.sort = SortOrder(sort_type);  // only a_eq_e = FALSE depends on the order
-  s.renderer = read_renderer(p, gpu_available);
+  s.renderer = read_renderer(p, gpu_available, no_gpu_reason);
+  if (s.renderer == RendererChoice::cuda) s.cuda = read_cuda(p);
   s.output = read_output(p, frame, s.warnings);
   return s;
 }

@@ -11,6 +11,7 @@
 #include "io/raw_reader.h"
 #include "params/param_file.h"
 #include "splotch/geometry.h"
+#include "cuda/cuda_renderer.h"
 #include "splotch/host_renderer.h"
 #include "splotch/normalize.h"
 #include "splotch/sort.h"
@@ -50,13 +51,15 @@ struct Settings {
   RenderOptions render;
   SortOrder sort = SortOrder::depth;
   RendererChoice renderer = RendererChoice::host;
+  CudaOptions cuda;  // renderer = cuda
   OutputSettings output;
   std::vector<std::string> warnings;  // for the user, e.g. a pictype that the file name overrides
 };
 
 // `frame` numbers the image (DESIGN.md section 4, "Output name"). `gpu_available` decides
-// renderer=auto.
-Settings read_settings(ParamFile& params, int frame = 0, bool gpu_available = false);
+// renderer=auto; `no_gpu_reason` says why there is none, for the error of renderer=cuda.
+Settings read_settings(ParamFile& params, int frame = 0, bool gpu_available = false,
+                       const std::string& no_gpu_reason = "");
 
 // Only what reading the snapshot needs (for --info).
 InputSettings read_input_settings(ParamFile& params);

@@ -1,0 +1,17 @@
+// Built instead of the .cu files when the Makefile has no CUDA (CUDA=0 or no nvcc).
+#include <stdexcept>
+
+#include "cuda/cuda_renderer.h"
+
+namespace splotch {
+
+bool cuda_device_present(std::string* why) {
+  if (why) *why = "this build of splotch has no GPU renderer (built without CUDA)";
+  return false;
+}
+
+CudaReport render_cuda(const SplatView&, const CudaOptions&, Image&) {
+  throw std::logic_error("render_cuda called in a build without CUDA");
+}
+
+}  // namespace splotch

@@ -1,0 +1,111 @@
+// The GPU renderer against the host renderer (DESIGN.md section 5: within 1e-4 of the image
+// maximum). Where no GPU is present every case says so and checks nothing: they run for real on
+// a machine with one.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include "cuda/cuda_renderer.h"
+#include "splotch/host_renderer.h"
+#include "tests/test_support.h"
+
+namespace splotch {
+namespace {
+
+using testing::max_abs_difference;
+using testing::max_value;
+using testing::SplatArrays;
+
+bool have_gpu() {
+  std::string why;
+  if (cuda_device_present(&why)) return true;
+  MESSAGE("GPU test skipped: " << why);
+  return false;
+}
+
+// Renders on the GPU and on the host; checks the images agree and how the splats were divided.
+void check_against_host(const SplatArrays& s, int w, int h, const CudaOptions& o = CudaOptions{}) {
+  Image host(w, h), gpu(w, h);
+  render_host(s.view(), o.host, host);
+  const CudaReport report = render_cuda(s.view(), o, gpu);
+  CHECK(report.on_gpu + report.on_host == s.x.size());
+  const float scale = std::max(max_value(host), 1e-30f);
+  CHECK(max_abs_difference(host, gpu) <= 1e-4f * scale);
+}
+
+SplatArrays random_splats(int n, int w, int h, unsigned seed, float max_radius) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> ux(-20.0f, float(w) + 20.0f), uy(-20.0f, float(h) + 20.0f);
+  std::uniform_real_distribution<float> ur(0.3f, max_radius), ue(0.0f, 1.0f);
+  SplatArrays s;
+  for (int i = 0; i < n; ++i) s.add(ux(rng), uy(rng), ur(rng), ue(rng), ue(rng), ue(rng));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("gpu btile: empty input leaves the image as it was") {
+  if (!have_gpu()) return;
+  SplatArrays none;
+  Image image(40, 30);
+  image.pixel(3, 4)[1] = 0.5f;
+  const CudaReport report = render_cuda(none.view(), CudaOptions{}, image);
+  CHECK(report.on_gpu == 0);
+  CHECK(image.pixel(3, 4)[1] == 0.5f);
+}
+
+TEST_CASE("gpu btile: one particle, many on one pixel, tile corners and edges") {
+  if (!have_gpu()) return;
+  SUBCASE("one particle") {
+    SplatArrays s;
+    s.add(50.3f, 40.7f, 6.0f, 1.0f, 0.5f, 0.25f);
+    check_against_host(s, 100, 90);
+  }
+  SUBCASE("many particles on one pixel") {
+    SplatArrays s;
+    for (int i = 0; i < 5000; ++i) s.add(33.5f, 33.5f, 2.0f + float(i % 7), 0.01f, 0.02f, 0.03f);
+    check_against_host(s, 64, 64);
+  }
+  SUBCASE("centres on tile corners and edges") {
+    SplatArrays s;
+    for (int ty = 0; ty <= 4; ++ty)
+      for (int tx = 0; tx <= 4; ++tx)
+        for (float d : {-0.5f, 0.0f, 0.49f})
+          s.add(32.0f * float(tx) + d, 32.0f * float(ty) - d, 9.0f, 0.3f, 0.2f, 0.1f);
+    check_against_host(s, 128, 128);
+  }
+}
+
+TEST_CASE("gpu btile: off-screen particles, radii around the boundary width, huge particles") {
+  if (!have_gpu()) return;
+  CudaOptions o;
+  SUBCASE("partly and wholly off-screen") { check_against_host(random_splats(3000, 150, 110, 5, 14.0f), 150, 110, o); }
+  SUBCASE("radii just below and above the boundary width") {
+    SplatArrays s;
+    const float limit = float(o.boundary) / 0.75f;  // footprint radius 0.75 r
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> u(0.0f, 200.0f);
+    for (int i = 0; i < 2000; ++i) s.add(u(rng), u(rng), limit * (i % 2 ? 1.0001f : 0.9999f), 0.2f, 0.4f, 0.6f);
+    Image host(200, 200), gpu(200, 200);
+    render_host(s.view(), o.host, host);
+    const CudaReport report = render_cuda(s.view(), o, gpu);
+    CHECK(report.on_gpu == 1000);
+    CHECK(report.on_host == 1000);
+    CHECK(max_abs_difference(host, gpu) <= 1e-4f * max_value(host));
+  }
+  SUBCASE("huge particles (on the host) among small ones") {
+    SplatArrays s = random_splats(2000, 300, 200, 7, 6.0f);
+    s.add(150.0f, 100.0f, 400.0f, 0.5f, 0.5f, 0.5f);
+    s.add(-50.0f, 20.0f, 90.0f, 0.2f, 0.1f, 0.4f);
+    check_against_host(s, 300, 200, o);
+  }
+  SUBCASE("other tile sizes and boundaries") {
+    o.tile_x = 16;
+    o.tile_y = 24;
+    o.boundary = 4;
+    check_against_host(random_splats(2000, 211, 157, 11, 10.0f), 211, 157, o);
+  }
+}
+
+}  // namespace splotch
