@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
+#include <stdexcept>
 #include <vector>
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_renderer.h"
-#include "splotch/geometry.h"
-#include <stdexcept>
+#include "splotch/tile_order.h"
 
 namespace splotch {
 namespace {
@@ -102,16 +102,17 @@ struct Split {
   std::vector<int> tile_start;
 };
 
-Split split(const SplatView& s, const CudaOptions& o, int nx, int ny) {
+Split split(const SplatView& s, const CudaOptions& o, int width, int height, int nx, int ny) {
   Split out;
   const int tiles = nx * ny;
   std::vector<int> tile_of(s.n, -1);
   std::vector<int> count(std::size_t(tiles) + 1, 0);
+  const float inverse_x = 1.0f / float(o.tile_x), inverse_y = 1.0f / float(o.tile_y);
   for (std::size_t i = 0; i < s.n; ++i) {
     if (0.75f * s.radius[i] > float(o.boundary)) continue;  // for the host
-    // The tile holding the centre (off-image centres: the nearest), as centre_tile() does.
-    const int px = int(std::min(std::max(s.x[i], 0.0f), 1.0e9f)), py = int(std::min(std::max(s.y[i], 0.0f), 1.0e9f));
-    tile_of[i] = std::min(py / o.tile_y, ny - 1) * nx + std::min(px / o.tile_x, nx - 1);
+    // The tile holding the centre (off-image centres: the nearest).
+    tile_of[i] = centre_tile_along(s.y[i], height, o.tile_y, inverse_y, ny) * nx +
+                 centre_tile_along(s.x[i], width, o.tile_x, inverse_x, nx);
     ++count[std::size_t(tile_of[i]) + 1];
   }
   for (int t = 0; t < tiles; ++t) count[std::size_t(t) + 1] += count[std::size_t(t)];
@@ -152,7 +153,7 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& o, Image& image) {
   if (o.tile_x < 1 || o.tile_y < 1 || o.boundary < 0)
     throw std::invalid_argument("render_cuda: tile sides must be positive and the boundary not negative");
   const int nx = (image.width + o.tile_x - 1) / o.tile_x, ny = (image.height + o.tile_y - 1) / o.tile_y;
-  const Split parts = split(s, o, nx, ny);
+  const Split parts = split(s, o, image.width, image.height, nx, ny);
   report.on_gpu = parts.gpu[0].size();
   report.on_host = parts.host[0].size();
 

@@ -67,17 +67,12 @@ auto spills_at(const SplatView& s, std::size_t at, const TileGrid& g, float inve
   using namespace simd;
   const F X = load(s.x + at, F{}), Y = load(s.y + at, F{}), R = 0.75f * load(s.radius + at, F{});
   auto edge = [](F v) { return truncate(min(max(v, F{} - 1.0e9f), F{} + 1.0e9f)); };
-  auto clamp = [](auto v, int lo, int hi) { return v < lo ? decltype(v){} + lo : (v > hi ? decltype(v){} + hi : v); };
   const auto x_lo = clamp(edge(X - R + 1.0f), 0, g.xres), x_hi = clamp(edge(X + R + 1.0f), 0, g.xres);
   const auto y_lo = clamp(edge(Y - R + 1.0f), 0, g.yres), y_hi = clamp(edge(Y + R + 1.0f), 0, g.yres);
-  // The centre tile as centre_tile() finds it, as pixel bounds. Clamped to the image first, so
-  // that the quotient is small enough for divide(); that changes no tile.
+  // The centre tile, as pixel bounds.
   const int T = g.tile;
-  auto centre = [&](F v, int res, int n) {
-    const auto p = clamp(truncate(min(max(v, F{}), F{} + 1.0e9f)), 0, res - 1);
-    return clamp(divide(p, T, inverse_tile), 0, n - 1) * T;
-  };
-  const auto tx = centre(X, g.xres, g.nx), ty = centre(Y, g.yres, g.ny);
+  const auto tx = centre_tile_along(X, g.xres, T, inverse_tile, g.nx) * T;
+  const auto ty = centre_tile_along(Y, g.yres, T, inverse_tile, g.ny) * T;
   const auto visible = (x_lo < x_hi) & (y_lo < y_hi);
   return visible & ((x_lo < tx) | (x_hi > tx + T) | (y_lo < ty) | (y_hi > ty + T));
 }

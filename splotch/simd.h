@@ -58,6 +58,12 @@ inline float load(const float* p, float) { return *p; }
 inline vfloat load(const float* p, vfloat) { return load(p); }
 inline void store(float* p, float v) { *p = v; }
 
+// v limited to [lo, hi], per lane (or for one int).
+template <class I>
+I clamp(I v, int lo, int hi) {
+  return select_int(v < lo, I{} + lo, select_int(v > hi, I{} + hi, v));
+}
+
 // v / d per lane (or for one int) for 0 <= v < 2^24, d > 0 and inverse = 1.0f / d, without an
 // integer division (vectors have none): the float quotient is off by at most one, and one
 // step each way corrects it.

@@ -36,15 +36,7 @@ std::vector<std::size_t> order_by_tile(Splats& s, int tile_size, int width, int 
     using namespace simd;
     const float inverse = 1.0f / float(tile_size);
     auto tile_of = [&](auto X, auto Y) {
-      using F = decltype(X);
-      auto clamp = [](auto v, int lo, int hi) { return v < lo ? decltype(v){} + lo : (v > hi ? decltype(v){} + hi : v); };
-      // As centre_tile(), with the pixel clamped to the image first (which changes no tile) so
-      // that it is small enough for divide().
-      auto along = [&](F v, int res, int count) {
-        const auto p = clamp(truncate(min(max(v, F{}), F{} + 1.0e9f)), 0, res - 1);
-        return clamp(divide(p, tile_size, inverse), 0, count - 1);
-      };
-      return along(Y, height, ny) * nx + along(X, width, nx);
+      return centre_tile_along(Y, height, tile_size, inverse, ny) * nx + centre_tile_along(X, width, tile_size, inverse, nx);
     };
     const std::size_t groups = n / lanes;
     std::int32_t* key = reinterpret_cast<std::int32_t*>(destination.data());

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "splotch/simd.h"
 #include "splotch/splats.h"
 
 namespace splotch {
@@ -16,6 +17,17 @@ namespace splotch {
 inline int centre_tile(float x, float y, int tile_size, int tiles_x, int tiles_y) {
   const int px = int(std::min(std::max(x, 0.0f), 1.0e9f)), py = int(std::min(std::max(y, 0.0f), 1.0e9f));
   return std::min(py / tile_size, tiles_y - 1) * tiles_x + std::min(px / tile_size, tiles_x - 1);
+}
+
+// The same for one coordinate (one float or a vector of lanes): the tile column (of x, with the
+// image width and the tile width) or row holding it, without an integer division. The pixel is
+// clamped to the image first, which changes no tile and keeps it small enough for
+// simd::divide(). `inverse_tile` is 1.0f / tile.
+template <class F>
+auto centre_tile_along(F v, int resolution, int tile, float inverse_tile, int tiles) {
+  using namespace simd;
+  const auto pixel = clamp(truncate(min(max(v, F{}), F{} + 1.0e9f)), 0, resolution - 1);
+  return clamp(divide(pixel, tile, inverse_tile), 0, tiles - 1);
 }
 
 // Returns where each tile's splats start (tiles + 1 entries). `scratch` serves as scratch space

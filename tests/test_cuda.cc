@@ -34,15 +34,6 @@ void check_against_host(const SplatArrays& s, int w, int h, const CudaOptions& o
   CHECK(max_abs_difference(host, gpu) <= 1e-4f * scale);
 }
 
-SplatArrays random_splats(int n, int w, int h, unsigned seed, float max_radius) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> ux(-20.0f, float(w) + 20.0f), uy(-20.0f, float(h) + 20.0f);
-  std::uniform_real_distribution<float> ur(0.3f, max_radius), ue(0.0f, 1.0f);
-  SplatArrays s;
-  for (int i = 0; i < n; ++i) s.add(ux(rng), uy(rng), ur(rng), ue(rng), ue(rng), ue(rng));
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("gpu btile: empty input leaves the image as it was") {
@@ -80,7 +71,7 @@ TEST_CASE("gpu btile: one particle, many on one pixel, tile corners and edges") 
 TEST_CASE("gpu btile: off-screen particles, radii around the boundary width, huge particles") {
   if (!have_gpu()) return;
   CudaOptions o;
-  SUBCASE("partly and wholly off-screen") { check_against_host(random_splats(3000, 150, 110, 5, 14.0f), 150, 110, o); }
+  SUBCASE("partly and wholly off-screen") { check_against_host(testing::random_splats(3000, 150, 110, 5, 14.0f, 0.3f), 150, 110, o); }
   SUBCASE("radii just below and above the boundary width") {
     SplatArrays s;
     const float limit = float(o.boundary) / 0.75f;  // footprint radius 0.75 r
@@ -95,7 +86,7 @@ TEST_CASE("gpu btile: off-screen particles, radii around the boundary width, hug
     CHECK(max_abs_difference(host, gpu) <= 1e-4f * max_value(host));
   }
   SUBCASE("huge particles (on the host) among small ones") {
-    SplatArrays s = random_splats(2000, 300, 200, 7, 6.0f);
+    SplatArrays s = testing::random_splats(2000, 300, 200, 7, 6.0f, 0.3f);
     s.add(150.0f, 100.0f, 400.0f, 0.5f, 0.5f, 0.5f);
     s.add(-50.0f, 20.0f, 90.0f, 0.2f, 0.1f, 0.4f);
     check_against_host(s, 300, 200, o);
@@ -104,7 +95,7 @@ TEST_CASE("gpu btile: off-screen particles, radii around the boundary width, hug
     o.tile_x = 16;
     o.tile_y = 24;
     o.boundary = 4;
-    check_against_host(random_splats(2000, 211, 157, 11, 10.0f), 211, 157, o);
+    check_against_host(testing::random_splats(2000, 211, 157, 11, 10.0f, 0.3f), 211, 157, o);
   }
 }
 

@@ -44,15 +44,6 @@ bool in_footprint(int x, int y, float X, float Y, float r) {
   return y >= int(Y - dy + 1.0f) && y < int(Y + dy + 1.0f) && y >= int(Y - R + 1.0f) && y < int(Y + R + 1.0f);
 }
 
-SplatArrays random_splats(int n, int w, int h, unsigned seed, float max_radius) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> ux(-20.0f, float(w) + 20.0f), uy(-20.0f, float(h) + 20.0f);
-  std::uniform_real_distribution<float> ur(0.5f, max_radius), ue(0.0f, 1.0f);
-  SplatArrays s;
-  for (int i = 0; i < n; ++i) s.add(ux(rng), uy(rng), ur(rng), ue(rng), ue(rng), ue(rng));
-  return s;
-}
-
 void check_matches_reference(const SplatArrays& s, int w, int h) {
   for (bool a_eq_e : {true, false}) {
     CAPTURE(a_eq_e);

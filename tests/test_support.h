@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -85,6 +86,17 @@ struct SplatArrays {
     return v;
   }
 };
+
+// n splats with centres up to 20 pixels beyond a w x h image, radii in [min_radius, max_radius),
+// colours in [0, 1): the same for the same arguments on every machine.
+inline SplatArrays random_splats(int n, int w, int h, unsigned seed, float max_radius, float min_radius = 0.5f) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> ux(-20.0f, float(w) + 20.0f), uy(-20.0f, float(h) + 20.0f);
+  std::uniform_real_distribution<float> ur(min_radius, max_radius), ue(0.0f, 1.0f);
+  SplatArrays s;
+  for (int i = 0; i < n; ++i) s.add(ux(rng), uy(rng), ur(rng), ue(rng), ue(rng), ue(rng));
+  return s;
+}
 
 inline float max_value(const Image& a) {
   float m = 0;
