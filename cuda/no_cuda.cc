@@ -10,7 +10,12 @@ bool cuda_device_present(std::string* why) {
   return false;
 }
 
-CudaReport render_cuda(const SplatView&, const CudaOptions&, Image&) {
+struct CudaSession::Buffers {};
+CudaSession::CudaSession(std::size_t) { throw std::logic_error("CudaSession made in a build without CUDA"); }
+CudaSession::CudaSession() : CudaSession(0) {}
+CudaSession::~CudaSession() = default;
+
+CudaReport render_cuda(const SplatView&, const CudaOptions&, Image&, CudaSession*) {
   throw std::logic_error("render_cuda called in a build without CUDA");
 }
 

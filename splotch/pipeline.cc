@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <future>
 #include <memory>
 #include <sstream>
 
@@ -107,10 +108,10 @@ RunReport render_frame(ParamFile& params, Console& console) {
   Stopwatch clock;
   RunReport report;
   for (const std::string& w : params.warnings()) console.warning(w);
-  // Looking for a GPU starts the CUDA runtime, which takes a moment: only when one is asked for.
-  // Until the GPU renderer is faster than the host renderer (issue 3), `auto` means the host.
+  // Looking for a GPU loads the CUDA driver, which takes a moment: only when one may be used.
   std::string no_gpu;
-  const bool gpu = params.get<std::string>("renderer", "auto") == "cuda" && cuda_device_present(&no_gpu);
+  const std::string renderer = params.get<std::string>("renderer", "auto");
+  const bool gpu = (renderer == "cuda" || renderer == "auto") && cuda_device_present(&no_gpu);
   const Settings s = read_settings(params, 0, gpu, no_gpu);
   for (const std::string& w : s.warnings) console.warning(w);
   report.threads = omp_get_max_threads();
@@ -118,6 +119,13 @@ RunReport render_frame(ParamFile& params, Console& console) {
   report.image_path = s.output.path;
   report.width = s.camera.xres;
   report.height = s.camera.yres;
+
+  // The CUDA runtime starts and the transfer buffers are pinned while the snapshot is read.
+  std::future<std::unique_ptr<CudaSession>> gpu_session;
+  if (s.renderer == RendererChoice::cuda && s.render.a_eq_e)
+    gpu_session = std::async(std::launch::async, [&s] {
+      return std::make_unique<CudaSession>(s.cuda.chunk_particles);
+    });
 
   const auto palettes = read_palettes(s);
   ParticleSet particles = read_snapshot(s.input, console.progress("read"));
@@ -159,11 +167,15 @@ RunReport render_frame(ParamFile& params, Console& console) {
     CudaOptions cuda = s.cuda;
     cuda.host = render;
     view.tile_start = nullptr;  // the host part is a subset of the splats
-    const CudaReport gpu_report = render_cuda(view, cuda, image);
+    const std::unique_ptr<CudaSession> session = gpu_session.get();
+    const CudaReport gpu_report = render_cuda(view, cuda, image, session.get());
     report.renderer = "cuda (btile)";
     report.split = true;
     report.on_gpu = gpu_report.on_gpu;
     report.on_host = gpu_report.on_host;
+    report.chunks = gpu_report.chunks;
+    report.gpu_seconds = gpu_report.gpu_seconds;
+    report.host_seconds = gpu_report.host_seconds;
   } else {
     if (s.renderer == RendererChoice::cuda) report.renderer = "host (a_eq_e = FALSE is not on the GPU yet)";
     render_host(view, render, image, console.progress("render"));

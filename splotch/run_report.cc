@@ -22,8 +22,10 @@ std::string RunReport::text() const {
                 particles_dropped, particles_active);
   out += line;
   if (split) {
-    std::snprintf(line, sizeof line, "  splats     %zu on the GPU, %zu on the host (larger than the tile boundary)\n",
-                  on_gpu, on_host);
+    std::snprintf(line, sizeof line,
+                  "  splats     %zu on the GPU (%zu chunks, %.3f s), %zu on the host (larger than the tile boundary, "
+                  "%.3f s)\n",
+                  on_gpu, chunks, gpu_seconds, on_host, host_seconds);
     out += line;
   }
   for (const auto& [name, seconds] : stages) {

@@ -216,15 +216,16 @@ CudaOptions read_cuda(ParamFile& p) {
   o.tile_x = p.get<int>("tile_x-side", o.tile_x);
   o.tile_y = p.get<int>("tile_y-side", o.tile_y);
   o.boundary = p.get<int>("tile_boundary_width", o.boundary);
-  if (o.tile_x < 1 || o.tile_x > 256) throw UserError(at(p, "tile_x-side") + " must be between 1 and 256 pixels");
-  if (o.tile_y < 1 || o.tile_y > 256) throw UserError(at(p, "tile_y-side") + " must be between 1 and 256 pixels");
-  if (o.boundary < 0 || o.boundary > 64) throw UserError(at(p, "tile_boundary_width") + " must be between 0 and 64 pixels");
-  // The Btile (three float planes) must fit the shared memory of a block: 64 KiB at most, which
-  // every GPU of compute capability 7.5 or later offers.
-  const long bytes = 12L * (o.tile_x + 2L * o.boundary) * (o.tile_y + 2L * o.boundary);
-  if (bytes > 64L * 1024L)
-    throw UserError(at(p, "tile_x-side") + ", tile_y-side and tile_boundary_width make a Btile of " +
-                    std::to_string(bytes / 1024) + " KiB; at most 64 KiB of GPU shared memory is used");
+  auto out_of_range = [&](const char* key, long long value, const char* range) {
+    return UserError(at(p, key) + " = " + std::to_string(value) + " must be " + range);
+  };
+  if (o.tile_x < 1 || o.tile_x > 256) throw out_of_range("tile_x-side", o.tile_x, "between 1 and 256 pixels");
+  if (o.tile_y < 1 || o.tile_y > 256) throw out_of_range("tile_y-side", o.tile_y, "between 1 and 256 pixels");
+  if (o.boundary < 0 || o.boundary > 128) throw out_of_range("tile_boundary_width", o.boundary, "between 0 and 128 pixels");
+  // Whether the Btile fits the GPU's shared memory is checked against the GPU itself, at render time.
+  const long long chunk = p.get<long long>("gpu_chunk_particles", 0);
+  if (chunk < 0) throw out_of_range("gpu_chunk_particles", chunk, "positive (or 0: sized from the free GPU memory)");
+  o.chunk_particles = std::size_t(chunk);
   return o;
 }
 

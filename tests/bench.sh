@@ -8,6 +8,7 @@
 #
 #   tests/bench.sh                    # all cases, 5 runs each
 #   RUNS=3 SIZES="1e6" tests/bench.sh # fewer
+#   RENDERERS="host cuda" tests/bench.sh  # the GPU renderer too, with its ratio to the host's
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +37,7 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) p
 stages="read normalize geometry colour sort render post write total wall"
 printf "%-14s %9s %9s %-8s %-6s" dataset N image renderer a_eq_e
 for s in $stages; do printf " %9s" "$s"; done
-printf " %9s %10s %9s %8s %9s\n" "peak_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB"
+printf " %9s %10s %9s %8s %9s %9s %9s\n" "peak_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB" "render_vs" "wall_vs"
 
 for n in $SIZES; do
   snapshot=$DIR/bench_$n.bin
@@ -45,8 +46,9 @@ for n in $SIZES; do
   fi
   cat "$snapshot" >/dev/null  # every run reads from the page cache, as the original's figures do
   for res in $RESOLUTIONS; do
-    for renderer in $RENDERERS; do
-      for aeqe in TRUE FALSE; do
+    for aeqe in TRUE FALSE; do
+      host_render=-; host_wall=-
+      for renderer in $RENDERERS; do
         log=$DIR/run_${n}_${res}_${renderer}_${aeqe}.log
         : >"$log"
         for run in $(seq "$RUNS"); do
@@ -59,15 +61,21 @@ for n in $SIZES; do
         for s in $stages; do
           printf " %9s" "$(awk -v s="$s" '$1 == s && $3 == "s" {print $2}' "$log" | median)"
         done
+        render=$(awk '$1 == "render" && $3 == "s" {print $2}' "$log" | median)
         peak=$(awk '$1 == "peak" {print $3}' "$log" | sort -g | tail -1)
         total=$(awk '$1 == "wall" {print $2}' "$log" | median)
         read -r orig_s orig_mib <<<"$(original "$n" "$res" "$aeqe")"
         rate=$(awk -v n="$(count_of "$n")" -v t="$total" 'BEGIN {printf "%.2f", n / t / 1e6}')
         speedup=$(awk -v o="$orig_s" -v t="$total" 'BEGIN {if (o == "-") print "-"; else printf "%.2fx", o / t}')
-        printf " %9s %10s %9s %8s %9s\n" "$peak" "$rate" "$orig_s" "$speedup" "$orig_mib"
+        if [ "$renderer" = host ]; then host_render=$render; host_wall=$total; fi
+        ratio() { awk -v h="$1" -v t="$2" 'BEGIN {if (h == "-" || t == 0) print "-"; else printf "%.2fx", h / t}'; }
+        printf " %9s %10s %9s %8s %9s %9s %9s\n" "$peak" "$rate" "$orig_s" "$speedup" "$orig_mib" \
+          "$(ratio "$host_render" "$render")" "$(ratio "$host_wall" "$total")"
       done
     done
   done
 done
 echo "(seconds, medians of $RUNS runs; total: as bin/splotch reports it; wall: the whole process;"
-echo " Mpart/s and speedup from wall; orig: the original Splotch, 2 OpenMP threads, as quoted in issue #2)"
+echo " Mpart/s and speedup from wall; orig: the original Splotch, 2 OpenMP threads, as quoted in issue #2;"
+echo " render_vs, wall_vs: the host renderer's render stage and wall time in this command over this row's,"
+echo " when RENDERERS lists host first, e.g. RENDERERS=\"host cuda\")"

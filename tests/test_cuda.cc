@@ -25,13 +25,14 @@ bool have_gpu() {
 }
 
 // Renders on the GPU and on the host; checks the images agree and how the splats were divided.
-void check_against_host(const SplatArrays& s, int w, int h, const CudaOptions& o = CudaOptions{}) {
+CudaReport check_against_host(const SplatArrays& s, int w, int h, const CudaOptions& o = CudaOptions{}) {
   Image host(w, h), gpu(w, h);
   render_host(s.view(), o.host, host);
   const CudaReport report = render_cuda(s.view(), o, gpu);
   CHECK(report.on_gpu + report.on_host == s.x.size());
   const float scale = std::max(max_value(host), 1e-30f);
   CHECK(max_abs_difference(host, gpu) <= 1e-4f * scale);
+  return report;
 }
 
 }  // namespace
@@ -97,6 +98,53 @@ TEST_CASE("gpu btile: off-screen particles, radii around the boundary width, hug
     o.boundary = 4;
     check_against_host(testing::random_splats(2000, 211, 157, 11, 10.0f, 0.3f), 211, 157, o);
   }
+}
+
+TEST_CASE("gpu btile: chunked streaming gives the image of one transfer") {
+  if (!have_gpu()) return;
+  const SplatArrays s = testing::random_splats(20000, 257, 190, 13, 12.0f, 0.3f);
+  CudaOptions o;
+  SUBCASE("chunks of 1000, 7777 and more than all") {
+    for (std::size_t chunk : {std::size_t(1000), std::size_t(7777), std::size_t(1) << 20}) {
+      CAPTURE(chunk);
+      o.chunk_particles = chunk;
+      const CudaReport report = check_against_host(s, 257, 190, o);
+      CHECK(report.chunks == (s.x.size() + std::min(chunk, s.x.size()) - 1) / std::min(chunk, s.x.size()));
+    }
+  }
+  SUBCASE("a chunk of one splat") {
+    o.chunk_particles = 1;
+    const CudaReport report = check_against_host(testing::random_splats(40, 90, 70, 3, 9.0f), 90, 70, o);
+    CHECK(report.chunks == 40);
+  }
+}
+
+TEST_CASE("gpu btile: a wide boundary keeps large splats on the GPU") {
+  if (!have_gpu()) return;
+  CudaOptions o;
+  o.tile_x = o.tile_y = 64;
+  o.boundary = 32;  // a Btile of 128 x 128 x 3 floats: 192 KiB of shared memory
+  const SplatArrays s = testing::random_splats(6000, 400, 300, 17, 50.0f, 0.3f);
+  const CudaReport report = check_against_host(s, 400, 300, o);
+  CHECK(report.on_host > 0);  // r above 32 / 0.75
+  CHECK(report.on_gpu > 4 * report.on_host);
+}
+
+TEST_CASE("gpu btile: a Btile larger than the GPU's shared memory is an error naming the keys") {
+  if (!have_gpu()) return;
+  CudaOptions o;
+  o.tile_x = o.tile_y = 256;
+  o.boundary = 128;  // 512 x 512 x 3 floats: 3 MiB
+  Image image(300, 300);
+  try {
+    render_cuda(testing::random_splats(10, 300, 300, 1, 5.0f).view(), o, image);
+    FAIL("no error");
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    CHECK(m.find("tile_boundary_width = 128") != std::string::npos);
+    CHECK(m.find("3072 KiB") != std::string::npos);
+  }
+  CHECK(max_value(image) == 0.0f);  // nothing drawn
 }
 
 }  // namespace splotch

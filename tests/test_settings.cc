@@ -209,6 +209,12 @@ TEST_CASE("read_settings given values") {
     CHECK(settings_of(text.set("renderer", "host"), 0, true).renderer == RendererChoice::host);
     CHECK(settings_of(text.set("renderer", "cuda"), 0, true).renderer == RendererChoice::cuda);
     CHECK(settings_of(text.set("renderer", "auto"), 0, false).renderer == RendererChoice::host);
+    const Settings gpu = settings_of(text.set("renderer", "cuda").set("gpu_chunk_particles", "5000")
+                                         .set("tile_boundary_width", "24").set("tile_x-side", "48"), 0, true);
+    CHECK(gpu.cuda.chunk_particles == 5000);
+    CHECK(gpu.cuda.boundary == 24);
+    CHECK(gpu.cuda.tile_x == 48);
+    CHECK(gpu.cuda.tile_y == 32);
   }
   SUBCASE("output options") {
     const Settings s = settings_of(text.set("colorbar", "yes").set("pic_gamma", "2.2")
@@ -404,6 +410,15 @@ TEST_CASE("read_settings errors") {
   }
   SUBCASE("renderer = cuda without a GPU") {
     rejects("renderer", "cuda", "cuda");
+  }
+  SUBCASE("GPU keys out of range") {
+    text.set("renderer", "cuda");
+    text.set("gpu_chunk_particles", "-1");
+    contains(error_of(text, true), text.where("gpu_chunk_particles") + " = -1");
+    text.set("gpu_chunk_particles", "0").set("tile_boundary_width", "129");
+    contains(error_of(text, true), text.where("tile_boundary_width") + " = 129");
+    text.set("tile_boundary_width", "8").set("cuda_algorithm", "magic");
+    contains(error_of(text, true), text.where("cuda_algorithm") + " = 'magic'");
   }
   SUBCASE("renderer = bogus") {
     text.set("renderer", "bogus");
