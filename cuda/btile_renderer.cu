@@ -364,7 +364,9 @@ std::size_t render_on_device(const SplatView& s, const CudaOptions& o, const Bti
   CUDA_CHECK(cudaMemsetAsync(image.get(), 0, pixels * sizeof(float), compute));
 
   const int key_bits = 32 - __builtin_clz(g.tiles);  // enough for the key g.tiles
-  std::size_t chunk = o.chunk_particles > 0 ? std::min(o.chunk_particles, s.n) : default_chunk(s.n);
+  // (CUB sorts take int counts.)
+  std::size_t chunk = std::min(o.chunk_particles > 0 ? std::min(o.chunk_particles, s.n) : default_chunk(s.n),
+                               std::size_t(1) << 30);
   Slot slots[2];
   // Out of memory: halve the chunk and try again (down to a size not worth streaming).
   for (;;) {
