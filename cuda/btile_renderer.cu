@@ -22,12 +22,14 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <future>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -263,17 +265,6 @@ struct Slot {
            sort_space.try_allocate(std::max<std::size_t>(sort_bytes, 1)) &&
            scan_space.try_allocate(std::max<std::size_t>(scan_bytes, 1));
   }
-  void release() {
-    field.release();
-    for (int b = 0; b < 2; ++b) {
-      key[b].release();
-      order[b].release();
-    }
-    for (auto* b : {&tile_start, &piece_count, &piece_first}) b->release();
-    pieces.release();
-    sort_space.release();
-    scan_space.release();
-  }
 };
 
 // Bytes of device memory a slot needs per particle of its chunk.
@@ -290,6 +281,9 @@ std::size_t default_chunk(std::size_t n) {
 }
 
 constexpr int staging_threads = 8;
+
+// The view's arrays in the order of a chunk's fields.
+std::array<const float*, fields> fields_of(const SplatView& s) { return {s.x, s.y, s.radius, s.e[0], s.e[1], s.e[2]}; }
 
 // The splats whose footprint radius is beyond the boundary, in index order (the GPU's key_kernel
 // leaves exactly these out).
@@ -323,7 +317,7 @@ struct GatheredSplats {
 
 GatheredSplats gather(const SplatView& s, const std::vector<std::uint32_t>& which) {
   GatheredSplats g;
-  const float* in[fields] = {s.x, s.y, s.radius, s.e[0], s.e[1], s.e[2]};
+  const auto in = fields_of(s);
   for (int f = 0; f < fields; ++f) {
     g.field[f].resize(which.size());
     float* out = g.field[f].data();
@@ -367,12 +361,14 @@ std::size_t render_on_device(const SplatView& s, const CudaOptions& o, const Bti
   // (CUB sorts take int counts.)
   std::size_t chunk = std::min(o.chunk_particles > 0 ? std::min(o.chunk_particles, s.n) : default_chunk(s.n),
                                std::size_t(1) << 30);
-  Slot slots[2];
-  // Out of memory: halve the chunk and try again (down to a size not worth streaming).
+  std::optional<Slot> slots[2];
+  // Out of memory: free both slots, halve the chunk and try again (down to a size not worth
+  // streaming).
   for (;;) {
-    if (slots[0].allocate(chunk, g.tiles, key_bits) && slots[1].allocate(chunk, g.tiles, key_bits)) break;
-    slots[0].release();
-    slots[1].release();
+    if (slots[0].emplace().allocate(chunk, g.tiles, key_bits) && slots[1].emplace().allocate(chunk, g.tiles, key_bits))
+      break;
+    slots[0].reset();
+    slots[1].reset();
     if (chunk <= 4096)
       throw std::runtime_error("the GPU has too little free memory even for chunks of " + std::to_string(chunk) +
                                " particles");
@@ -380,10 +376,10 @@ std::size_t render_on_device(const SplatView& s, const CudaOptions& o, const Bti
   }
   host.reserve_staging(chunk);
 
-  const float* in[fields] = {s.x, s.y, s.radius, s.e[0], s.e[1], s.e[2]};
+  const auto in = fields_of(s);
   std::size_t k = 0;
   for (std::size_t begin = 0; begin < s.n; begin += chunk, ++k) {
-    Slot& slot = slots[k % 2];
+    Slot& slot = *slots[k % 2];
     float* staging = host.staging[k % 2].get();
     const std::size_t count = std::min(chunk, s.n - begin);
     // The staging buffer is free once the upload of the chunk before last has finished.

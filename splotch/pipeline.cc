@@ -168,14 +168,8 @@ RunReport render_frame(ParamFile& params, Console& console) {
     cuda.host = render;
     view.tile_start = nullptr;  // the host part is a subset of the splats
     const std::unique_ptr<CudaSession> session = gpu_session.get();
-    const CudaReport gpu_report = render_cuda(view, cuda, image, session.get());
+    report.gpu = render_cuda(view, cuda, image, session.get());
     report.renderer = "cuda (btile)";
-    report.split = true;
-    report.on_gpu = gpu_report.on_gpu;
-    report.on_host = gpu_report.on_host;
-    report.chunks = gpu_report.chunks;
-    report.gpu_seconds = gpu_report.gpu_seconds;
-    report.host_seconds = gpu_report.host_seconds;
   } else {
     if (s.renderer == RendererChoice::cuda) report.renderer = "host (a_eq_e = FALSE is not on the GPU yet)";
     render_host(view, render, image, console.progress("render"));

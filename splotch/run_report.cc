@@ -21,11 +21,11 @@ std::string RunReport::text() const {
   std::snprintf(line, sizeof line, "  particles  %zu read, %zu dropped as invalid, %zu in view\n", particles_read,
                 particles_dropped, particles_active);
   out += line;
-  if (split) {
+  if (gpu) {
     std::snprintf(line, sizeof line,
                   "  splats     %zu on the GPU (%zu chunks, %.3f s), %zu on the host (larger than the tile boundary, "
                   "%.3f s)\n",
-                  on_gpu, chunks, gpu_seconds, on_host, host_seconds);
+                  gpu->on_gpu, gpu->chunks, gpu->gpu_seconds, gpu->on_host, gpu->host_seconds);
     out += line;
   }
   for (const auto& [name, seconds] : stages) {

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "cuda/cuda_renderer.h"
 
 namespace splotch {
 
@@ -14,9 +17,7 @@ struct RunReport {
   std::string image_path, renderer;
   int width = 0, height = 0, threads = 1;
   std::size_t particles_read = 0, particles_dropped = 0, particles_active = 0;
-  bool split = false;  // GPU render: splats drawn on the GPU and (too large for it) on the host
-  std::size_t on_gpu = 0, on_host = 0, chunks = 0;
-  double gpu_seconds = 0, host_seconds = 0;  // of the render stage, overlapping
+  std::optional<CudaReport> gpu;  // a GPU render: how the splats were divided, and its parts' times
   std::vector<std::pair<std::string, double>> stages;  // name, seconds
   double total_seconds = 0;
   double peak_memory_mib = 0;
