@@ -2,13 +2,20 @@
 // code stays in .cu files. Built when the Makefile finds nvcc (CUDA=0 leaves it out: then
 // cuda_device_present() says so and render_cuda() is never called).
 //
-// Btile (seed 004, Algorithm B): the image is cut into tiles of tile_x x tile_y pixels; each
-// splat whose footprint radius (0.75 r) is at most `boundary` pixels belongs to the tile holding
-// its centre, so that its whole footprint lies within that tile grown by `boundary` pixels on
-// every side (the Btile). One thread block per tile accumulates its splats in shared memory and
-// adds the Btile to the image. Larger splats are rendered by the host renderer on CPU threads
-// while the GPU works, straight into the image, and the GPU's image is added to it at the end.
-// The GPU's splats travel in chunks (`chunk_particles`), so device memory does not grow with N.
+// Two algorithms (seed 004), chosen by CudaOptions::algorithm:
+//   btile:    the image is cut into tiles of tile_x x tile_y pixels. With a_eq_e each splat whose
+//             footprint radius (0.75 r) is at most `boundary` pixels belongs to the tile holding
+//             its centre, so that its footprint lies within that tile grown by `boundary` pixels
+//             on every side (the Btile); one thread block per tile accumulates its splats in
+//             shared memory and adds the Btile to the image. With a_eq_e = FALSE each tile
+//             composites, one thread per pixel, every splat touching it, in draw order.
+//   fragment: a fragment per pixel of each footprint, sorted and combined by pixel.
+// With a_eq_e the splats larger than the boundary are rendered by the host renderer on CPU threads
+// while the GPU works, straight into the image, and the GPU's image is added at the end. With
+// a_eq_e = FALSE every splat is drawn on the GPU: compositing is not additive, so a separate host
+// part could not be combined with the GPU's (each pixel needs its splats in one order).
+// The splats travel in chunks (`chunk_particles`), so device memory does not grow with N; with
+// a_eq_e = FALSE the chunks follow the draw order (splotch/draw_order_chunks.h).
 #pragma once
 
 #include <cstddef>
@@ -20,7 +27,10 @@
 
 namespace splotch {
 
+enum class CudaAlgorithm { btile, fragment };
+
 struct CudaOptions {
+  CudaAlgorithm algorithm = CudaAlgorithm::btile;
   int tile_x = 32, tile_y = 32;      // Btile interior, pixels
   // Pixels; splats with a larger footprint radius render on the host. 32 keeps nearly every splat
   // of a typical view on the GPU (with 8, a quarter of the benchmark's splats, and most of its
@@ -28,13 +38,23 @@ struct CudaOptions {
   // of compute capability 8.0 or later.
   int boundary = 32;
   std::size_t chunk_particles = 0;   // splats per transfer; 0: from the free device memory
-  RenderOptions host;                // for the splats rendered on the host
+  RenderOptions host;                // a_eq_e, gray absorption; the host part's tile size
+  // Work items per pass (fragments; tile-list entries with a_eq_e = FALSE); 0: from the free
+  // device memory. Tests set it small to force many passes.
+  std::size_t pass_items = 0;
 };
+
+// As the parameter cuda_algorithm spells it.
+inline const char* algorithm_name(CudaAlgorithm a) { return a == CudaAlgorithm::fragment ? "fragment" : "btile"; }
 
 struct CudaReport {
   std::size_t on_gpu = 0, on_host = 0;   // splats drawn by each
   double gpu_seconds = 0, host_seconds = 0;  // wall time of each part (they overlap)
+  // The GPU part's pieces, summed over chunks (uploads overlap kernels): copying chunks to the
+  // device, and the kernels drawing them.
+  double upload_seconds = 0, kernel_seconds = 0;
   std::size_t chunks = 0;                // transfers to the device
+  double device_mib = 0;                 // device memory in use at the end of the GPU part (all of it)
 };
 
 // Whether a CUDA device this build can use is present; if not, `why` (when given) says why.
@@ -62,7 +82,8 @@ class CudaSession {
   std::unique_ptr<Buffers> buffers_;
 };
 
-// Adds the splats (a_eq_e only, for now) to `image`. Errors of the CUDA runtime are thrown as
+// Draws the splats into `image` as render_host() does: with a_eq_e added to what it holds,
+// otherwise composited over it in draw order (SplatView::key). Errors of the CUDA runtime are thrown as
 // std::runtime_error naming the call, file and line. Without a session, one is made for the call.
 CudaReport render_cuda(const SplatView& splats, const CudaOptions& options, Image& image,
                        CudaSession* session = nullptr);

@@ -83,11 +83,20 @@ class Stream {
 
 class Event {
  public:
-  Event() { CUDA_CHECK(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming)); }
+  // Timing events cost a little more to record; only those that are read for timing have it.
+  explicit Event(bool timing = false) {
+    CUDA_CHECK(cudaEventCreateWithFlags(&e_, timing ? cudaEventDefault : cudaEventDisableTiming));
+  }
   ~Event() { cudaEventDestroy(e_); }
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
   operator cudaEvent_t() const { return e_; }
+  // Seconds from `start` to this event, both recorded and complete.
+  double seconds_since(const Event& start) const {
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start.e_, e_));
+    return double(ms) / 1000.0;
+  }
 
  private:
   cudaEvent_t e_{};

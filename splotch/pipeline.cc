@@ -122,7 +122,7 @@ RunReport render_frame(ParamFile& params, Console& console) {
 
   // The CUDA runtime starts and the transfer buffers are pinned while the snapshot is read.
   std::future<std::unique_ptr<CudaSession>> gpu_session;
-  if (s.renderer == RendererChoice::cuda && s.render.a_eq_e)
+  if (s.renderer == RendererChoice::cuda)
     gpu_session = std::async(std::launch::async, [&s] {
       return std::make_unique<CudaSession>(s.cuda.chunk_particles);
     });
@@ -163,15 +163,14 @@ RunReport render_frame(ParamFile& params, Console& console) {
   Image image(s.camera.xres, s.camera.yres);
   SplatView view = view_of(splats);
   view.tile_start = tile_start.data();
-  if (s.renderer == RendererChoice::cuda && s.render.a_eq_e) {
+  if (s.renderer == RendererChoice::cuda) {
     CudaOptions cuda = s.cuda;
     cuda.host = render;
     view.tile_start = nullptr;  // the host part is a subset of the splats
     const std::unique_ptr<CudaSession> session = gpu_session.get();
     report.gpu = render_cuda(view, cuda, image, session.get());
-    report.renderer = "cuda (btile)";
+    report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
   } else {
-    if (s.renderer == RendererChoice::cuda) report.renderer = "host (a_eq_e = FALSE is not on the GPU yet)";
     render_host(view, render, image, console.progress("render"));
   }
   console.end_progress();

@@ -14,7 +14,7 @@ double peak_memory_mib() {
 
 std::string RunReport::text() const {
   std::string out;
-  char line[256];
+  char line[512];
   std::snprintf(line, sizeof line, "splotch: wrote %s (%d x %d, %s renderer, %d threads)\n", image_path.c_str(), width,
                 height, renderer.c_str(), threads);
   out += line;
@@ -23,14 +23,24 @@ std::string RunReport::text() const {
   out += line;
   if (gpu) {
     std::snprintf(line, sizeof line,
-                  "  splats     %zu on the GPU (%zu chunks, %.3f s), %zu on the host (larger than the tile boundary, "
-                  "%.3f s)\n",
-                  gpu->on_gpu, gpu->chunks, gpu->gpu_seconds, gpu->on_host, gpu->host_seconds);
+                  "  splats     %zu on the GPU (%zu chunks, %.0f MiB of GPU memory in use), %zu on the host (larger "
+                  "than the tile boundary)\n",
+                  gpu->on_gpu, gpu->chunks, gpu->device_mib, gpu->on_host);
     out += line;
   }
   for (const auto& [name, seconds] : stages) {
     std::snprintf(line, sizeof line, "  %-11s %9.3f s\n", name.c_str(), seconds);
     out += line;
+    if (name == "render" && gpu) {
+      // The render stage's parts on the GPU run at the same time as each other and the host part.
+      std::snprintf(line, sizeof line,
+                    "    gpu_part  %9.3f s   (GPU work, wall time)\n"
+                    "    upload    %9.3f s   (chunks to the device, summed; overlaps the kernels)\n"
+                    "    kernels   %9.3f s   (drawing the chunks, summed)\n"
+                    "    host_part %9.3f s   (splats larger than the tile boundary, on CPU threads meanwhile)\n",
+                    gpu->gpu_seconds, gpu->upload_seconds, gpu->kernel_seconds, gpu->host_seconds);
+      out += line;
+    }
   }
   std::snprintf(line, sizeof line, "  %-11s %9.3f s   (%.3g particles/s)\n", "total", total_seconds,
                 total_seconds > 0 ? double(particles_read) / total_seconds : 0.0);

@@ -210,9 +210,9 @@ RendererChoice read_renderer(ParamFile& p, bool gpu_available, const std::string
 CudaOptions read_cuda(ParamFile& p) {
   CudaOptions o;
   const std::string algorithm = p.get<std::string>("cuda_algorithm", "btile");
-  if (algorithm != "btile")
-    throw UserError(at(p, "cuda_algorithm") + " = '" + algorithm +
-                    "': this version has the btile GPU renderer only (fragment is to come)");
+  if (algorithm == "fragment") o.algorithm = CudaAlgorithm::fragment;
+  else if (algorithm != "btile")
+    throw UserError(at(p, "cuda_algorithm") + " = '" + algorithm + "' is not one of btile, fragment");
   o.tile_x = p.get<int>("tile_x-side", o.tile_x);
   o.tile_y = p.get<int>("tile_y-side", o.tile_y);
   o.boundary = p.get<int>("tile_boundary_width", o.boundary);

@@ -8,7 +8,9 @@
 #
 #   tests/bench.sh                    # all cases, 5 runs each
 #   RUNS=3 SIZES="1e6" tests/bench.sh # fewer
-#   RENDERERS="host cuda" tests/bench.sh  # the GPU renderer too, with its ratio to the host's
+#   RENDERERS="host cuda cuda:fragment" tests/bench.sh  # GPU renderers too (cuda: btile), with
+#                                      # their ratio to the host's; gpu_part, upload, kernels, host_part
+#                                      # and gpu_MiB are the GPU rows' render parts and device memory
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,10 +36,10 @@ original() {
 
 median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
-stages="read normalize geometry colour sort render post write total wall"
+stages="read normalize geometry colour sort render gpu_part upload kernels host_part post write total wall"
 printf "%-14s %9s %9s %-8s %-6s" dataset N image renderer a_eq_e
 for s in $stages; do printf " %9s" "$s"; done
-printf " %9s %10s %9s %8s %9s %9s %9s\n" "peak_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB" "render_vs" "wall_vs"
+printf " %9s %9s %10s %9s %8s %9s %9s %9s\n" "peak_MiB" "gpu_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB" "render_vs" "wall_vs"
 
 for n in $SIZES; do
   snapshot=$DIR/bench_$n.bin
@@ -53,8 +55,10 @@ for n in $SIZES; do
         : >"$log"
         for run in $(seq "$RUNS"); do
           start=$(date +%s.%N)
+          gpu_args=()
+          case "$renderer" in cuda:*) gpu_args=(cuda_algorithm="${renderer#cuda:}") ;; esac
           bin/splotch tests/bench/bench.par infile="$snapshot" outfile="$DIR/bench_out.tga" \
-            xres="$res" a_eq_e="$aeqe" renderer="$renderer" >>"$log"
+            xres="$res" a_eq_e="$aeqe" renderer="${renderer%%:*}" ${gpu_args[@]+"${gpu_args[@]}"} >>"$log"
           echo "wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}') s" >>"$log"
         done
         printf "%-14s %9s %9s %-8s %-6s" "bench_$n" "$n" "${res}x${res}" "$renderer" "$aeqe"
@@ -63,13 +67,15 @@ for n in $SIZES; do
         done
         render=$(awk '$1 == "render" && $3 == "s" {print $2}' "$log" | median)
         peak=$(awk '$1 == "peak" {print $3}' "$log" | sort -g | tail -1)
+        gpu_mib=$(awk '/on the GPU/ {for (i = 1; i + 2 <= NF; i++) if ($(i + 1) == "MiB" && $(i + 2) == "of") print $i}' "$log" |
+          sort -g | tail -1)
         total=$(awk '$1 == "wall" {print $2}' "$log" | median)
         read -r orig_s orig_mib <<<"$(original "$n" "$res" "$aeqe")"
         rate=$(awk -v n="$(count_of "$n")" -v t="$total" 'BEGIN {printf "%.2f", n / t / 1e6}')
         speedup=$(awk -v o="$orig_s" -v t="$total" 'BEGIN {if (o == "-") print "-"; else printf "%.2fx", o / t}')
         if [ "$renderer" = host ]; then host_render=$render; host_wall=$total; fi
         ratio() { awk -v h="$1" -v t="$2" 'BEGIN {if (h == "-" || t == 0) print "-"; else printf "%.2fx", h / t}'; }
-        printf " %9s %10s %9s %8s %9s %9s %9s\n" "$peak" "$rate" "$orig_s" "$speedup" "$orig_mib" \
+        printf " %9s %9s %10s %9s %8s %9s %9s %9s\n" "$peak" "${gpu_mib:--}" "$rate" "$orig_s" "$speedup" "$orig_mib" \
           "$(ratio "$host_render" "$render")" "$(ratio "$host_wall" "$total")"
       done
     done
@@ -78,4 +84,6 @@ done
 echo "(seconds, medians of $RUNS runs; total: as bin/splotch reports it; wall: the whole process;"
 echo " Mpart/s and speedup from wall; orig: the original Splotch, 2 OpenMP threads, as quoted in issue #2;"
 echo " render_vs, wall_vs: the host renderer's render stage and wall time in this command over this row's,"
-echo " when RENDERERS lists host first, e.g. RENDERERS=\"host cuda\")"
+echo " when RENDERERS lists host first, e.g. RENDERERS=\"host cuda cuda:fragment\";"
+echo " gpu_part: the GPU's work (wall), upload and kernels summed over chunks (they overlap), host_part:"
+echo " the splats larger than the tile boundary on CPU threads meanwhile; gpu_MiB: device memory in use)"

@@ -5,9 +5,11 @@
 // fail the same comparison; otherwise the comparison could not see a real change.
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
+#include "cuda/cuda_renderer.h"
 #include "io/image_reader.h"
 #include "tests/test_support.h"
 
@@ -54,12 +56,19 @@ Difference compare(const Image8& a, const Image8& b) {
   return d;
 }
 
-// Renders a case into `dir` and returns the image path.
-std::string render_case(const Case& c, const TempDir& dir) {
-  const std::string data = dir.file(c.name + ".bin"), image = dir.file(c.name + ".png");
-  CommandResult made = run_command("bin/make_demo --out " + data + " " + c.demo_args);
-  REQUIRE(made.status == 0);
-  CommandResult r = run_command("bin/splotch --quiet testdata/e2e/" + c.name + ".par infile=" + data + " outfile=" + image);
+// Renders a case into `dir` and returns the image path; `extra` are more key=value arguments.
+std::string render_case(const Case& c, const TempDir& dir, const std::string& extra = "",
+                        const std::string& par = "") {
+  std::string tag = extra;
+  for (char& ch : tag)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  const std::string data = dir.file(c.name + ".bin"), image = dir.file(c.name + tag + ".png");
+  if (!file_exists(data)) {
+    CommandResult made = run_command("bin/make_demo --out " + data + " " + c.demo_args);
+    REQUIRE(made.status == 0);
+  }
+  const std::string par_file = par.empty() ? "testdata/e2e/" + c.name + ".par" : par;
+  CommandResult r = run_command("bin/splotch --quiet " + par_file + " infile=" + data + " outfile=" + image + " " + extra);
   INFO(r.err);
   REQUIRE(r.status == 0);
   return image;
@@ -92,4 +101,29 @@ TEST_CASE("end to end: the control image (fov one degree wider) fails the compar
   const Difference d = compare(rendered, control);
   CHECK(d.largest > tolerance_grey_levels);
   CHECK(d.over_tolerance > 1000);
+}
+
+TEST_CASE("end to end on the GPU: each case and the demo (both a_eq_e) give the host's picture") {
+  std::string why;
+  if (!cuda_device_present(&why)) {
+    MESSAGE("GPU test skipped: " << why);
+    return;
+  }
+  TempDir dir;
+  std::vector<std::pair<Case, std::string>> all;  // case, parameter file
+  for (const Case& c : cases()) all.push_back({c, ""});
+  all.push_back({{"demo", ""}, "testdata/demo.par"});
+  for (const auto& [c, par] : all)
+    for (const std::string a_eq_e : {"", "a_eq_e=FALSE"}) {
+      if (par.empty() && !a_eq_e.empty()) continue;  // the cases fix a_eq_e themselves
+      CAPTURE(c.name);
+      CAPTURE(a_eq_e);
+      const Image8 host = read_image(render_case(c, dir, "renderer=host " + a_eq_e, par));
+      for (const std::string algorithm : {"btile", "fragment"}) {
+        CAPTURE(algorithm);
+        const Image8 gpu = read_image(render_case(c, dir, "renderer=cuda cuda_algorithm=" + algorithm + " " + a_eq_e, par));
+        // Within 1e-4 of the maximum in the float image: at most one grey level after rounding.
+        CHECK(compare(gpu, host).largest <= 1);
+      }
+    }
 }

@@ -215,6 +215,8 @@ TEST_CASE("read_settings given values") {
     CHECK(gpu.cuda.boundary == 24);
     CHECK(gpu.cuda.tile_x == 48);
     CHECK(gpu.cuda.tile_y == 32);
+    CHECK(gpu.cuda.algorithm == splotch::CudaAlgorithm::btile);
+    CHECK(settings_of(text.set("cuda_algorithm", "fragment"), 0, true).cuda.algorithm == splotch::CudaAlgorithm::fragment);
   }
   SUBCASE("output options") {
     const Settings s = settings_of(text.set("colorbar", "yes").set("pic_gamma", "2.2")

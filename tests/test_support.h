@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -66,6 +67,7 @@ inline std::string read_file(const std::string& path) {
 // Splats as owned arrays; add() takes centre, pixel radius and emission.
 struct SplatArrays {
   ParticleArray<float> x, y, r, e0, e1, e2;
+  std::vector<std::uint32_t> key;  // draw keys (a_eq_e = FALSE); empty: draw in array order
   void add(float X, float Y, float radius, float red, float green, float blue) {
     x.push_back(X);
     y.push_back(Y);
@@ -83,6 +85,7 @@ struct SplatArrays {
     v.e[0] = e0.data();
     v.e[1] = e1.data();
     v.e[2] = e2.data();
+    if (!key.empty()) v.key = key.data();
     return v;
   }
 };

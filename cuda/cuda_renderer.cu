@@ -1,0 +1,427 @@
+// The GPU renderer's driver (cuda_renderer.h): the host's share of the splats, the chunks to the
+// device, the algorithm drawing each chunk (chunk_renderer.h), and the image back.
+//
+// Chunks go through two slots (pinned staging buffer, device buffers): while the kernels of one
+// slot's chunk run on the compute stream, the next chunk is copied into the other slot on the
+// copy stream. The image comes back through the same staging buffers.
+#include <cuda_runtime.h>
+#include <omp.h>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <future>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuda/chunk_renderer.h"
+#include "cuda/cuda_check.h"
+#include "cuda/cuda_renderer.h"
+#include "cuda/device_buffer.h"
+#include "cuda/splat_items.cuh"
+#include "splotch/draw_order_chunks.h"
+
+namespace splotch {
+namespace {
+using cuda_detail::ChunkRenderer;
+using cuda_detail::DeviceBuffer;
+using cuda_detail::Event;
+using cuda_detail::PinnedBuffer;
+using cuda_detail::RenderGrid;
+using cuda_detail::Stream;
+
+// A chunk's fields: x, y, radius, e0, e1, e2 (floats), then the draw key (32 bits).
+constexpr int float_fields = 6, fields = float_fields + 1;
+
+}  // namespace
+
+// The session's page-locked buffers (cuda_renderer.h).
+struct CudaSession::Buffers {
+  PinnedBuffer<float> staging[2];  // fields x staging_chunk each
+  std::size_t staging_chunk = 0;
+
+  void reserve_staging(std::size_t chunk) {
+    // Room for a useful piece of the image too, which goes back through these buffers.
+    chunk = std::max(chunk, std::size_t(1) << 16);
+    if (chunk <= staging_chunk) return;
+    for (auto& b : staging) b.allocate(fields * chunk);
+    staging_chunk = chunk;
+  }
+};
+
+namespace {
+
+// The buffers of one chunk in flight.
+struct Slot {
+  DeviceBuffer<float> field;  // fields x chunk
+  Event uploaded, rendered;
+  bool allocate(std::size_t chunk) { return field.try_allocate(fields * chunk); }
+  cuda_detail::Chunk chunk(std::size_t capacity, std::size_t count, bool keyed) const {
+    const float* f = field.get();
+    return {f,
+            f + capacity,
+            f + 2 * capacity,
+            {f + 3 * capacity, f + 4 * capacity, f + 5 * capacity},
+            keyed ? reinterpret_cast<const std::uint32_t*>(f + 6 * capacity) : nullptr,
+            std::uint32_t(count),
+            nullptr};
+  }
+};
+
+// The default chunk: a fixed size that keeps the pinned staging buffers modest and leaves enough
+// chunks for copies to overlap kernels, within a third of the free device memory for both slots
+// and the algorithm's scratch.
+constexpr std::size_t default_chunk_particles = std::size_t(1) << 20;
+std::size_t default_chunk(std::size_t n, std::size_t scratch_bytes_per_splat) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t by_memory = free_bytes / 3 / (2 * fields * sizeof(float) + scratch_bytes_per_splat);
+  return std::max<std::size_t>(std::min({n, default_chunk_particles, by_memory}), 1);
+}
+
+constexpr int staging_threads = 8;
+
+// Splats per call of the algorithm when all are on the device (a_eq_e = FALSE): its scratch is
+// sized for this many.
+constexpr std::size_t resident_window = std::size_t(1) << 22;
+
+// The view's arrays in the order of a chunk's fields.
+std::array<const float*, float_fields> fields_of(const SplatView& s) {
+  return {s.x, s.y, s.radius, s.e[0], s.e[1], s.e[2]};
+}
+
+// Copies chunk c of the plan into a staging buffer laid out as a slot (fields x capacity).
+void stage(const SplatView& s, const DrawOrderChunks& plan, std::size_t c, std::size_t capacity, float* staging) {
+  const auto in = fields_of(s);
+  const std::size_t begin = plan.start[c], count = plan.start[c + 1] - begin;
+  std::uint32_t* key = reinterpret_cast<std::uint32_t*>(staging + float_fields * capacity);
+  // A few threads: one alone copies at a fraction of the memory bandwidth.
+#pragma omp parallel for num_threads(staging_threads) schedule(static)
+  for (int part = 0; part < staging_threads; ++part) {
+    const std::size_t lo = count * std::size_t(part) / staging_threads, hi = count * std::size_t(part + 1) / staging_threads;
+    if (plan.order.empty()) {
+      for (int f = 0; f < float_fields; ++f)
+        std::memcpy(staging + f * capacity + lo, in[std::size_t(f)] + begin + lo, (hi - lo) * sizeof(float));
+      if (s.key) std::memcpy(key + lo, s.key + begin + lo, (hi - lo) * sizeof(std::uint32_t));
+    } else {
+      const std::uint32_t* which = plan.order.data() + begin;
+      for (int f = 0; f < float_fields; ++f) {
+        float* out = staging + f * capacity;
+        const float* from = in[std::size_t(f)];
+        for (std::size_t k = lo; k < hi; ++k) out[k] = from[which[k]];
+      }
+      for (std::size_t k = lo; k < hi; ++k) key[k] = s.key[which[k]];
+    }
+  }
+}
+
+// When a chunk's upload and kernels started and ended.
+struct ChunkTiming {
+  Event upload_start{true}, upload_end{true}, draw_start{true}, draw_end{true};
+};
+
+// Draws the GPU's splats into the device image chunk by chunk; fills the report's chunks and
+// GPU times.
+void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& renderer, CudaSession::Buffers& host,
+                      float* image, CudaReport& report) {
+  const bool keyed = !o.host.a_eq_e && s.key;
+  // (CUB sorts take int counts.)
+  std::size_t chunk = std::min(o.chunk_particles > 0 ? std::min(o.chunk_particles, s.n)
+                                                     : default_chunk(s.n, renderer.bytes_per_splat()),
+                               std::size_t(1) << 30);
+  std::optional<Slot> slots[2];
+  // Out of memory: free both slots, halve the chunk and try again (down to a size not worth
+  // streaming).
+  for (;;) {
+    if (slots[0].emplace().allocate(chunk) && slots[1].emplace().allocate(chunk) && renderer.allocate(chunk)) break;
+    slots[0].reset();
+    slots[1].reset();
+    if (chunk <= 4096)
+      throw std::runtime_error("the GPU has too little free memory even for chunks of " + std::to_string(chunk) +
+                               " particles");
+    chunk /= 2;
+  }
+  host.reserve_staging(chunk);
+  const DrawOrderChunks plan = chunks_in_draw_order(keyed ? s.key : nullptr, s.n, chunk);
+
+  Stream compute, copy;
+  std::vector<ChunkTiming> timing(plan.chunks());
+  for (std::size_t k = 0; k < plan.chunks(); ++k) {
+    Slot& slot = *slots[k % 2];
+    float* staging = host.staging[k % 2].get();
+    const std::size_t count = plan.start[k + 1] - plan.start[k];
+    // The staging buffer is free once the upload of the chunk before last has finished.
+    CUDA_CHECK(cudaEventSynchronize(slot.uploaded));
+    stage(s, plan, k, chunk, staging);
+    // The device buffers are free once that chunk's kernels have finished.
+    CUDA_CHECK(cudaStreamWaitEvent(copy, slot.rendered, 0));
+    CUDA_CHECK(cudaEventRecord(timing[k].upload_start, copy));
+    for (int f = 0; f < (keyed ? fields : float_fields); ++f)
+      CUDA_CHECK(cudaMemcpyAsync(slot.field.get() + f * chunk, staging + f * chunk, count * sizeof(float),
+                                 cudaMemcpyHostToDevice, copy));
+    CUDA_CHECK(cudaEventRecord(slot.uploaded, copy));
+    CUDA_CHECK(cudaEventRecord(timing[k].upload_end, copy));
+    CUDA_CHECK(cudaStreamWaitEvent(compute, slot.uploaded, 0));
+    CUDA_CHECK(cudaEventRecord(timing[k].draw_start, compute));
+    renderer.draw(slot.chunk(chunk, count, keyed), image, compute);
+    CUDA_CHECK(cudaEventRecord(timing[k].draw_end, compute));
+    CUDA_CHECK(cudaEventRecord(slot.rendered, compute));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(compute));
+  report.chunks = plan.chunks();
+  for (const ChunkTiming& t : timing) {
+    report.upload_seconds += t.upload_end.seconds_since(t.upload_start);
+    report.kernel_seconds += t.draw_end.seconds_since(t.draw_start);
+  }
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));  // everything still allocated: the most in use
+  report.device_mib = double(total_bytes - free_bytes) / (1024.0 * 1024.0);
+}
+
+// a_eq_e = FALSE with every splat on the device at once, when they fit in half the free memory
+// (and no chunk size is given): the splats stream up in file order, as fast as the bus allows,
+// a radix sort on the device puts them in draw order, and the algorithm draws windows of that
+// order. Chunks in draw order would need the host to gather every field of every splat at
+// random (seconds for 1e8 splats), this needs a sort of a tenth of a second. Returns false,
+// having done nothing, when the splats do not fit.
+bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& renderer, CudaSession::Buffers& host,
+                     float* image, CudaReport& report) {
+  if (o.host.a_eq_e || !s.key || o.chunk_particles > 0 || s.n > (std::size_t(1) << 30)) return false;
+  const std::size_t window = std::min(s.n, resident_window);
+  std::size_t sort_bytes = 0;
+  {
+    cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, int(s.n)));
+  }
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t need = s.n * (fields * sizeof(float) + 3 * sizeof(std::uint32_t)) + sort_bytes +
+                           window * renderer.bytes_per_splat();
+  if (need > free_bytes / 2) return false;
+  DeviceBuffer<float> field;                       // fields x n: the splats
+  DeviceBuffer<std::uint32_t> key_out, order[2];  // the sort's other key buffer, the order
+  DeviceBuffer<unsigned char> sort_space;
+  if (!field.try_allocate(fields * s.n) || !key_out.try_allocate(s.n) || !order[0].try_allocate(s.n) ||
+      !order[1].try_allocate(s.n) || !sort_space.try_allocate(std::max<std::size_t>(sort_bytes, 1)) ||
+      !renderer.allocate(window))
+    return false;
+
+  host.reserve_staging(std::min(s.n, default_chunk_particles));
+  Stream compute, copy;
+  Event timing[4] = {Event(true), Event(true), Event(true), Event(true)};
+  Event uploaded[2];
+  const std::size_t piece = host.staging_chunk;
+  const DrawOrderChunks pieces = chunks_in_draw_order(nullptr, s.n, piece);  // file order
+  CUDA_CHECK(cudaEventRecord(timing[0], copy));
+  for (std::size_t k = 0; k < pieces.chunks(); ++k) {
+    float* staging = host.staging[k % 2].get();
+    const std::size_t begin = pieces.start[k], count = pieces.start[k + 1] - begin;
+    CUDA_CHECK(cudaEventSynchronize(uploaded[k % 2]));  // the buffer's previous piece is on the device
+    stage(s, pieces, k, piece, staging);
+    for (int f = 0; f < fields; ++f)
+      CUDA_CHECK(cudaMemcpyAsync(field.get() + f * s.n + begin, staging + f * piece, count * sizeof(float),
+                                 cudaMemcpyHostToDevice, copy));
+    CUDA_CHECK(cudaEventRecord(uploaded[k % 2], copy));
+  }
+  CUDA_CHECK(cudaEventRecord(timing[1], copy));
+  CUDA_CHECK(cudaStreamWaitEvent(compute, timing[1], 0));
+  CUDA_CHECK(cudaEventRecord(timing[2], compute));
+  const float* f = field.get();
+  std::uint32_t* keys = reinterpret_cast<std::uint32_t*>(field.get() + float_fields * s.n);
+  cuda_detail::iota_kernel<<<cuda_detail::blocks_for(s.n), cuda_detail::small_block, 0, compute>>>(
+      std::uint32_t(s.n), order[0].get());
+  CUDA_CHECK(cudaGetLastError());
+  cub::DoubleBuffer<std::uint32_t> sort_keys(keys, key_out.get()), sorted(order[0].get(), order[1].get());
+  // Stable: equal keys keep the index order.
+  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_space.get(), sort_bytes, sort_keys, sorted, int(s.n), 0, 32, compute));
+  for (std::size_t at = 0; at < s.n; at += window) {
+    const cuda_detail::Chunk c{f, f + s.n, f + 2 * s.n, {f + 3 * s.n, f + 4 * s.n, f + 5 * s.n},
+                               nullptr, std::uint32_t(std::min(window, s.n - at)), sorted.Current() + at};
+    renderer.draw(c, image, compute);
+  }
+  CUDA_CHECK(cudaEventRecord(timing[3], compute));
+  CUDA_CHECK(cudaStreamSynchronize(compute));
+  report.chunks = pieces.chunks();
+  report.upload_seconds = timing[1].seconds_since(timing[0]);
+  report.kernel_seconds = timing[3].seconds_since(timing[2]);
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  report.device_mib = double(total_bytes - free_bytes) / (1024.0 * 1024.0);
+  return true;
+}
+
+// Moves `floats` floats between the device image and `out` through the two staging buffers in
+// turn, each piece handled while the next one is copied: added to `out` (add = true) or copied.
+void fetch_device_image(const float* device, std::size_t floats, CudaSession::Buffers& b, float* out, bool add) {
+  const std::size_t piece = fields * b.staging_chunk;
+  Stream stream;
+  Event copied[2];
+  auto fetch = [&](std::size_t k) {
+    const std::size_t at = k * piece, n = std::min(piece, floats - at);
+    CUDA_CHECK(cudaMemcpyAsync(b.staging[k % 2].get(), device + at, n * sizeof(float), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaEventRecord(copied[k % 2], stream));
+  };
+  fetch(0);
+  for (std::size_t k = 0; k * piece < floats; ++k) {
+    if ((k + 1) * piece < floats) fetch(k + 1);  // into the buffer whose piece was handled last time
+    CUDA_CHECK(cudaEventSynchronize(copied[k % 2]));
+    const std::size_t at = k * piece, n = std::min(piece, floats - at);
+    const float* from = b.staging[k % 2].get();
+    float* to = out + at;
+    if (add) {
+#pragma omp parallel for schedule(static)
+      for (std::size_t i = 0; i < n; ++i) to[i] += from[i];
+    } else {
+      std::memcpy(to, from, n * sizeof(float));
+    }
+  }
+}
+
+// The splats whose footprint radius is beyond the boundary, in index order (drawn_on_gpu() in
+// splat_shape.cuh leaves exactly these out, with the same float comparison).
+std::vector<std::uint32_t> host_splats(const SplatView& s, int boundary) {
+  const int threads = omp_get_max_threads();
+  std::vector<std::vector<std::uint32_t>> found(std::size_t(threads), std::vector<std::uint32_t>{});
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    const std::size_t lo = s.n * std::size_t(t) / std::size_t(threads), hi = s.n * std::size_t(t + 1) / std::size_t(threads);
+    for (std::size_t i = lo; i < hi; ++i)
+      if (0.75f * s.radius[i] > float(boundary)) found[std::size_t(t)].push_back(std::uint32_t(i));
+  }
+  std::vector<std::uint32_t> all;
+  for (auto& part : found) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+struct GatheredSplats {
+  std::vector<float> field[float_fields];
+  SplatView view() const {
+    SplatView v;
+    v.n = field[0].size();
+    v.x = field[0].data();
+    v.y = field[1].data();
+    v.radius = field[2].data();
+    for (int c = 0; c < 3; ++c) v.e[c] = field[3 + c].data();
+    return v;
+  }
+};
+
+GatheredSplats gather(const SplatView& s, const std::vector<std::uint32_t>& which) {
+  GatheredSplats g;
+  const auto in = fields_of(s);
+  for (int f = 0; f < float_fields; ++f) {
+    g.field[f].resize(which.size());
+    float* out = g.field[f].data();
+    const float* from = in[std::size_t(f)];
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < which.size(); ++k) out[k] = from[which[k]];
+  }
+  return g;
+}
+
+RenderGrid grid_for(const CudaOptions& o, const Image& image) {
+  RenderGrid g;
+  g.xres = image.width;
+  g.yres = image.height;
+  g.tile_x = o.tile_x;
+  g.tile_y = o.tile_y;
+  g.boundary = o.boundary;
+  g.nx = (image.width + o.tile_x - 1) / o.tile_x;
+  g.ny = (image.height + o.tile_y - 1) / o.tile_y;
+  g.tiles = std::uint32_t(g.nx) * std::uint32_t(g.ny);
+  g.h2sigma = float(0.5 * std::pow(3.14159265358979323846, -1.0 / 6.0));
+  g.gray = o.host.gray_absorption;
+  g.big_on_host = o.host.a_eq_e;
+  return g;
+}
+
+std::unique_ptr<ChunkRenderer> make_renderer(const CudaOptions& o, const RenderGrid& g) {
+  if (o.algorithm == CudaAlgorithm::fragment)
+    return cuda_detail::make_fragment_renderer(g, o.host.a_eq_e, o.pass_items);
+  if (o.host.a_eq_e) return cuda_detail::make_btile_renderer(g);
+  return cuda_detail::make_tile_composite_renderer(g, o.pass_items);
+}
+
+}  // namespace
+
+CudaSession::CudaSession() : buffers_(std::make_unique<Buffers>()) { CUDA_CHECK(cudaFree(nullptr)); }
+
+CudaSession::CudaSession(std::size_t chunk_particles) : CudaSession() {
+  buffers_->reserve_staging(chunk_particles > 0 ? chunk_particles : default_chunk_particles);
+}
+
+CudaSession::~CudaSession() = default;
+
+bool cuda_device_present(std::string* why) {
+  int devices = 0;
+  const cudaError_t error = cudaGetDeviceCount(&devices);
+  if (error != cudaSuccess || devices == 0) {
+    if (why)
+      *why = error != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(error) + ")"
+                                  : std::string("no CUDA device");
+    cudaGetLastError();  // clear the error for later calls
+    return false;
+  }
+  return true;
+}
+
+CudaReport render_cuda(const SplatView& s, const CudaOptions& o, Image& image, CudaSession* session) {
+  CudaReport report;
+  if (s.n == 0 || image.width <= 0 || image.height <= 0) return report;
+  if (o.tile_x < 1 || o.tile_y < 1 || o.boundary < 0)
+    throw std::invalid_argument("render_cuda: tile sides must be positive and the boundary not negative");
+  if (s.n > std::size_t(UINT32_MAX)) throw std::invalid_argument("render_cuda: more than 2^32 splats in one call");
+  if (std::size_t(image.width) * std::size_t(image.height) >= std::size_t(UINT32_MAX))
+    throw std::invalid_argument("render_cuda: an image of 2^32 pixels or more");
+  std::unique_ptr<CudaSession> own_session;
+  if (!session) session = (own_session = std::make_unique<CudaSession>()).get();
+  const RenderGrid g = grid_for(o, image);
+  const std::unique_ptr<ChunkRenderer> renderer = make_renderer(o, g);  // checks what it can first
+
+  const std::size_t floats = std::size_t(image.width) * std::size_t(image.height) * 3;
+  DeviceBuffer<float> device_image;
+  if (!device_image.try_allocate(floats))
+    throw std::runtime_error("the GPU has too little free memory for a " + std::to_string(image.width) + " x " +
+                             std::to_string(image.height) + " image");
+  // Added to the image at the end (a_eq_e), or composited over it.
+  if (o.host.a_eq_e) CUDA_CHECK(cudaMemset(device_image.get(), 0, floats * sizeof(float)));
+  else CUDA_CHECK(cudaMemcpy(device_image.get(), image.rgb.data(), floats * sizeof(float), cudaMemcpyHostToDevice));
+
+  // a_eq_e: the large splats on CPU threads, straight into the image, while the GPU works.
+  const std::vector<std::uint32_t> big = o.host.a_eq_e ? host_splats(s, o.boundary) : std::vector<std::uint32_t>{};
+  report.on_host = big.size();
+  report.on_gpu = s.n - big.size();
+  const GatheredSplats host_part = gather(s, big);
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  std::future<double> host_work;
+  if (!big.empty())
+    host_work = std::async(std::launch::async, [&] {
+      render_host(host_part.view(), o.host, image);
+      return seconds_since(start);
+    });
+
+  CudaSession::Buffers& buffers = session->buffers();
+  try {
+    if (!render_resident(s, o, *renderer, buffers, device_image.get(), report))
+      render_on_device(s, o, *renderer, buffers, device_image.get(), report);
+    report.gpu_seconds = seconds_since(start);
+  } catch (...) {
+    if (host_work.valid()) host_work.wait();  // it writes into `image`: let it finish first
+    throw;
+  }
+  if (host_work.valid()) report.host_seconds = host_work.get();
+  fetch_device_image(device_image.get(), floats, buffers, image.rgb.data(), o.host.a_eq_e);
+  return report;
+}
+
+}  // namespace splotch

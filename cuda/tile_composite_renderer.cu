@@ -1,0 +1,270 @@
+// a_eq_e = FALSE on the GPU, tile by tile (as tile-based Gaussian splatting does): the chunk is
+// put in draw order, every splat is listed in each tile its footprint touches, the list is sorted
+// by tile (stably, so each tile's splats stay in draw order), and one block per tile walks its
+// splats in order, each thread compositing its own pixels: no two threads write one pixel, and
+// every pixel sees its splats in the host renderer's order. Large splats stay here too: the host
+// cannot composite its part separately and add it (see cuda_renderer.h). Dense tiles are cut into
+// pieces that composite side by side into per-pixel maps, applied in order afterwards.
+//
+// The lists are built in passes that fit the scratch memory; passes follow the draw order, so
+// compositing pass after pass keeps every pixel's order.
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <utility>
+
+#include "cuda/chunk_renderer.h"
+#include "cuda/splat_items.cuh"
+
+namespace splotch::cuda_detail {
+namespace {
+
+// Compositing tiles of 16 x 16 pixels, one thread per pixel (the tile sides of the parameters
+// shape the additive Btiles; here a splat costs each pixel of its tiles a test, so small tiles).
+constexpr int composite_side = 16, composite_threads = composite_side * composite_side;
+
+struct TileSpan {
+  int tx0, tx1, ty0, ty1;  // inclusive
+  __device__ int width() const { return tx1 - tx0 + 1; }
+};
+__device__ inline TileSpan tile_span(const Footprint& f, const RenderGrid& g) {
+  return {f.x_lo / g.tile_x, (f.x_hi - 1) / g.tile_x, f.y_lo / g.tile_y, (f.y_hi - 1) / g.tile_y};
+}
+
+// The number of tiles each splat touches, in draw order.
+__global__ void tile_count_kernel(Chunk c, const std::uint32_t* __restrict__ order, RenderGrid g,
+                                  std::uint64_t* __restrict__ count) {
+  const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= c.count) return;
+  SplatShape s;
+  if (!drawn_splat(c, order, j, g, s)) {
+    count[j] = 0;
+    return;
+  }
+  const TileSpan t = tile_span(s.f, g);
+  count[j] = std::uint64_t(t.width()) * std::uint64_t(t.ty1 - t.ty0 + 1);
+}
+
+// Entries [first, first + n) of the lists: (tile, draw position of the splat).
+__global__ void tile_entries_kernel(Chunk c, const std::uint32_t* __restrict__ order, const std::uint64_t* __restrict__ end,
+                                    std::uint64_t first, std::uint32_t n, RenderGrid g, std::uint32_t* __restrict__ tile,
+                                    std::uint32_t* __restrict__ position) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n) return;
+  const std::uint64_t item = first + t;
+  const std::uint32_t j = owner_of(end, c.count, item);
+  const std::uint32_t k = std::uint32_t(item - (j > 0 ? end[j - 1] : 0));
+  const std::uint32_t p = order[j];
+  const TileSpan s = tile_span(shape_of(c.x[p], c.y[p], c.radius[p], g).f, g);
+  tile[t] = std::uint32_t(s.ty0 + int(k) / s.width()) * std::uint32_t(g.nx) + std::uint32_t(s.tx0 + int(k) % s.width());
+  position[t] = j;
+}
+
+// A block's work: entries [begin, end) of one tile's list. A tile with more than piece_splats
+// entries is cut into pieces that run side by side (the dense tiles of a clustered snapshot would
+// otherwise keep one block busy long after the others): each piece composites its splats into a
+// map P -> A P + B per pixel, kept in scratch slot `scratch`, and combine_kernel applies a tile's
+// maps in order. A tile of one piece applies its map straight away (scratch = none).
+struct Piece {
+  std::uint32_t tile, begin, end, scratch;
+};
+constexpr std::uint32_t piece_splats = 1024, none = 0xffffffffu;
+
+// Pieces per tile, and scratch slots per tile (its pieces, when it has more than one).
+__global__ void piece_count_kernel(const std::uint32_t* __restrict__ start, std::uint32_t tiles,
+                                   std::uint32_t* __restrict__ pieces, std::uint32_t* __restrict__ slots) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t > tiles) return;
+  const std::uint32_t n = t < tiles ? (start[t + 1] - start[t] + piece_splats - 1) / piece_splats : 0;
+  pieces[t] = n;
+  slots[t] = n > 1 ? n : 0;
+}
+
+// `first` and `first_slot`: exclusive prefix sums of the counts.
+__global__ void pieces_kernel(const std::uint32_t* __restrict__ start, const std::uint32_t* __restrict__ first,
+                              const std::uint32_t* __restrict__ first_slot, std::uint32_t tiles,
+                              Piece* __restrict__ pieces) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= tiles) return;
+  const bool split = first[t + 1] - first[t] > 1;
+  for (std::uint32_t k = first[t], b = start[t], slot = first_slot[t]; k < first[t + 1]; ++k, b += piece_splats, ++slot)
+    pieces[k] = {t, b, min(b + piece_splats, start[t + 1]), split ? slot : none};
+}
+
+__device__ inline float* pixel_of(float* image, const RenderGrid& g, int px, int py) {
+  return image + (std::size_t(py) * std::size_t(g.xres) + std::size_t(px)) * 3;
+}
+
+// One block per piece, one thread per pixel of the tile; splats staged through shared memory.
+__global__ void __launch_bounds__(composite_threads)
+    composite_kernel(Chunk c, const std::uint32_t* __restrict__ order, const std::uint32_t* __restrict__ position,
+                     const Piece* __restrict__ pieces, const std::uint32_t* __restrict__ piece_total, RenderGrid g,
+                     float* __restrict__ image, float* __restrict__ scratch) {
+  __shared__ SplatShape s_shape[composite_threads];
+  __shared__ float s_e[3][composite_threads], s_q[3][composite_threads];
+  if (blockIdx.x >= *piece_total) return;  // the grid is sized for the most pieces there can be
+  const Piece piece = pieces[blockIdx.x];
+  const int x0 = int(piece.tile % std::uint32_t(g.nx)) * composite_side;
+  const int y0 = int(piece.tile / std::uint32_t(g.nx)) * composite_side;
+  const int px = x0 + int(threadIdx.x) % composite_side, py = y0 + int(threadIdx.x) / composite_side;
+  const bool on_image = px < g.xres && py < g.yres;
+  // The piece's map P -> A P + B: each splat turns P into P + (P - q)(exp(-w e) - 1), as the host
+  // writes it, so B goes the same way and A picks up the factor exp(-w e).
+  float A[3] = {1.0f, 1.0f, 1.0f}, B[3] = {0.0f, 0.0f, 0.0f};
+  for (std::uint32_t base = piece.begin; base < piece.end; base += composite_threads) {
+    const int batch = int(min(piece.end - base, std::uint32_t(composite_threads)));
+    __syncthreads();  // the previous batch is done with the shared arrays
+    if (int(threadIdx.x) < batch) {
+      const std::uint32_t p = order[position[base + threadIdx.x]];
+      s_shape[threadIdx.x] = shape_of(c.x[p], c.y[p], c.radius[p], g);
+      for (int ch = 0; ch < 3; ++ch) {
+        const float e = c.e[ch][p];
+        s_e[ch][threadIdx.x] = e;
+        s_q[ch][threadIdx.x] = absorption_colour(e, g.gray);
+      }
+    }
+    __syncthreads();
+    for (int j = 0; j < batch; ++j) {
+      const SplatShape& s = s_shape[j];
+      if (px < s.f.x_lo || px >= s.f.x_hi || py < s.f.y_lo || py >= s.f.y_hi) continue;
+      const float weight = weight_at(s, px, py);
+      if (weight == 0.0f) continue;  // as the host, which leaves pixels outside the disc alone
+      for (int ch = 0; ch < 3; ++ch) {
+        const float t = __expf(-weight * s_e[ch][j]) - 1.0f;
+        B[ch] += (B[ch] - s_q[ch][j]) * t;
+        A[ch] += A[ch] * t;
+      }
+    }
+  }
+  if (!on_image) return;
+  if (piece.scratch == none) {
+    float* P = pixel_of(image, g, px, py);
+    for (int ch = 0; ch < 3; ++ch) P[ch] = A[ch] * P[ch] + B[ch];
+  } else {
+    float* out = scratch + (std::size_t(piece.scratch) * composite_threads + threadIdx.x) * 6;
+    for (int ch = 0; ch < 3; ++ch) {
+      out[ch] = A[ch];
+      out[3 + ch] = B[ch];
+    }
+  }
+}
+
+// One block per tile cut into pieces: each pixel takes the pieces' maps in order.
+__global__ void __launch_bounds__(composite_threads)
+    combine_kernel(const std::uint32_t* __restrict__ first, const std::uint32_t* __restrict__ first_slot, RenderGrid g,
+                   const float* __restrict__ scratch, float* __restrict__ image) {
+  const std::uint32_t t = blockIdx.x;
+  const std::uint32_t pieces = first[t + 1] - first[t];
+  if (pieces < 2) return;
+  const int px = int(t % std::uint32_t(g.nx)) * composite_side + int(threadIdx.x) % composite_side;
+  const int py = int(t / std::uint32_t(g.nx)) * composite_side + int(threadIdx.x) / composite_side;
+  if (px >= g.xres || py >= g.yres) return;
+  float* P = pixel_of(image, g, px, py);
+  float v[3] = {P[0], P[1], P[2]};
+  for (std::uint32_t k = 0; k < pieces; ++k) {
+    const float* map = scratch + (std::size_t(first_slot[t] + k) * composite_threads + threadIdx.x) * 6;
+    for (int ch = 0; ch < 3; ++ch) v[ch] = map[ch] * v[ch] + map[3 + ch];
+  }
+  for (int ch = 0; ch < 3; ++ch) P[ch] = v[ch];
+}
+
+// Each tile with entries makes a piece, and every piece but a tile's last is full.
+std::size_t most_pieces(std::size_t entries, std::uint32_t tiles) { return tiles + entries / piece_splats + 1; }
+// A split tile has more than piece_splats entries, so at most twice as many pieces as full ones.
+std::size_t most_slots(std::size_t entries) { return 2 * (entries / piece_splats) + 1; }
+
+RenderGrid composite_grid(RenderGrid g) {
+  g.tile_x = g.tile_y = composite_side;
+  g.nx = (g.xres + composite_side - 1) / composite_side;
+  g.ny = (g.yres + composite_side - 1) / composite_side;
+  g.tiles = std::uint32_t(g.nx) * std::uint32_t(g.ny);
+  return g;
+}
+
+class TileCompositeRenderer : public ChunkRenderer {
+ public:
+  TileCompositeRenderer(const RenderGrid& g, std::size_t pass_items)
+      : g_(composite_grid(g)), key_bits_(bits_for(g_.tiles - 1)), pass_items_(pass_items) {}
+
+  bool allocate(std::size_t chunk) override {
+    // Room for every splat to touch two tiles in one pass; more makes more passes.
+    capacity_ = pass_items_ > 0 ? pass_items_ : std::max<std::size_t>(2 * chunk, std::size_t(1) << 16);
+    cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
+    sort_bytes_ = 0;
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes_, k, v, int(capacity_), 0, key_bits_));
+    scan_bytes_ = 0;
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes_, static_cast<std::uint32_t*>(nullptr),
+                                             static_cast<std::uint32_t*>(nullptr), int(g_.tiles + 1)));
+    return order_.allocate(chunk) && items_.allocate(chunk) && tile_[0].try_allocate(capacity_) &&
+           tile_[1].try_allocate(capacity_) && position_[0].try_allocate(capacity_) &&
+           position_[1].try_allocate(capacity_) && start_.try_allocate(g_.tiles + 1) &&
+           piece_count_.try_allocate(g_.tiles + 1) && slot_count_.try_allocate(g_.tiles + 1) &&
+           piece_first_.try_allocate(g_.tiles + 1) && slot_first_.try_allocate(g_.tiles + 1) &&
+           pieces_.try_allocate(most_pieces(capacity_, g_.tiles)) &&
+           scratch_.try_allocate(most_slots(capacity_) * composite_threads * 6) &&
+           sort_space_.try_allocate(std::max<std::size_t>(sort_bytes_, 1)) &&
+           scan_space_.try_allocate(std::max<std::size_t>(scan_bytes_, 1));
+  }
+  std::size_t bytes_per_splat() const override {
+    return DrawOrder::bytes_per_splat + ItemScan::bytes_per_splat + 2 * 4 * sizeof(std::uint32_t);
+  }
+
+  void draw(const Chunk& c, float* image, cudaStream_t stream) override {
+    const std::uint32_t* order = order_.sort(c, stream);
+    tile_count_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, order, g_, items_.counts());
+    CUDA_CHECK(cudaGetLastError());
+    const std::uint64_t total = items_.scan(c.count, stream);
+    const std::uint32_t tiles = g_.tiles;
+    for (std::uint64_t first = 0; first < total; first += capacity_) {
+      const std::uint32_t n = std::uint32_t(std::min<std::uint64_t>(capacity_, total - first));
+      tile_entries_kernel<<<blocks_for(n), small_block, 0, stream>>>(c, order, items_.ends(), first, n, g_,
+                                                                     tile_[0].get(), position_[0].get());
+      CUDA_CHECK(cudaGetLastError());
+      cub::DoubleBuffer<std::uint32_t> keys(tile_[0].get(), tile_[1].get());
+      cub::DoubleBuffer<std::uint32_t> positions(position_[0].get(), position_[1].get());
+      std::size_t bytes = sort_bytes_;
+      // Stable: each tile's entries stay in draw order.
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_space_.get(), bytes, keys, positions, int(n), 0, key_bits_, stream));
+      key_ranges_kernel<<<blocks_for(tiles + 1), small_block, 0, stream>>>(keys.Current(), n, tiles, start_.get());
+      CUDA_CHECK(cudaGetLastError());
+      piece_count_kernel<<<blocks_for(tiles + 1), small_block, 0, stream>>>(start_.get(), tiles, piece_count_.get(),
+                                                                            slot_count_.get());
+      CUDA_CHECK(cudaGetLastError());
+      for (auto [in, out] : {std::pair{&piece_count_, &piece_first_}, std::pair{&slot_count_, &slot_first_}}) {
+        bytes = scan_bytes_;
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_space_.get(), bytes, in->get(), out->get(), int(tiles + 1), stream));
+      }
+      pieces_kernel<<<blocks_for(tiles), small_block, 0, stream>>>(start_.get(), piece_first_.get(), slot_first_.get(),
+                                                                  tiles, pieces_.get());
+      CUDA_CHECK(cudaGetLastError());
+      // The grid covers the most pieces there can be; blocks beyond the real count return at once.
+      composite_kernel<<<std::uint32_t(most_pieces(n, tiles)), composite_threads, 0, stream>>>(
+          c, order, positions.Current(), pieces_.get(), piece_first_.get() + tiles, g_, image, scratch_.get());
+      CUDA_CHECK(cudaGetLastError());
+      combine_kernel<<<tiles, composite_threads, 0, stream>>>(piece_first_.get(), slot_first_.get(), g_, scratch_.get(),
+                                                              image);
+      CUDA_CHECK(cudaGetLastError());
+    }
+  }
+
+ private:
+  RenderGrid g_;
+  int key_bits_;
+  std::size_t pass_items_;
+  std::size_t capacity_ = 0;  // list entries per pass
+  DrawOrder order_;
+  ItemScan items_;
+  DeviceBuffer<std::uint32_t> tile_[2], position_[2], start_, piece_count_, slot_count_, piece_first_, slot_first_;
+  DeviceBuffer<Piece> pieces_;
+  DeviceBuffer<float> scratch_;
+  DeviceBuffer<unsigned char> sort_space_, scan_space_;
+  std::size_t sort_bytes_ = 0, scan_bytes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ChunkRenderer> make_tile_composite_renderer(const RenderGrid& grid, std::size_t pass_items) {
+  return std::make_unique<TileCompositeRenderer>(grid, pass_items);
+}
+
+}  // namespace splotch::cuda_detail
