@@ -1,9 +1,8 @@
 // Btile rendering (seed 004, Algorithm B) for a_eq_e; see chunk_renderer.h.
 //
 // Per chunk: each splat's key (the tile holding its centre, or "not here" for the host's splats
-// and those off the image), a radix sort of (key, index), each tile's range by binary search, and
-// the ranges cut into pieces of at most piece_splats splats (the dense tiles of a clustered
-// snapshot would otherwise keep one block busy long after the others). Then one block per piece:
+// and those off the image), a radix sort of (key, index), and the tiles' ranges cut into pieces
+// (tile_pieces.cuh; pieces of one tile add to the image with atomics). Then one block per piece:
 // it takes its splats 256 at a time, every thread setting up one splat's footprint; a block-wide
 // prefix sum of the footprint sizes lays all their pixels end to end, and the block's 1024
 // threads walk that list, one pixel each, adding into the shared-memory Btile. (The seed gives
@@ -11,13 +10,13 @@
 // most threads idle.) The Btile is then added to the image with atomics.
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <stdexcept>
 #include <string>
 
 #include "cuda/chunk_renderer.h"
 #include "cuda/splat_items.cuh"
+#include "cuda/tile_pieces.cuh"
 
 namespace splotch::cuda_detail {
 namespace {
@@ -39,30 +38,6 @@ __global__ void key_kernel(Chunk c, RenderGrid g, std::uint32_t* __restrict__ ke
                ? std::uint32_t(centre_tile(Y, g.yres, g.tile_y, g.ny) * g.nx + centre_tile(X, g.xres, g.tile_x, g.nx))
                : g.tiles;
   index[i] = i;
-}
-
-// A block's work: splats [begin, end) of the sorted order, all of one tile. A tile holding more
-// than piece_splats splats is cut into several pieces (pieces of one tile add to the image with
-// atomics like neighbouring tiles do).
-struct Piece {
-  std::uint32_t tile, begin, end;
-};
-constexpr std::uint32_t piece_splats = 1024;
-
-__global__ void piece_count_kernel(const std::uint32_t* __restrict__ start, std::uint32_t tiles,
-                                   std::uint32_t* __restrict__ count) {
-  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < tiles) count[t] = (start[t + 1] - start[t] + piece_splats - 1) / piece_splats;
-  else if (t == tiles) count[t] = 0;
-}
-
-// `first` is the exclusive prefix sum of the counts: first[tiles] pieces in all.
-__global__ void pieces_kernel(const std::uint32_t* __restrict__ start, const std::uint32_t* __restrict__ first,
-                              std::uint32_t tiles, Piece* __restrict__ pieces) {
-  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= tiles) return;
-  for (std::uint32_t k = first[t], b = start[t]; k < first[t + 1]; ++k, b += piece_splats)
-    pieces[k] = {t, b, min(b + piece_splats, start[t + 1])};
 }
 
 // One block per piece of a tile; see the file comment.
@@ -128,9 +103,6 @@ __global__ void __launch_bounds__(btile_threads)
   }
 }
 
-// Each tile with splats makes at least one piece, and every piece but a tile's last is full.
-std::size_t most_pieces(std::size_t splats, std::uint32_t tiles) { return tiles + splats / piece_splats + 1; }
-
 class BtileRenderer : public ChunkRenderer {
  public:
   explicit BtileRenderer(const RenderGrid& g) : g_(g), key_bits_(bits_for(g.tiles)) {
@@ -142,15 +114,9 @@ class BtileRenderer : public ChunkRenderer {
     cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
     sort_bytes_ = 0;
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes_, k, v, int(chunk), 0, key_bits_));
-    scan_bytes_ = 0;
-    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes_, static_cast<std::uint32_t*>(nullptr),
-                                             static_cast<std::uint32_t*>(nullptr), int(g_.tiles + 1)));
     return key_[0].try_allocate(chunk) && key_[1].try_allocate(chunk) && order_[0].try_allocate(chunk) &&
-           order_[1].try_allocate(chunk) && tile_start_.try_allocate(g_.tiles + 1) &&
-           piece_count_.try_allocate(g_.tiles + 1) && piece_first_.try_allocate(g_.tiles + 1) &&
-           pieces_.try_allocate(most_pieces(chunk, g_.tiles)) &&
-           sort_space_.try_allocate(std::max<std::size_t>(sort_bytes_, 1)) &&
-           scan_space_.try_allocate(std::max<std::size_t>(scan_bytes_, 1));
+           order_[1].try_allocate(chunk) && pieces_.allocate(chunk, g_.tiles) &&
+           sort_space_.try_allocate(std::max<std::size_t>(sort_bytes_, 1));
   }
   std::size_t bytes_per_splat() const override { return 4 * sizeof(std::uint32_t); }
 
@@ -161,32 +127,21 @@ class BtileRenderer : public ChunkRenderer {
     std::size_t sort_bytes = sort_bytes_;
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_space_.get(), sort_bytes, keys, order, int(c.count), 0, key_bits_,
                                                stream));
-    key_ranges_kernel<<<blocks_for(g_.tiles + 1), small_block, 0, stream>>>(keys.Current(), c.count, g_.tiles,
-                                                                            tile_start_.get());
-    CUDA_CHECK(cudaGetLastError());
-    piece_count_kernel<<<blocks_for(g_.tiles + 1), small_block, 0, stream>>>(tile_start_.get(), g_.tiles,
-                                                                            piece_count_.get());
-    CUDA_CHECK(cudaGetLastError());
-    std::size_t scan_bytes = scan_bytes_;
-    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_space_.get(), scan_bytes, piece_count_.get(), piece_first_.get(),
-                                             int(g_.tiles + 1), stream));
-    pieces_kernel<<<blocks_for(g_.tiles), small_block, 0, stream>>>(tile_start_.get(), piece_first_.get(), g_.tiles,
-                                                                   pieces_.get());
-    CUDA_CHECK(cudaGetLastError());
+    pieces_.make(keys.Current(), c.count, stream);
     // The grid covers the most pieces there can be; blocks beyond the real count return at once
     // (so that the host need not wait for the count).
-    btile_kernel<<<std::uint32_t(most_pieces(c.count, g_.tiles)), btile_threads, btile_bytes(g_), stream>>>(
-        c, order.Current(), pieces_.get(), piece_first_.get() + g_.tiles, g_, image);
+    btile_kernel<<<std::uint32_t(TilePieces::most_pieces(c.count, g_.tiles)), btile_threads, btile_bytes(g_), stream>>>(
+        c, order.Current(), pieces_.pieces(), pieces_.total(), g_, image);
     CUDA_CHECK(cudaGetLastError());
   }
 
  private:
   RenderGrid g_;
   int key_bits_;
-  DeviceBuffer<std::uint32_t> key_[2], order_[2], tile_start_, piece_count_, piece_first_;
-  DeviceBuffer<Piece> pieces_;
-  DeviceBuffer<unsigned char> sort_space_, scan_space_;
-  std::size_t sort_bytes_ = 0, scan_bytes_ = 0;
+  DeviceBuffer<std::uint32_t> key_[2], order_[2];
+  TilePieces pieces_;
+  DeviceBuffer<unsigned char> sort_space_;
+  std::size_t sort_bytes_ = 0;
 };
 
 }  // namespace

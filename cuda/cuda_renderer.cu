@@ -81,9 +81,7 @@ struct Slot {
 // and the algorithm's scratch.
 constexpr std::size_t default_chunk_particles = std::size_t(1) << 20;
 std::size_t default_chunk(std::size_t n, std::size_t scratch_bytes_per_splat) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const std::size_t by_memory = free_bytes / 3 / (2 * fields * sizeof(float) + scratch_bytes_per_splat);
+  const std::size_t by_memory = cuda_detail::device_memory().free / 3 / (2 * fields * sizeof(float) + scratch_bytes_per_splat);
   return std::max<std::size_t>(std::min({n, default_chunk_particles, by_memory}), 1);
 }
 
@@ -181,9 +179,7 @@ void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& r
     report.upload_seconds += t.upload_end.seconds_since(t.upload_start);
     report.kernel_seconds += t.draw_end.seconds_since(t.draw_start);
   }
-  std::size_t free_bytes = 0, total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));  // everything still allocated: the most in use
-  report.device_mib = double(total_bytes - free_bytes) / (1024.0 * 1024.0);
+  report.device_mib = cuda_detail::device_memory().used_mib();  // everything still allocated: the most in use
 }
 
 // a_eq_e = FALSE with every splat on the device at once, when they fit in half the free memory
@@ -201,11 +197,9 @@ bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& re
     cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, int(s.n)));
   }
-  std::size_t free_bytes = 0, total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const std::size_t need = s.n * (fields * sizeof(float) + 3 * sizeof(std::uint32_t)) + sort_bytes +
                            window * renderer.bytes_per_splat();
-  if (need > free_bytes / 2) return false;
+  if (need > cuda_detail::device_memory().free / 2) return false;
   DeviceBuffer<float> field;                       // fields x n: the splats
   DeviceBuffer<std::uint32_t> key_out, order[2];  // the sort's other key buffer, the order
   DeviceBuffer<unsigned char> sort_space;
@@ -252,8 +246,7 @@ bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& re
   report.chunks = pieces.chunks();
   report.upload_seconds = timing[1].seconds_since(timing[0]);
   report.kernel_seconds = timing[3].seconds_since(timing[2]);
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  report.device_mib = double(total_bytes - free_bytes) / (1024.0 * 1024.0);
+  report.device_mib = cuda_detail::device_memory().used_mib();
   return true;
 }
 

@@ -12,6 +12,17 @@
 
 namespace splotch::cuda_detail {
 
+// The device's free and total memory now.
+struct DeviceMemory {
+  std::size_t free = 0, total = 0;
+  double used_mib() const { return double(total - free) / (1024.0 * 1024.0); }
+};
+inline DeviceMemory device_memory() {
+  DeviceMemory m;
+  CUDA_CHECK(cudaMemGetInfo(&m.free, &m.total));
+  return m;
+}
+
 template <class T>
 class DeviceBuffer {
  public:

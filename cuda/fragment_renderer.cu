@@ -158,11 +158,9 @@ class FragmentRenderer : public ChunkRenderer {
   bool allocate(std::size_t chunk) override {
     if (!order_.allocate(chunk) || !items_.allocate(chunk)) return false;
     // The fragment buffer: a quarter of what is free now, within sensible bounds.
-    std::size_t free_bytes = 0, total_bytes = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     capacity_ = pass_items_ > 0 ? pass_items_
-                                : std::clamp<std::size_t>(free_bytes / 4 / bytes_per_fragment, std::size_t(1) << 16,
-                                                          std::size_t(1) << 27);
+                                : std::clamp<std::size_t>(device_memory().free / 4 / bytes_per_fragment,
+                                                          std::size_t(1) << 16, std::size_t(1) << 27);
     return pixel_.try_allocate(capacity_) && index_.try_allocate(capacity_) && value_.try_allocate(capacity_) &&
            out_pixel_.try_allocate(capacity_) && out_value_.try_allocate(capacity_);
   }

@@ -114,20 +114,6 @@ __device__ inline bool drawn_splat(const Chunk& c, const std::uint32_t* __restri
   return drawn_on_gpu(s, r, g);
 }
 
-// start[t] = the first position of sorted keys with key >= t, for t = 0 .. tiles.
-static __global__ void key_ranges_kernel(const std::uint32_t* __restrict__ key, std::uint32_t n, std::uint32_t tiles,
-                                         std::uint32_t* __restrict__ start) {
-  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t > tiles) return;
-  std::uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::uint32_t mid = (lo + hi) / 2;
-    if (key[mid] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  start[t] = lo;
-}
-
 // Bits of a radix sort key that can hold values up to `largest`.
 inline int bits_for(std::uint32_t largest) { return largest == 0 ? 1 : 32 - __builtin_clz(largest); }
 

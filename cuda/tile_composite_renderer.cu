@@ -11,10 +11,10 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
-#include <utility>
 
 #include "cuda/chunk_renderer.h"
 #include "cuda/splat_items.cuh"
+#include "cuda/tile_pieces.cuh"
 
 namespace splotch::cuda_detail {
 namespace {
@@ -60,36 +60,9 @@ __global__ void tile_entries_kernel(Chunk c, const std::uint32_t* __restrict__ o
   position[t] = j;
 }
 
-// A block's work: entries [begin, end) of one tile's list. A tile with more than piece_splats
-// entries is cut into pieces that run side by side (the dense tiles of a clustered snapshot would
-// otherwise keep one block busy long after the others): each piece composites its splats into a
-// map P -> A P + B per pixel, kept in scratch slot `scratch`, and combine_kernel applies a tile's
-// maps in order. A tile of one piece applies its map straight away (scratch = none).
-struct Piece {
-  std::uint32_t tile, begin, end, scratch;
-};
-constexpr std::uint32_t piece_splats = 1024, none = 0xffffffffu;
-
-// Pieces per tile, and scratch slots per tile (its pieces, when it has more than one).
-__global__ void piece_count_kernel(const std::uint32_t* __restrict__ start, std::uint32_t tiles,
-                                   std::uint32_t* __restrict__ pieces, std::uint32_t* __restrict__ slots) {
-  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t > tiles) return;
-  const std::uint32_t n = t < tiles ? (start[t + 1] - start[t] + piece_splats - 1) / piece_splats : 0;
-  pieces[t] = n;
-  slots[t] = n > 1 ? n : 0;
-}
-
-// `first` and `first_slot`: exclusive prefix sums of the counts.
-__global__ void pieces_kernel(const std::uint32_t* __restrict__ start, const std::uint32_t* __restrict__ first,
-                              const std::uint32_t* __restrict__ first_slot, std::uint32_t tiles,
-                              Piece* __restrict__ pieces) {
-  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= tiles) return;
-  const bool split = first[t + 1] - first[t] > 1;
-  for (std::uint32_t k = first[t], b = start[t], slot = first_slot[t]; k < first[t + 1]; ++k, b += piece_splats, ++slot)
-    pieces[k] = {t, b, min(b + piece_splats, start[t + 1]), split ? slot : none};
-}
+// Pieces of a tile (tile_pieces.cuh) run side by side: each composites its splats into a map
+// P -> A P + B per pixel, kept in its scratch slot, and combine_kernel applies a tile's maps in
+// order. A tile of one piece applies its map straight away.
 
 __device__ inline float* pixel_of(float* image, const RenderGrid& g, int px, int py) {
   return image + (std::size_t(py) * std::size_t(g.xres) + std::size_t(px)) * 3;
@@ -137,7 +110,7 @@ __global__ void __launch_bounds__(composite_threads)
     }
   }
   if (!on_image) return;
-  if (piece.scratch == none) {
+  if (piece.scratch == no_scratch) {
     float* P = pixel_of(image, g, px, py);
     for (int ch = 0; ch < 3; ++ch) P[ch] = A[ch] * P[ch] + B[ch];
   } else {
@@ -168,11 +141,6 @@ __global__ void __launch_bounds__(composite_threads)
   for (int ch = 0; ch < 3; ++ch) P[ch] = v[ch];
 }
 
-// Each tile with entries makes a piece, and every piece but a tile's last is full.
-std::size_t most_pieces(std::size_t entries, std::uint32_t tiles) { return tiles + entries / piece_splats + 1; }
-// A split tile has more than piece_splats entries, so at most twice as many pieces as full ones.
-std::size_t most_slots(std::size_t entries) { return 2 * (entries / piece_splats) + 1; }
-
 RenderGrid composite_grid(RenderGrid g) {
   g.tile_x = g.tile_y = composite_side;
   g.nx = (g.xres + composite_side - 1) / composite_side;
@@ -192,18 +160,11 @@ class TileCompositeRenderer : public ChunkRenderer {
     cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
     sort_bytes_ = 0;
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes_, k, v, int(capacity_), 0, key_bits_));
-    scan_bytes_ = 0;
-    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes_, static_cast<std::uint32_t*>(nullptr),
-                                             static_cast<std::uint32_t*>(nullptr), int(g_.tiles + 1)));
     return order_.allocate(chunk) && items_.allocate(chunk) && tile_[0].try_allocate(capacity_) &&
            tile_[1].try_allocate(capacity_) && position_[0].try_allocate(capacity_) &&
-           position_[1].try_allocate(capacity_) && start_.try_allocate(g_.tiles + 1) &&
-           piece_count_.try_allocate(g_.tiles + 1) && slot_count_.try_allocate(g_.tiles + 1) &&
-           piece_first_.try_allocate(g_.tiles + 1) && slot_first_.try_allocate(g_.tiles + 1) &&
-           pieces_.try_allocate(most_pieces(capacity_, g_.tiles)) &&
-           scratch_.try_allocate(most_slots(capacity_) * composite_threads * 6) &&
-           sort_space_.try_allocate(std::max<std::size_t>(sort_bytes_, 1)) &&
-           scan_space_.try_allocate(std::max<std::size_t>(scan_bytes_, 1));
+           position_[1].try_allocate(capacity_) && pieces_.allocate(capacity_, g_.tiles) &&
+           scratch_.try_allocate(TilePieces::most_slots(capacity_) * composite_threads * 6) &&
+           sort_space_.try_allocate(std::max<std::size_t>(sort_bytes_, 1));
   }
   std::size_t bytes_per_splat() const override {
     return DrawOrder::bytes_per_splat + ItemScan::bytes_per_splat + 2 * 4 * sizeof(std::uint32_t);
@@ -225,24 +186,13 @@ class TileCompositeRenderer : public ChunkRenderer {
       std::size_t bytes = sort_bytes_;
       // Stable: each tile's entries stay in draw order.
       CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_space_.get(), bytes, keys, positions, int(n), 0, key_bits_, stream));
-      key_ranges_kernel<<<blocks_for(tiles + 1), small_block, 0, stream>>>(keys.Current(), n, tiles, start_.get());
-      CUDA_CHECK(cudaGetLastError());
-      piece_count_kernel<<<blocks_for(tiles + 1), small_block, 0, stream>>>(start_.get(), tiles, piece_count_.get(),
-                                                                            slot_count_.get());
-      CUDA_CHECK(cudaGetLastError());
-      for (auto [in, out] : {std::pair{&piece_count_, &piece_first_}, std::pair{&slot_count_, &slot_first_}}) {
-        bytes = scan_bytes_;
-        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_space_.get(), bytes, in->get(), out->get(), int(tiles + 1), stream));
-      }
-      pieces_kernel<<<blocks_for(tiles), small_block, 0, stream>>>(start_.get(), piece_first_.get(), slot_first_.get(),
-                                                                  tiles, pieces_.get());
-      CUDA_CHECK(cudaGetLastError());
+      pieces_.make(keys.Current(), n, stream);
       // The grid covers the most pieces there can be; blocks beyond the real count return at once.
-      composite_kernel<<<std::uint32_t(most_pieces(n, tiles)), composite_threads, 0, stream>>>(
-          c, order, positions.Current(), pieces_.get(), piece_first_.get() + tiles, g_, image, scratch_.get());
+      composite_kernel<<<std::uint32_t(TilePieces::most_pieces(n, tiles)), composite_threads, 0, stream>>>(
+          c, order, positions.Current(), pieces_.pieces(), pieces_.total(), g_, image, scratch_.get());
       CUDA_CHECK(cudaGetLastError());
-      combine_kernel<<<tiles, composite_threads, 0, stream>>>(piece_first_.get(), slot_first_.get(), g_, scratch_.get(),
-                                                              image);
+      combine_kernel<<<tiles, composite_threads, 0, stream>>>(pieces_.first_piece(), pieces_.first_slot(), g_,
+                                                              scratch_.get(), image);
       CUDA_CHECK(cudaGetLastError());
     }
   }
@@ -254,11 +204,11 @@ class TileCompositeRenderer : public ChunkRenderer {
   std::size_t capacity_ = 0;  // list entries per pass
   DrawOrder order_;
   ItemScan items_;
-  DeviceBuffer<std::uint32_t> tile_[2], position_[2], start_, piece_count_, slot_count_, piece_first_, slot_first_;
-  DeviceBuffer<Piece> pieces_;
+  DeviceBuffer<std::uint32_t> tile_[2], position_[2];
+  TilePieces pieces_;
   DeviceBuffer<float> scratch_;
-  DeviceBuffer<unsigned char> sort_space_, scan_space_;
-  std::size_t sort_bytes_ = 0, scan_bytes_ = 0;
+  DeviceBuffer<unsigned char> sort_space_;
+  std::size_t sort_bytes_ = 0;
 };
 
 }  // namespace
