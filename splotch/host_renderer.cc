@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <numeric>
 #include <omp.h>
 #include <xmmintrin.h>
@@ -138,6 +139,24 @@ TileSplats splats_of(const SplatView& s, const TileLists& lists, int tile) {
   return t;
 }
 
+// Zeroed floats starting on a cache line. A group of eight floats at an aligned row then never
+// straddles two lines; with malloc's 16-byte alignment half of them did, on the thread whose
+// buffer it gave such an address.
+class CacheAlignedFloats {
+ public:
+  explicit CacheAlignedFloats(std::size_t n) : data_(new (std::align_val_t(64)) float[n]()) {}
+  float* data() { return data_.get(); }
+  const float* data() const { return data_.get(); }
+  float& operator[](std::size_t i) { return data_[i]; }
+  const float& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  struct Free {
+    void operator()(float* p) const { ::operator delete[](p, std::align_val_t(64)); }
+  };
+  std::unique_ptr<float[], Free> data_;
+};
+
 // A tile's accumulation buffer, column-major: for each column the red rows, then the green rows,
 // then the blue rows (channel c of pixel (lx, ly) at lx * 3 * stride + c * stride + ly), so that
 // the rows of one column of a footprint are contiguous and its three channels lie close together.
@@ -149,10 +168,10 @@ TileSplats splats_of(const SplatView& s, const TileLists& lists, int tile) {
 struct TileBuffer {
   const int T, stride, column_stride;  // tile side; floats from one channel's rows to the next; one column's
   int x0 = 0, y0 = 0, w = 0, h = 0;
-  std::vector<float> pixels;
+  CacheAlignedFloats pixels;
   // exp(-(y - Y)^2 / sigma^2) for the local rows of the current splat, and the rows a last group
   // may read beyond them.
-  std::vector<float> row_weight;
+  CacheAlignedFloats row_weight;
   // Per column of the current splat: its rows [lo, hi) (local) and exp(-(x - X)^2 / sigma^2).
   std::vector<std::int32_t> column_lo, column_hi;
   std::vector<float> column_weight;
