@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "cuda/cuda_renderer.h"
 #include "cuda/splat_shape.cuh"
 
 namespace splotch::cuda_detail {
@@ -44,10 +45,13 @@ class ChunkRenderer {
   // `stream`. With a_eq_e the chunk's splats are added, otherwise composited in draw order over
   // what the image holds. May wait for the stream (to learn how much work a chunk makes).
   virtual void draw(const Chunk& chunk, float* image, cudaStream_t stream) = 0;
+  // Queues, after the last chunk's draw(), whatever the algorithm still owes the image.
+  virtual void finish(float* /*image*/, cudaStream_t /*stream*/) {}
 };
 
-// seed 004 Algorithm B, a_eq_e: splats in the tile of their centre, Btiles in shared memory.
-std::unique_ptr<ChunkRenderer> make_btile_renderer(const RenderGrid& grid);
+// seed 004 Algorithm B, a_eq_e: splats in the tile of their centre, Btiles in shared memory,
+// written to the image as `writes` says (cuda_renderer.h).
+std::unique_ptr<ChunkRenderer> make_btile_renderer(const RenderGrid& grid, BtileWrites writes);
 // a_eq_e = FALSE, tile by tile: each tile composites, one thread per pixel, the splats touching it.
 // `pass_items` (0: from free memory) bounds the tile-list entries of one pass.
 std::unique_ptr<ChunkRenderer> make_tile_composite_renderer(const RenderGrid& grid, std::size_t pass_items);

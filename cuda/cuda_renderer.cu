@@ -170,6 +170,7 @@ void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& r
     CUDA_CHECK(cudaStreamWaitEvent(compute, slot.uploaded, 0));
     CUDA_CHECK(cudaEventRecord(timing[k].draw_start, compute));
     renderer.draw(slot.chunk(chunk, count, keyed), image, compute);
+    if (k + 1 == plan.chunks()) renderer.finish(image, compute);
     CUDA_CHECK(cudaEventRecord(timing[k].draw_end, compute));
     CUDA_CHECK(cudaEventRecord(slot.rendered, compute));
   }
@@ -241,6 +242,7 @@ bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& re
                                nullptr, std::uint32_t(std::min(window, s.n - at)), sorted.Current() + at};
     renderer.draw(c, image, compute);
   }
+  renderer.finish(image, compute);
   CUDA_CHECK(cudaEventRecord(timing[3], compute));
   CUDA_CHECK(cudaStreamSynchronize(compute));
   report.chunks = pieces.chunks();
@@ -339,7 +341,7 @@ RenderGrid grid_for(const CudaOptions& o, const Image& image) {
 std::unique_ptr<ChunkRenderer> make_renderer(const CudaOptions& o, const RenderGrid& g) {
   if (o.algorithm == CudaAlgorithm::fragment)
     return cuda_detail::make_fragment_renderer(g, o.host.a_eq_e, o.pass_items);
-  if (o.host.a_eq_e) return cuda_detail::make_btile_renderer(g);
+  if (o.host.a_eq_e) return cuda_detail::make_btile_renderer(g, o.btile_writes);
   return cuda_detail::make_tile_composite_renderer(g, o.pass_items);
 }
 

@@ -29,6 +29,17 @@ namespace splotch {
 
 enum class CudaAlgorithm { btile, fragment };
 
+// How a Btile (a_eq_e) reaches the image. Btiles of neighbouring tiles overlap by the boundary,
+// and the blocks of one tile's pieces overlap wholly, so some writes must not race:
+//   atomics:    every pixel added with an atomic.
+//   boundary:   the interior with a plain add when the tile has one block (no other block writes
+//               those pixels then), the boundary with atomics into a second image, added at the end.
+//   three_step: the seed's scheme: the interior as above; the boundary strips kept in device
+//               memory per tile and added afterwards in kernels whose strips cannot overlap (sides,
+//               then top and bottom, then corners; each strip alone when the boundary is wider
+//               than half a tile). Needs the boundary no wider than a tile.
+enum class BtileWrites { atomics, boundary, three_step };
+
 struct CudaOptions {
   CudaAlgorithm algorithm = CudaAlgorithm::btile;
   int tile_x = 32, tile_y = 32;      // Btile interior, pixels
@@ -37,6 +48,7 @@ struct CudaOptions {
   // pixels, stayed on the host); its Btile, 96 x 96 x 3 floats, needs the shared memory of a GPU
   // of compute capability 8.0 or later.
   int boundary = 32;
+  BtileWrites btile_writes = BtileWrites::atomics;
   std::size_t chunk_particles = 0;   // splats per transfer; 0: from the free device memory
   RenderOptions host;                // a_eq_e, gray absorption; the host part's tile size
   // Work items per pass (fragments; tile-list entries with a_eq_e = FALSE); 0: from the free
@@ -46,6 +58,9 @@ struct CudaOptions {
 
 // As the parameter cuda_algorithm spells it.
 inline const char* algorithm_name(CudaAlgorithm a) { return a == CudaAlgorithm::fragment ? "fragment" : "btile"; }
+inline const char* writes_name(BtileWrites w) {
+  return w == BtileWrites::boundary ? "boundary" : w == BtileWrites::three_step ? "three_step" : "atomics";
+}
 
 struct CudaReport {
   std::size_t on_gpu = 0, on_host = 0;   // splats drawn by each

@@ -213,6 +213,11 @@ CudaOptions read_cuda(ParamFile& p) {
   if (algorithm == "fragment") o.algorithm = CudaAlgorithm::fragment;
   else if (algorithm != "btile")
     throw UserError(at(p, "cuda_algorithm") + " = '" + algorithm + "' is not one of btile, fragment");
+  const std::string writes = p.get<std::string>("btile_writes", writes_name(o.btile_writes));
+  if (writes == "boundary") o.btile_writes = BtileWrites::boundary;
+  else if (writes == "three_step") o.btile_writes = BtileWrites::three_step;
+  else if (writes != "atomics")
+    throw UserError(at(p, "btile_writes") + " = '" + writes + "' is not one of atomics, boundary, three_step");
   o.tile_x = p.get<int>("tile_x-side", o.tile_x);
   o.tile_y = p.get<int>("tile_y-side", o.tile_y);
   o.boundary = p.get<int>("tile_boundary_width", o.boundary);
@@ -222,6 +227,10 @@ CudaOptions read_cuda(ParamFile& p) {
   if (o.tile_x < 1 || o.tile_x > 256) throw out_of_range("tile_x-side", o.tile_x, "between 1 and 256 pixels");
   if (o.tile_y < 1 || o.tile_y > 256) throw out_of_range("tile_y-side", o.tile_y, "between 1 and 256 pixels");
   if (o.boundary < 0 || o.boundary > 128) throw out_of_range("tile_boundary_width", o.boundary, "between 0 and 128 pixels");
+  if (o.btile_writes == BtileWrites::three_step && (o.boundary > o.tile_x || o.boundary > o.tile_y))
+    throw UserError(at(p, "btile_writes") + " = three_step needs tile_boundary_width (" + std::to_string(o.boundary) +
+                    ") no wider than tile_x-side (" + std::to_string(o.tile_x) + ") and tile_y-side (" +
+                    std::to_string(o.tile_y) + "): the strips of neighbouring tiles would overlap");
   // Whether the Btile fits the GPU's shared memory is checked against the GPU itself, at render time.
   const long long chunk = p.get<long long>("gpu_chunk_particles", 0);
   if (chunk < 0) throw out_of_range("gpu_chunk_particles", chunk, "positive (or 0: sized from the free GPU memory)");

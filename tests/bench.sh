@@ -8,7 +8,8 @@
 #
 #   tests/bench.sh                    # all cases, 5 runs each
 #   RUNS=3 SIZES="1e6" tests/bench.sh # fewer
-#   RENDERERS="host cuda cuda:fragment" tests/bench.sh  # GPU renderers too (cuda: btile), with
+#   RENDERERS="host cuda cuda:fragment cuda:btile:three_step" tests/bench.sh  # GPU renderers too
+#                                      # (cuda: btile; a third field is btile_writes), with
 #                                      # their ratio to the host's; gpu_part, upload, kernels, host_part
 #                                      # and gpu_MiB are the GPU rows' render parts and device memory
 set -euo pipefail
@@ -37,7 +38,7 @@ original() {
 median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
 stages="read normalize geometry colour sort render gpu_part upload kernels host_part post write total wall"
-printf "%-14s %9s %9s %-8s %-6s" dataset N image renderer a_eq_e
+printf "%-14s %9s %9s %-21s %-6s" dataset N image renderer a_eq_e
 for s in $stages; do printf " %9s" "$s"; done
 printf " %9s %9s %10s %9s %8s %9s %9s %9s\n" "peak_MiB" "gpu_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB" "render_vs" "wall_vs"
 
@@ -56,12 +57,15 @@ for n in $SIZES; do
         for run in $(seq "$RUNS"); do
           start=$(date +%s.%N)
           gpu_args=()
-          case "$renderer" in cuda:*) gpu_args=(cuda_algorithm="${renderer#cuda:}") ;; esac
+          case "$renderer" in
+            cuda:*:*) spec=${renderer#cuda:}; gpu_args=(cuda_algorithm="${spec%%:*}" btile_writes="${spec#*:}") ;;
+            cuda:*) gpu_args=(cuda_algorithm="${renderer#cuda:}") ;;
+          esac
           bin/splotch tests/bench/bench.par infile="$snapshot" outfile="$DIR/bench_out.tga" \
             xres="$res" a_eq_e="$aeqe" renderer="${renderer%%:*}" ${gpu_args[@]+"${gpu_args[@]}"} >>"$log"
           echo "wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}') s" >>"$log"
         done
-        printf "%-14s %9s %9s %-8s %-6s" "bench_$n" "$n" "${res}x${res}" "$renderer" "$aeqe"
+        printf "%-14s %9s %9s %-21s %-6s" "bench_$n" "$n" "${res}x${res}" "$renderer" "$aeqe"
         for s in $stages; do
           printf " %9s" "$(awk -v s="$s" '$1 == s && $3 == "s" {print $2}' "$log" | median)"
         done

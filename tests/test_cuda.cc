@@ -1,6 +1,7 @@
 // The GPU renderers against the host renderer (DESIGN.md section 5: within 1e-4 of the image
-// maximum), each case for both algorithms and both a_eq_e values. Where no GPU is present every
-// case says so and checks nothing: they run for real on a machine with one.
+// maximum), each case for both algorithms, both a_eq_e values and each way of writing Btiles.
+// Where no GPU is present every case says so and checks nothing: they run for real on a machine
+// with one.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -27,8 +28,11 @@ bool have_gpu() {
 struct Variant {
   CudaAlgorithm algorithm;
   bool a_eq_e;
+  BtileWrites writes = BtileWrites::atomics;  // btile with a_eq_e only
 };
-const Variant variants[] = {{CudaAlgorithm::btile, true},
+const Variant variants[] = {{CudaAlgorithm::btile, true, BtileWrites::atomics},
+                            {CudaAlgorithm::btile, true, BtileWrites::boundary},
+                            {CudaAlgorithm::btile, true, BtileWrites::three_step},
                             {CudaAlgorithm::btile, false},
                             {CudaAlgorithm::fragment, true},
                             {CudaAlgorithm::fragment, false}};
@@ -37,6 +41,7 @@ CudaOptions options_for(const Variant& v) {
   CudaOptions o;
   o.algorithm = v.algorithm;
   o.host.a_eq_e = v.a_eq_e;
+  o.btile_writes = v.writes;
   return o;
 }
 
@@ -64,7 +69,9 @@ CudaReport check_against_host(SplatArrays s, int w, int h, const CudaOptions& o)
 }
 
 std::string describe(const Variant& v) {
-  return std::string(algorithm_name(v.algorithm)) + (v.a_eq_e ? ", a_eq_e" : ", a_eq_e = FALSE");
+  const bool btile_writes = v.algorithm == CudaAlgorithm::btile && v.a_eq_e;
+  return std::string(algorithm_name(v.algorithm)) + (v.a_eq_e ? ", a_eq_e" : ", a_eq_e = FALSE") +
+         (btile_writes ? std::string(", btile_writes = ") + writes_name(v.writes) : std::string());
 }
 
 }  // namespace

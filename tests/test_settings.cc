@@ -217,6 +217,10 @@ TEST_CASE("read_settings given values") {
     CHECK(gpu.cuda.tile_y == 32);
     CHECK(gpu.cuda.algorithm == splotch::CudaAlgorithm::btile);
     CHECK(settings_of(text.set("cuda_algorithm", "fragment"), 0, true).cuda.algorithm == splotch::CudaAlgorithm::fragment);
+    CHECK(gpu.cuda.btile_writes == splotch::BtileWrites::atomics);
+    CHECK(settings_of(text.set("btile_writes", "boundary"), 0, true).cuda.btile_writes == splotch::BtileWrites::boundary);
+    CHECK(settings_of(text.set("btile_writes", "three_step"), 0, true).cuda.btile_writes ==
+          splotch::BtileWrites::three_step);
   }
   SUBCASE("output options") {
     const Settings s = settings_of(text.set("colorbar", "yes").set("pic_gamma", "2.2")
@@ -421,6 +425,11 @@ TEST_CASE("read_settings errors") {
     contains(error_of(text, true), text.where("tile_boundary_width") + " = 129");
     text.set("tile_boundary_width", "8").set("cuda_algorithm", "magic");
     contains(error_of(text, true), text.where("cuda_algorithm") + " = 'magic'");
+    text.set("cuda_algorithm", "btile").set("btile_writes", "plain");
+    contains(error_of(text, true), text.where("btile_writes") + " = 'plain' is not one of atomics, boundary, three_step");
+    // The strips of tiles two apart would overlap.
+    text.set("btile_writes", "three_step").set("tile_boundary_width", "40");
+    contains(error_of(text, true), "three_step needs tile_boundary_width (40) no wider than tile_x-side (32)");
   }
   SUBCASE("renderer = bogus") {
     text.set("renderer", "bogus");
