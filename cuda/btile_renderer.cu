@@ -305,16 +305,20 @@ std::size_t btile_bytes(const RenderGrid& g) {
   return std::size_t(3) * std::size_t(g.tile_x + 2 * g.boundary) * std::size_t(g.tile_y + 2 * g.boundary) * sizeof(float);
 }
 
-void check_btile_fits(const RenderGrid& g) {
+std::size_t btile_bytes_available() {
   int device = 0, limit = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   const std::size_t own = 16 * 1024;  // the kernel's batch arrays and scan storage, rounded up
-  const std::size_t bytes = btile_bytes(g);
-  if (bytes + own > std::size_t(limit))
+  return std::size_t(limit) > own ? std::size_t(limit) - own : 0;
+}
+
+void check_btile_fits(const RenderGrid& g) {
+  const std::size_t bytes = btile_bytes(g), available = btile_bytes_available();
+  if (bytes > available)
     throw std::runtime_error("tile_x-side = " + std::to_string(g.tile_x) + ", tile_y-side = " + std::to_string(g.tile_y) +
                              " and tile_boundary_width = " + std::to_string(g.boundary) + " make a Btile of " +
-                             std::to_string(bytes / 1024) + " KiB; this GPU offers " + std::to_string((limit - own) / 1024) +
+                             std::to_string(bytes / 1024) + " KiB; this GPU offers " + std::to_string(available / 1024) +
                              " KiB of shared memory for it: use smaller tiles or a narrower boundary");
 }
 

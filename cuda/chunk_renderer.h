@@ -59,8 +59,10 @@ std::unique_ptr<ChunkRenderer> make_tile_composite_renderer(const RenderGrid& gr
 // `pass_items` (0: from free memory) bounds the fragments of one pass.
 std::unique_ptr<ChunkRenderer> make_fragment_renderer(const RenderGrid& grid, bool a_eq_e, std::size_t pass_items);
 
-// Bytes of shared memory a Btile takes, and a clear error when the GPU has not that much.
+// Bytes of shared memory a Btile takes, the most this GPU offers one, and a clear error when
+// it has not that much.
 std::size_t btile_bytes(const RenderGrid& grid);
+std::size_t btile_bytes_available();
 void check_btile_fits(const RenderGrid& grid);
 
 }  // namespace splotch::cuda_detail

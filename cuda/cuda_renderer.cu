@@ -338,6 +338,16 @@ RenderGrid grid_for(const CudaOptions& o, const Image& image) {
   return g;
 }
 
+// The options, with the Btile boundary narrowed until the Btile fits this GPU's shared memory
+// when they allow it (and the report saying so).
+CudaOptions fitted_to_device(const CudaOptions& requested, CudaReport& report) {
+  CudaOptions o = requested;
+  if (o.algorithm != CudaAlgorithm::btile || !o.host.a_eq_e || !o.narrow_to_fit) return o;  // no Btile
+  const int b = widest_boundary_fitting(o.tile_x, o.tile_y, o.boundary, cuda_detail::btile_bytes_available());
+  if (b >= 0 && b < o.boundary) report.boundary = o.boundary = b;
+  return o;  // b < 0: even no boundary is too much; the renderer's check says so
+}
+
 std::unique_ptr<ChunkRenderer> make_renderer(const CudaOptions& o, const RenderGrid& g) {
   if (o.algorithm == CudaAlgorithm::fragment)
     return cuda_detail::make_fragment_renderer(g, o.host.a_eq_e, o.pass_items);
@@ -368,16 +378,17 @@ bool cuda_device_present(std::string* why) {
   return true;
 }
 
-CudaReport render_cuda(const SplatView& s, const CudaOptions& o, Image& image, CudaSession* session) {
+CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& image, CudaSession* session) {
   CudaReport report;
   if (s.n == 0 || image.width <= 0 || image.height <= 0) return report;
-  if (o.tile_x < 1 || o.tile_y < 1 || o.boundary < 0)
+  if (requested.tile_x < 1 || requested.tile_y < 1 || requested.boundary < 0)
     throw std::invalid_argument("render_cuda: tile sides must be positive and the boundary not negative");
   if (s.n > std::size_t(UINT32_MAX)) throw std::invalid_argument("render_cuda: more than 2^32 splats in one call");
   if (std::size_t(image.width) * std::size_t(image.height) >= std::size_t(UINT32_MAX))
     throw std::invalid_argument("render_cuda: an image of 2^32 pixels or more");
   std::unique_ptr<CudaSession> own_session;
   if (!session) session = (own_session = std::make_unique<CudaSession>()).get();
+  const CudaOptions o = fitted_to_device(requested, report);
   const RenderGrid g = grid_for(o, image);
   const std::unique_ptr<ChunkRenderer> renderer = make_renderer(o, g);  // checks what it can first
 

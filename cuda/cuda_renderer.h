@@ -48,6 +48,9 @@ struct CudaOptions {
   // pixels, stayed on the host); its Btile, 96 x 96 x 3 floats, needs the shared memory of a GPU
   // of compute capability 8.0 or later.
   int boundary = 32;
+  // When the Btile does not fit the GPU's shared memory: false, an error naming the keys (the user
+  // chose the sizes); true, the boundary is narrowed until it fits (CudaReport::boundary says so).
+  bool narrow_to_fit = false;
   BtileWrites btile_writes = BtileWrites::atomics;
   std::size_t chunk_particles = 0;   // splats per transfer; 0: from the free device memory
   RenderOptions host;                // a_eq_e, gray absorption; the host part's tile size
@@ -70,7 +73,16 @@ struct CudaReport {
   double upload_seconds = 0, kernel_seconds = 0;
   std::size_t chunks = 0;                // transfers to the device
   double device_mib = 0;                 // device memory in use at the end of the GPU part (all of it)
+  int boundary = -1;                     // the Btile boundary used, when narrowed to fit; else -1
 };
+
+// The widest Btile boundary, at most `boundary`, with which a Btile of tile_x x tile_y pixels
+// (3 floats each) fits in `bytes`; -1 when none does.
+inline int widest_boundary_fitting(int tile_x, int tile_y, int boundary, std::size_t bytes) {
+  for (int b = boundary; b >= 0; --b)
+    if (std::size_t(3) * std::size_t(tile_x + 2 * b) * std::size_t(tile_y + 2 * b) * sizeof(float) <= bytes) return b;
+  return -1;
+}
 
 // Whether a CUDA device this build can use is present; if not, `why` (when given) says why.
 bool cuda_device_present(std::string* why = nullptr);

@@ -169,6 +169,10 @@ RunReport render_frame(ParamFile& params, Console& console) {
     view.tile_start = nullptr;  // the host part is a subset of the splats
     const std::unique_ptr<CudaSession> session = gpu_session.get();
     report.gpu = render_cuda(view, cuda, image, session.get());
+    if (report.gpu->boundary >= 0)
+      console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
+                      std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(report.gpu->boundary) +
+                      " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to choose)");
     report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
   } else {
     render_host(view, render, image, console.progress("render"));

@@ -220,6 +220,8 @@ CudaOptions read_cuda(ParamFile& p) {
     throw UserError(at(p, "btile_writes") + " = '" + writes + "' is not one of atomics, boundary, three_step");
   o.tile_x = p.get<int>("tile_x-side", o.tile_x);
   o.tile_y = p.get<int>("tile_y-side", o.tile_y);
+  // The default boundary gives way on GPUs with less shared memory; one the user chose does not.
+  o.narrow_to_fit = !p.has("tile_boundary_width");
   o.boundary = p.get<int>("tile_boundary_width", o.boundary);
   auto out_of_range = [&](const char* key, long long value, const char* range) {
     return UserError(at(p, key) + " = " + std::to_string(value) + " must be " + range);

@@ -179,6 +179,30 @@ TEST_CASE("gpu: a wide boundary keeps large splats on the GPU") {
   }
 }
 
+TEST_CASE("gpu btile: the widest boundary whose Btile fits the shared memory") {
+  // 3 floats per pixel of (32 + 2 b)^2: 108 KiB at b = 32, 32448 bytes at b = 10, 34992 at 11.
+  CHECK(widest_boundary_fitting(32, 32, 32, 110592) == 32);
+  CHECK(widest_boundary_fitting(32, 32, 32, 110591) == 31);
+  CHECK(widest_boundary_fitting(32, 32, 32, 32 * 1024) == 10);
+  CHECK(widest_boundary_fitting(32, 32, 8, 32 * 1024) == 8);  // never wider than asked
+  CHECK(widest_boundary_fitting(32, 32, 32, 12287) == -1);    // not even the tile alone
+}
+
+TEST_CASE("gpu btile: a default boundary too wide for the shared memory is narrowed, with the same picture") {
+  if (!have_gpu()) return;
+  CudaOptions o;
+  o.boundary = 128;  // a Btile of 288 x 288 x 3 floats: 972 KiB, more than any GPU offers a block
+  o.narrow_to_fit = true;
+  SplatArrays s = testing::random_splats(3000, 300, 240, 23, 120.0f, 0.3f);
+  const CudaReport report = check_against_host(s, 300, 240, o);
+  CHECK(report.boundary > 8);
+  CHECK(report.boundary < 128);
+  std::size_t above = 0;
+  for (float r : s.r) above += 0.75f * r > float(report.boundary) ? 1 : 0;
+  CHECK(report.on_host == above);
+  CHECK(above > 0);
+}
+
 TEST_CASE("gpu btile: a Btile larger than the GPU's shared memory is an error naming the keys") {
   if (!have_gpu()) return;
   CudaOptions o;

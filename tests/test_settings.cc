@@ -218,6 +218,8 @@ TEST_CASE("read_settings given values") {
     CHECK(gpu.cuda.algorithm == splotch::CudaAlgorithm::btile);
     CHECK(settings_of(text.set("cuda_algorithm", "fragment"), 0, true).cuda.algorithm == splotch::CudaAlgorithm::fragment);
     CHECK(gpu.cuda.btile_writes == splotch::BtileWrites::atomics);
+    CHECK(!gpu.cuda.narrow_to_fit);  // tile_boundary_width given
+    CHECK(settings_of(text.remove("tile_boundary_width"), 0, true).cuda.narrow_to_fit);
     CHECK(settings_of(text.set("btile_writes", "boundary"), 0, true).cuda.btile_writes == splotch::BtileWrites::boundary);
     CHECK(settings_of(text.set("btile_writes", "three_step"), 0, true).cuda.btile_writes ==
           splotch::BtileWrites::three_step);
