@@ -45,6 +45,7 @@ __global__ void key_kernel(Chunk c, RenderGrid g, std::uint32_t* __restrict__ ke
 // (B x B), numbered in that order and stored one after another (three_step keeps them per tile).
 struct BtileRing {
   int Tx, Ty, B;
+  __host__ __device__ explicit BtileRing(const RenderGrid& g) : Tx(g.tile_x), Ty(g.tile_y), B(g.boundary) {}
   __host__ __device__ int size() const { return 2 * B * (Tx + Ty) + 4 * B * B; }
   // Region r's first pixel in Btile coordinates, its width and height, and its first ring index.
   struct Region {
@@ -139,7 +140,7 @@ __global__ void __launch_bounds__(btile_threads)
   __syncthreads();
   // The only block of its tile writes the interior without atomics: no other block touches it.
   const bool alone = piece.scratch == no_scratch;
-  const BtileRing ring{g.tile_x, g.tile_y, g.boundary};
+  const BtileRing ring(g);
   for (int k = threadIdx.x; k < plane; k += btile_threads) {
     const int lx = k % W, ly = k / W, px = ox + lx, py = oy + ly;
     if (px < 0 || py < 0 || px >= g.xres || py >= g.yres) continue;
@@ -184,7 +185,7 @@ __global__ void add_strips_kernel(const std::uint32_t* __restrict__ first_piece,
                                   const float* __restrict__ strips, float* __restrict__ image) {
   const std::uint32_t tile = blockIdx.x;
   if (first_piece[tile + 1] == first_piece[tile]) return;  // nothing drawn there
-  const BtileRing ring{g.tile_x, g.tile_y, g.boundary};
+  const BtileRing ring(g);
   const int ox = int(tile % std::uint32_t(g.nx)) * g.tile_x - g.boundary;
   const int oy = int(tile / std::uint32_t(g.nx)) * g.tile_y - g.boundary;
   const float* mine = strips + std::size_t(tile) * 3 * std::size_t(ring.size());
@@ -215,7 +216,7 @@ class BtileRenderer : public ChunkRenderer {
  public:
   BtileRenderer(const RenderGrid& g, BtileWrites writes) : g_(g), writes_(writes), key_bits_(bits_for(g.tiles)) {
     check_btile_fits(g_);
-    if (writes_ == BtileWrites::three_step && (g_.boundary > g_.tile_x || g_.boundary > g_.tile_y))
+    if (writes_ == BtileWrites::three_step && !three_step_fits(g_.tile_x, g_.tile_y, g_.boundary))
       throw std::invalid_argument("btile_writes = three_step needs the boundary no wider than a tile");
     for (auto kernel : {btile_kernel<BtileWrites::atomics>, btile_kernel<BtileWrites::boundary>,
                         btile_kernel<BtileWrites::three_step>})
@@ -235,7 +236,7 @@ class BtileRenderer : public ChunkRenderer {
       if (!edge_.try_allocate(std::size_t(g_.pixels()) * 3)) return false;
       CUDA_CHECK(cudaMemset(edge_.get(), 0, std::size_t(g_.pixels()) * 3 * sizeof(float)));
     }
-    const BtileRing ring{g_.tile_x, g_.tile_y, g_.boundary};
+    const BtileRing ring(g_);
     if (writes_ == BtileWrites::three_step && !strips_.get() &&
         !strips_.try_allocate(std::size_t(g_.tiles) * 3 * std::size_t(ring.size())))
       return false;
@@ -251,7 +252,7 @@ class BtileRenderer : public ChunkRenderer {
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_space_.get(), sort_bytes, keys, order, int(c.count), 0, key_bits_,
                                                stream));
     pieces_.make(keys.Current(), c.count, stream);
-    const BtileRing ring{g_.tile_x, g_.tile_y, g_.boundary};
+    const BtileRing ring(g_);
     if (writes_ == BtileWrites::three_step) {
       clear_split_rings_kernel<<<g_.tiles, small_block, 0, stream>>>(pieces_.first_piece(), ring, strips_.get());
       CUDA_CHECK(cudaGetLastError());
@@ -301,9 +302,7 @@ class BtileRenderer : public ChunkRenderer {
 
 }  // namespace
 
-std::size_t btile_bytes(const RenderGrid& g) {
-  return std::size_t(3) * std::size_t(g.tile_x + 2 * g.boundary) * std::size_t(g.tile_y + 2 * g.boundary) * sizeof(float);
-}
+std::size_t btile_bytes(const RenderGrid& g) { return splotch::btile_bytes(g.tile_x, g.tile_y, g.boundary); }
 
 std::size_t btile_bytes_available() {
   int device = 0, limit = 0;

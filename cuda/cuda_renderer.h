@@ -76,13 +76,22 @@ struct CudaReport {
   int boundary = -1;                     // the Btile boundary used, when narrowed to fit; else -1
 };
 
+// Bytes of shared memory a Btile takes: 3 floats per pixel of the tile grown by the boundary.
+inline std::size_t btile_bytes(int tile_x, int tile_y, int boundary) {
+  return std::size_t(3) * std::size_t(tile_x + 2 * boundary) * std::size_t(tile_y + 2 * boundary) * sizeof(float);
+}
+
 // The widest Btile boundary, at most `boundary`, with which a Btile of tile_x x tile_y pixels
-// (3 floats each) fits in `bytes`; -1 when none does.
+// fits in `bytes`; -1 when none does.
 inline int widest_boundary_fitting(int tile_x, int tile_y, int boundary, std::size_t bytes) {
   for (int b = boundary; b >= 0; --b)
-    if (std::size_t(3) * std::size_t(tile_x + 2 * b) * std::size_t(tile_y + 2 * b) * sizeof(float) <= bytes) return b;
+    if (btile_bytes(tile_x, tile_y, b) <= bytes) return b;
   return -1;
 }
+
+// Whether BtileWrites::three_step can write these Btiles: with a boundary wider than a tile the
+// strips of neighbouring tiles would overlap within one step.
+inline bool three_step_fits(int tile_x, int tile_y, int boundary) { return boundary <= tile_x && boundary <= tile_y; }
 
 // Whether a CUDA device this build can use is present; if not, `why` (when given) says why.
 bool cuda_device_present(std::string* why = nullptr);

@@ -229,7 +229,7 @@ CudaOptions read_cuda(ParamFile& p) {
   if (o.tile_x < 1 || o.tile_x > 256) throw out_of_range("tile_x-side", o.tile_x, "between 1 and 256 pixels");
   if (o.tile_y < 1 || o.tile_y > 256) throw out_of_range("tile_y-side", o.tile_y, "between 1 and 256 pixels");
   if (o.boundary < 0 || o.boundary > 128) throw out_of_range("tile_boundary_width", o.boundary, "between 0 and 128 pixels");
-  if (o.btile_writes == BtileWrites::three_step && (o.boundary > o.tile_x || o.boundary > o.tile_y))
+  if (o.btile_writes == BtileWrites::three_step && !three_step_fits(o.tile_x, o.tile_y, o.boundary))
     throw UserError(at(p, "btile_writes") + " = three_step needs tile_boundary_width (" + std::to_string(o.boundary) +
                     ") no wider than tile_x-side (" + std::to_string(o.tile_x) + ") and tile_y-side (" +
                     std::to_string(o.tile_y) + "): the strips of neighbouring tiles would overlap");
