@@ -3,9 +3,10 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <future>
 #include <memory>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "io/image_writer.h"
 #include "io/palette.h"
@@ -13,6 +14,7 @@
 #include "params/user_error.h"
 #include "splotch/colour.h"
 #include "splotch/geometry.h"
+#include "splotch/gpu_startup.h"
 #include "cuda/cuda_renderer.h"
 #include "splotch/host_renderer.h"
 #include "splotch/normalize.h"
@@ -107,27 +109,29 @@ void warn_unused(const ParamFile& params, Console& console) {
 RunReport render_frame(ParamFile& params, Console& console) {
   Stopwatch clock;
   RunReport report;
+  std::optional<GpuStartup> gpu_start;
+  auto stage_done = [&](const char* name) {
+    report.stages.push_back({name, clock.lap()});
+    if (gpu_start) gpu_start->pace_threads();
+  };
   for (const std::string& w : params.warnings()) console.warning(w);
-  // Looking for a GPU loads the CUDA driver, which takes a moment: only when one may be used.
-  std::string no_gpu;
+  // The GPU starts in the background while the CPU stages run. renderer = cuda waits for the
+  // search for a device, so that its error comes before a long read; renderer = auto reads the GPU
+  // keys as if there were one and learns whether there is at the render stage.
   const std::string renderer = params.get<std::string>("renderer", "auto");
-  const bool gpu = (renderer == "cuda" || renderer == "auto") && cuda_device_present(&no_gpu);
-  const Settings s = read_settings(params, 0, gpu, no_gpu);
+  report.threads = omp_get_max_threads();  // before the start-up borrows one
+  if (renderer == "cuda" || renderer == "auto") gpu_start.emplace();
+  std::string no_gpu;
+  const bool gpu = renderer == "auto" || (gpu_start && gpu_start->device_present(&no_gpu));
+  Settings s = read_settings(params, 0, gpu, no_gpu);
   for (const std::string& w : s.warnings) console.warning(w);
-  report.threads = omp_get_max_threads();
   report.renderer = "host";
   report.image_path = s.output.path;
   report.width = s.camera.xres;
   report.height = s.camera.yres;
 
-  // The CUDA runtime starts and the transfer buffers are pinned while the snapshot is read.
-  std::future<std::unique_ptr<CudaSession>> gpu_session;
-  if (s.renderer == RendererChoice::cuda)
-    gpu_session = std::async(std::launch::async, [&s] {
-      return std::make_unique<CudaSession>(s.cuda.chunk_particles);
-    });
-
   const auto palettes = read_palettes(s);
+  if (gpu_start) gpu_start->pace_threads();  // without a GPU, the search for one is over by now
   ParticleSet particles = read_snapshot(s.input, console.progress("read"));
   console.end_progress();
   report.particles_read = particles.size();
@@ -136,10 +140,10 @@ RunReport render_frame(ParamFile& params, Console& console) {
   report.particles_dropped = dropped.total();
   if (particles.size() == 0) throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
   check_types(particles, s.input.ptypes, s.input.path);
-  report.stages.push_back({"read", clock.lap()});
+  stage_done("read");
 
   normalize(particles, normalizations(s));
-  report.stages.push_back({"normalize", clock.lap()});
+  stage_done("normalize");
 
   if (s.input.periodic) wrap_periodic(particles, s.camera.lookat);
   Splats splats = project(std::move(particles), geometry_options(s));
@@ -150,15 +154,29 @@ RunReport render_frame(ParamFile& params, Console& console) {
   ParticleArray<float> spare;
   if (s.render.a_eq_e) spare.swap(splats.depth);
   RenderOptions render = s.render;
-  render.tile_size = host_tile_size(s.camera.xres, s.camera.yres, omp_get_max_threads());
+  render.tile_size = host_tile_size(s.camera.xres, s.camera.yres, report.threads);
   const std::vector<std::size_t> tile_start = order_by_tile(splats, render.tile_size, s.camera.xres, s.camera.yres, spare);
-  report.stages.push_back({"geometry", clock.lap()});
+  stage_done("geometry");
 
   colourize(splats, colour_options(s, palettes), std::move(spare));
-  report.stages.push_back({"colour", clock.lap()});
+  stage_done("colour");
 
   if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);  // releases the depth array
-  report.stages.push_back({"sort", clock.lap()});
+  stage_done("sort");
+
+  // What of the GPU's start the CPU stages did not hide is a stage of its own.
+  std::unique_ptr<CudaSession> session;
+  if (s.renderer == RendererChoice::cuda && !gpu_start->device_present()) s.renderer = RendererChoice::host;
+  if (s.renderer == RendererChoice::cuda) {
+    try {
+      session = gpu_start->session();
+    } catch (const std::runtime_error& e) {
+      if (renderer != "auto") throw;
+      console.warning(std::string("the GPU could not be started (") + e.what() + "): rendering on the host");
+      s.renderer = RendererChoice::host;
+    }
+    stage_done("gpu_start");
+  }
 
   Image image(s.camera.xres, s.camera.yres);
   SplatView view = view_of(splats);
@@ -167,7 +185,6 @@ RunReport render_frame(ParamFile& params, Console& console) {
     CudaOptions cuda = s.cuda;
     cuda.host = render;
     view.tile_start = nullptr;  // the host part is a subset of the splats
-    const std::unique_ptr<CudaSession> session = gpu_session.get();
     report.gpu = render_cuda(view, cuda, image, session.get());
     if (report.gpu->boundary >= 0)
       console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
@@ -179,16 +196,17 @@ RunReport render_frame(ParamFile& params, Console& console) {
   }
   console.end_progress();
   splats = Splats();
-  report.stages.push_back({"render", clock.lap()});
+  session.reset();
+  stage_done("render");
 
   postprocess(image, post_options(s, palettes));
-  report.stages.push_back({"post", clock.lap()});
+  stage_done("post");
 
   write_image(s.output.path, to_8bit(image), s.output.format);
   std::ostringstream used;
   params.write_used(used);
   write_text_file(s.output.path + ".used.par", used.str());
-  report.stages.push_back({"write", clock.lap()});
+  stage_done("write");
 
   report.total_seconds = clock.seconds();
   report.peak_memory_mib = peak_memory_mib();

@@ -12,6 +12,9 @@
 #                                      # (cuda: btile; a third field is btile_writes), with
 #                                      # their ratio to the host's; gpu_part, upload, kernels, host_part
 #                                      # and gpu_MiB are the GPU rows' render parts and device memory
+#   RENDERERS="host auto cuda" tests/bench.sh  # auto: the default, labelled with what it chose
+#                                      # (renderer = cuda waits for the search for a GPU before the
+#                                      # read, so that its error comes first; auto does not wait)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,7 +40,7 @@ original() {
 
 median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
-stages="read normalize geometry colour sort render gpu_part upload kernels host_part post write total wall"
+stages="read normalize geometry colour sort gpu_start render gpu_part upload kernels host_part post write total wall"
 printf "%-14s %9s %9s %-21s %-6s" dataset N image renderer a_eq_e
 for s in $stages; do printf " %9s" "$s"; done
 printf " %9s %9s %10s %9s %8s %9s %9s %9s\n" "peak_MiB" "gpu_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB" "render_vs" "wall_vs"
@@ -58,14 +61,18 @@ for n in $SIZES; do
           start=$(date +%s.%N)
           gpu_args=()
           case "$renderer" in
-            cuda:*:*) spec=${renderer#cuda:}; gpu_args=(cuda_algorithm="${spec%%:*}" btile_writes="${spec#*:}") ;;
-            cuda:*) gpu_args=(cuda_algorithm="${renderer#cuda:}") ;;
+            *:*:*) spec=${renderer#*:}; gpu_args=(cuda_algorithm="${spec%%:*}" btile_writes="${spec#*:}") ;;
+            *:*) gpu_args=(cuda_algorithm="${renderer#*:}") ;;
           esac
           bin/splotch tests/bench/bench.par infile="$snapshot" outfile="$DIR/bench_out.tga" \
             xres="$res" a_eq_e="$aeqe" renderer="${renderer%%:*}" ${gpu_args[@]+"${gpu_args[@]}"} >>"$log"
           echo "wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}') s" >>"$log"
         done
-        printf "%-14s %9s %9s %-21s %-6s" "bench_$n" "$n" "${res}x${res}" "$renderer" "$aeqe"
+        label=$renderer
+        if [ "${renderer%%:*}" = auto ]; then  # which renderer auto chose
+          label="$renderer=$(sed -n 's/^splotch: wrote .*, \([a-z]*\) .*renderer.*/\1/p' "$log" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+        fi
+        printf "%-14s %9s %9s %-21s %-6s" "bench_$n" "$n" "${res}x${res}" "$label" "$aeqe"
         for s in $stages; do
           printf " %9s" "$(awk -v s="$s" '$1 == s && $3 == "s" {print $2}' "$log" | median)"
         done
@@ -90,4 +97,5 @@ echo " Mpart/s and speedup from wall; orig: the original Splotch, 2 OpenMP threa
 echo " render_vs, wall_vs: the host renderer's render stage and wall time in this command over this row's,"
 echo " when RENDERERS lists host first, e.g. RENDERERS=\"host cuda cuda:fragment\";"
 echo " gpu_part: the GPU's work (wall), upload and kernels summed over chunks (they overlap), host_part:"
-echo " the splats larger than the tile boundary on CPU threads meanwhile; gpu_MiB: device memory in use)"
+echo " the splats larger than the tile boundary on CPU threads meanwhile; gpu_MiB: device memory in use;"
+echo " gpu_start: waiting for the GPU's start-up (driver, context, pinned buffers) that the CPU stages did not hide)"

@@ -1,0 +1,68 @@
+#include "splotch/gpu_startup.h"
+
+#include <omp.h>
+
+#include <exception>
+#include <utility>
+
+namespace splotch {
+
+GpuStartup::GpuStartup() {
+  threads_ = omp_get_max_threads();
+  if (threads_ > 1) omp_set_num_threads(threads_ - 1);
+  worker_ = std::thread([this] {
+    std::string why;
+    const bool present = cuda_device_present(&why);
+    if (!present) {
+      over_ = true;
+      probe_.set_value(why.empty() ? std::string("no usable GPU") : why);
+      return;
+    }
+    probe_.set_value(std::string());
+    try {
+      auto session = std::make_unique<CudaSession>(0);
+      over_ = true;
+      session_.set_value(std::move(session));
+    } catch (...) {
+      over_ = true;
+      session_.set_exception(std::current_exception());
+    }
+  });
+}
+
+GpuStartup::~GpuStartup() {
+  worker_.join();
+  restore_threads();
+}
+
+void GpuStartup::restore_threads() {
+  if (threads_ > 1) omp_set_num_threads(threads_);
+  threads_ = 0;
+}
+
+void GpuStartup::pace_threads() {
+  if (threads_ && over_) restore_threads();
+}
+
+bool GpuStartup::device_present(std::string* why) {
+  if (!probed_) {
+    no_device_ = probe_result_.get();
+    probed_ = true;
+  }
+  if (!no_device_.empty()) restore_threads();
+  if (why) *why = no_device_;
+  return no_device_.empty();
+}
+
+std::unique_ptr<CudaSession> GpuStartup::session() {
+  try {
+    std::unique_ptr<CudaSession> session = session_result_.get();
+    restore_threads();
+    return session;
+  } catch (...) {
+    restore_threads();
+    throw;
+  }
+}
+
+}  // namespace splotch

@@ -1,0 +1,50 @@
+// The GPU's start-up, run in the background from the start of a run so that the CPU stages hide
+// it. Looking for a device loads the CUDA driver (about 0.1 s on an H100/H200 node), then the
+// runtime starts on the device and the staging buffers are pinned (another 0.1 s): done one after
+// the other before the render, these were most of a GPU run's time for 10^7 particles.
+//
+// The start-up keeps a core busy. OpenMP regions on every core then wait, at each barrier, for the
+// thread that shares that core with it: regions ran 8 times slower on the H200 node (16 cores)
+// while the driver started. So while it runs, the caller's OpenMP regions use one thread fewer;
+// pace_threads(), called between stages, gives the thread back once the start-up is over.
+#pragma once
+
+#include <atomic>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "cuda/cuda_renderer.h"
+
+namespace splotch {
+
+class GpuStartup {
+ public:
+  GpuStartup();   // starts the work on a thread of its own; the caller's OpenMP threads drop by one
+  ~GpuStartup();  // waits for it (the CUDA calls cannot be abandoned)
+  GpuStartup(const GpuStartup&) = delete;
+  GpuStartup& operator=(const GpuStartup&) = delete;
+
+  // Waits until the device is found or not; when not, `why` (when given) says why.
+  bool device_present(std::string* why = nullptr);
+  // Waits for the session; errors of its start are thrown here. Only when device_present().
+  std::unique_ptr<CudaSession> session();
+  // The caller's OpenMP thread count back to what it was, if the start-up is over.
+  void pace_threads();
+
+ private:
+  void restore_threads();
+
+  std::promise<std::string> probe_;  // empty: a device is present; else why none is
+  std::promise<std::unique_ptr<CudaSession>> session_;
+  std::future<std::string> probe_result_ = probe_.get_future();
+  std::future<std::unique_ptr<CudaSession>> session_result_ = session_.get_future();
+  std::string no_device_;
+  bool probed_ = false;
+  int threads_ = 0;  // the caller's OpenMP threads before; 0 once given back
+  std::atomic<bool> over_{false};
+  std::thread worker_;
+};
+
+}  // namespace splotch

@@ -1,0 +1,46 @@
+// GpuStartup (splotch/gpu_startup.h): the background start of the GPU tells what
+// cuda_device_present() tells, and where there is a GPU its session renders the host's picture.
+#include <doctest/doctest.h>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <string>
+
+#include "splotch/gpu_startup.h"
+#include "splotch/host_renderer.h"
+#include "tests/test_support.h"
+
+namespace splotch {
+
+TEST_CASE("gpu startup: finds the device (or says why not), lends a core meanwhile, hands over a working session") {
+  std::string why_direct, why_startup;
+  const bool present = cuda_device_present(&why_direct);
+  const int threads = omp_get_max_threads();
+  GpuStartup startup;
+  CHECK(omp_get_max_threads() == std::max(threads - 1, 1));  // a core for the start-up
+  CHECK(startup.device_present(&why_startup) == present);
+  CHECK(why_startup.empty() == present);
+  CHECK(startup.device_present() == present);  // asked again: the same answer
+  if (!present) {
+    CHECK(omp_get_max_threads() == threads);  // given back: nothing more to start
+    CHECK(why_startup == why_direct);
+    MESSAGE("GPU test skipped: " << why_startup);
+    return;
+  }
+  const std::unique_ptr<CudaSession> session = startup.session();
+  REQUIRE(session);
+  CHECK(omp_get_max_threads() == threads);
+  testing::SplatArrays s;
+  s.add(20.5f, 11.0f, 6.0f, 1.0f, 0.5f, 0.25f);
+  s.add(3.0f, 25.0f, 60.0f, 0.1f, 0.2f, 0.3f);  // 45 pixels, wider than the boundary: the host's part
+  Image host(40, 30), gpu(40, 30);
+  CudaOptions o;
+  render_host(s.view(), o.host, host);
+  const CudaReport report = render_cuda(s.view(), o, gpu, session.get());
+  CHECK(report.on_gpu == 1);
+  CHECK(report.on_host == 1);
+  CHECK(testing::max_abs_difference(host, gpu) <= 1e-4f * testing::max_value(host));
+}
+
+}  // namespace splotch
