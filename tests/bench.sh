@@ -6,7 +6,7 @@
 # the wall time) to the original
 # Splotch's figures that issue #2 quotes for this machine kind (2 OpenMP threads).
 #
-#   tests/bench.sh                    # all cases, 5 runs each
+#   tests/bench.sh                    # all cases, 5 runs each; GPU rows too where there is a GPU
 #   RUNS=3 SIZES="1e6" tests/bench.sh # fewer
 #   RENDERERS="host cuda cuda:fragment cuda:btile:three_step" tests/bench.sh  # GPU renderers too
 #                                      # (cuda: btile; a third field is btile_writes), with
@@ -21,7 +21,13 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 SIZES=${SIZES:-"1e6 1e7"}
 RESOLUTIONS=${RESOLUTIONS:-"800 2048"}
-RENDERERS=${RENDERERS:-"host"}
+# GPU rows by default where a GPU answers (the binary must then be built with CUDA, as `make` does
+# when nvcc is found).
+default_renderers="host"
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  default_renderers="host auto cuda:fragment"
+fi
+RENDERERS=${RENDERERS:-$default_renderers}
 DIR=build/bench
 mkdir -p "$DIR"
 

@@ -179,7 +179,7 @@ TEST_CASE("gpu: a wide boundary keeps large splats on the GPU") {
   }
 }
 
-TEST_CASE("gpu btile: the widest boundary whose Btile fits the shared memory") {
+TEST_CASE("btile fitting rule: the widest boundary whose Btile fits the shared memory (CPU only)") {
   // 3 floats per pixel of (32 + 2 b)^2: 108 KiB at b = 32, 32448 bytes at b = 10, 34992 at 11.
   CHECK(widest_boundary_fitting(32, 32, 32, 110592) == 32);
   CHECK(widest_boundary_fitting(32, 32, 32, 110591) == 31);
