@@ -1,9 +1,5 @@
 #include "io/raw_reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -13,49 +9,11 @@
 
 #include "io/byte_order.h"
 #include "io/first_error.h"
+#include "io/input_file.h"
 #include "params/user_error.h"
 
 namespace splotch {
 namespace {
-
-// Reads a raw file with positioned reads, so that threads can read disjoint parts at once.
-class InputFile {
- public:
-  explicit InputFile(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY);
-    if (fd_ < 0) throw UserError("cannot open '" + path + "': " + std::strerror(errno));
-    struct stat st;
-    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd_);
-      throw UserError("'" + path + "' is not a regular file");
-    }
-    size_ = std::size_t(st.st_size);
-  }
-  ~InputFile() { ::close(fd_); }
-  InputFile(const InputFile&) = delete;
-  InputFile& operator=(const InputFile&) = delete;
-
-  std::size_t size() const { return size_; }
-
-  void read_at(void* dest, std::size_t bytes, std::size_t offset) const {
-    auto* out = static_cast<char*>(dest);
-    while (bytes > 0) {
-      ssize_t got = ::pread(fd_, out, bytes, off_t(offset));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0)
-        throw UserError("cannot read '" + path_ + "' at byte " + std::to_string(offset) + ": " +
-                        (got < 0 ? std::strerror(errno) : "the file ended early (was it changed while reading?)"));
-      out += got;
-      bytes -= std::size_t(got);
-      offset += std::size_t(got);
-    }
-  }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-  std::size_t size_ = 0;
-};
 
 // One field to read: which column of the file goes into which array.
 struct Field {

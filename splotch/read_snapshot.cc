@@ -1,5 +1,6 @@
 #include "splotch/read_snapshot.h"
 
+#include "io/gadget_reader.h"
 #include "io/raw_reader.h"
 #include "params/user_error.h"
 
@@ -10,6 +11,8 @@ ParticleSet read_snapshot(const InputSettings& input, const ProgressCallback& pr
     case 0:
     case 1:
       return read_raw(input.path, input.raw, progress);
+    case 2:
+      return read_gadget(input.gadget, progress);
     default:
       throw UserError("simtype " + std::to_string(input.simtype) + " has no reader yet");
   }

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "io/gadget_file.h"
 #include "params/user_error.h"
+#include "splotch/snapshot_files.h"
 
 namespace splotch {
 namespace {
@@ -63,6 +65,48 @@ RawOptions read_raw_options(ParamFile& p, int simtype) {
   o.swap_endian = p.get<bool>("swap_endian", true);
   o.smooth_factor = p.get<float>("smooth_factor", 1.0f);
   if (!(o.smooth_factor > 0)) throw UserError(at(p, "smooth_factor") + " must be positive");
+  return o;
+}
+
+// A mask of Gadget particle types (bit t: type t), when the key is given.
+std::optional<unsigned> type_mask(ParamFile& p, const std::string& key) {
+  if (!p.has(key)) return std::nullopt;
+  const int mask = p.get<int>(key);
+  if (mask < 1 || mask > 63)
+    throw UserError(at(p, key) + " = " + std::to_string(mask) + " must be a mask of particle types from 1 to 63 (bit t: type t)");
+  return unsigned(mask);
+}
+
+GadgetQuantity gadget_quantity(ParamFile& p, const std::string& what, const std::string& n, const std::string& label) {
+  GadgetQuantity q;
+  q.label = label;
+  q.factor = p.get<float>(what + "_fac" + n, 1.0f);
+  q.present = type_mask(p, what + "_present" + n);
+  return q;
+}
+
+int gadget_files_in_header(const std::string& path) {
+  return GadgetFile(path).header().num_files;
+}
+
+GadgetOptions read_gadget_options(ParamFile& p, int ptypes) {
+  GadgetOptions o;
+  o.files = snapshot_files(p, "", gadget_files_in_header);
+  if (p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
+  for (int t = 0; t < ptypes; ++t) {
+    const std::string n = std::to_string(t);
+    GadgetTypeRequest r;
+    r.file_type = p.get<int>("ptype" + n, 0);
+    if (r.file_type < 0 || r.file_type > 5)
+      throw UserError(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": Gadget particle types are 0 to 5");
+    r.size_fix = p.get<float>("size_fix" + n, 1.0f);
+    if (!(r.size_fix >= 0)) throw UserError(at(p, "size_fix" + n) + " must not be negative (0: read size_label" + n + ")");
+    if (r.size_fix == 0) r.size = gadget_quantity(p, "size", n, p.get<std::string>("size_label" + n, "HSML"));
+    r.colour = gadget_quantity(p, "color", n, p.get<std::string>("color_label" + n, ""));
+    r.vector_colour = p.get<bool>("color_is_vector" + n, false);
+    r.intensity = gadget_quantity(p, "intensity", n, p.get<std::string>("intensity_label" + n, ""));
+    o.types.push_back(r);
+  }
   return o;
 }
 
@@ -273,10 +317,14 @@ InputSettings read_input_settings(ParamFile& p) {
     case 1:
       in.raw = read_raw_options(p, in.simtype);
       break;
-    case 2: case 7: case 8: case 11:
+    case 2:
+      in.gadget = read_gadget_options(p, in.ptypes);
+      in.path = in.gadget.files[0];
+      return in;
+    case 7: case 8: case 11:
       throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
-                      ": Gadget, HDF5 and Tipsy snapshots are not supported by this version yet; "
-                      "raw binary (simtype 0 or 1) is");
+                      ": HDF5 and Tipsy snapshots are not supported by this version yet; "
+                      "raw binary (simtype 0 or 1) and Gadget binary (simtype 2) are");
     default:
       throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
                       " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7/8 HDF5, 11 Tipsy)");

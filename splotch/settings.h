@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "io/gadget_reader.h"
 #include "io/image_writer.h"
 #include "io/raw_reader.h"
 #include "params/param_file.h"
@@ -20,8 +21,9 @@ namespace splotch {
 
 struct InputSettings {
   int simtype = 0;
-  std::string path;  // the snapshot file, resolved
-  RawOptions raw;
+  std::string path;  // the snapshot file, resolved (the first, when there are several)
+  RawOptions raw;           // simtype 0, 1
+  GadgetOptions gadget;     // simtype 2
   bool periodic = true;
   int ptypes = 1;
 };

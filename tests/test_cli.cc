@@ -118,7 +118,7 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
     check_user_error(s.run("infile=" + s.dir.file("gone.bin")), "gone.bin", s.image);
   }
   SUBCASE("a directory as snapshot") {
-    check_user_error(s.run("infile=" + s.dir.path()), "is not a regular file", s.image);
+    check_user_error(s.run("infile=" + s.dir.path()), "is a directory, not a snapshot file", s.image);
   }
   SUBCASE("truncated raw file") {
     std::string bytes = read_file(s.dir.file("particles.bin"));

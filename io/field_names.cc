@@ -1,0 +1,38 @@
+#include "io/field_names.h"
+
+#include <cctype>
+
+namespace splotch {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct Alias {
+  const char* dataset;  // lower case
+  const char* block;
+};
+
+// Gadget-2/3/4, AREPO and GIZMO dataset names, and SWIFT's plural ones.
+const Alias aliases[] = {
+    {"coordinates", "POS"},         {"velocities", "VEL"},         {"particleids", "ID"},
+    {"masses", "MASS"},             {"internalenergy", "U"},       {"internalenergies", "U"},
+    {"density", "RHO"},             {"densities", "RHO"},          {"smoothinglength", "HSML"},
+    {"smoothinglengths", "HSML"},   {"electronabundance", "NE"},   {"neutralhydrogenabundance", "NH"},
+    {"starformationrate", "SFR"},   {"starformationrates", "SFR"}, {"stellarformationtime", "AGE"},
+    {"metallicity", "Z"},           {"metallicities", "Z"},        {"potential", "POT"},
+    {"potentials", "POT"},
+};
+
+}  // namespace
+
+std::string gadget_block_label(const std::string& name) {
+  const std::string key = lower(name);
+  for (const Alias& a : aliases)
+    if (key == a.dataset) return a.block;
+  return name;
+}
+
+}  // namespace splotch

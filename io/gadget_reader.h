@@ -1,0 +1,42 @@
+// The Gadget binary reader (simtype 2): formats 1 and 2, either byte order, 4- or 8-byte values,
+// one file or many, the mass table or a MASS block, blocks that hold only some particle types.
+// Each render type takes the particles of one file type (`ptypeN`) from every file; only the
+// blocks the render needs are read, with large positioned reads straight into the particle
+// arrays, in parallel, converting byte order and precision in place.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/particle_set.h"
+#include "io/progress.h"
+
+namespace splotch {
+
+// A per-particle quantity taken from a block (or the constant 1 when `label` is empty).
+struct GadgetQuantity {
+  std::string label;                // block label, or an HDF5 dataset name (io/field_names.h)
+  float factor = 1.0f;              // multiplies the values
+  std::optional<unsigned> present;  // the file types the block holds (bit t: type t); unset: from its size
+};
+
+// One type of the render.
+struct GadgetTypeRequest {
+  int file_type = 0;      // ptypeN
+  float size_fix = 1.0f;  // non-zero: every particle's smoothing length; 0: `size`
+  GadgetQuantity size, colour, intensity;
+  bool vector_colour = false;  // colour: three values per particle (VEL, say)
+};
+
+struct GadgetOptions {
+  std::vector<std::string> files;   // the snapshot's files, in order
+  std::optional<bool> swap_endian;  // unset: detected from each file
+  std::vector<GadgetTypeRequest> types;
+};
+
+// Particles grouped by render type (ParticleSet::type; empty for a single type), each type's in
+// file order; the box size from the first file's header.
+ParticleSet read_gadget(const GadgetOptions& options, const ProgressCallback& progress = {});
+
+}  // namespace splotch

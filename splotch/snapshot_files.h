@@ -1,0 +1,21 @@
+// Which files make up a snapshot (DESIGN.md section 3 and 4): `infile` as an existing path, or
+// [datadir/][snapdir+NNN/]infile+NNN with NNN the 3-digit `fidx` (tried first when `fidx` is
+// given); a relative path from the working directory, else from the parameter file's directory;
+// `numfiles` files as <name>.0, <name>.1, ... when it exceeds 1. Without `numfiles`, the count
+// comes from the first file's header (`files_in_header`), so that `infile = snap_010` or
+// `infile = snap_010.0` finds all the files of a split snapshot.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "params/param_file.h"
+
+namespace splotch {
+
+// `extension` is appended to every name (".hdf5" for simtype 8, "" for Gadget binary).
+std::vector<std::string> snapshot_files(ParamFile& params, const std::string& extension,
+                                        const std::function<int(const std::string& path)>& files_in_header);
+
+}  // namespace splotch
