@@ -49,19 +49,16 @@ void run_copy(const Copy& c, std::vector<unsigned char>& buffer) {
   }
   buffer.resize(values * std::size_t(c.value_bytes));
   c.file->file().read_at(buffer.data(), buffer.size(), c.offset);
-  const int k = c.components;
+  const std::size_t k = std::size_t(c.components);
+  const unsigned char* in = buffer.data();
   if (c.value_bytes == 4) {
-    if (swap) swap_bytes_4(buffer.data(), values);
-    const float* in = reinterpret_cast<const float*>(buffer.data());
-    for (int j = 0; j < k; ++j)
+    for (std::size_t j = 0; j < k; ++j)
       if (float* out = c.targets[j])
-        for (std::size_t i = 0; i < c.count; ++i) out[i] = in[i * std::size_t(k) + std::size_t(j)] * c.factor;
+        for (std::size_t i = 0; i < c.count; ++i) out[i] = load<float>(in + 4 * (i * k + j), swap) * c.factor;
   } else {
-    if (swap) swap_bytes_8(buffer.data(), values);
-    const double* in = reinterpret_cast<const double*>(buffer.data());
-    for (int j = 0; j < k; ++j)
+    for (std::size_t j = 0; j < k; ++j)
       if (float* out = c.targets[j])
-        for (std::size_t i = 0; i < c.count; ++i) out[i] = float(in[i * std::size_t(k) + std::size_t(j)] * double(c.factor));
+        for (std::size_t i = 0; i < c.count; ++i) out[i] = float(load<double>(in + 8 * (i * k + j), swap) * double(c.factor));
   }
 }
 

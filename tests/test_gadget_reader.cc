@@ -1,0 +1,297 @@
+// The Gadget binary reader (io/gadget_reader.h) on files the tests write in every variant
+// (format 1 and 2, both byte orders, float and double, 32- and 64-bit IDs, one file and several,
+// blocks of some types) and on the real snapshots of ../shared/data.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "io/gadget_file.h"
+#include "io/gadget_reader.h"
+#include "params/param_file.h"
+#include "params/user_error.h"
+#include "splotch/snapshot_files.h"
+#include "tests/gadget_test_file.h"
+#include "tests/test_support.h"
+
+namespace splotch {
+namespace {
+
+using testing::GadgetTestBlock;
+using testing::GadgetTestFile;
+using testing::TempDir;
+
+struct Variant {
+  int format;
+  bool big_endian;
+  int value_bytes, id_bytes;
+};
+
+// Gas particle i and dark-matter particle j of the test snapshot, starting at `gas0`, `dm0`.
+double gas_x(int i) { return i + 0.25; }
+double dm_x(int j) { return 100 + j; }
+
+// A snapshot of `gas` gas and `dm` dark-matter particles (DM in the mass table): POS VEL ID MASS
+// (gas only) U RHO HSML; particle numbers start at gas0 and dm0, so that files of a split
+// snapshot hold different particles.
+GadgetTestFile snapshot(const Variant& v, int gas, int dm, int gas0 = 0, int dm0 = 0) {
+  GadgetTestFile f;
+  f.format = v.format;
+  f.big_endian = v.big_endian;
+  f.flag_double = v.value_bytes == 8;
+  f.npart = {std::uint32_t(gas), std::uint32_t(dm), 0, 0, 0, 0};
+  f.npart_total = f.npart;
+  f.mass = {0, 0.5, 0, 0, 0, 0};
+  f.box_size = 250;
+  GadgetTestBlock pos{"POS", {}, v.value_bytes}, vel{"VEL", {}, v.value_bytes}, id{"ID", {}, v.id_bytes, true};
+  for (int i = gas0; i < gas0 + gas; ++i) {
+    pos.values.insert(pos.values.end(), {gas_x(i), 10.0 + i, 20.0 + i});
+    vel.values.insert(vel.values.end(), {1.0 + i, 2.0 + i, 3.0 + i});
+    id.values.push_back(1 + i);
+  }
+  for (int j = dm0; j < dm0 + dm; ++j) {
+    pos.values.insert(pos.values.end(), {dm_x(j), 110.0 + j, 120.0 + j});
+    vel.values.insert(vel.values.end(), {-1.0 - j, -2.0 - j, -3.0 - j});
+    id.values.push_back(1000 + j);
+  }
+  GadgetTestBlock mass{"MASS", {}, v.value_bytes}, u{"U", {}, v.value_bytes}, rho{"RHO", {}, v.value_bytes},
+      hsml{"HSML", {}, v.value_bytes};
+  for (int i = gas0; i < gas0 + gas; ++i) {
+    mass.values.push_back(0.25 * (i + 1));
+    u.values.push_back(100.0 + i);
+    rho.values.push_back(0.125 * (i + 1));
+    hsml.values.push_back(0.5 * (i + 1));
+  }
+  f.blocks = {pos, vel, id};
+  if (gas > 0) f.blocks.insert(f.blocks.end(), {mass, u, rho, hsml});
+  return f;
+}
+
+// Render type 0: gas, hsml from HSML, colour U x 2, intensity RHO; type 1: DM, hsml 0.5,
+// colour from the mass table, intensity 1.
+GadgetOptions gas_and_dm(const std::vector<std::string>& files) {
+  GadgetOptions o;
+  o.files = files;
+  GadgetTypeRequest gas;
+  gas.file_type = 0;
+  gas.size_fix = 0;
+  gas.size.label = "HSML";
+  gas.colour = {"U", 2.0f, std::nullopt};
+  gas.intensity.label = "RHO";
+  GadgetTypeRequest dm;
+  dm.file_type = 1;
+  dm.size_fix = 0.5f;
+  dm.colour.label = "MASS";
+  o.types = {gas, dm};
+  return o;
+}
+
+// What gas_and_dm() must give for gas particles [g0, g1) and DM particles [d0, d1).
+void check_particles(const ParticleSet& p, std::vector<std::pair<int, int>> gas, std::vector<std::pair<int, int>> dm) {
+  std::size_t k = 0;
+  for (auto [lo, hi] : gas)
+    for (int i = lo; i < hi; ++i, ++k) {
+      REQUIRE(k < p.size());
+      CHECK(p.x[k] == float(gas_x(i)));
+      CHECK(p.y[k] == float(10.0 + i));
+      CHECK(p.z[k] == float(20.0 + i));
+      CHECK(p.hsml[k] == float(0.5 * (i + 1)));
+      CHECK(p.colour[0][k] == float(100.0 + i) * 2.0f);
+      CHECK(p.intensity[k] == float(0.125 * (i + 1)));
+      CHECK(p.type[k] == 0);
+    }
+  for (auto [lo, hi] : dm)
+    for (int j = lo; j < hi; ++j, ++k) {
+      REQUIRE(k < p.size());
+      CHECK(p.x[k] == float(dm_x(j)));
+      CHECK(p.z[k] == float(120.0 + j));
+      CHECK(p.hsml[k] == 0.5f);
+      CHECK(p.colour[0][k] == 0.5f);
+      CHECK(p.intensity[k] == 1.0f);
+      CHECK(p.type[k] == 1);
+    }
+  CHECK(p.size() == k);
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("gadget: every format variant gives the same particles") {
+  TempDir dir;
+  for (int format : {1, 2})
+    for (bool big : {false, true})
+      for (int value_bytes : {4, 8})
+        for (int id_bytes : {4, 8}) {
+          const Variant v{format, big, value_bytes, id_bytes};
+          const std::string variant = "format " + std::to_string(format) + (big ? ", big-endian, " : ", little-endian, ") +
+                                      std::to_string(value_bytes) + "-byte values, " + std::to_string(id_bytes) +
+                                      "-byte IDs";
+          INFO(variant);
+          const std::string path = dir.path("snap");
+          snapshot(v, 5, 3).write(path);
+          const GadgetFile file(path);
+          CHECK(file.format() == format);
+          CHECK(file.swapped() == big);  // this machine is little-endian
+          CHECK(file.header().box_size == 250.0);
+          CHECK(file.labels() == "POS, VEL, ID, MASS, U, RHO, HSML");
+          const ParticleSet p = read_gadget(gas_and_dm({path}));
+          CHECK(p.box_size == 250.0);
+          check_particles(p, {{0, 5}}, {{0, 3}});
+        }
+}
+
+TEST_CASE("gadget: vector colours, aliases of HDF5 names, a single type") {
+  TempDir dir;
+  const std::string path = dir.path("snap");
+  snapshot({2, false, 4, 4}, 4, 2).write(path);
+  GadgetOptions o;
+  o.files = {path};
+  GadgetTypeRequest r;
+  r.file_type = 1;  // dark matter: VEL for colour, HSML absent (size_fix)
+  r.size_fix = 2.0f;
+  r.colour.label = "Velocities";
+  r.vector_colour = true;
+  r.intensity = {"masses", 4.0f, std::nullopt};  // the mass table, by its HDF5 name
+  o.types = {r};
+  const ParticleSet p = read_gadget(o);
+  REQUIRE(p.size() == 2);
+  CHECK(p.type.empty());
+  CHECK(p.colour[0][1] == -2.0f);
+  CHECK(p.colour[1][1] == -3.0f);
+  CHECK(p.colour[2][1] == -4.0f);
+  CHECK(p.intensity[0] == 2.0f);
+  CHECK(p.hsml[1] == 2.0f);
+  o.types[0].file_type = 0;
+  o.types[0].colour = {"InternalEnergy", 1.0f, std::nullopt};
+  o.types[0].vector_colour = false;
+  o.types[0].intensity = {"SmoothingLengths", 1.0f, std::nullopt};
+  const ParticleSet gas = read_gadget(o);
+  REQUIRE(gas.size() == 4);
+  CHECK(gas.colour[0][3] == 103.0f);
+  CHECK(gas.intensity[3] == 2.0f);
+}
+
+TEST_CASE("gadget: a snapshot in several files, found from infile, fidx, snapdir and the header") {
+  TempDir dir;
+  for (int format : {1, 2}) {
+    INFO("format " << format);
+    const Variant v{format, format == 1, 4, 4};
+    ::mkdir(dir.path("snapdir_007").c_str(), 0755);
+    GadgetTestFile a = snapshot(v, 2, 1, 0, 0), b = snapshot(v, 3, 2, 2, 1), c = snapshot(v, 0, 1, 5, 3);
+    for (GadgetTestFile* f : {&a, &b, &c}) {
+      f->num_files = 3;
+      f->npart_total = {5, 4, 0, 0, 0, 0};
+    }
+    a.write(dir.path("snapdir_007/snap_007.0"));
+    b.write(dir.path("snapdir_007/snap_007.1"));
+    c.write(dir.path("snapdir_007/snap_007.2"));  // no gas here: no gas blocks either
+    auto files_of = [&](const std::string& text) {
+      ParamFile p = ParamFile::parse(text, dir.path("x.par"));
+      return snapshot_files(p, "", [](const std::string& f) { return GadgetFile(f).header().num_files; });
+    };
+    const std::vector<std::string> expected = {dir.path("snapdir_007/snap_007.0"), dir.path("snapdir_007/snap_007.1"),
+                                               dir.path("snapdir_007/snap_007.2")};
+    // The original's pattern, the count from the header.
+    CHECK(files_of("infile = snap_\nsnapdir = snapdir_\nfidx = 7\ndatadir = " + dir.path()) == expected);
+    // The same with numfiles.
+    CHECK(files_of("infile = snap_\nsnapdir = snapdir_\nfidx = 7\nnumfiles = 3\ndatadir = " + dir.path()) == expected);
+    // The first file's exact name, and the name without .0.
+    CHECK(files_of("infile = " + dir.path("snapdir_007/snap_007.0")) == expected);
+    CHECK(files_of("infile = " + dir.path("snapdir_007/snap_007")) == expected);
+    // One file only when numfiles = 1 says so.
+    CHECK(files_of("infile = " + dir.path("snapdir_007/snap_007.1") + "\nnumfiles = 1") ==
+          std::vector<std::string>{dir.path("snapdir_007/snap_007.1")});
+    const std::string missing = message_of([&] { files_of("infile = snap_\nfidx = 8\ndatadir = " + dir.path()); });
+    CHECK(missing.find("cannot find the snapshot of infile = snap_") != std::string::npos);
+    CHECK(missing.find(dir.path("snap_008")) != std::string::npos);
+
+    const ParticleSet p = read_gadget(gas_and_dm(expected));
+    check_particles(p, {{0, 2}, {2, 5}}, {{0, 1}, {1, 3}, {3, 4}});
+  }
+}
+
+TEST_CASE("gadget: blocks of some types, from their size or from the *_present mask") {
+  TempDir dir;
+  const std::string path = dir.path("snap");
+  // 2 gas and 2 stars, with an AGE block for the stars alone: by its size it could be the gas's.
+  GadgetTestFile f = snapshot({2, false, 4, 4}, 2, 0);
+  f.npart = {2, 0, 0, 0, 2, 0};
+  f.mass = {0, 0, 0, 0, 0, 0};
+  f.blocks[0].values.insert(f.blocks[0].values.end(), {7, 8, 9, 10, 11, 12});  // POS of the stars
+  f.blocks[1].values.insert(f.blocks[1].values.end(), {0, 0, 0, 0, 0, 0});     // VEL
+  f.blocks[2].values.insert(f.blocks[2].values.end(), {50, 51});               // ID
+  f.blocks[3].values.insert(f.blocks[3].values.end(), {3.0, 4.0});             // MASS: gas and stars
+  f.blocks.push_back({"AGE", {0.75, 0.875}});
+  f.write(path);
+  GadgetOptions o;
+  o.files = {path};
+  GadgetTypeRequest stars;
+  stars.file_type = 4;
+  stars.colour.label = "AGE";
+  stars.intensity.label = "MASS";
+  o.types = {stars};
+  const std::string wrong = message_of([&] { read_gadget(o); });
+  CHECK(wrong.find("block AGE (color_label0) holds particle types 0 but not type 4") != std::string::npos);
+  o.types[0].colour.present = 16u;
+  const ParticleSet p = read_gadget(o);
+  REQUIRE(p.size() == 2);
+  CHECK(p.x[0] == 7.0f);
+  CHECK(p.z[1] == 12.0f);
+  CHECK(p.colour[0][0] == 0.75f);
+  CHECK(p.colour[0][1] == 0.875f);
+  CHECK(p.intensity[1] == 4.0f);  // MASS of gas and stars: the stars' come after the gas's
+  o.types[0].colour.present = 3u;  // gas and DM: 2 particles, but not the stars
+  CHECK(message_of([&] { read_gadget(o); }).find("holds particle types 0 but not type 4") != std::string::npos);
+  o.types[0].colour.present = 17u;  // gas and stars: 4 values, but the block has 2
+  CHECK(message_of([&] { read_gadget(o); }).find("is 8 bytes, which is not 1 value(s) of 4 or 8 bytes for each of the 4 particles of types 0, 4") != std::string::npos);
+}
+
+TEST_CASE("gadget: bad files are one clear error") {
+  TempDir dir;
+  const std::string good = snapshot({2, false, 4, 4}, 3, 2).bytes();
+  auto error_for = [&](const std::string& bytes, std::optional<bool> swap = std::nullopt) {
+    const std::string path = dir.write("bad", bytes);
+    GadgetOptions o = gas_and_dm({path});
+    o.swap_endian = swap;
+    return message_of([&] { read_gadget(o); });
+  };
+  CHECK(error_for(good).empty());
+  CHECK(error_for(good.substr(0, good.size() - 10)).find("truncated") != std::string::npos);
+  std::string bad_marker = good;
+  bad_marker[bad_marker.size() - 1] = 'x';  // the last record's end marker
+  CHECK(error_for(bad_marker).find("corrupted: the record at byte") != std::string::npos);
+  std::string bad_label = good;
+  bad_label[280 + 12] = 9;  // the POS label record's closing length (after HEAD: 16 + 264 bytes)
+  CHECK(error_for(bad_label).find("the block label record at byte 280 has lengths 8 and") != std::string::npos);
+  CHECK(error_for(std::string("\x89HDF\r\n\x1a\n", 8) + std::string(100, '\0')).find("looks like an HDF5 file") !=
+        std::string::npos);
+  CHECK(error_for("simtype = 2\n").find("does not start like a Gadget snapshot") != std::string::npos);
+  CHECK(error_for("").find("too short") != std::string::npos);
+  CHECK(error_for(good, true).find("with swap_endian = TRUE the first record length reads 134217728") !=
+        std::string::npos);
+  CHECK(message_of([&] { read_gadget(gas_and_dm({dir.path()})); }).find("is a directory") != std::string::npos);
+
+  GadgetOptions no_label = gas_and_dm({dir.write("snap", good)});
+  no_label.types[0].colour.label = "TEMP";
+  CHECK(message_of([&] { read_gadget(no_label); }) ==
+        "Gadget file '" + dir.path("snap") + "' has no block 'TEMP' (color_label0) for its 3 particles of type 0; "
+        "its blocks are: POS, VEL, ID, MASS, U, RHO, HSML");
+  GadgetOptions no_stars = gas_and_dm({dir.path("snap")});
+  no_stars.types[1].file_type = 4;
+  CHECK(message_of([&] { read_gadget(no_stars); }).find("holds no particles of type 4 (ptype1); it holds 3, 2, 0, 0, 0, 0") !=
+        std::string::npos);
+}
+
+}  // namespace splotch
