@@ -12,6 +12,7 @@
 #include "splotch/command_line.h"
 #include "splotch/console.h"
 #include "splotch/pipeline.h"
+#include "splotch/snapshot_info.h"
 #include "splotch/version.h"
 
 namespace {
@@ -27,7 +28,7 @@ int run(int argc, char** argv) {
     std::printf("splotch %s\n", SPLOTCH_VERSION);
     return 0;
   }
-  ParamFile params = ParamFile::read(cl.parameter_file);
+  ParamFile params = cl.info ? info_parameters(cl.parameter_file) : ParamFile::read(cl.parameter_file);
   for (const std::string& o : cl.overrides) params.set_from_command_line(o);
   Console console(cl.quiet, ::isatty(STDERR_FILENO) != 0);
   if (cl.info) {

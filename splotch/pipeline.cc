@@ -214,44 +214,4 @@ RunReport render_frame(ParamFile& params, Console& console) {
   return report;
 }
 
-namespace {
-
-struct FieldSummary {
-  float min, median, max;
-};
-
-FieldSummary summarize(ParticleArray<float> v) {
-  if (v.empty()) return {0, 0, 0};
-  auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  const float median = *mid;
-  auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-  return {*lo, median, *hi};
-}
-
-}  // namespace
-
-void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out) {
-  for (const std::string& w : params.warnings()) console.warning(w);
-  const InputSettings input = read_input_settings(params);
-  ParticleSet p = read_snapshot(input, console.progress("read"));
-  console.end_progress();
-  out << input.path << ": raw binary, " << (input.raw.layout == RawOptions::Layout::table ? "table" : "blocks")
-      << " layout, " << input.raw.num_fields << " float32 fields, "
-      << (input.raw.swap_endian ? "byte-swapped (swap_endian = TRUE)" : "native byte order") << "\n"
-      << "  type 0: " << p.size() << " particles\n";
-  const std::pair<const char*, const ParticleArray<float>*> fields[] = {
-      {"x", &p.x}, {"y", &p.y}, {"z", &p.z}, {"hsml", &p.hsml}, {"I", &p.intensity},
-      {"C1", &p.colour[0]}, {"C2", &p.colour[1]}, {"C3", &p.colour[2]}};
-  char line[200];
-  std::snprintf(line, sizeof line, "    %-6s %14s %14s %14s\n", "field", "min", "median", "max");
-  out << line;
-  for (const auto& [name, values] : fields) {
-    if (values->empty()) continue;
-    const FieldSummary f = summarize(*values);
-    std::snprintf(line, sizeof line, "    %-6s %14.6g %14.6g %14.6g\n", name, f.min, f.median, f.max);
-    out << line;
-  }
-}
-
 }  // namespace splotch

@@ -4,8 +4,6 @@
 // parameter file.
 #pragma once
 
-#include <ostream>
-
 #include "params/param_file.h"
 #include "splotch/console.h"
 #include "splotch/run_report.h"
@@ -14,8 +12,5 @@ namespace splotch {
 
 // Renders the frame `params` describes and writes the image and its used.par.
 RunReport render_frame(ParamFile& params, Console& console);
-
-// Reads the snapshot and prints per-type counts and field ranges; renders nothing.
-void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out);
 
 }  // namespace splotch

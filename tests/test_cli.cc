@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "io/byte_order.h"
+#include "tests/gadget_test_file.h"
 #include "tests/test_support.h"
 
 using namespace splotch::testing;
@@ -183,6 +184,53 @@ TEST_CASE("bin/splotch: invalid particles are skipped with a warning; none left 
   CHECK(none.err.find("splotch: error: ") != std::string::npos);
   CHECK(none.err.find("holds no particle that can be drawn") != std::string::npos);
   CHECK(!file_exists(s.dir.file("none.tga")));
+}
+
+TEST_CASE("bin/splotch: --info on a Gadget file itself, and a Gadget render from a parameter file") {
+  TempDir dir;
+  // 3 gas particles (POS VEL ID MASS U RHO HSML) and 2 of dark matter (mass table), format 1,
+  // big-endian, double precision.
+  GadgetTestFile f;
+  f.format = 1;
+  f.big_endian = true;
+  f.npart = {3, 2, 0, 0, 0, 0};
+  f.mass = {0, 0.5, 0, 0, 0, 0};
+  f.time = 0.25;
+  f.redshift = 3.0;
+  f.box_size = 100;
+  f.blocks = {{"POS", {40, 50, 50, 50, 50, 50, 60, 50, 50, 45, 45, 50, 55, 55, 50}, 8},
+              {"VEL", std::vector<double>(15, 1.0), 8},
+              {"ID", {1, 2, 3, 4, 5}, 4, true},
+              {"MASS", {1, 2, 3}, 8},
+              {"U", {10, 20, 30}, 8},
+              {"RHO", {1, 2, 4}, 8},
+              {"HSML", {3, 4, 5}, 8}};
+  const std::string snap = dir.path("snap_000");
+  f.write(snap);
+  CommandResult info = run_command(splotch_binary + " --info " + snap);
+  CHECK(info.status == 0);
+  CHECK(info.out.find("Gadget binary format 1, byte-swapped (the other endianness), double precision positions, 1 file") !=
+        std::string::npos);
+  CHECK(info.out.find("time 0.25, redshift 3, box size 100") != std::string::npos);
+  CHECK(info.out.find("type 0: 3 particles\n") != std::string::npos);
+  CHECK(info.out.find("type 1: 2 particles, each of mass 0.5 (mass table)") != std::string::npos);
+  CHECK(info.out.find("    HSML     float64               3              4              5") != std::string::npos);
+  CHECK(info.out.find("    ID       int32") != std::string::npos);
+
+  // The same file rendered through the original's keys: infile + fidx, hsml and colours from blocks.
+  const std::string par = dir.write("g.par",
+                                    "simtype = 2\ninfile = " + dir.path("snap_") + "\nfidx = 0\nptypes = 2\n"
+                                    "ptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = U\n"
+                                    "intensity_label0 = RHO\npalette0 = testdata/palettes/fire.pal\n"
+                                    "ptype1 = 1\nsize_fix1 = 2\ncolor_label1 = MASS\npalette1 = testdata/palettes/grey.pal\n"
+                                    "camera_x = 50\ncamera_y = 50\ncamera_z = 120\nlookat_x = 50\nlookat_y = 50\n"
+                                    "lookat_z = 50\nsky_x = 0\nsky_y = 1\nsky_z = 0\nfov = 30\nxres = 64\n"
+                                    "outfile = " + dir.path("g.png") + "\n");
+  CommandResult render = run_command(splotch_binary + " " + par + " renderer=host");
+  CHECK(render.status == 0);
+  CHECK(render.out.find("particles  5 read, 0 dropped as invalid, 5 in view") != std::string::npos);
+  CHECK(file_exists(dir.path("g.png")));
+  CHECK(render.err.find("not used") == std::string::npos);  // every Gadget key was read
 }
 
 TEST_CASE("bin/splotch: --info prints counts and field ranges without rendering") {

@@ -5,7 +5,10 @@
 
 #include <sys/stat.h>
 
+#include <array>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -292,6 +295,96 @@ TEST_CASE("gadget: bad files are one clear error") {
   no_stars.types[1].file_type = 4;
   CHECK(message_of([&] { read_gadget(no_stars); }).find("holds no particles of type 4 (ptype1); it holds 3, 2, 0, 0, 0, 0") !=
         std::string::npos);
+}
+
+}  // namespace splotch
+
+namespace splotch {
+namespace {
+
+// ../shared/data (the real snapshots), or "" when this checkout has none beside it.
+std::string real_data_dir() {
+  for (const char* dir : {"../shared/data", "/work/shared/data"})
+    if (testing::file_exists(std::string(dir) + "/README.md")) return dir;
+  return "";
+}
+
+// The particle counts of a file's header, read here byte by byte so as not to test the reader
+// against itself: the first record's 6 ints, after format 2's 16-byte label record.
+std::array<std::uint32_t, 6> header_counts(const std::string& path) {
+  const std::string b = testing::read_file(path);
+  std::uint32_t first;
+  std::memcpy(&first, b.data(), 4);
+  const bool swap = first != 256 && first != 8;
+  const std::size_t start = (first == 8 || first == 0x08000000u ? 16 : 0) + 4;
+  std::array<std::uint32_t, 6> n{};
+  for (int t = 0; t < 6; ++t) {
+    std::memcpy(&n[std::size_t(t)], b.data() + start + 4 * std::size_t(t), 4);
+    if (swap) n[std::size_t(t)] = __builtin_bswap32(n[std::size_t(t)]);
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("gadget: the real snapshots of ../shared/data, every type, counts as in their headers") {
+  const std::string data = real_data_dir();
+  if (data.empty()) {
+    MESSAGE("real-snapshot test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  struct Real {
+    std::string infile;
+    std::vector<std::string> files;
+    std::string hsml;  // a block to read for the gas, or "" for none
+  };
+  const Real reals[] = {
+      {"gadgetreader_test_g2_snap.0", {"gadgetreader_test_g2_snap.0", "gadgetreader_test_g2_snap.1"}, "HSML"},
+      {"pop3_gadget2_fmt2_gassphere_snapshot_004", {"pop3_gadget2_fmt2_gassphere_snapshot_004"}, "HSML"},
+      {"vaex_gassphere_littleendian.dat", {"vaex_gassphere_littleendian.dat"}, ""},
+      {"vaex_gassphere_bigendian.dat", {"vaex_gassphere_bigendian.dat"}, ""},
+      {"genetic_gadget3_fmt1_gas_dm_test10g", {"genetic_gadget3_fmt1_gas_dm_test10g"}, ""},
+      {"iccpy_gadget_binary_snapshot_000", {"iccpy_gadget_binary_snapshot_000"}, ""},
+  };
+  for (const Real& r : reals) {
+    INFO(r.infile);
+    ParamFile params = ParamFile::parse("infile = " + data + "/" + r.infile + "\n", "real.par");
+    std::vector<std::string> expected;
+    std::array<std::uint64_t, 6> counts{};
+    for (const std::string& f : r.files) {
+      expected.push_back(data + "/" + f);
+      const auto n = header_counts(data + "/" + f);
+      for (int t = 0; t < 6; ++t) counts[std::size_t(t)] += n[std::size_t(t)];
+    }
+    const std::vector<std::string> files =
+        snapshot_files(params, "", [](const std::string& f) { return GadgetFile(f).header().num_files; });
+    CHECK(files == expected);
+    for (int t = 0; t < 6; ++t) {
+      if (counts[std::size_t(t)] == 0) continue;
+      GadgetOptions o;
+      o.files = files;
+      GadgetTypeRequest req;
+      req.file_type = t;
+      req.intensity.label = "MASS";  // the MASS block or the mass table
+      req.colour.label = "VEL";
+      req.vector_colour = true;
+      if (t == 0 && !r.hsml.empty()) {
+        req.size_fix = 0;
+        req.size.label = r.hsml;
+      }
+      o.types = {req};
+      const ParticleSet p = read_gadget(o);
+      CHECK(p.size() == counts[std::size_t(t)]);
+      bool finite = true, positive = true;
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        finite = finite && std::isfinite(p.x[i]) && std::isfinite(p.y[i]) && std::isfinite(p.z[i]) &&
+                 std::isfinite(p.colour[2][i]);
+        positive = positive && p.hsml[i] > 0 && p.intensity[i] > 0;
+      }
+      CHECK(finite);
+      CHECK(positive);  // smoothing lengths and masses
+    }
+  }
 }
 
 }  // namespace splotch

@@ -1,0 +1,161 @@
+#include "splotch/snapshot_info.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "io/gadget_file.h"
+#include "io/gadget_reader.h"
+#include "io/input_file.h"
+#include "params/user_error.h"
+#include "splotch/read_snapshot.h"
+#include "splotch/settings.h"
+
+namespace splotch {
+namespace {
+
+struct FieldSummary {
+  float min, median, max;
+};
+
+FieldSummary summarize(ParticleArray<float> v) {
+  if (v.empty()) return {0, 0, 0};
+  auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  const float median = *mid;
+  auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return {*lo, median, *hi};
+}
+
+void print_row(std::ostream& out, const std::string& name, const std::string& type, const ParticleArray<float>& v) {
+  char line[200];
+  const FieldSummary f = summarize(v);
+  std::snprintf(line, sizeof line, "    %-8s %-8s %14.6g %14.6g %14.6g\n", name.c_str(), type.c_str(), f.min, f.median, f.max);
+  out << line;
+}
+
+void print_table_head(std::ostream& out) {
+  char line[200];
+  std::snprintf(line, sizeof line, "    %-8s %-8s %14s %14s %14s\n", "field", "type", "min", "median", "max");
+  out << line;
+}
+
+void print_raw_info(const InputSettings& input, Console& console, std::ostream& out) {
+  ParticleSet p = read_snapshot(input, console.progress("read"));
+  console.end_progress();
+  out << input.path << ": raw binary, " << (input.raw.layout == RawOptions::Layout::table ? "table" : "blocks")
+      << " layout, " << input.raw.num_fields << " float32 fields, "
+      << (input.raw.swap_endian ? "byte-swapped (swap_endian = TRUE)" : "native byte order") << "\n"
+      << "  type 0: " << p.size() << " particles\n";
+  print_table_head(out);
+  const std::pair<const char*, const ParticleArray<float>*> fields[] = {
+      {"x", &p.x}, {"y", &p.y}, {"z", &p.z}, {"hsml", &p.hsml}, {"I", &p.intensity},
+      {"C1", &p.colour[0]}, {"C2", &p.colour[1]}, {"C3", &p.colour[2]}};
+  for (const auto& [name, values] : fields)
+    if (!values->empty()) print_row(out, name, "float32", *values);
+}
+
+bool is_vector_block(const std::string& label) { return label == "POS" || label == "VEL" || label == "ACCE"; }
+
+void print_gadget_info(const InputSettings& input, Console& console, std::ostream& out) {
+  const GadgetOptions& g = input.gadget;
+  std::vector<std::unique_ptr<GadgetFile>> files;
+  std::array<std::uint64_t, gadget_types> counts{};
+  for (const std::string& path : g.files) {
+    files.push_back(std::make_unique<GadgetFile>(path, g.swap_endian));
+    for (int t = 0; t < gadget_types; ++t) counts[std::size_t(t)] += files.back()->header().npart[std::size_t(t)];
+  }
+  const GadgetFile& first = *files[0];
+  const GadgetHeader& h = first.header();
+  const GadgetBlock* pos = first.find("POS");
+  const int position_bytes = pos && h.count() > 0 ? int(pos->bytes / (3 * h.count())) : (h.flag_double ? 8 : 4);
+  out << first.path() << ": Gadget binary format " << first.format() << ", "
+      << (first.swapped() ? "byte-swapped (the other endianness)" : "native byte order") << ", "
+      << (position_bytes == 8 ? "double" : "single") << " precision positions, " << files.size()
+      << (files.size() == 1 ? " file" : " files") << "\n";
+  char line[300];
+  std::snprintf(line, sizeof line, "  time %g, redshift %g, box size %g\n", h.time, h.redshift, h.box_size);
+  out << line;
+  out << "  header npartTotal:";
+  for (auto n : h.npart_total) out << " " << n;
+  out << "; num_files " << h.num_files << "\n";
+
+  for (int t = 0; t < gadget_types; ++t) {
+    if (counts[std::size_t(t)] == 0) continue;
+    out << "  type " << t << ": " << counts[std::size_t(t)] << " particles";
+    if (h.mass[std::size_t(t)] != 0) out << ", each of mass " << h.mass[std::size_t(t)] << " (mass table)";
+    out << "\n";
+    print_table_head(out);
+    // The blocks of the first file holding particles of this type.
+    const GadgetFile* f = nullptr;
+    for (const auto& file : files)
+      if (file->header().npart[std::size_t(t)] > 0) {
+        f = file.get();
+        break;
+      }
+    for (const GadgetBlock& b : f->blocks()) {
+      const int components = is_vector_block(b.label) ? 3 : 1;
+      GadgetBlockLayout layout;
+      try {
+        layout = f->layout(b, components, std::nullopt, "--info");
+      } catch (const UserError&) {
+        out << "    " << b.label << ": " << b.bytes << " bytes, which fit no usual set of particle types\n";
+        continue;
+      }
+      if (!(layout.types & (1u << t))) continue;
+      const std::string type = std::string(b.label == "ID" ? "int" : "float") + std::to_string(8 * layout.value_bytes);
+      if (b.label == "ID") {
+        std::snprintf(line, sizeof line, "    %-8s %-8s\n", b.label.c_str(), type.c_str());
+        out << line;
+        continue;
+      }
+      GadgetOptions o;
+      o.files = g.files;
+      o.swap_endian = g.swap_endian;
+      GadgetTypeRequest r;
+      r.file_type = t;
+      r.colour.label = b.label;
+      r.colour.present = layout.types;
+      r.vector_colour = components == 3;
+      o.types = {r};
+      ParticleSet p = read_gadget(o, console.progress("read " + b.label));
+      console.end_progress();
+      if (components == 1) {
+        print_row(out, b.label, type, p.colour[0]);
+      } else {
+        for (int c = 0; c < 3; ++c) print_row(out, b.label + "[" + "xyz"[c] + "]", type, p.colour[c]);
+      }
+    }
+  }
+}
+
+bool starts_like_gadget(const std::string& path) {
+  unsigned char b[4] = {0, 0, 0, 0};
+  try {
+    InputFile f(path);
+    if (f.size() < 4) return false;
+    f.read_at(b, 4, 0);
+  } catch (const UserError&) {
+    return false;
+  }
+  std::uint32_t m;
+  std::memcpy(&m, b, 4);
+  return m == 256 || m == 8 || m == 0x00010000u || m == 0x08000000u;
+}
+
+}  // namespace
+
+ParamFile info_parameters(const std::string& file) {
+  if (starts_like_gadget(file)) return ParamFile::parse("simtype = 2\ninfile = " + file + "\n", "--info " + file);
+  return ParamFile::read(file);
+}
+
+void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out) {
+  for (const std::string& w : params.warnings()) console.warning(w);
+  const InputSettings input = read_input_settings(params);
+  if (input.simtype == 2) print_gadget_info(input, console, out);
+  else print_raw_info(input, console, out);
+}
+
+}  // namespace splotch

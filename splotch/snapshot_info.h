@@ -1,0 +1,21 @@
+// --info: what a snapshot holds, read from the file itself (DESIGN.md section 2): format, byte
+// order, precision, header values, and per particle type the count and each field with its type
+// and min/median/max. A user's first command on an unknown file.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "params/param_file.h"
+#include "splotch/console.h"
+
+namespace splotch {
+
+// The parameters for `--info FILE`: FILE's own when it is a parameter file, else (a snapshot,
+// recognised from its first bytes) the few keys that read it.
+ParamFile info_parameters(const std::string& file);
+
+// Reads the snapshot `params` names and prints what it holds; renders nothing.
+void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out);
+
+}  // namespace splotch
