@@ -35,14 +35,19 @@ unsigned populated_types(const GadgetHeader& h) {
   return m;
 }
 
-std::string type_list(unsigned types) {
+}  // namespace
+
+std::string gadget_type_list(unsigned types) {
   std::string s;
   for (int t = 0; t < gadget_types; ++t)
     if (types & (1u << t)) s += (s.empty() ? "" : ", ") + std::to_string(t);
   return s.empty() ? "none" : s;
 }
 
-}  // namespace
+bool is_gadget_start(const unsigned char* first4) {
+  const std::uint32_t m = load<std::uint32_t>(first4, false), swapped = byte_swapped(m);
+  return m == 256 || m == 8 || swapped == 256 || swapped == 8;
+}
 
 std::uint64_t GadgetHeader::count() const { return count_of(*this, 0x3f); }
 
@@ -80,7 +85,7 @@ GadgetFile::GadgetFile(const std::string& path, std::optional<bool> swap_endian)
   unsigned char start[64] = {0};
   const std::size_t start_bytes = std::min<std::size_t>(size, sizeof start);
   file_.read_at(start, start_bytes, 0);
-  const std::uint32_t first = load<std::uint32_t>(start, false), first_swapped = __builtin_bswap32(first);
+  const std::uint32_t first = load<std::uint32_t>(start, false), first_swapped = byte_swapped(first);
   if (swap_endian) {
     swapped_ = *swap_endian;
     const std::uint32_t m = swapped_ ? first_swapped : first;
@@ -102,7 +107,6 @@ GadgetFile::GadgetFile(const std::string& path, std::optional<bool> swap_endian)
 
   std::size_t pos = 0;
   bool have_header = false;
-  int index = 0;
   while (pos < size) {
     std::string label;
     if (format_ == 2) {
@@ -134,7 +138,6 @@ GadgetFile::GadgetFile(const std::string& path, std::optional<bool> swap_endian)
       blocks_.push_back({label, pos + 4, bytes});
     }
     pos += bytes + 8;
-    ++index;
   }
   if (!have_header) fail("holds no header");
   if (format_ == 1) name_format1_blocks();
@@ -217,7 +220,7 @@ GadgetBlockLayout GadgetFile::layout(const GadgetBlock& block, int components, s
     throw UserError("Gadget file '" + path() + "': block " + block.label + " (" + what + ") is " +
                     std::to_string(block.bytes) + " bytes, which is not " + std::to_string(components) +
                     " value(s) of 4 or 8 bytes for each of the " + std::to_string(count_of(header_, types)) +
-                    " particles of types " + type_list(types) + " that the mask says it holds");
+                    " particles of types " + gadget_type_list(types) + " that the mask says it holds");
   }
   unsigned no_mass_table = 0;
   for (int t = 0; t < gadget_types; ++t)

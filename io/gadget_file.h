@@ -56,6 +56,7 @@ class GadgetFile {
   bool swapped() const { return swapped_; }
   const GadgetHeader& header() const { return header_; }
   const std::vector<GadgetBlock>& blocks() const { return blocks_; }
+  int position_bytes() const { return position_bytes_; }  // 4 or 8, from the POS block's size
 
   // The block with this label (any case), or null.
   const GadgetBlock* find(const std::string& label) const;
@@ -80,6 +81,12 @@ class GadgetFile {
   std::vector<GadgetBlock> blocks_;  // without the header
   int position_bytes_ = 4;
 };
+
+// "0, 1, 4" for the types of a mask (bit t: type t), for messages.
+std::string gadget_type_list(unsigned types);
+
+// Whether the first 4 bytes of a file are a Gadget record length (256 or 8, in either byte order).
+bool is_gadget_start(const unsigned char* first4);
 
 // A short description of what a file that is not a Gadget snapshot looks like, from its first
 // bytes ("an HDF5 file", ...), or "" when nothing is recognised.

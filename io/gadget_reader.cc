@@ -71,11 +71,11 @@ class Planner {
   std::vector<Fill> fills;
 
   void plan_type(int n, const GadgetTypeRequest& r, std::size_t first) {
+    const std::string key = std::to_string(n);
     std::size_t at = first;
     for (const auto& f : files_) {
       const std::size_t count = f->header().npart[std::size_t(r.file_type)];
       if (count == 0) continue;
-      const std::string key = std::to_string(n);
       quantity(*f, r.file_type, GadgetQuantity{"POS", 1.0f, std::nullopt}, 3, {&p_.x, &p_.y, &p_.z}, at, count,
                "positions", 0.0f);
       if (r.size_fix != 0)
@@ -115,7 +115,7 @@ class Planner {
     const GadgetBlockLayout layout = f.layout(*block, components, q.present, key + " = " + q.label);
     if (!(layout.types & (1u << type)))
       throw UserError("Gadget file '" + f.path() + "': block " + block->label + " (" + key + ") holds particle types " +
-                      types_text(layout.types) + " but not type " + std::to_string(type) +
+                      gadget_type_list(layout.types) + " but not type " + std::to_string(type) +
                       (q.present ? std::string() : "; if that is wrong, give the types with the *_present key"));
     const std::size_t start = block->offset + layout.offset_of(f.header(), type, components);
     const std::size_t stride = std::size_t(components) * std::size_t(layout.value_bytes);
@@ -126,13 +126,6 @@ class Planner {
         if (arrays[std::size_t(j)]) c.targets[j] = arrays[std::size_t(j)]->data() + at + done;
       copies.push_back(c);
     }
-  }
-
-  static std::string types_text(unsigned types) {
-    std::string s;
-    for (int t = 0; t < gadget_types; ++t)
-      if (types & (1u << t)) s += (s.empty() ? "" : ", ") + std::to_string(t);
-    return s;
   }
 
   const std::vector<std::unique_ptr<GadgetFile>>& files_;

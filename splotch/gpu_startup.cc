@@ -45,13 +45,10 @@ void GpuStartup::pace_threads() {
 }
 
 bool GpuStartup::device_present(std::string* why) {
-  if (!probed_) {
-    no_device_ = probe_result_.get();
-    probed_ = true;
-  }
-  if (!no_device_.empty()) restore_threads();
-  if (why) *why = no_device_;
-  return no_device_.empty();
+  const std::string& no_device = probe_result_.get();
+  if (!no_device.empty()) restore_threads();
+  if (why) *why = no_device;
+  return no_device.empty();
 }
 
 std::unique_ptr<CudaSession> GpuStartup::session() {

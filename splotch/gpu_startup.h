@@ -38,10 +38,8 @@ class GpuStartup {
 
   std::promise<std::string> probe_;  // empty: a device is present; else why none is
   std::promise<std::unique_ptr<CudaSession>> session_;
-  std::future<std::string> probe_result_ = probe_.get_future();
+  std::shared_future<std::string> probe_result_ = probe_.get_future();
   std::future<std::unique_ptr<CudaSession>> session_result_ = session_.get_future();
-  std::string no_device_;
-  bool probed_ = false;
   int threads_ = 0;  // the caller's OpenMP threads before; 0 once given back
   std::atomic<bool> over_{false};
   std::thread worker_;

@@ -1,6 +1,5 @@
 #include "splotch/settings.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -8,6 +7,7 @@
 
 #include "io/gadget_file.h"
 #include "params/user_error.h"
+#include "splotch/file_paths.h"
 #include "splotch/snapshot_files.h"
 
 namespace splotch {
@@ -15,22 +15,12 @@ namespace {
 
 std::string at(const ParamFile& p, const std::string& key) { return p.origin(key) + ": " + key; }
 
-bool file_exists(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-std::string directory_of(const std::string& path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
-}
-
 // A relative path is taken from the working directory, as the original does; when nothing is
 // there, from the parameter file's directory, so that a .par and its data can move together.
 std::string resolve(const std::string& path, const ParamFile& params) {
-  if (path.empty() || path[0] == '/' || file_exists(path)) return path;
+  if (path.empty() || path[0] == '/' || path_exists(path)) return path;
   const std::string beside = directory_of(params.name()) + path;
-  return file_exists(beside) ? beside : path;
+  return path_exists(beside) ? beside : path;
 }
 
 // 1-based column key; 0, negative or absent mean "no such column" (as in the original).
@@ -213,7 +203,7 @@ void check_writable_directory(const std::string& image_path, const std::string& 
   if (dir.empty()) dir = ".";
   if (::access(dir.c_str(), W_OK) != 0)
     throw UserError(where + ": cannot write the image '" + image_path + "': directory '" + dir + "' " +
-                    (file_exists(dir) ? "is not writable" : "does not exist"));
+                    (path_exists(dir) ? "is not writable" : "does not exist"));
 }
 
 OutputSettings read_output(ParamFile& p, int frame, std::vector<std::string>& warnings) {

@@ -1,28 +1,17 @@
 #include "splotch/snapshot_files.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstdio>
 
 #include "params/user_error.h"
+#include "splotch/file_paths.h"
 
 namespace splotch {
 namespace {
 
-bool is_file(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 std::string joined(const std::string& directory, const std::string& name) {
   if (directory.empty() || (!name.empty() && name[0] == '/')) return name;
   return directory.back() == '/' ? directory + name : directory + "/" + name;
-}
-
-std::string directory_of(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
 }
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -58,7 +47,7 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
   std::string tried;
   for (const std::string& base : bases) {
     if (numfiles > 1) {
-      if (!is_file(base + ".0")) {
+      if (!is_regular_file(base + ".0")) {
         tried += (tried.empty() ? "" : ", ") + base + ".0";
         continue;
       }
@@ -66,7 +55,7 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
       for (int k = 0; k < numfiles; ++k) files.push_back(base + "." + std::to_string(k));
       return files;
     }
-    if (is_file(base)) {
+    if (is_regular_file(base)) {
       // One file, unless it is the first of several (snap.0) and numfiles was left out.
       const int in_header = p.has("numfiles") ? 1 : files_in_header(base);
       if (in_header > 1 && ends_with(base, ".0")) {
@@ -77,7 +66,7 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
       }
       return {base};
     }
-    if (!p.has("numfiles") && is_file(base + ".0")) {
+    if (!p.has("numfiles") && is_regular_file(base + ".0")) {
       const int in_header = std::max(files_in_header(base + ".0"), 1);
       std::vector<std::string> files;
       for (int k = 0; k < in_header; ++k) files.push_back(base + "." + std::to_string(k));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 
 #include "io/gadget_file.h"
@@ -68,11 +67,9 @@ void print_gadget_info(const InputSettings& input, Console& console, std::ostrea
   }
   const GadgetFile& first = *files[0];
   const GadgetHeader& h = first.header();
-  const GadgetBlock* pos = first.find("POS");
-  const int position_bytes = pos && h.count() > 0 ? int(pos->bytes / (3 * h.count())) : (h.flag_double ? 8 : 4);
   out << first.path() << ": Gadget binary format " << first.format() << ", "
       << (first.swapped() ? "byte-swapped (the other endianness)" : "native byte order") << ", "
-      << (position_bytes == 8 ? "double" : "single") << " precision positions, " << files.size()
+      << (first.position_bytes() == 8 ? "double" : "single") << " precision positions, " << files.size()
       << (files.size() == 1 ? " file" : " files") << "\n";
   char line[300];
   std::snprintf(line, sizeof line, "  time %g, redshift %g, box size %g\n", h.time, h.redshift, h.box_size);
@@ -139,9 +136,7 @@ bool starts_like_gadget(const std::string& path) {
   } catch (const UserError&) {
     return false;
   }
-  std::uint32_t m;
-  std::memcpy(&m, b, 4);
-  return m == 256 || m == 8 || m == 0x00010000u || m == 0x08000000u;
+  return is_gadget_start(b);
 }
 
 }  // namespace
