@@ -18,6 +18,19 @@ DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev
 LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/main.cc,$(wildcard splotch/*.cc))
 TEST_SRC := $(wildcard tests/test_*.cc)
 
+# HDF5 snapshots (simtype 7, 8) are read with Debian's serial libhdf5 when its headers are there;
+# `make HDF5=0` builds without it (io/no_hdf5.cc stands in and says so when asked for HDF5).
+HDF5_INC ?= /usr/include/hdf5/serial
+HDF5_LIB ?= /usr/lib/x86_64-linux-gnu/hdf5/serial
+HDF5     ?= $(if $(wildcard $(HDF5_INC)/hdf5.h),1,0)
+ifeq ($(HDF5),1)
+LIB_SRC  := $(filter-out io/no_hdf5.cc,$(LIB_SRC))
+HDF5_FLAGS := -DSPLOTCH_HDF5 -I$(HDF5_INC)
+HDF5_LIBS  := -L$(HDF5_LIB) -lhdf5
+else
+LIB_SRC  := $(filter-out io/hdf5_file.cc,$(LIB_SRC))
+endif
+
 # The GPU renderer (cuda/) is built whenever nvcc is found, on PATH or in /usr/local/cuda;
 # `make CUDA=0` builds without it (cuda/no_cuda.cc stands in). sm_90 code, plus PTX for compute
 # capability 7.5 that the driver compiles for any other GPU.
@@ -63,7 +76,7 @@ deps:
 
 build/obj/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CXX) $(CXXFLAGS) $(HDF5_FLAGS) $(DEPFLAGS) -c $< -o $@
 
 build/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
@@ -75,11 +88,11 @@ build/libsplotch.a: $(LIB_OBJ)
 
 bin/splotch: build/obj/splotch/main.o build/libsplotch.a
 	@mkdir -p bin
-	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
 
 bin/splotch_tests: $(TEST_OBJ) build/libsplotch.a
 	@mkdir -p bin
-	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
 
 # Without ARCH and FMA contraction, so that the demo's bytes are the same on every machine.
 bin/make_demo: testdata/make_demo.cc

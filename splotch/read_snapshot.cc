@@ -1,6 +1,7 @@
 #include "splotch/read_snapshot.h"
 
 #include "io/gadget_reader.h"
+#include "io/hdf5_reader.h"
 #include "io/raw_reader.h"
 #include "params/user_error.h"
 
@@ -13,6 +14,9 @@ ParticleSet read_snapshot(const InputSettings& input, const ProgressCallback& pr
       return read_raw(input.path, input.raw, progress);
     case 2:
       return read_gadget(input.gadget, progress);
+    case 7:
+    case 8:
+      return read_hdf5(input.gadget, progress);
     default:
       throw UserError("simtype " + std::to_string(input.simtype) + " has no reader yet");
   }

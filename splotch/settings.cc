@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "io/gadget_file.h"
+#include "io/hdf5_file.h"
 #include "params/user_error.h"
 #include "splotch/file_paths.h"
 #include "splotch/snapshot_files.h"
@@ -79,16 +80,27 @@ int gadget_files_in_header(const std::string& path) {
   return GadgetFile(path).header().num_files;
 }
 
-GadgetOptions read_gadget_options(ParamFile& p, int ptypes) {
+int hdf5_files_in_header(const std::string& path) {
+  return Hdf5File(path).header().num_files;
+}
+
+// Gadget binary (2) and HDF5 (7, 8) snapshots: files, byte order, and per render type the file
+// type and the labels of its quantities.
+GadgetOptions read_gadget_options(ParamFile& p, int simtype, int ptypes) {
   GadgetOptions o;
-  o.files = snapshot_files(p, "", gadget_files_in_header);
-  if (p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
+  const bool hdf5 = simtype == 7 || simtype == 8;
+  // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given.
+  o.files = hdf5 ? snapshot_files(p, ".hdf5", hdf5_files_in_header)
+                 : snapshot_files(p, "", gadget_files_in_header);
+  if (!hdf5 && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
+  const int max_type = hdf5 ? 63 : 5;  // Gadget-4 may have more than 6 types in HDF5
   for (int t = 0; t < ptypes; ++t) {
     const std::string n = std::to_string(t);
     GadgetTypeRequest r;
     r.file_type = p.get<int>("ptype" + n, 0);
-    if (r.file_type < 0 || r.file_type > 5)
-      throw UserError(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": Gadget particle types are 0 to 5");
+    if (r.file_type < 0 || r.file_type > max_type)
+      throw UserError(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " + (hdf5 ? "HDF5" : "Gadget") +
+                      " particle types are 0 to " + std::to_string(max_type));
     r.size_fix = p.get<float>("size_fix" + n, 1.0f);
     if (!(r.size_fix >= 0)) throw UserError(at(p, "size_fix" + n) + " must not be negative (0: read size_label" + n + ")");
     if (r.size_fix == 0) r.size = gadget_quantity(p, "size", n, p.get<std::string>("size_label" + n, "HSML"));
@@ -308,13 +320,14 @@ InputSettings read_input_settings(ParamFile& p) {
       in.raw = read_raw_options(p, in.simtype);
       break;
     case 2:
-      in.gadget = read_gadget_options(p, in.ptypes);
+    case 7:
+    case 8:
+      in.gadget = read_gadget_options(p, in.simtype, in.ptypes);
       in.path = in.gadget.files[0];
       return in;
-    case 7: case 8: case 11:
+    case 11:
       throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
-                      ": HDF5 and Tipsy snapshots are not supported by this version yet; "
-                      "raw binary (simtype 0 or 1) and Gadget binary (simtype 2) are");
+                      ": Tipsy snapshots are not supported by this version yet");
     default:
       throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
                       " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7/8 HDF5, 11 Tipsy)");

@@ -23,7 +23,7 @@ struct InputSettings {
   int simtype = 0;
   std::string path;  // the snapshot file, resolved (the first, when there are several)
   RawOptions raw;           // simtype 0, 1
-  GadgetOptions gadget;     // simtype 2
+  GadgetOptions gadget;     // simtype 2, 7, 8 (HDF5), 11 (Tipsy): the files and what to read of each type
   bool periodic = true;
   int ptypes = 1;
 };

@@ -34,45 +34,53 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
 
   char nnn[16];
   std::snprintf(nnn, sizeof nnn, "%03d", fidx);
-  const std::string exact = joined(datadir, infile) + extension;
-  const std::string numbered =
-      joined(snapdir.empty() ? datadir : joined(datadir, snapdir + nnn), infile + nnn) + extension;
-  std::vector<std::string> bases = fidx_given ? std::vector<std::string>{numbered, exact}
-                                              : std::vector<std::string>{exact, numbered};
+  const std::string exact = joined(datadir, infile);
+  const std::string numbered = joined(snapdir.empty() ? datadir : joined(datadir, snapdir + nnn), infile + nnn);
+  // Each name with the extension (when it lacks it), then as given: snap_005.hdf5 before a
+  // Gadget snap_005 beside it.
+  std::vector<std::string> bases;
+  for (const std::string& b : fidx_given ? std::vector<std::string>{numbered, exact} : std::vector<std::string>{exact, numbered}) {
+    if (!extension.empty() && !ends_with(b, extension)) bases.push_back(b + extension);
+    bases.push_back(b);
+  }
   // Relative names: the working directory first, then the parameter file's.
   const std::string beside = directory_of(p.name());
   for (std::size_t k = 0, n = bases.size(); k < n; ++k)
     if (!beside.empty() && !bases[k].empty() && bases[k][0] != '/') bases.push_back(beside + bases[k]);
 
+  // File k of a snapshot in several: snap.k, or snap.k.hdf5 where the extension ends the name.
+  auto without_extension = [&](const std::string& name) {
+    return !extension.empty() && ends_with(name, extension) ? name.substr(0, name.size() - extension.size()) : name;
+  };
+  auto part = [&](const std::string& base, int k) {
+    return without_extension(base) + "." + std::to_string(k) + (ends_with(base, extension) ? extension : "");
+  };
+  auto parts = [&](const std::string& base, int count) {
+    std::vector<std::string> files;
+    for (int k = 0; k < count; ++k) files.push_back(part(base, k));
+    return files;
+  };
+
   std::string tried;
   for (const std::string& base : bases) {
     if (numfiles > 1) {
-      if (!is_regular_file(base + ".0")) {
-        tried += (tried.empty() ? "" : ", ") + base + ".0";
+      if (!is_regular_file(part(base, 0))) {
+        tried += (tried.empty() ? "" : ", ") + part(base, 0);
         continue;
       }
-      std::vector<std::string> files;
-      for (int k = 0; k < numfiles; ++k) files.push_back(base + "." + std::to_string(k));
-      return files;
+      return parts(base, numfiles);
     }
     if (is_regular_file(base)) {
       // One file, unless it is the first of several (snap.0) and numfiles was left out.
       const int in_header = p.has("numfiles") ? 1 : files_in_header(base);
-      if (in_header > 1 && ends_with(base, ".0")) {
-        const std::string stem = base.substr(0, base.size() - 2);
-        std::vector<std::string> files;
-        for (int k = 0; k < in_header; ++k) files.push_back(stem + "." + std::to_string(k));
-        return files;
-      }
+      const std::string stem = without_extension(base);
+      if (in_header > 1 && ends_with(stem, ".0"))
+        return parts(stem.substr(0, stem.size() - 2) + (ends_with(base, extension) ? extension : ""), in_header);
       return {base};
     }
-    if (!p.has("numfiles") && is_regular_file(base + ".0")) {
-      const int in_header = std::max(files_in_header(base + ".0"), 1);
-      std::vector<std::string> files;
-      for (int k = 0; k < in_header; ++k) files.push_back(base + "." + std::to_string(k));
-      return files;
-    }
-    tried += (tried.empty() ? "" : ", ") + base + (p.has("numfiles") ? "" : " (or " + base + ".0)");
+    if (!p.has("numfiles") && is_regular_file(part(base, 0)))
+      return parts(base, std::max(files_in_header(part(base, 0)), 1));
+    tried += (tried.empty() ? "" : ", ") + base + (p.has("numfiles") ? "" : " (or " + part(base, 0) + ")");
   }
   throw UserError(p.origin("infile") + ": cannot find the snapshot of infile = " + infile + "; tried " + tried +
                   " (from infile, datadir, snapdir, fidx and numfiles)");

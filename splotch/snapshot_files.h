@@ -14,7 +14,8 @@
 
 namespace splotch {
 
-// `extension` is appended to every name (".hdf5" for simtype 8, "" for Gadget binary).
+// `extension` (".hdf5" for HDF5, "" for Gadget binary) is tried after each name that lacks it,
+// and ends the names of a snapshot in several files (snap_010.0.hdf5, snap_010.1.hdf5, ...).
 std::vector<std::string> snapshot_files(ParamFile& params, const std::string& extension,
                                         const std::function<int(const std::string& path)>& files_in_header);
 

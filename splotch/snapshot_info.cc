@@ -6,6 +6,8 @@
 
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
+#include "io/hdf5_file.h"
+#include "io/hdf5_reader.h"
 #include "io/input_file.h"
 #include "params/user_error.h"
 #include "splotch/read_snapshot.h"
@@ -30,13 +32,13 @@ FieldSummary summarize(ParticleArray<float> v) {
 void print_row(std::ostream& out, const std::string& name, const std::string& type, const ParticleArray<float>& v) {
   char line[200];
   const FieldSummary f = summarize(v);
-  std::snprintf(line, sizeof line, "    %-8s %-8s %14.6g %14.6g %14.6g\n", name.c_str(), type.c_str(), f.min, f.median, f.max);
+  std::snprintf(line, sizeof line, "    %-16s %-8s %13.6g %13.6g %13.6g\n", name.c_str(), type.c_str(), f.min, f.median, f.max);
   out << line;
 }
 
 void print_table_head(std::ostream& out) {
   char line[200];
-  std::snprintf(line, sizeof line, "    %-8s %-8s %14s %14s %14s\n", "field", "type", "min", "median", "max");
+  std::snprintf(line, sizeof line, "    %-16s %-8s %13s %13s %13s\n", "field", "type", "min", "median", "max");
   out << line;
 }
 
@@ -103,7 +105,7 @@ void print_gadget_info(const InputSettings& input, Console& console, std::ostrea
       if (!(layout.types & (1u << t))) continue;
       const std::string type = std::string(b.label == "ID" ? "int" : "float") + std::to_string(8 * layout.value_bytes);
       if (b.label == "ID") {
-        std::snprintf(line, sizeof line, "    %-8s %-8s\n", b.label.c_str(), type.c_str());
+        std::snprintf(line, sizeof line, "    %-16s %-8s\n", b.label.c_str(), type.c_str());
         out << line;
         continue;
       }
@@ -127,22 +129,93 @@ void print_gadget_info(const InputSettings& input, Console& console, std::ostrea
   }
 }
 
-bool starts_like_gadget(const std::string& path) {
-  unsigned char b[4] = {0, 0, 0, 0};
+void print_hdf5_info(const InputSettings& input, Console& console, std::ostream& out) {
+  std::vector<std::unique_ptr<Hdf5File>> files;
+  for (const std::string& path : input.gadget.files) files.push_back(std::make_unique<Hdf5File>(path));
+  int types = 0;
+  for (const auto& f : files) types = std::max(types, f->header().types());
+  std::vector<std::uint64_t> counts(std::size_t(types), 0);
+  for (const auto& f : files)
+    for (int t = 0; t < types; ++t) counts[std::size_t(t)] += f->header().count(t);
+  const Hdf5File& first = *files[0];
+  const Hdf5Header& h = first.header();
+  std::string precision = "no particles";
+  for (int t = 0; t < types && precision == "no particles"; ++t)
+    if (h.count(t) > 0)
+      if (std::optional<Hdf5Field> pos = first.find(t, "Coordinates"))
+        precision = (pos->value_type == "float64" ? "double" : "single") + std::string(" precision positions");
+  out << first.path() << ": HDF5 (Gadget/AREPO/GIZMO/SWIFT layout), " << precision << ", " << files.size()
+      << (files.size() == 1 ? " file" : " files") << ", " << types << " types in the header\n";
+  char line[300];
+  std::snprintf(line, sizeof line, "  time %g, %s, box size %g\n", h.time,
+                h.has_redshift ? ("redshift " + std::to_string(h.redshift)).c_str() : "no redshift", h.box_size);
+  out << line;
+  out << "  header NumPart_Total:";
+  for (auto n : h.npart_total) out << " " << n;
+  out << "; NumFilesPerSnapshot " << h.num_files << "\n";
+
+  for (int t = 0; t < types; ++t) {
+    if (counts[std::size_t(t)] == 0) continue;
+    out << "  type " << t << ": " << counts[std::size_t(t)] << " particles";
+    if (h.mass_of(t) != 0) out << ", each of mass " << h.mass_of(t) << " (mass table)";
+    out << "\n";
+    print_table_head(out);
+    const Hdf5File* f = nullptr;
+    for (const auto& file : files)
+      if (file->header().count(t) > 0) {
+        f = file.get();
+        break;
+      }
+    for (const Hdf5Field& field : f->fields(t)) {
+      const bool id = field.name == "ParticleIDs" || field.name == "ParticleIDGenerationNumber";
+      if (id || field.components > 3) {
+        std::snprintf(line, sizeof line, "    %-16s %-8s%s\n", field.name.c_str(), field.value_type.c_str(),
+                      id ? "" : (" (" + std::to_string(field.components) + " values per particle)").c_str());
+        out << line;
+        continue;
+      }
+      GadgetOptions o;
+      o.files = input.gadget.files;
+      GadgetTypeRequest r;
+      r.file_type = t;
+      r.colour.label = field.name;
+      r.vector_colour = field.components == 3;
+      o.types = {r};
+      if (field.components == 2) {
+        out << "    " << field.name << " " << field.value_type << " (2 values per particle)\n";
+        continue;
+      }
+      ParticleSet p = read_hdf5(o, console.progress("read " + field.name));
+      console.end_progress();
+      if (field.components == 1) {
+        print_row(out, field.name, field.value_type, p.colour[0]);
+      } else {
+        for (int c = 0; c < 3; ++c) print_row(out, field.name + "[" + "xyz"[c] + "]", field.value_type, p.colour[c]);
+      }
+    }
+  }
+}
+
+// The snapshot format a file's first bytes show: 2 (Gadget), 8 (HDF5), or 0 (not a snapshot).
+int simtype_of_start(const std::string& path) {
+  unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   try {
     InputFile f(path);
-    if (f.size() < 4) return false;
-    f.read_at(b, 4, 0);
+    if (f.size() < 8) return 0;
+    f.read_at(b, 8, 0);
   } catch (const UserError&) {
-    return false;
+    return 0;
   }
-  return is_gadget_start(b);
+  if (is_gadget_start(b)) return 2;
+  if (is_hdf5_start(b, 8)) return 8;
+  return 0;
 }
 
 }  // namespace
 
 ParamFile info_parameters(const std::string& file) {
-  if (starts_like_gadget(file)) return ParamFile::parse("simtype = 2\ninfile = " + file + "\n", "--info " + file);
+  if (const int simtype = simtype_of_start(file))
+    return ParamFile::parse("simtype = " + std::to_string(simtype) + "\ninfile = " + file + "\n", "--info " + file);
   return ParamFile::read(file);
 }
 
@@ -150,6 +223,7 @@ void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out)
   for (const std::string& w : params.warnings()) console.warning(w);
   const InputSettings input = read_input_settings(params);
   if (input.simtype == 2) print_gadget_info(input, console, out);
+  else if (input.simtype == 7 || input.simtype == 8) print_hdf5_info(input, console, out);
   else print_raw_info(input, console, out);
 }
 

@@ -1,0 +1,230 @@
+#include "io/hdf5_file.h"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <type_traits>
+
+#include "io/field_names.h"
+#include "io/gadget_file.h"
+#include "io/input_file.h"
+#include "params/user_error.h"
+
+namespace splotch {
+namespace {
+
+static_assert(std::is_same<hid_t, std::int64_t>::value, "Hdf5File keeps hid_t as int64_t");
+
+// HDF5 prints its error stack by default; we turn every failure into one message of our own.
+class QuietErrors {
+ public:
+  QuietErrors() {
+    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietErrors() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
+  QuietErrors(const QuietErrors&) = delete;
+  QuietErrors& operator=(const QuietErrors&) = delete;
+
+ private:
+  H5E_auto2_t function_ = nullptr;
+  void* data_ = nullptr;
+};
+
+// An HDF5 identifier closed when it goes out of scope.
+class Id {
+ public:
+  Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Id() {
+    if (id_ >= 0) close_(id_);
+  }
+  Id(const Id&) = delete;
+  Id& operator=(const Id&) = delete;
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+template <class T>
+std::vector<T> attribute(hid_t group, const char* name, hid_t memory_type) {
+  if (H5Aexists(group, name) <= 0) return {};
+  Id a(H5Aopen(group, name, H5P_DEFAULT), H5Aclose);
+  Id space(H5Aget_space(a.get()), H5Sclose);
+  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  if (!a.valid() || n <= 0) return {};
+  std::vector<T> values(static_cast<std::size_t>(n));
+  if (H5Aread(a.get(), memory_type, values.data()) < 0) return {};
+  return values;
+}
+
+std::vector<double> doubles(hid_t group, const char* name) { return attribute<double>(group, name, H5T_NATIVE_DOUBLE); }
+std::vector<std::uint64_t> counts(hid_t group, const char* name) {
+  return attribute<std::uint64_t>(group, name, H5T_NATIVE_UINT64);
+}
+
+std::string group_name(int type) { return "PartType" + std::to_string(type); }
+
+std::string value_type_name(hid_t type) {
+  const std::size_t bytes = H5Tget_size(type);
+  switch (H5Tget_class(type)) {
+    case H5T_FLOAT:
+      return "float" + std::to_string(8 * bytes);
+    case H5T_INTEGER:
+      return std::string(H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(8 * bytes);
+    default:
+      return "other";
+  }
+}
+
+bool is_ieee_float(hid_t type) {
+  for (hid_t ieee : {H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE})
+    if (H5Tequal(type, ieee) > 0) return true;
+  return false;
+}
+
+// The dataset `name` of `group`, described; none when it is not a dataset of 1 or 2 dimensions.
+std::optional<Hdf5Field> describe(hid_t group, const std::string& name) {
+  Id d(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!d.valid()) return std::nullopt;
+  Id space(H5Dget_space(d.get()), H5Sclose);
+  Id type(H5Dget_type(d.get()), H5Tclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 1 || rank > 2) return std::nullopt;
+  hsize_t dims[2] = {0, 1};
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  Hdf5Field f;
+  f.name = name;
+  f.rows = std::size_t(dims[0]);
+  f.components = int(dims[1]);
+  f.value_type = value_type_name(type.get());
+  Id plist(H5Dget_create_plist(d.get()), H5Pclose);
+  if (H5Tget_class(type.get()) == H5T_FLOAT && is_ieee_float(type.get()) &&
+      H5Pget_layout(plist.get()) == H5D_CONTIGUOUS && H5Pget_nfilters(plist.get()) == 0 &&
+      H5Pget_external_count(plist.get()) == 0) {
+    const haddr_t at = H5Dget_offset(d.get());
+    if (at != HADDR_UNDEF) {
+      f.raw = true;
+      f.offset = std::size_t(at);
+      f.value_bytes = int(H5Tget_size(type.get()));
+      f.big_endian = H5Tget_order(type.get()) == H5T_ORDER_BE;
+    }
+  }
+  return f;
+}
+
+std::vector<std::string> link_names(hid_t group) {
+  H5G_info_t info;
+  if (H5Gget_info(group, &info) < 0) return {};
+  std::vector<std::string> names;
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    const ssize_t length = H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
+    if (length < 0) continue;
+    std::string name(std::size_t(length) + 1, '\0');
+    H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT);
+    name.resize(std::size_t(length));
+    names.push_back(name);
+  }
+  return names;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+bool hdf5_supported() { return true; }
+
+Hdf5File::Hdf5File(const std::string& path) : path_(path) {
+  QuietErrors quiet;
+  if (H5Fis_hdf5(path.c_str()) <= 0) {
+    InputFile f(path);  // a missing file or a directory says so
+    unsigned char start[4] = {0, 0, 0, 0};
+    if (f.size() >= 4) f.read_at(start, 4, 0);
+    throw UserError("'" + path + "' is not an HDF5 file" +
+                    (is_gadget_start(start) ? ": it looks like a Gadget binary snapshot (simtype 2)" : ""));
+  }
+  file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file_ < 0) throw UserError("cannot open the HDF5 file '" + path + "' (damaged or truncated?)");
+  Id header(H5Gopen2(file_, "Header", H5P_DEFAULT), H5Gclose);
+  if (!header.valid() || H5Aexists(header.get(), "NumPart_ThisFile") <= 0) {
+    std::string groups;
+    for (const std::string& g : link_names(file_)) groups += (groups.empty() ? "" : ", ") + g;
+    H5Fclose(file_);
+    throw UserError("HDF5 file '" + path + "' has no Header group with NumPart_ThisFile, so it is not a " +
+                    "Gadget/AREPO/GIZMO/SWIFT snapshot; its top-level objects: " + (groups.empty() ? "none" : groups));
+  }
+  Hdf5Header& h = header_;
+  h.npart = counts(header.get(), "NumPart_ThisFile");
+  h.npart_total = counts(header.get(), "NumPart_Total");
+  const std::vector<std::uint64_t> high = counts(header.get(), "NumPart_Total_HighWord");
+  for (std::size_t t = 0; t < h.npart_total.size() && t < high.size(); ++t) h.npart_total[t] += high[t] << 32;
+  h.mass = doubles(header.get(), "MassTable");
+  auto scalar = [&](const char* name, double fallback) {
+    const std::vector<double> v = doubles(header.get(), name);
+    return v.empty() ? fallback : v[0];  // BoxSize may be a 3-vector: a cube's side
+  };
+  h.time = scalar("Time", 0);
+  h.has_redshift = H5Aexists(header.get(), "Redshift") > 0;
+  h.redshift = scalar("Redshift", 0);
+  h.box_size = scalar("BoxSize", 0);
+  h.num_files = int(scalar("NumFilesPerSnapshot", 1));
+}
+
+Hdf5File::~Hdf5File() {
+  if (file_ >= 0) H5Fclose(file_);
+}
+
+std::vector<Hdf5Field> Hdf5File::fields(int type) const {
+  QuietErrors quiet;
+  Id group(H5Gopen2(file_, group_name(type).c_str(), H5P_DEFAULT), H5Gclose);
+  std::vector<Hdf5Field> out;
+  if (!group.valid()) return out;
+  for (const std::string& name : link_names(group.get()))
+    if (std::optional<Hdf5Field> f = describe(group.get(), name)) out.push_back(*f);
+  return out;
+}
+
+std::optional<Hdf5Field> Hdf5File::find(int type, const std::string& label) const {
+  const std::vector<Hdf5Field> all = fields(type);
+  for (const Hdf5Field& f : all)
+    if (lower(f.name) == lower(label)) return f;
+  const std::string block = gadget_block_label(label);
+  for (const Hdf5Field& f : all)
+    if (gadget_block_label(f.name) == block) return f;
+  return std::nullopt;
+}
+
+std::string Hdf5File::field_names(int type) const {
+  std::string names;
+  for (const Hdf5Field& f : fields(type)) names += (names.empty() ? "" : ", ") + f.name;
+  return names.empty() ? "none (no " + group_name(type) + " group)" : names;
+}
+
+void Hdf5File::read(int type, const Hdf5Field& field, std::size_t first, std::size_t count, float* const targets[],
+                    int target_count, float factor) const {
+  QuietErrors quiet;
+  const std::string where = "'" + path_ + "' " + group_name(type) + "/" + field.name;
+  Id group(H5Gopen2(file_, group_name(type).c_str(), H5P_DEFAULT), H5Gclose);
+  Id d(group.valid() ? H5Dopen2(group.get(), field.name.c_str(), H5P_DEFAULT) : -1, H5Dclose);
+  if (!d.valid()) throw UserError("cannot open " + where);
+  Id file_space(H5Dget_space(d.get()), H5Sclose);
+  const hsize_t k = hsize_t(field.components);
+  const hsize_t start[2] = {hsize_t(first), 0}, size[2] = {hsize_t(count), k};
+  const int rank = H5Sget_simple_extent_ndims(file_space.get());
+  Id memory(H5Screate_simple(rank, size, nullptr), H5Sclose);
+  std::vector<float> values(count * std::size_t(k));
+  if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
+      H5Dread(d.get(), H5T_NATIVE_FLOAT, memory.get(), file_space.get(), H5P_DEFAULT, values.data()) < 0)
+    throw UserError("cannot read rows " + std::to_string(first) + " to " + std::to_string(first + count) + " of " +
+                    where + " (damaged or truncated file?)");
+  for (int c = 0; c < target_count && c < int(k); ++c)
+    if (float* out = targets[c])
+      for (std::size_t i = 0; i < count; ++i) out[i] = values[i * std::size_t(k) + std::size_t(c)] * factor;
+}
+
+}  // namespace splotch

@@ -1,0 +1,104 @@
+#include "io/hdf5_reader.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "io/field_names.h"
+#include "io/hdf5_file.h"
+#include "io/input_file.h"
+#include "io/read_plan.h"
+#include "params/user_error.h"
+
+namespace splotch {
+namespace {
+
+constexpr bool host_big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+// A file of the snapshot: the library's view, and plain positioned reads for raw datasets.
+struct SnapshotFile {
+  explicit SnapshotFile(const std::string& path) : hdf5(path), raw(path) {}
+  Hdf5File hdf5;
+  InputFile raw;
+};
+
+// Plans the reading of quantity `q` for the `count` particles of type `type` in `f`, which go to
+// [at, at + count) of `targets`.
+void plan_dataset(const SnapshotFile& f, int type, const GadgetQuantity& q, int components, QuantityTargets targets,
+                  std::size_t at, std::size_t count, const std::string& key, ReadPlan& plan) {
+  const std::string where = "HDF5 file '" + f.hdf5.path() + "' PartType" + std::to_string(type);
+  const std::optional<Hdf5Field> found = f.hdf5.find(type, q.label);
+  const double table_mass = f.hdf5.header().mass_of(type);
+  if (!found && components == 1 && table_mass != 0 && gadget_block_label(q.label) == "MASS") {  // the mass table
+    plan.fills.push_back({targets[0]->data() + at, count, float(table_mass * double(q.factor))});
+    return;
+  }
+  if (!found)
+    throw UserError(where + " has no dataset '" + q.label + "' (" + key + ") for its " + std::to_string(count) +
+                    " particles; its datasets are: " + f.hdf5.field_names(type));
+  const Hdf5Field& field = *found;
+  if (field.rows != count)
+    throw UserError(where + "/" + field.name + " has " + std::to_string(field.rows) +
+                    " rows but the header (NumPart_ThisFile) says " + std::to_string(count) + " particles");
+  if (field.components != components)
+    throw UserError(where + "/" + field.name + " (" + key + ") holds " + std::to_string(field.components) +
+                    " value(s) per particle where " + std::to_string(components) + " are needed" +
+                    (components == 3 ? "" : " (for a 3-vector as colour, set color_is_vector)"));
+  for (std::size_t done = 0; done < count; done += block_copy_piece) {
+    const std::size_t piece = std::min(block_copy_piece, count - done);
+    float* out[3] = {nullptr, nullptr, nullptr};
+    for (int j = 0; j < components; ++j)
+      if (targets[std::size_t(j)]) out[j] = targets[std::size_t(j)]->data() + at + done;
+    if (field.raw) {
+      const std::size_t stride = std::size_t(components) * std::size_t(field.value_bytes);
+      plan.copies.push_back({&f.raw, field.big_endian != host_big_endian, field.offset + done * stride, piece,
+                             components, field.value_bytes, {out[0], out[1], out[2]}, q.factor});
+    } else {
+      const float factor = q.factor;
+      const Hdf5File* file = &f.hdf5;
+      plan.other_reads.push_back([file, type, field, done, piece, out, components, factor] {
+        file->read(type, field, done, piece, out, components, factor);
+      });
+    }
+  }
+}
+
+}  // namespace
+
+ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) {
+  if (o.files.empty()) throw std::invalid_argument("read_hdf5: no files");
+  std::vector<std::unique_ptr<SnapshotFile>> files;
+  int types = 0;
+  for (const std::string& path : o.files) {
+    files.push_back(std::make_unique<SnapshotFile>(path));
+    types = std::max(types, files.back()->hdf5.header().types());
+  }
+  std::vector<std::size_t> first(o.types.size() + 1, 0);
+  for (std::size_t n = 0; n < o.types.size(); ++n) {
+    const int t = o.types[n].file_type;
+    std::vector<std::uint64_t> counts(std::size_t(std::max(types, t + 1)), 0);
+    for (const auto& f : files)
+      for (int k = 0; k < types; ++k) counts[std::size_t(k)] += f->hdf5.header().count(k);
+    if (counts[std::size_t(t)] == 0) throw_no_particles(o.files[0], files.size() > 1, t, int(n), counts);
+    first[n + 1] = first[n] + counts[std::size_t(t)];
+  }
+  ReadPlan plan;
+  ParticleSet p = allocate_particles(first, o.types, plan);
+  p.box_size = files[0]->hdf5.header().box_size;
+  for (std::size_t n = 0; n < o.types.size(); ++n) {
+    const GadgetTypeRequest& r = o.types[n];
+    std::size_t at = first[n];
+    for (const auto& f : files) {
+      const std::size_t count = f->hdf5.header().count(r.file_type);
+      if (count == 0) continue;
+      plan_request(r, int(n), at, count, p, plan,
+                   [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
+                     plan_dataset(*f, r.file_type, q, components, targets, at, count, key, plan);
+                   });
+      at += count;
+    }
+  }
+  run_read_plan(plan, progress);
+  return p;
+}
+
+}  // namespace splotch

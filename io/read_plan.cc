@@ -1,0 +1,72 @@
+#include "io/read_plan.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "io/first_error.h"
+#include "params/user_error.h"
+
+namespace splotch {
+
+void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress) {
+  for (const Fill& f : plan.fills) {
+    const long count = long(f.count);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < count; ++i) f.target[i] = f.value;
+  }
+  const long copies = long(plan.copies.size());
+  const long jobs = copies + long(plan.other_reads.size());
+  std::atomic<long> done{0};
+  FirstError error;
+#pragma omp parallel
+  {
+    std::vector<unsigned char> buffer;
+    // Library reads first: they may be serialised (HDF5 holds one lock), so the copies fill the
+    // other threads meanwhile.
+#pragma omp for schedule(dynamic, 1)
+    for (long k = 0; k < jobs; ++k)
+      error.run([&] {
+        if (k < jobs - copies)
+          plan.other_reads[std::size_t(k)]();
+        else
+          run_block_copy(plan.copies[std::size_t(k - (jobs - copies))], buffer);
+        const long now = ++done;
+        if (progress && omp_get_thread_num() == 0) progress(double(now) / double(jobs));
+      });
+  }
+  error.rethrow_if_any();
+}
+
+ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std::vector<GadgetTypeRequest>& types,
+                               ReadPlan& plan) {
+  const std::size_t total = first.back();
+  ParticleSet p;
+  for (ParticleArray<float>* a : {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0]}) a->resize(total);
+  if (std::any_of(types.begin(), types.end(), [](const GadgetTypeRequest& r) { return r.vector_colour; })) {
+    p.colour[1].resize(total);
+    p.colour[2].resize(total);
+    for (std::size_t n = 0; n < types.size(); ++n)
+      if (!types[n].vector_colour)
+        for (int j : {1, 2}) plan.fills.push_back({p.colour[j].data() + first[n], first[n + 1] - first[n], 0.0f});
+  }
+  if (types.size() > 1) {
+    p.type.resize(total);
+    for (std::size_t n = 0; n < types.size(); ++n)
+      std::fill(p.type.begin() + std::ptrdiff_t(first[n]), p.type.begin() + std::ptrdiff_t(first[n + 1]), std::uint8_t(n));
+  }
+  return p;
+}
+
+void throw_no_particles(const std::string& first_file, bool several_files, int type, int n,
+                        const std::vector<std::uint64_t>& counts) {
+  std::string listed;
+  for (std::size_t k = 0; k < counts.size(); ++k) listed += (k ? ", " : "") + std::to_string(counts[k]);
+  throw UserError("'" + first_file + "'" + (several_files ? " (and its other files)" : "") +
+                  " holds no particles of type " + std::to_string(type) + " (ptype" + std::to_string(n) +
+                  "); it holds " + listed + " of types 0 to " + std::to_string(counts.size() - 1) +
+                  ": choose another ptype" + std::to_string(n) + " or fewer ptypes");
+}
+
+}  // namespace splotch

@@ -1,0 +1,78 @@
+// What a reader does once it knows where every value lies: it lists the runs of particles to copy
+// from the files and the runs that get a constant, then carries the list out in parallel. Planning
+// first lets every file and block be checked (and every error said) before the long reading.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "io/block_copy.h"
+#include "io/gadget_reader.h"
+#include "io/particle_set.h"
+#include "io/progress.h"
+
+namespace splotch {
+
+// A run of particles that all get `value`.
+struct Fill {
+  float* target;
+  std::size_t count;
+  float value;
+};
+
+struct ReadPlan {
+  std::vector<Fill> fills;
+  std::vector<BlockCopy> copies;
+  std::vector<std::function<void()>> other_reads;  // reads through a library (HDF5's chunked datasets)
+};
+
+// Runs the fills, then the copies and other reads on OpenMP threads; the first error is rethrown.
+void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress);
+
+// Particle arrays for render types whose particles are [first[n], first[n + 1]): colour[1] and [2]
+// when some type has vector colours (the plan fills the others' with 0), the type array when
+// there are several render types.
+ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std::vector<GadgetTypeRequest>& types,
+                               ReadPlan& plan);
+
+// The arrays a quantity goes to (up to three components; null: not wanted).
+using QuantityTargets = std::array<ParticleArray<float>*, 3>;
+
+// Plans what request `r` (render type `n`) needs of `count` particles of one file, which go to
+// [at, at + count) of `p`: positions, hsml (size_fix or a label), colour, intensity. A quantity
+// without a label gets its default; the others go to `read(quantity, components, targets, key)`,
+// which plans the reading from the file (`key` names the parameter, for messages).
+template <class Read>
+void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t count, ParticleSet& p,
+                  ReadPlan& plan, Read&& read) {
+  const std::string key = std::to_string(n);
+  auto quantity = [&](const GadgetQuantity& q, int components, QuantityTargets arrays, const std::string& name,
+                      float absent) {
+    if (q.label.empty()) {
+      for (int j = 0; j < components; ++j) plan.fills.push_back({arrays[std::size_t(j)]->data() + at, count, absent});
+      return;
+    }
+    read(q, components, arrays, name);
+  };
+  quantity(GadgetQuantity{"POS", 1.0f, std::nullopt}, 3, {&p.x, &p.y, &p.z}, "positions", 0.0f);
+  if (r.size_fix != 0)
+    plan.fills.push_back({p.hsml.data() + at, count, r.size_fix});
+  else
+    quantity(r.size, 1, {&p.hsml, nullptr, nullptr}, "size_label" + key, 1.0f);
+  if (r.vector_colour)
+    quantity(r.colour, 3, {&p.colour[0], &p.colour[1], &p.colour[2]}, "color_label" + key, 1.0f);
+  else
+    quantity(r.colour, 1, {&p.colour[0], nullptr, nullptr}, "color_label" + key, 1.0f);
+  quantity(r.intensity, 1, {&p.intensity, nullptr, nullptr}, "intensity_label" + key, 1.0f);
+}
+
+// The error for a render type (`ptype<n>` = `type`) of which the files hold no particles;
+// `counts` are the particles of each file type.
+[[noreturn]] void throw_no_particles(const std::string& first_file, bool several_files, int type, int n,
+                                     const std::vector<std::uint64_t>& counts);
+
+}  // namespace splotch
