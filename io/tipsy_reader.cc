@@ -1,0 +1,245 @@
+#include "io/tipsy_reader.h"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "io/first_error.h"
+#include "io/tipsy_aux_array.h"
+#include "io/tipsy_file.h"
+#include "params/user_error.h"
+
+namespace splotch {
+namespace {
+
+// Records to read in pieces (a type's, or a binary auxiliary array's) and the columns taken
+// from them; each column's `out` is the render type's first particle.
+struct Source {
+  TipsyRecords records;
+  std::size_t count = 0;
+  std::vector<TipsyColumn> columns;
+};
+
+// The values of an ASCII auxiliary array for one render type: one job, text being sequential.
+struct TextRead {
+  const TipsyAuxArray* array;
+  std::uint64_t first;  // in file order
+  std::size_t count;
+  float* out;
+  float factor;
+};
+
+// A run of particles that all get `value`.
+struct Fill {
+  float* target;
+  std::size_t count;
+  float value;
+};
+
+// Lists what loads the particles of each render type.
+class Planner {
+ public:
+  Planner(const TipsyFile& file, ParticleSet& p) : file_(file), p_(p) {}
+
+  std::vector<Source> sources;
+  std::vector<TextRead> texts;
+  std::vector<Fill> fills;
+
+  void plan_type(int n, const GadgetTypeRequest& r, std::size_t first) {
+    const std::string key = std::to_string(n);
+    const int t = r.file_type;
+    Source records{file_.records(t), std::size_t(file_.count(t)), {}};
+    quantity(records, t, GadgetQuantity{"pos", 1.0f, std::nullopt}, 3, {&p_.x, &p_.y, &p_.z}, first, "positions");
+    if (r.size_fix != 0)
+      fills.push_back({p_.hsml.data() + first, records.count, r.size_fix});
+    else
+      quantity(records, t, r.size, 1, {&p_.hsml, nullptr, nullptr}, first, "size_label" + key);
+    if (r.vector_colour)
+      quantity(records, t, r.colour, 3, {&p_.colour[0], &p_.colour[1], &p_.colour[2]}, first, "color_label" + key);
+    else
+      quantity(records, t, r.colour, 1, {&p_.colour[0], nullptr, nullptr}, first, "color_label" + key);
+    quantity(records, t, r.intensity, 1, {&p_.intensity, nullptr, nullptr}, first, "intensity_label" + key);
+    sources.push_back(std::move(records));
+  }
+
+ private:
+  // From the type's records, an auxiliary array, or (no label) the constant 1.
+  void quantity(Source& records, int t, const GadgetQuantity& q, int components,
+                std::array<ParticleArray<float>*, 3> arrays, std::size_t first, const std::string& key) {
+    const std::size_t count = records.count;
+    if (q.label.empty()) {
+      for (int j = 0; j < components; ++j) fills.push_back({arrays[std::size_t(j)]->data() + first, count, 1.0f});
+      return;
+    }
+    if (const TipsyField* f = file_.field(t, q.label)) {
+      check_components(*f, components, q.label, key);
+      for (int j = 0; j < components; ++j)
+        records.columns.push_back({f->offset + std::size_t(j) * std::size_t(f->value_bytes), f->value_bytes,
+                                   arrays[std::size_t(j)]->data() + first, q.factor});
+      return;
+    }
+    const std::string aux_path = file_.path() + "." + q.label;
+    if (components == 1 && ::access(aux_path.c_str(), F_OK) == 0) {
+      const TipsyAuxArray& aux = aux_array(aux_path);
+      float* out = arrays[0]->data() + first;
+      if (aux.binary()) {
+        const TipsyRecords values = aux.records(file_.first_index(t));
+        sources.push_back({values, count, {{0, int(values.record_bytes), out, q.factor}}});
+      } else {
+        texts.push_back({&aux, file_.first_index(t), count, out, q.factor});
+      }
+      return;
+    }
+    missing(t, q.label, components, key, aux_path);
+  }
+
+  void check_components(const TipsyField& f, int components, const std::string& label, const std::string& key) const {
+    if (f.components == components) return;
+    if (components == 3)
+      throw UserError(key + " = " + label + ": vector colours need a field of 3 values per particle (pos, vel), but " +
+                      f.name + " has one");
+    const bool colour = key.rfind("color_label", 0) == 0;
+    throw UserError(key + " = " + label + ": " + f.name + " has 3 values per particle where one is needed" +
+                    (colour ? "; for vector colours give color_is_vector" + key.substr(11) + " = TRUE" : std::string()));
+  }
+
+  [[noreturn]] void missing(int t, const std::string& label, int components, const std::string& key,
+                            const std::string& aux_path) const {
+    const std::string name = tipsy_field_name(label);
+    const std::string type = tipsy_type_name(t);
+    const bool alias = !name.empty() && name != label;  // say which field an alias means
+    std::string what = "Tipsy file '" + file_.path() + "' has no field '" + label + "'" +
+                       (alias ? " (" + name + ")" : "") + " (" + key + ") for its " +
+                       std::to_string(file_.count(t)) + " " + type + " particles: " + type + " records hold " +
+                       file_.field_names(t);
+    if (components == 3) throw UserError(what + "; vector colours need pos or vel");
+    what += ", and there is no auxiliary array '" + aux_path + "'";
+    if (key.rfind("size_label", 0) == 0) what += "; or give a constant smoothing length with size_fix" + key.substr(10);
+    throw UserError(what);
+  }
+
+  // Each auxiliary array is opened once, however many quantities take it.
+  const TipsyAuxArray& aux_array(const std::string& path) {
+    auto& slot = aux_[path];
+    if (!slot) slot = std::make_unique<TipsyAuxArray>(path, file_.total(), file_.swapped());
+    return *slot;
+  }
+
+  const TipsyFile& file_;
+  ParticleSet& p_;
+  std::map<std::string, std::unique_ptr<TipsyAuxArray>> aux_;  // read from until the planner goes
+};
+
+// One piece of parallel work: records [first, first + count) of a source.
+struct Piece {
+  std::size_t source, first, count;
+};
+
+std::string file_list(const std::vector<std::string>& files) {
+  std::string s;
+  for (std::size_t k = 0; k < files.size() && k < 3; ++k) s += (k ? ", '" : "'") + files[k] + "'";
+  return files.size() > 3 ? s + ", ..." : s;
+}
+
+std::string type_counts(const TipsyFile& f) {
+  return std::to_string(f.count(0)) + " gas, " + std::to_string(f.count(1)) + " dark, " + std::to_string(f.count(2)) +
+         " star";
+}
+
+// Each render type's first particle in the set (and the total, last), checking the ptypes.
+std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<GadgetTypeRequest>& types) {
+  std::vector<std::size_t> first(types.size() + 1, 0);
+  for (std::size_t n = 0; n < types.size(); ++n) {
+    const int t = types[n].file_type;
+    const std::string key = "ptype" + std::to_string(n);
+    if (t < 0 || t >= tipsy_types)
+      throw UserError(key + " = " + std::to_string(t) + ": Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)");
+    if (file.count(t) == 0)
+      throw UserError("Tipsy file '" + file.path() + "' holds no " + tipsy_type_name(t) + " particles (" + key + " = " +
+                      std::to_string(t) + "); it holds " + type_counts(file) + ": choose another " + key +
+                      " or fewer ptypes");
+    first[n + 1] = first[n] + std::size_t(file.count(t));
+  }
+  return first;
+}
+
+}  // namespace
+
+ParticleSet read_tipsy(const GadgetOptions& o, const ProgressCallback& progress) {
+  if (o.files.empty()) throw std::invalid_argument("read_tipsy: no files");
+  if (o.files.size() > 1)
+    throw UserError("a Tipsy snapshot is one file, but " + std::to_string(o.files.size()) +
+                    " were given (" + file_list(o.files) + "): name the one file with infile and numfiles = 1");
+  const TipsyFile file(o.files[0], o.swap_endian);
+  const std::vector<std::size_t> first = type_starts(file, o.types);
+  const std::size_t total = first.back();
+
+  ParticleSet p;
+  // Tipsy headers hold no box: a periodic run keeps its box size (dPeriod) in the run's parameter
+  // file, which does not travel with the snapshot.
+  p.box_size = 0;
+  for (ParticleArray<float>* a : {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0]}) a->resize(total);
+  const bool any_vector =
+      std::any_of(o.types.begin(), o.types.end(), [](const GadgetTypeRequest& r) { return r.vector_colour; });
+  if (any_vector) {
+    p.colour[1].resize(total);
+    p.colour[2].resize(total);
+  }
+  Planner plan(file, p);
+  for (std::size_t n = 0; n < o.types.size(); ++n) {
+    plan.plan_type(int(n), o.types[n], first[n]);
+    if (any_vector && !o.types[n].vector_colour)
+      for (int j : {1, 2}) plan.fills.push_back({p.colour[j].data() + first[n], first[n + 1] - first[n], 0.0f});
+  }
+  if (o.types.size() > 1) {
+    p.type.resize(total);
+    for (std::size_t n = 0; n < o.types.size(); ++n)
+      std::fill(p.type.begin() + std::ptrdiff_t(first[n]), p.type.begin() + std::ptrdiff_t(first[n + 1]),
+                std::uint8_t(n));
+  }
+
+  for (const Fill& f : plan.fills) {
+    const long count = long(f.count);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < count; ++i) f.target[i] = f.value;
+  }
+  std::vector<Piece> pieces;
+  for (std::size_t s = 0; s < plan.sources.size(); ++s) {
+    const Source& source = plan.sources[s];
+    if (source.columns.empty()) continue;
+    const std::size_t step = source.records.records_per_piece();
+    for (std::size_t at = 0; at < source.count; at += step) pieces.push_back({s, at, std::min(step, source.count - at)});
+  }
+  // The text arrays first: each is one long job, best started early.
+  const long texts = long(plan.texts.size()), jobs = texts + long(pieces.size());
+  std::atomic<long> done{0};
+  FirstError error;
+#pragma omp parallel
+  {
+    std::vector<unsigned char> buffer;
+#pragma omp for schedule(dynamic, 1)
+    for (long k = 0; k < jobs; ++k)
+      error.run([&] {
+        if (k < texts) {
+          const TextRead& t = plan.texts[std::size_t(k)];
+          t.array->read_text(t.first, t.count, t.out, t.factor);
+        } else {
+          const Piece& piece = pieces[std::size_t(k - texts)];
+          const Source& source = plan.sources[piece.source];
+          source.records.read(piece.first, piece.count, source.columns, buffer);
+        }
+        const long now = ++done;
+        if (progress && omp_get_thread_num() == 0) progress(double(now) / double(jobs));
+      });
+  }
+  error.rethrow_if_any();
+  return p;
+}
+
+}  // namespace splotch

@@ -1,0 +1,175 @@
+// libFuzzer harness for the Tipsy reader (io/tipsy_reader.h, io/tipsy_file.h,
+// io/tipsy_aux_array.h). Any input must end in particles or in a splotch::UserError; any other
+// exception, a crash, a hang or a sanitizer report is a finding.
+//
+// Build (clang 14 with its libomp, so the OpenMP loops run as in splotch), from the repository
+// root; not part of `make`, whose test build takes tests/test_*.cc only. One command each, its
+// lines broken here:
+//   mkdir -p build/fuzz/seeds build/fuzz/corpus
+//   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+//       -fopenmp -I. tests/fuzz/fuzz_tipsy.cc io/tipsy_reader.cc io/tipsy_file.cc io/tipsy_aux_array.cc
+//       io/input_file.cc io/gadget_file.cc io/field_names.cc -o build/fuzz/fuzz_tipsy
+// Seeds (Tipsy files of several kinds, with and without auxiliary arrays; the real files of
+// ../shared/data make seeds as they are) and a run:
+//   build/fuzz/fuzz_tipsy -write_seeds=build/fuzz/seeds
+//   cp ../shared/data/changa_testonestar_onestar.tbin ../shared/data/genetic_tipsy_* build/fuzz/seeds/
+//   OMP_NUM_THREADS=2 build/fuzz/fuzz_tipsy -max_len=65536 -timeout=10 -max_total_time=600
+//       build/fuzz/corpus build/fuzz/seeds
+//
+// An input is a Tipsy file as it is, or "AUX:", a 2-byte little-endian length L, L bytes of an
+// auxiliary array (written beside the snapshot as <file>.aux) and then the Tipsy file.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/tipsy_file.h"
+#include "io/tipsy_reader.h"
+#include "params/user_error.h"
+
+namespace {
+
+using namespace splotch;
+
+// Per process: parallel fuzzing jobs (-jobs, -fork) must not share the files.
+const std::string& snapshot_path() {
+  static const std::string path = "/dev/shm/fuzz_tipsy_" + std::to_string(::getpid());
+  return path;
+}
+
+void remove_files() {
+  std::remove(snapshot_path().c_str());
+  std::remove((snapshot_path() + ".aux").c_str());
+}
+
+void write(const std::string& path, const std::uint8_t* data, std::size_t size) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  if (!out) {
+    std::fprintf(stderr, "fuzz_tipsy: cannot write %s\n", path.c_str());
+    std::abort();
+  }
+}
+
+GadgetTypeRequest request(int type, float size_fix, const char* size, const char* colour, const char* intensity,
+                          bool vector_colour = false) {
+  GadgetTypeRequest r;
+  r.file_type = type;
+  r.size_fix = size_fix;
+  r.size.label = size;
+  r.colour.label = colour;
+  r.intensity.label = intensity;
+  r.vector_colour = vector_colour;
+  return r;
+}
+
+// The requests a render might make: each type alone, with record fields, aliases and the
+// auxiliary array; all types at once; a type out of range.
+const std::vector<std::vector<GadgetTypeRequest>>& requests() {
+  static const std::vector<std::vector<GadgetTypeRequest>> all = {
+      {request(0, 0, "hsmooth", "rho", "mass")},
+      {request(1, 1.0f, "", "vel", "aux", true)},
+      {request(2, 0, "aux", "tform", "")},
+      {request(0, 0, "HSML", "Temperature", "aux"), request(1, 0, "Softening", "POS", "phi", true),
+       request(2, 0.5f, "", "Metallicity", "eps")},
+      {request(3, 1.0f, "", "", "")},
+  };
+  return all;
+}
+
+void try_reads(std::optional<bool> swap_endian) {
+  for (const auto& types : requests()) {
+    GadgetOptions o;
+    o.files = {snapshot_path()};
+    o.swap_endian = swap_endian;
+    o.types = types;
+    try {
+      const ParticleSet p = read_tipsy(o);
+      if (p.x.size() != p.hsml.size() || p.x.size() != p.colour[0].size()) std::abort();
+    } catch (const UserError&) {
+    }
+  }
+}
+
+// What --info reads: every component of every field of every type.
+void try_fields() {
+  try {
+    const TipsyFile f(snapshot_path());
+    for (int t = 0; t < tipsy_types; ++t)
+      for (const TipsyField& field : f.fields(t))
+        for (int c = 0; c < field.components; ++c)
+          if (f.read_field(t, field.name, c).size() != f.count(t)) std::abort();
+  } catch (const UserError&) {
+  }
+}
+
+// -write_seeds=DIR: a few valid inputs to start from.
+void write_seeds(const std::string& dir) {
+  auto be32 = [](std::string& s, std::uint32_t v) {
+    for (int b = 3; b >= 0; --b) s += char((v >> (8 * b)) & 0xff);
+  };
+  auto snapshot = [&](std::uint32_t gas, std::uint32_t dark, std::uint32_t star) {
+    std::string s(8, '\0');
+    s[0] = '\x3f';
+    s[1] = '\xf0';  // time 1.0, big-endian
+    be32(s, gas + dark + star);
+    be32(s, 3);
+    for (std::uint32_t n : {gas, dark, star}) be32(s, n);
+    be32(s, 0);
+    const std::uint32_t one = 0x3f800000;  // 1.0f
+    for (std::uint32_t k = 0; k < gas * 12 + dark * 9 + star * 11; ++k) be32(s, one + (k % 7) * 0x100000);
+    return s;
+  };
+  const std::string ascii = "6\n1\n2\n3\n4\n5\n6\n";
+  std::string binary;
+  be32(binary, 6);
+  for (int k = 0; k < 6; ++k) be32(binary, 0x3f800000 + std::uint32_t(k) * 0x100000);
+  auto with_aux = [](const std::string& aux, const std::string& tipsy) {
+    return "AUX:" + std::string(1, char(aux.size() & 0xff)) + std::string(1, char(aux.size() >> 8)) + aux + tipsy;
+  };
+  const std::string seeds[] = {snapshot(2, 3, 1), snapshot(1, 0, 0), snapshot(0, 4, 0),
+                               with_aux(ascii, snapshot(2, 3, 1)), with_aux(binary, snapshot(2, 3, 1))};
+  int k = 0;
+  for (const std::string& s : seeds) {
+    const std::string path = dir + "/seed" + std::to_string(k++);
+    write(path, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  for (int i = 1; i < *argc; ++i)
+    if (std::strncmp((*argv)[i], "-write_seeds=", 13) == 0) {
+      write_seeds((*argv)[i] + 13);
+      std::exit(0);
+    }
+  snapshot_path();  // built before remove_files is registered, so destroyed after it runs
+  std::atexit(remove_files);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string aux_path = snapshot_path() + ".aux";
+  if (size >= 6 && std::memcmp(data, "AUX:", 4) == 0) {
+    const std::size_t aux_bytes = std::min<std::size_t>(std::size_t(data[4]) | std::size_t(data[5]) << 8, size - 6);
+    write(aux_path, data + 6, aux_bytes);
+    data += 6 + aux_bytes;
+    size -= 6 + aux_bytes;
+  } else {
+    std::remove(aux_path.c_str());
+  }
+  write(snapshot_path(), data, size);
+  try_reads(std::nullopt);
+  try_reads(true);
+  try_reads(false);
+  try_fields();
+  return 0;
+}
