@@ -127,6 +127,7 @@ references: bin/splotch bin/make_demo
 
 bench: bin/splotch bin/make_snapshot
 	tests/bench.sh
+	tests/bench_read.sh
 
 clean:
 	rm -rf build bin

@@ -20,8 +20,13 @@ struct BlockCopy {
   float factor;                 // multiplies the values
 };
 
-// Particles per piece of parallel work (and per progress report) for the readers.
-constexpr std::size_t block_copy_piece = std::size_t(1) << 20;
+// Particles per piece of parallel work (and per progress report): 4 MiB read straight into an
+// array, or 1 MiB through the thread's buffer, which then stays in the cache while the values are
+// converted and spread over the arrays (larger buffers measured slower).
+inline std::size_t block_copy_piece(int components, int value_bytes) {
+  if (components == 1 && value_bytes == 4) return std::size_t(1) << 20;
+  return (std::size_t(1) << 20) / std::size_t(components * value_bytes);
+}
 
 // `buffer` is scratch space kept by the calling thread between copies.
 void run_block_copy(const BlockCopy& c, std::vector<unsigned char>& buffer);

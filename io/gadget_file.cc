@@ -10,9 +10,13 @@
 namespace splotch {
 namespace {
 
+// A label as text: trailing blanks dropped, bytes that are not printable (a corrupted file) as '?'
+// so that messages stay readable.
 std::string trimmed(const char* text, std::size_t n) {
   std::string s(text, n);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\0')) s.pop_back();
+  for (char& c : s)
+    if (!std::isprint(static_cast<unsigned char>(c))) c = '?';
   return s;
 }
 

@@ -34,8 +34,9 @@ void plan_block(const GadgetFile& f, int type, const GadgetQuantity& q, int comp
                     (q.present ? std::string() : "; if that is wrong, give the types with the *_present key"));
   const std::size_t start = block->offset + layout.offset_of(f.header(), type, components);
   const std::size_t stride = std::size_t(components) * std::size_t(layout.value_bytes);
-  for (std::size_t done = 0; done < count; done += block_copy_piece) {
-    BlockCopy c{&f.file(), f.swapped(), start + done * stride, std::min(block_copy_piece, count - done),
+  const std::size_t piece = block_copy_piece(components, layout.value_bytes);
+  for (std::size_t done = 0; done < count; done += piece) {
+    BlockCopy c{&f.file(), f.swapped(), start + done * stride, std::min(piece, count - done),
                 components, layout.value_bytes, {nullptr, nullptr, nullptr}, q.factor};
     for (int j = 0; j < components; ++j)
       if (targets[std::size_t(j)]) c.targets[j] = targets[std::size_t(j)]->data() + at + done;
@@ -61,6 +62,16 @@ ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress
       for (int k = 0; k < gadget_types; ++k) counts[std::size_t(k)] += f->header().npart[std::size_t(k)];
     if (counts[std::size_t(t)] == 0) throw_no_particles(o.files[0], files.size() > 1, t, int(n), counts);
     first[n + 1] = first[n] + counts[std::size_t(t)];
+  }
+  // The positions' block must fit the header's counts before those counts size any array: a
+  // corrupted header could otherwise ask for gigabytes.
+  for (const auto& f : files) {
+    bool wanted = false;
+    for (const GadgetTypeRequest& r : o.types) wanted = wanted || f->header().npart[std::size_t(r.file_type)] > 0;
+    if (!wanted) continue;
+    const GadgetBlock* pos = f->find("POS");
+    if (!pos) throw UserError("Gadget file '" + f->path() + "' has no POS block; its blocks are: " + f->labels());
+    f->layout(*pos, 3, std::nullopt, "positions");
   }
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);

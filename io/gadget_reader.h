@@ -21,12 +21,21 @@ struct GadgetQuantity {
   std::optional<unsigned> present;  // the file types the block holds (bit t: type t); unset: from its size
 };
 
+// Smoothing lengths where the file has none (size_estimateN).
+enum class SizeEstimate {
+  none,    // size_fix, or the `size` quantity
+  knn,     // from the distance to the k-th nearest neighbour, after reading (splotch/estimate_hsml.h)
+  volume,  // (MASS / RHO)^(1/3), the size of an AREPO cell, as the file is read
+};
+
 // One type of the render.
 struct GadgetTypeRequest {
   int file_type = 0;      // ptypeN
   float size_fix = 1.0f;  // non-zero: every particle's smoothing length; 0: `size`
   GadgetQuantity size, colour, intensity;
   bool vector_colour = false;  // colour: three values per particle (VEL, say)
+  SizeEstimate size_estimate = SizeEstimate::none;  // not none: `size` gives only the factor
+  int neighbours = 32;                              // knn: particles within the smoothing length, itself included
 };
 
 struct GadgetOptions {

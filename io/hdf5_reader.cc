@@ -21,6 +21,11 @@ struct SnapshotFile {
   InputFile raw;
 };
 
+std::string rows_mismatch(const std::string& where, const Hdf5Field& field, std::size_t count) {
+  return where + "/" + field.name + " has " + std::to_string(field.rows) +
+         " rows but the header (NumPart_ThisFile) says " + std::to_string(count) + " particles";
+}
+
 // Plans the reading of quantity `q` for the `count` particles of type `type` in `f`, which go to
 // [at, at + count) of `targets`.
 void plan_dataset(const SnapshotFile& f, int type, const GadgetQuantity& q, int components, QuantityTargets targets,
@@ -36,15 +41,15 @@ void plan_dataset(const SnapshotFile& f, int type, const GadgetQuantity& q, int 
     throw UserError(where + " has no dataset '" + q.label + "' (" + key + ") for its " + std::to_string(count) +
                     " particles; its datasets are: " + f.hdf5.field_names(type));
   const Hdf5Field& field = *found;
-  if (field.rows != count)
-    throw UserError(where + "/" + field.name + " has " + std::to_string(field.rows) +
-                    " rows but the header (NumPart_ThisFile) says " + std::to_string(count) + " particles");
+  if (field.rows != count) throw UserError(rows_mismatch(where, field, count));
   if (field.components != components)
     throw UserError(where + "/" + field.name + " (" + key + ") holds " + std::to_string(field.components) +
                     " value(s) per particle where " + std::to_string(components) + " are needed" +
                     (components == 3 ? "" : " (for a 3-vector as colour, set color_is_vector)"));
-  for (std::size_t done = 0; done < count; done += block_copy_piece) {
-    const std::size_t piece = std::min(block_copy_piece, count - done);
+  // Library reads in pieces of 2^20 rows; raw ones as block copies are.
+  const std::size_t step = field.raw ? block_copy_piece(components, field.value_bytes) : std::size_t(1) << 20;
+  for (std::size_t done = 0; done < count; done += step) {
+    const std::size_t piece = std::min(step, count - done);
     float* out[3] = {nullptr, nullptr, nullptr};
     for (int j = 0; j < components; ++j)
       if (targets[std::size_t(j)]) out[j] = targets[std::size_t(j)]->data() + at + done;
@@ -81,6 +86,19 @@ ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) 
     if (counts[std::size_t(t)] == 0) throw_no_particles(o.files[0], files.size() > 1, t, int(n), counts);
     first[n + 1] = first[n] + counts[std::size_t(t)];
   }
+  // Each type's positions must have the header's count of rows before those counts size any
+  // array: a corrupted header could otherwise ask for gigabytes.
+  for (const auto& f : files)
+    for (const GadgetTypeRequest& r : o.types) {
+      const std::size_t count = f->hdf5.header().count(r.file_type);
+      if (count == 0) continue;
+      const std::optional<Hdf5Field> pos = f->hdf5.find(r.file_type, "POS");
+      const std::string where = "HDF5 file '" + f->hdf5.path() + "' PartType" + std::to_string(r.file_type);
+      if (!pos)
+        throw UserError(where + " has no Coordinates for its " + std::to_string(count) +
+                        " particles; its datasets are: " + f->hdf5.field_names(r.file_type));
+      if (pos->rows != count) throw UserError(rows_mismatch(where, *pos, count));
+    }
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = files[0]->hdf5.header().box_size;

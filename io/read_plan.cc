@@ -37,6 +37,7 @@ void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress) {
       });
   }
   error.rethrow_if_any();
+  for (const auto& f : plan.finish) f();
 }
 
 ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std::vector<GadgetTypeRequest>& types,

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,6 +30,8 @@ struct ReadPlan {
   std::vector<Fill> fills;
   std::vector<BlockCopy> copies;
   std::vector<std::function<void()>> other_reads;  // reads through a library (HDF5's chunked datasets)
+  std::vector<std::function<void()>> finish;       // after every read (derived quantities)
+  std::deque<ParticleArray<float>> scratch;        // arrays read only to derive another, as long as the particles
 };
 
 // Runs the fills, then the copies and other reads on OpenMP threads; the first error is rethrown.
@@ -59,10 +63,26 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
     read(q, components, arrays, name);
   };
   quantity(GadgetQuantity{"POS", 1.0f, std::nullopt}, 3, {&p.x, &p.y, &p.z}, "positions", 0.0f);
-  if (r.size_fix != 0)
+  if (r.size_estimate == SizeEstimate::knn) {
+    plan.fills.push_back({p.hsml.data() + at, count, 1.0f});  // a placeholder, replaced after reading
+  } else if (r.size_estimate == SizeEstimate::volume) {
+    // hsml = factor (mass / density)^(1/3): the masses go to hsml, the densities to scratch.
+    if (plan.scratch.empty()) plan.scratch.emplace_back(p.size());  // one for every file and type
+    ParticleArray<float>& density = plan.scratch.front();
+    read(GadgetQuantity{"MASS", 1.0f, std::nullopt}, 1, {&p.hsml, nullptr, nullptr}, "size_estimate" + key);
+    read(GadgetQuantity{"RHO", 1.0f, std::nullopt}, 1, {&density, nullptr, nullptr}, "size_estimate" + key);
+    float* hsml = p.hsml.data() + at;
+    const float* rho = density.data() + at;
+    const float factor = r.size.factor;
+    plan.finish.push_back([hsml, rho, count, factor] {
+#pragma omp parallel for schedule(static)
+      for (std::size_t i = 0; i < count; ++i) hsml[i] = factor * std::cbrt(hsml[i] / rho[i]);
+    });
+  } else if (r.size_fix != 0) {
     plan.fills.push_back({p.hsml.data() + at, count, r.size_fix});
-  else
+  } else {
     quantity(r.size, 1, {&p.hsml, nullptr, nullptr}, "size_label" + key, 1.0f);
+  }
   if (r.vector_colour)
     quantity(r.colour, 3, {&p.colour[0], &p.colour[1], &p.colour[2]}, "color_label" + key, 1.0f);
   else

@@ -1,16 +1,15 @@
 #include "io/tipsy_reader.h"
 
-#include <omp.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <stdexcept>
 
-#include "io/first_error.h"
+#include "io/read_plan.h"
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
@@ -35,48 +34,30 @@ struct TextRead {
   float factor;
 };
 
-// A run of particles that all get `value`.
-struct Fill {
-  float* target;
-  std::size_t count;
-  float value;
-};
-
-// Lists what loads the particles of each render type.
+// Lists what loads the particles of each render type: columns of the type's records, auxiliary
+// arrays (binary ones as records of one value) and the fills of the shared plan.
 class Planner {
  public:
-  Planner(const TipsyFile& file, ParticleSet& p) : file_(file), p_(p) {}
+  Planner(const TipsyFile& file, ParticleSet& p, ReadPlan& plan) : file_(file), p_(p), plan_(plan) {}
 
-  std::vector<Source> sources;
+  std::deque<Source> sources;
   std::vector<TextRead> texts;
-  std::vector<Fill> fills;
 
   void plan_type(int n, const GadgetTypeRequest& r, std::size_t first) {
-    const std::string key = std::to_string(n);
     const int t = r.file_type;
     Source records{file_.records(t), std::size_t(file_.count(t)), {}};
-    quantity(records, t, GadgetQuantity{"pos", 1.0f, std::nullopt}, 3, {&p_.x, &p_.y, &p_.z}, first, "positions");
-    if (r.size_fix != 0)
-      fills.push_back({p_.hsml.data() + first, records.count, r.size_fix});
-    else
-      quantity(records, t, r.size, 1, {&p_.hsml, nullptr, nullptr}, first, "size_label" + key);
-    if (r.vector_colour)
-      quantity(records, t, r.colour, 3, {&p_.colour[0], &p_.colour[1], &p_.colour[2]}, first, "color_label" + key);
-    else
-      quantity(records, t, r.colour, 1, {&p_.colour[0], nullptr, nullptr}, first, "color_label" + key);
-    quantity(records, t, r.intensity, 1, {&p_.intensity, nullptr, nullptr}, first, "intensity_label" + key);
+    plan_request(r, n, first, records.count, p_, plan_,
+                 [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
+                   quantity(records, t, q, components, targets, first, key);
+                 });
     sources.push_back(std::move(records));
   }
 
  private:
-  // From the type's records, an auxiliary array, or (no label) the constant 1.
-  void quantity(Source& records, int t, const GadgetQuantity& q, int components,
-                std::array<ParticleArray<float>*, 3> arrays, std::size_t first, const std::string& key) {
+  // From the type's records or an auxiliary array.
+  void quantity(Source& records, int t, const GadgetQuantity& q, int components, QuantityTargets arrays,
+                std::size_t first, const std::string& key) {
     const std::size_t count = records.count;
-    if (q.label.empty()) {
-      for (int j = 0; j < components; ++j) fills.push_back({arrays[std::size_t(j)]->data() + first, count, 1.0f});
-      return;
-    }
     if (const TipsyField* f = file_.field(t, q.label)) {
       check_components(*f, components, q.label, key);
       for (int j = 0; j < components; ++j)
@@ -133,12 +114,8 @@ class Planner {
 
   const TipsyFile& file_;
   ParticleSet& p_;
+  ReadPlan& plan_;
   std::map<std::string, std::unique_ptr<TipsyAuxArray>> aux_;  // read from until the planner goes
-};
-
-// One piece of parallel work: records [first, first + count) of a source.
-struct Piece {
-  std::size_t source, first, count;
 };
 
 std::string file_list(const std::vector<std::string>& files) {
@@ -178,67 +155,26 @@ ParticleSet read_tipsy(const GadgetOptions& o, const ProgressCallback& progress)
                     " were given (" + file_list(o.files) + "): name the one file with infile and numfiles = 1");
   const TipsyFile file(o.files[0], o.swap_endian);
   const std::vector<std::size_t> first = type_starts(file, o.types);
-  const std::size_t total = first.back();
-
-  ParticleSet p;
+  ReadPlan plan;
+  ParticleSet p = allocate_particles(first, o.types, plan);
   // Tipsy headers hold no box: a periodic run keeps its box size (dPeriod) in the run's parameter
   // file, which does not travel with the snapshot.
   p.box_size = 0;
-  for (ParticleArray<float>* a : {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0]}) a->resize(total);
-  const bool any_vector =
-      std::any_of(o.types.begin(), o.types.end(), [](const GadgetTypeRequest& r) { return r.vector_colour; });
-  if (any_vector) {
-    p.colour[1].resize(total);
-    p.colour[2].resize(total);
-  }
-  Planner plan(file, p);
-  for (std::size_t n = 0; n < o.types.size(); ++n) {
-    plan.plan_type(int(n), o.types[n], first[n]);
-    if (any_vector && !o.types[n].vector_colour)
-      for (int j : {1, 2}) plan.fills.push_back({p.colour[j].data() + first[n], first[n + 1] - first[n], 0.0f});
-  }
-  if (o.types.size() > 1) {
-    p.type.resize(total);
-    for (std::size_t n = 0; n < o.types.size(); ++n)
-      std::fill(p.type.begin() + std::ptrdiff_t(first[n]), p.type.begin() + std::ptrdiff_t(first[n + 1]),
-                std::uint8_t(n));
-  }
-
-  for (const Fill& f : plan.fills) {
-    const long count = long(f.count);
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < count; ++i) f.target[i] = f.value;
-  }
-  std::vector<Piece> pieces;
-  for (std::size_t s = 0; s < plan.sources.size(); ++s) {
-    const Source& source = plan.sources[s];
+  Planner planner(file, p, plan);
+  for (std::size_t n = 0; n < o.types.size(); ++n) planner.plan_type(int(n), o.types[n], first[n]);
+  // The text arrays first: each is one long job, best started early.
+  for (const TextRead& t : planner.texts)
+    plan.other_reads.push_back([&t] { t.array->read_text(t.first, t.count, t.out, t.factor); });
+  for (const Source& source : planner.sources) {
     if (source.columns.empty()) continue;
     const std::size_t step = source.records.records_per_piece();
-    for (std::size_t at = 0; at < source.count; at += step) pieces.push_back({s, at, std::min(step, source.count - at)});
-  }
-  // The text arrays first: each is one long job, best started early.
-  const long texts = long(plan.texts.size()), jobs = texts + long(pieces.size());
-  std::atomic<long> done{0};
-  FirstError error;
-#pragma omp parallel
-  {
-    std::vector<unsigned char> buffer;
-#pragma omp for schedule(dynamic, 1)
-    for (long k = 0; k < jobs; ++k)
-      error.run([&] {
-        if (k < texts) {
-          const TextRead& t = plan.texts[std::size_t(k)];
-          t.array->read_text(t.first, t.count, t.out, t.factor);
-        } else {
-          const Piece& piece = pieces[std::size_t(k - texts)];
-          const Source& source = plan.sources[piece.source];
-          source.records.read(piece.first, piece.count, source.columns, buffer);
-        }
-        const long now = ++done;
-        if (progress && omp_get_thread_num() == 0) progress(double(now) / double(jobs));
+    for (std::size_t at = 0; at < source.count; at += step)
+      plan.other_reads.push_back([&source, at, count = std::min(step, source.count - at)] {
+        thread_local std::vector<unsigned char> buffer;  // one per thread, kept between pieces
+        source.records.read(at, count, source.columns, buffer);
       });
   }
-  error.rethrow_if_any();
+  run_read_plan(plan, progress);
   return p;
 }
 

@@ -20,6 +20,7 @@
 #include "splotch/normalize.h"
 #include "splotch/particle_check.h"
 #include "splotch/postprocess.h"
+#include "splotch/estimate_hsml.h"
 #include "splotch/read_snapshot.h"
 #include "splotch/settings.h"
 #include "splotch/sort.h"
@@ -141,6 +142,10 @@ RunReport render_frame(ParamFile& params, Console& console) {
   if (particles.size() == 0) throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
   check_types(particles, s.input.ptypes, s.input.path);
   stage_done("read");
+  if (needs_hsml_estimate(s.input)) {
+    estimate_smoothing_lengths(particles, s.input, console);
+    stage_done("hsml");
+  }
 
   normalize(particles, normalizations(s));
   stage_done("normalize");

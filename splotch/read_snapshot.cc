@@ -3,6 +3,7 @@
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"
 #include "io/raw_reader.h"
+#include "io/tipsy_reader.h"
 #include "params/user_error.h"
 
 namespace splotch {
@@ -17,6 +18,8 @@ ParticleSet read_snapshot(const InputSettings& input, const ProgressCallback& pr
     case 7:
     case 8:
       return read_hdf5(input.gadget, progress);
+    case 11:
+      return read_tipsy(input.gadget, progress);
     default:
       throw UserError("simtype " + std::to_string(input.simtype) + " has no reader yet");
   }

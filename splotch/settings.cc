@@ -84,26 +84,50 @@ int hdf5_files_in_header(const std::string& path) {
   return Hdf5File(path).header().num_files;
 }
 
-// Gadget binary (2) and HDF5 (7, 8) snapshots: files, byte order, and per render type the file
-// type and the labels of its quantities.
+// Gadget binary (2), HDF5 (7, 8) and Tipsy (11) snapshots: files, byte order, and per render
+// type the file type and the labels of its quantities.
 GadgetOptions read_gadget_options(ParamFile& p, int simtype, int ptypes) {
   GadgetOptions o;
-  const bool hdf5 = simtype == 7 || simtype == 8;
-  // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given.
-  o.files = hdf5 ? snapshot_files(p, ".hdf5", hdf5_files_in_header)
-                 : snapshot_files(p, "", gadget_files_in_header);
+  const bool hdf5 = simtype == 7 || simtype == 8, tipsy = simtype == 11;
+  // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
+  // Tipsy snapshot is one file.
+  if (hdf5) o.files = snapshot_files(p, ".hdf5", hdf5_files_in_header);
+  else if (tipsy) o.files = snapshot_files(p, "", [](const std::string&) { return 1; });
+  else o.files = snapshot_files(p, "", gadget_files_in_header);
   if (!hdf5 && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
-  const int max_type = hdf5 ? 63 : 5;  // Gadget-4 may have more than 6 types in HDF5
+  const int max_type = hdf5 ? 63 : tipsy ? 2 : 5;  // Gadget-4 may have more than 6 types in HDF5
   for (int t = 0; t < ptypes; ++t) {
     const std::string n = std::to_string(t);
     GadgetTypeRequest r;
     r.file_type = p.get<int>("ptype" + n, 0);
     if (r.file_type < 0 || r.file_type > max_type)
-      throw UserError(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " + (hdf5 ? "HDF5" : "Gadget") +
-                      " particle types are 0 to " + std::to_string(max_type));
+      throw UserError(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " +
+                      (tipsy ? "Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)"
+                             : std::string(hdf5 ? "HDF5" : "Gadget") + " particle types are 0 to " +
+                                   std::to_string(max_type)));
     r.size_fix = p.get<float>("size_fix" + n, 1.0f);
     if (!(r.size_fix >= 0)) throw UserError(at(p, "size_fix" + n) + " must not be negative (0: read size_label" + n + ")");
-    if (r.size_fix == 0) r.size = gadget_quantity(p, "size", n, p.get<std::string>("size_label" + n, "HSML"));
+    const std::string estimate = p.get<std::string>("size_estimate" + n, "none");
+    if (estimate == "knn") {
+      r.size_estimate = SizeEstimate::knn;
+      r.neighbours = p.get<int>("hsml_neighbours" + n, 32);
+      if (r.neighbours < 2 || r.neighbours > 1024)
+        throw UserError(at(p, "hsml_neighbours" + n) + " = " + std::to_string(r.neighbours) + " must be from 2 to 1024");
+    } else if (estimate == "volume") {
+      r.size_estimate = SizeEstimate::volume;
+    } else if (estimate != "none") {
+      throw UserError(at(p, "size_estimate" + n) + " = " + estimate +
+                      " is not a way to estimate smoothing lengths: knn (the distance to the hsml_neighbours" + n +
+                      "-th nearest particle), volume ((mass/density)^(1/3), AREPO cells) or none");
+    }
+    if (r.size_estimate != SizeEstimate::none) {
+      if (p.has("size_fix" + n) && r.size_fix != 0)
+        throw UserError(at(p, "size_fix" + n) + " and size_estimate" + n + " both give the smoothing lengths; drop one");
+      r.size_fix = 0;
+      r.size.factor = p.get<float>("size_fac" + n, 1.0f);
+    } else if (r.size_fix == 0) {
+      r.size = gadget_quantity(p, "size", n, p.get<std::string>("size_label" + n, "HSML"));
+    }
     r.colour = gadget_quantity(p, "color", n, p.get<std::string>("color_label" + n, ""));
     r.vector_colour = p.get<bool>("color_is_vector" + n, false);
     r.intensity = gadget_quantity(p, "intensity", n, p.get<std::string>("intensity_label" + n, ""));
@@ -322,12 +346,10 @@ InputSettings read_input_settings(ParamFile& p) {
     case 2:
     case 7:
     case 8:
+    case 11:
       in.gadget = read_gadget_options(p, in.simtype, in.ptypes);
       in.path = in.gadget.files[0];
       return in;
-    case 11:
-      throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
-                      ": Tipsy snapshots are not supported by this version yet");
     default:
       throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
                       " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7/8 HDF5, 11 Tipsy)");

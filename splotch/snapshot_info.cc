@@ -9,6 +9,7 @@
 #include "io/hdf5_file.h"
 #include "io/hdf5_reader.h"
 #include "io/input_file.h"
+#include "io/tipsy_file.h"
 #include "params/user_error.h"
 #include "splotch/read_snapshot.h"
 #include "splotch/settings.h"
@@ -196,7 +197,33 @@ void print_hdf5_info(const InputSettings& input, Console& console, std::ostream&
   }
 }
 
-// The snapshot format a file's first bytes show: 2 (Gadget), 8 (HDF5), or 0 (not a snapshot).
+void print_tipsy_info(const InputSettings& input, std::ostream& out) {
+  const TipsyFile f(input.gadget.files[0], input.gadget.swap_endian);
+  out << f.path() << ": Tipsy standard binary, " << (f.big_endian() ? "big-endian" : "little-endian") << " ("
+      << (f.swapped() ? "byte-swapped" : "native byte order") << "), " << f.header_bytes() << "-byte header, "
+      << (f.position_bytes() == 8 ? "double" : "single") << " precision positions, no box size\n";
+  char line[300];
+  std::snprintf(line, sizeof line, "  time %g, nbodies %llu, ndim %u\n", f.time(),
+                static_cast<unsigned long long>(f.total()), unsigned(f.header().ndim));
+  out << line;
+  for (int t = 0; t < tipsy_types; ++t) {
+    if (f.count(t) == 0) continue;
+    out << "  type " << t << " (" << tipsy_type_name(t) << "): " << f.count(t) << " particles\n";
+    print_table_head(out);
+    for (const TipsyField& field : f.fields(t)) {
+      const std::string type = "float" + std::to_string(8 * field.value_bytes);
+      if (field.components == 1) {
+        print_row(out, field.name, type, f.read_field(t, field.name));
+      } else {
+        for (int c = 0; c < field.components; ++c)
+          print_row(out, field.name + "[" + "xyz"[c] + "]", type, f.read_field(t, field.name, c));
+      }
+    }
+  }
+}
+
+// The snapshot format a file's first bytes (Tipsy: its header and size) show: 2 (Gadget), 8 (HDF5),
+// 11 (Tipsy), or 0 (not a snapshot).
 int simtype_of_start(const std::string& path) {
   unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   try {
@@ -208,6 +235,7 @@ int simtype_of_start(const std::string& path) {
   }
   if (is_gadget_start(b)) return 2;
   if (is_hdf5_start(b, 8)) return 8;
+  if (is_tipsy_file(path)) return 11;
   return 0;
 }
 
@@ -224,6 +252,7 @@ void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out)
   const InputSettings input = read_input_settings(params);
   if (input.simtype == 2) print_gadget_info(input, console, out);
   else if (input.simtype == 7 || input.simtype == 8) print_hdf5_info(input, console, out);
+  else if (input.simtype == 11) print_tipsy_info(input, out);
   else print_raw_info(input, console, out);
 }
 

@@ -12,6 +12,10 @@
 #                                      # (cuda: btile; a third field is btile_writes), with
 #                                      # their ratio to the host's; gpu_part, upload, kernels, host_part
 #                                      # and gpu_MiB are the GPU rows' render parts and device memory
+#   FORMAT=gadget tests/bench.sh      # the Gadget-2 snapshot (the generator's default) instead of
+#                                      # the raw block file: the same particles, read by the Gadget reader
+#   FORMAT=gadget EXTRA="size_estimate0=knn" SIZES=1e7 tests/bench.sh  # more keys for every run
+#                                      # (here: smoothing lengths from the 32 nearest neighbours, the hsml column)
 #   RENDERERS="host auto cuda" tests/bench.sh  # auto: the default, labelled with what it chose
 #                                      # (renderer = cuda waits for the search for a GPU before the
 #                                      # read, so that its error comes first; auto does not wait)
@@ -21,6 +25,8 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 SIZES=${SIZES:-"1e6 1e7"}
 RESOLUTIONS=${RESOLUTIONS:-"800 2048"}
+FORMAT=${FORMAT:-raw}
+read -r -a extra_args <<<"${EXTRA:-}"
 # GPU rows by default where a GPU answers (the binary must then be built with CUDA, as `make` does
 # when nvcc is found).
 default_renderers="host"
@@ -46,15 +52,18 @@ original() {
 
 median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
-stages="read normalize geometry colour sort gpu_start render gpu_part upload kernels host_part post write total wall"
+stages="read hsml normalize geometry colour sort gpu_start render gpu_part upload kernels host_part post write total wall"
 printf "%-14s %9s %9s %-21s %-6s" dataset N image renderer a_eq_e
 for s in $stages; do printf " %9s" "$s"; done
 printf " %9s %9s %10s %9s %8s %9s %9s %9s\n" "peak_MiB" "gpu_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB" "render_vs" "wall_vs"
 
 for n in $SIZES; do
-  snapshot=$DIR/bench_$n.bin
-  if [ ! -f "$snapshot" ]; then
-    bin/make_snapshot --n "$(count_of "$n")" --seed 1 --raw block --out "$snapshot" >&2
+  if [ "$FORMAT" = gadget ]; then
+    snapshot=$DIR/bench_${n}_000 par=tests/bench/bench_gadget.par dataset=gadget_$n
+    [ -f "$snapshot" ] || bin/make_snapshot --n "$(count_of "$n")" --seed 1 --out "$snapshot" >&2
+  else
+    snapshot=$DIR/bench_$n.bin par=tests/bench/bench.par dataset=bench_$n
+    [ -f "$snapshot" ] || bin/make_snapshot --n "$(count_of "$n")" --seed 1 --raw block --out "$snapshot" >&2
   fi
   cat "$snapshot" >/dev/null  # every run reads from the page cache, as the original's figures do
   for res in $RESOLUTIONS; do
@@ -70,15 +79,16 @@ for n in $SIZES; do
             *:*:*) spec=${renderer#*:}; gpu_args=(cuda_algorithm="${spec%%:*}" btile_writes="${spec#*:}") ;;
             *:*) gpu_args=(cuda_algorithm="${renderer#*:}") ;;
           esac
-          bin/splotch tests/bench/bench.par infile="$snapshot" outfile="$DIR/bench_out.tga" \
-            xres="$res" a_eq_e="$aeqe" renderer="${renderer%%:*}" ${gpu_args[@]+"${gpu_args[@]}"} >>"$log"
+          bin/splotch "$par" infile="$snapshot" outfile="$DIR/bench_out.tga" \
+            xres="$res" a_eq_e="$aeqe" renderer="${renderer%%:*}" ${gpu_args[@]+"${gpu_args[@]}"} \
+            ${extra_args[@]+"${extra_args[@]}"} >>"$log"
           echo "wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}') s" >>"$log"
         done
         label=$renderer
         if [ "${renderer%%:*}" = auto ]; then  # which renderer auto chose
           label="$renderer=$(sed -n 's/^splotch: wrote .*, \([a-z]*\) .*renderer.*/\1/p' "$log" | sort -u | tr '\n' ' ' | sed 's/ $//')"
         fi
-        printf "%-14s %9s %9s %-21s %-6s" "bench_$n" "$n" "${res}x${res}" "$label" "$aeqe"
+        printf "%-14s %9s %9s %-21s %-6s" "$dataset" "$n" "${res}x${res}" "$label" "$aeqe"
         for s in $stages; do
           printf " %9s" "$(awk -v s="$s" '$1 == s && $3 == "s" {print $2}' "$log" | median)"
         done

@@ -10,6 +10,7 @@
 #include "io/byte_order.h"
 #include "tests/gadget_test_file.h"
 #include "tests/hdf5_test_file.h"
+#include "tests/tipsy_test_file.h"
 #include "tests/test_support.h"
 
 using namespace splotch::testing;
@@ -304,3 +305,77 @@ TEST_CASE("bin/splotch: the HDF5 twin picture test needs HDF5") {
   MESSAGE("HDF5 twin-picture test skipped: built without HDF5");
 }
 #endif
+
+TEST_CASE("bin/splotch: NaN and infinite Gadget fields are skipped with a count; knn and volume smoothing lengths") {
+  TempDir dir;
+  // 6 gas particles (POS U RHO HSML MASS) and 40 of dark matter (mass table, no smoothing length).
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  GadgetTestFile f;
+  f.npart = {6, 40, 0, 0, 0, 0};
+  f.mass = {0, 0.5, 0, 0, 0, 0};
+  f.box_size = 100;
+  GadgetTestBlock pos{"POS", {}, 4}, u{"U", {1, 2, 3, 4, 5, 6}, 4}, rho{"RHO", {1, nan, 2, 2, 8, 27}, 4},
+      hsml{"HSML", {1, 1, 1, -1, 1, 1}, 4}, mass{"MASS", {1, 1, 1, 1, 1, 1}, 4};
+  for (int i = 0; i < 46; ++i) pos.values.insert(pos.values.end(), {45.0 + i % 7, 50.0 + (i / 7) % 3, i == 2 ? inf : 50.0 + i % 5});
+  f.blocks = {pos, u, rho, hsml, mass};
+  const std::string snap = dir.path("snap");
+  f.write(snap);
+  const std::string par = dir.write("g.par", "simtype = 2\ninfile = " + snap + "\nptypes = 2\nptype0 = 0\nsize_fix0 = 0\n"
+                                    "color_label0 = U\nintensity_label0 = RHO\npalette0 = testdata/palettes/fire.pal\n"
+                                    "ptype1 = 1\npalette1 = testdata/palettes/grey.pal\n"
+                                    "camera_x = 50\ncamera_y = -50\ncamera_z = 50\nlookat_x = 50\nlookat_y = 50\n"
+                                    "lookat_z = 50\nxres = 32\nrenderer = host\noutfile = " + dir.path("g.png") + "\n");
+  CommandResult r = run_command(splotch_binary + " " + par);
+  CHECK(r.status == 0);
+  CHECK(r.err.find("splotch: warning: 3 of 46 particles of '" + snap + "' skipped: 1 with a NaN or infinite position, "
+                   "1 with a zero, negative or non-finite smoothing length, 1 with a NaN or infinite intensity or colour") !=
+        std::string::npos);
+  CHECK(r.out.find("  hsml ") == std::string::npos);  // no estimate asked for
+
+  // Dark matter sized by its 8 nearest neighbours, gas by (mass / density)^(1/3).
+  CommandResult render = run_command(splotch_binary + " " + par + " size_estimate1=knn hsml_neighbours1=8 size_fac1=2 "
+                                     "size_estimate0=volume");
+  CHECK(render.status == 0);
+  CHECK(render.out.find("  hsml ") != std::string::npos);  // the estimate's stage
+  CHECK(render.err.find("2 of 46 particles") != std::string::npos);  // the negative HSML is no longer read
+
+  CommandResult both = run_command(splotch_binary + " " + par + " size_estimate1=knn size_fix1=2");
+  CHECK(both.status == 1);
+  CHECK(both.err.find("size_fix1 and size_estimate1 both give the smoothing lengths") != std::string::npos);
+  CommandResult unknown = run_command(splotch_binary + " " + par + " size_estimate1=sph");
+  CHECK(unknown.status == 1);
+  CHECK(unknown.err.find("size_estimate1 = sph is not a way to estimate smoothing lengths") != std::string::npos);
+}
+
+TEST_CASE("bin/splotch: --info on a Tipsy file itself, and a Tipsy render of gas and knn-sized dark matter") {
+  TempDir dir;
+  splotch::testing::TipsyTestFile f;  // big-endian, the usual
+  for (int i = 0; i < 3; ++i)  // mass, pos, vel, rho, temp, hsmooth, metals, phi
+    f.records[0].push_back({1, 40.0 + 5 * i, 50, 50, 0, 0, 0, 1.0 + i, 1e4 * (i + 1), 2, 0.02, -1});
+  for (int j = 0; j < 50; ++j)  // mass, pos, vel, eps, phi
+    f.records[1].push_back({0.5, 45.0 + j % 5, 48.0 + (j / 5) % 5, 49.0 + j / 25, 0, 0, 0, 0.1, -2});
+  const std::string snap = dir.path("run.000100");
+  f.write(snap);
+  CommandResult info = run_command(splotch_binary + " --info " + snap);
+  CHECK(info.status == 0);
+  CHECK(info.out.find("Tipsy standard binary, big-endian (byte-swapped), 32-byte header, single precision positions") !=
+        std::string::npos);
+  CHECK(info.out.find("type 0 (gas): 3 particles\n") != std::string::npos);
+  CHECK(info.out.find("type 1 (dark): 50 particles\n") != std::string::npos);
+  CHECK(info.out.find("    temp             float32          10000         20000         30000") != std::string::npos);
+
+  const std::string par = dir.write("t.par",
+                                    "simtype = 11\ninfile = " + dir.path("run.000") + "\nfidx = 100\nptypes = 2\n"
+                                    "ptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = temp\ncolor_log0 = TRUE\n"
+                                    "intensity_label0 = Density\npalette0 = testdata/palettes/fire.pal\n"
+                                    "ptype1 = 1\nsize_estimate1 = knn\nhsml_neighbours1 = 8\ncolor_label1 = vel\n"
+                                    "color_is_vector1 = TRUE\n"
+                                    "camera_x = 50\ncamera_y = -50\ncamera_z = 50\nlookat_x = 50\nlookat_y = 50\n"
+                                    "lookat_z = 50\nxres = 48\nrenderer = host\noutfile = " + dir.path("t.png") + "\n");
+  CommandResult render = run_command(splotch_binary + " " + par);
+  CHECK(render.status == 0);
+  CHECK(render.out.find("particles  53 read, 0 dropped as invalid") != std::string::npos);
+  CHECK(render.out.find("  hsml ") != std::string::npos);
+  CHECK(render.err.find("not used") == std::string::npos);
+  CHECK(file_exists(dir.path("t.png")));
+}

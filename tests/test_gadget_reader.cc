@@ -92,6 +92,29 @@ TEST_CASE("gadget: vector colours, aliases of HDF5 names, a single type") {
   CHECK(gas.intensity[3] == 2.0f);
 }
 
+TEST_CASE("gadget: smoothing lengths from (mass / density)^(1/3), from the MASS block or the mass table") {
+  TempDir dir;
+  // Two files, so that the densities of the second land where its particles do (3 + 4 gas).
+  std::vector<std::string> files;
+  for (int k = 0; k < 2; ++k) {
+    GadgetTestFile g = snapshot(Variant{2, false, 4, 4}, 3 + k, 2, 3 * k, 2 * k);
+    g.write(dir.path("v." + std::to_string(k)));
+    files.push_back(dir.path("v." + std::to_string(k)));
+  }
+  GadgetOptions o;
+  o.files = files;
+  GadgetTypeRequest gas;
+  gas.file_type = 0;
+  gas.size_fix = 0;
+  gas.size_estimate = SizeEstimate::volume;
+  gas.size.factor = 2.0f;
+  o.types = {gas};
+  const ParticleSet p = read_gadget(o);
+  REQUIRE(p.size() == 7);
+  // Gas particle i: MASS 0.25 (i + 1), RHO 0.125 (i + 1), so hsml = 2 * 2^(1/3).
+  for (std::size_t i = 0; i < 7; ++i) CHECK(p.hsml[i] == doctest::Approx(2.0 * std::cbrt(2.0)).epsilon(1e-6));
+}
+
 TEST_CASE("gadget: a snapshot in several files, found from infile, fidx, snapdir and the header") {
   TempDir dir;
   for (int format : {1, 2}) {
@@ -191,6 +214,13 @@ TEST_CASE("gadget: bad files are one clear error") {
   CHECK(error_for(good, true).find("with swap_endian = TRUE the first record length reads 134217728") !=
         std::string::npos);
   CHECK(message_of([&] { read_gadget(gas_and_dm({dir.path()})); }).find("is a directory") != std::string::npos);
+  // A header claiming two billion dark-matter particles (found by fuzzing: the arrays were sized
+  // from it before any block was checked) is an error before anything is allocated.
+  std::string huge = good;
+  const std::uint32_t two_billion = 2000000000u;
+  std::memcpy(&huge[16 + 4 + 4], &two_billion, 4);  // npart[1], after HEAD's label record and the marker
+  CHECK(error_for(huge).find("the POS block is 60 bytes, which is neither 4- nor 8-byte x, y, z for the 2000000003 "
+                             "particles of the header") != std::string::npos);
 
   GadgetOptions no_label = gas_and_dm({dir.write("snap", good)});
   no_label.types[0].colour.label = "TEMP";

@@ -2,19 +2,10 @@
 // io/tipsy_aux_array.h). Any input must end in particles or in a splotch::UserError; any other
 // exception, a crash, a hang or a sanitizer report is a finding.
 //
-// Build (clang 14 with its libomp, so the OpenMP loops run as in splotch), from the repository
-// root; not part of `make`, whose test build takes tests/test_*.cc only. One command each, its
-// lines broken here:
-//   mkdir -p build/fuzz/seeds build/fuzz/corpus
-//   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-//       -fopenmp -I. tests/fuzz/fuzz_tipsy.cc io/tipsy_reader.cc io/tipsy_file.cc io/tipsy_aux_array.cc
-//       io/input_file.cc io/gadget_file.cc io/field_names.cc -o build/fuzz/fuzz_tipsy
-// Seeds (Tipsy files of several kinds, with and without auxiliary arrays; the real files of
-// ../shared/data make seeds as they are) and a run:
-//   build/fuzz/fuzz_tipsy -write_seeds=build/fuzz/seeds
-//   cp ../shared/data/changa_testonestar_onestar.tbin ../shared/data/genetic_tipsy_* build/fuzz/seeds/
-//   OMP_NUM_THREADS=2 build/fuzz/fuzz_tipsy -max_len=65536 -timeout=10 -max_total_time=600
-//       build/fuzz/corpus build/fuzz/seeds
+// Built and run by tests/fuzz/run.sh (clang with its libomp, so the OpenMP loops run as in
+// splotch; not part of `make`, whose test build takes tests/test_*.cc only). Seeds: Tipsy files of
+// several kinds, with and without auxiliary arrays (-write_seeds=DIR), and the real files of
+// ../shared/data.
 //
 // An input is a Tipsy file as it is, or "AUX:", a 2-byte little-endian length L, L bytes of an
 // auxiliary array (written beside the snapshot as <file>.aux) and then the Tipsy file.
@@ -33,41 +24,19 @@
 #include "io/tipsy_file.h"
 #include "io/tipsy_reader.h"
 #include "params/user_error.h"
+#include "tests/fuzz/fuzz_support.h"
 
 namespace {
 
 using namespace splotch;
 
-// Per process: parallel fuzzing jobs (-jobs, -fork) must not share the files.
-const std::string& snapshot_path() {
-  static const std::string path = "/dev/shm/fuzz_tipsy_" + std::to_string(::getpid());
-  return path;
-}
+using fuzzing::request;
+
+const std::string& snapshot_path() { return fuzzing::snapshot_path("tipsy"); }
 
 void remove_files() {
   std::remove(snapshot_path().c_str());
   std::remove((snapshot_path() + ".aux").c_str());
-}
-
-void write(const std::string& path, const std::uint8_t* data, std::size_t size) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
-  if (!out) {
-    std::fprintf(stderr, "fuzz_tipsy: cannot write %s\n", path.c_str());
-    std::abort();
-  }
-}
-
-GadgetTypeRequest request(int type, float size_fix, const char* size, const char* colour, const char* intensity,
-                          bool vector_colour = false) {
-  GadgetTypeRequest r;
-  r.file_type = type;
-  r.size_fix = size_fix;
-  r.size.label = size;
-  r.colour.label = colour;
-  r.intensity.label = intensity;
-  r.vector_colour = vector_colour;
-  return r;
 }
 
 // The requests a render might make: each type alone, with record fields, aliases and the
@@ -82,20 +51,6 @@ const std::vector<std::vector<GadgetTypeRequest>>& requests() {
       {request(3, 1.0f, "", "", "")},
   };
   return all;
-}
-
-void try_reads(std::optional<bool> swap_endian) {
-  for (const auto& types : requests()) {
-    GadgetOptions o;
-    o.files = {snapshot_path()};
-    o.swap_endian = swap_endian;
-    o.types = types;
-    try {
-      const ParticleSet p = read_tipsy(o);
-      if (p.x.size() != p.hsml.size() || p.x.size() != p.colour[0].size()) std::abort();
-    } catch (const UserError&) {
-    }
-  }
 }
 
 // What --info reads: every component of every field of every type.
@@ -139,7 +94,7 @@ void write_seeds(const std::string& dir) {
   int k = 0;
   for (const std::string& s : seeds) {
     const std::string path = dir + "/seed" + std::to_string(k++);
-    write(path, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+    fuzzing::write(path, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
   }
 }
 
@@ -160,16 +115,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string aux_path = snapshot_path() + ".aux";
   if (size >= 6 && std::memcmp(data, "AUX:", 4) == 0) {
     const std::size_t aux_bytes = std::min<std::size_t>(std::size_t(data[4]) | std::size_t(data[5]) << 8, size - 6);
-    write(aux_path, data + 6, aux_bytes);
+    fuzzing::write(aux_path, data + 6, aux_bytes);
     data += 6 + aux_bytes;
     size -= 6 + aux_bytes;
   } else {
     std::remove(aux_path.c_str());
   }
-  write(snapshot_path(), data, size);
-  try_reads(std::nullopt);
-  try_reads(true);
-  try_reads(false);
+  fuzzing::write(snapshot_path(), data, size);
+  fuzzing::try_reads([](const GadgetOptions& o) { return read_tipsy(o); }, snapshot_path(), requests());
   try_fields();
   return 0;
 }

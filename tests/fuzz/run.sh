@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Fuzzes the Gadget and Tipsy readers with libFuzzer (clang from Debian, with AddressSanitizer and
+# UndefinedBehaviorSanitizer): builds tests/fuzz/fuzz_{gadget,tipsy} under build/fuzz, seeds them
+# (written seeds and the real files of ../shared/data) and runs each for SECONDS (default 600).
+# Findings (crash-*, leak-*, timeout-*) land in build/fuzz/<reader>/; the last lines of each log
+# say how many inputs were run.
+#
+#   tests/fuzz/run.sh                 # both, 10 minutes each
+#   SECONDS_EACH=60 tests/fuzz/run.sh tipsy
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SECONDS_EACH=${SECONDS_EACH:-600}
+READERS=${*:-gadget tipsy}
+CXX=${FUZZ_CXX:-clang++}
+FLAGS="-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fopenmp -I."
+COMMON="io/input_file.cc io/gadget_file.cc io/field_names.cc io/read_plan.cc io/block_copy.cc"
+declare -A SOURCES=(
+  [gadget]="io/gadget_reader.cc"
+  [tipsy]="io/tipsy_reader.cc io/tipsy_file.cc io/tipsy_aux_array.cc"
+)
+declare -A REAL=(
+  [gadget]="gadgetreader_test_g2_snap.0 pop3_gadget2_fmt2_gassphere_snapshot_004 vaex_gassphere_bigendian.dat genetic_gadget3_fmt1_gas_dm_test10g iccpy_gadget_binary_snapshot_000"
+  [tipsy]="changa_testonestar_onestar.tbin genetic_tipsy_littleendian_gas_test04d"
+)
+for r in $READERS; do
+  dir=build/fuzz/$r
+  mkdir -p "$dir/seeds" "$dir/corpus"
+  # shellcheck disable=SC2086
+  $CXX $FLAGS "tests/fuzz/fuzz_$r.cc" ${SOURCES[$r]} $COMMON -o "$dir/fuzz_$r"
+  "$dir/fuzz_$r" -write_seeds="$dir/seeds"
+  for f in ${REAL[$r]}; do [ -f "../shared/data/$f" ] && cp "../shared/data/$f" "$dir/seeds/"; done
+  echo "== fuzz_$r: $SECONDS_EACH s"
+  (cd "$dir" && OMP_NUM_THREADS=2 ./fuzz_$r -max_len=300000 -timeout=20 -max_total_time="$SECONDS_EACH" \
+     -print_final_stats=1 corpus seeds > fuzz.log 2>&1) || true
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Done [0-9]+ runs|ERROR|SUMMARY" "$dir/fuzz.log" | tail -6
+  ls "$dir" | grep -E "^(crash|leak|timeout|oom)-" || echo "no findings"
+done
