@@ -379,3 +379,60 @@ TEST_CASE("bin/splotch: --info on a Tipsy file itself, and a Tipsy render of gas
   CHECK(render.err.find("not used") == std::string::npos);
   CHECK(file_exists(dir.path("t.png")));
 }
+
+TEST_CASE("bin/splotch: every real snapshot of ../shared/data gives --info and renders") {
+  const char* dirs[] = {"../shared/data", "/work/shared/data"};
+  std::string data;
+  for (const char* d : dirs)
+    if (file_exists(std::string(d) + "/README.md")) data = d;
+  if (data.empty()) {
+    MESSAGE("real-snapshot render test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  struct Real {
+    const char* file;
+    int simtype, ptype;
+    std::size_t particles;  // of that type, as the file's header says (see the reader tests)
+    const char* size;       // the keys giving the smoothing lengths
+  };
+  const Real reals[] = {
+      {"gadgetreader_test_g2_snap.0", 2, 0, 4039, "size_fix0 = 0"},
+      {"gadgetreader_test_g2_snap.0", 2, 1, 4096, "size_estimate0 = knn"},
+      {"pop3_gadget2_fmt2_gassphere_snapshot_004", 2, 0, 1472, "size_fix0 = 0"},
+      {"vaex_gassphere_littleendian.dat", 2, 0, 1472, "size_estimate0 = knn"},
+      {"vaex_gassphere_bigendian.dat", 2, 0, 1472, "size_estimate0 = knn"},
+      {"genetic_gadget3_fmt1_gas_dm_test10g", 2, 1, 4928, "size_estimate0 = knn"},
+      {"iccpy_gadget_binary_snapshot_000", 2, 1, 2000, "size_estimate0 = knn"},
+      {"gadget4_lcdm_gas_snapshot_000.hdf5", 8, 0, 32768, "size_fix0 = 0"},
+      {"gadget4_lcdm_gas_snapshot_004.hdf5", 8, 1, 32768, "size_estimate0 = knn"},
+      {"cmacionize_swift_test.hdf5", 8, 0, 100, "size_fix0 = 0"},
+      {"swift_sodshock3d_glass_002.hdf5", 8, 0, 50653, "size_fix0 = 0"},
+      {"changa_pgtest_ms.000010", 11, 1, 36000, "size_estimate0 = knn"},
+      {"changa_testonestar_onestar.tbin", 11, 0, 1088, "size_fix0 = 0"},
+      {"genetic_tipsy_littleendian_gas_test04d", 11, 1, 5816, "size_estimate0 = knn"},
+  };
+  TempDir dir;
+  for (const Real& r : reals) {
+    INFO(r.file << " type " << r.ptype);
+    const std::string path = data + "/" + r.file;
+    CommandResult info = run_command(splotch_binary + " --info " + path);
+    CHECK(info.status == 0);
+    CHECK(info.out.find("type " + std::to_string(r.ptype) + (r.simtype == 11 ? " (" : ": ") ) != std::string::npos);
+    CHECK(info.out.find(std::to_string(r.particles) + " particles") != std::string::npos);
+    // Read, sized, normalised and drawn: the camera looks down the z axis from far away (the
+    // picture's content is the end-to-end tests' business, not this one's).
+    const std::string par = dir.write("real.par", "simtype = " + std::to_string(r.simtype) + "\ninfile = " + path +
+                                                      "\nptype0 = " + std::to_string(r.ptype) + "\n" + r.size +
+                                                      "\nintensity_label0 = MASS\nintensity_log0 = TRUE\n"
+                                                      "palette0 = testdata/palettes/fire.pal\nrenderer = host\n"
+                                                      "camera_x = 0\ncamera_y = 0\ncamera_z = 1e6\nlookat_x = 0\n"
+                                                      "lookat_y = 0\nlookat_z = 0\nsky_x = 0\nsky_y = 1\nsky_z = 0\n"
+                                                      "projection = FALSE\nperiodic = FALSE\nxres = 64\n"
+                                                      "outfile = " + dir.path("real.png") + "\n");
+    std::remove(dir.path("real.png").c_str());
+    CommandResult render = run_command(splotch_binary + " " + par);
+    CHECK(render.status == 0);
+    CHECK(render.out.find("particles  " + std::to_string(r.particles) + " read") != std::string::npos);
+    CHECK(file_exists(dir.path("real.png")));
+  }
+}
