@@ -21,8 +21,12 @@ TEST_SRC := $(wildcard tests/test_*.cc)
 # HDF5 snapshots (simtype 7, 8) are read with Debian's serial libhdf5 when its headers are there;
 # `make HDF5=0` builds without it (io/no_hdf5.cc stands in and says so when asked for HDF5).
 HDF5_INC ?= /usr/include/hdf5/serial
-HDF5_LIB ?= /usr/lib/x86_64-linux-gnu/hdf5/serial
+HDF5_LIB ?= /usr/lib/$(shell $(CXX) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/hdf5/serial
 HDF5     ?= $(if $(wildcard $(HDF5_INC)/hdf5.h),1,0)
+# The tests that write HDF5 files compile differently with and without it: rebuild them when
+# HDF5 changes between builds.
+HDF5_STAMP := build/hdf5_$(HDF5)
+$(shell mkdir -p build && [ -f $(HDF5_STAMP) ] || { rm -f build/hdf5_*; touch $(HDF5_STAMP); })
 ifeq ($(HDF5),1)
 LIB_SRC  := $(filter-out io/no_hdf5.cc,$(LIB_SRC))
 HDF5_FLAGS := -DSPLOTCH_HDF5 -I$(HDF5_INC)
@@ -89,6 +93,8 @@ build/libsplotch.a: $(LIB_OBJ)
 bin/splotch: build/obj/splotch/main.o build/libsplotch.a
 	@mkdir -p bin
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
+
+build/obj/tests/test_hdf5_reader.o build/obj/tests/test_cli.o: $(HDF5_STAMP)
 
 bin/splotch_tests: $(TEST_OBJ) build/libsplotch.a
 	@mkdir -p bin

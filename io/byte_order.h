@@ -8,6 +8,8 @@
 
 namespace splotch {
 
+constexpr bool host_is_big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
 inline std::uint32_t byte_swapped(std::uint32_t w) { return __builtin_bswap32(w); }
 inline std::uint64_t byte_swapped(std::uint64_t w) { return __builtin_bswap64(w); }
 

@@ -5,11 +5,6 @@
 namespace splotch {
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 struct Alias {
   const char* dataset;  // lower case
   const char* block;
@@ -28,8 +23,13 @@ const Alias aliases[] = {
 
 }  // namespace
 
+std::string lower_case(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 std::string gadget_block_label(const std::string& name) {
-  const std::string key = lower(name);
+  const std::string key = lower_case(name);
   for (const Alias& a : aliases)
     if (key == a.dataset) return a.block;
   return name;

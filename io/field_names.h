@@ -8,6 +8,9 @@
 
 namespace splotch {
 
+// `name` in lower case (field names compare without case).
+std::string lower_case(std::string name);
+
 // The Gadget binary block label for `name` (any case): the label itself, or the block of an
 // HDF5 dataset name; an unknown name comes back unchanged.
 std::string gadget_block_label(const std::string& name);

@@ -3,6 +3,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <type_traits>
 
 #include "io/field_names.h"
@@ -54,7 +55,7 @@ std::vector<T> attribute(hid_t group, const char* name, hid_t memory_type) {
   Id a(H5Aopen(group, name, H5P_DEFAULT), H5Aclose);
   Id space(H5Aget_space(a.get()), H5Sclose);
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
-  if (!a.valid() || n <= 0) return {};
+  if (!a.valid() || n <= 0 || n > 4096) return {};  // header attributes are short; more is corruption
   std::vector<T> values(static_cast<std::size_t>(n));
   if (H5Aread(a.get(), memory_type, values.data()) < 0) return {};
   return values;
@@ -130,11 +131,6 @@ std::vector<std::string> link_names(hid_t group) {
   return names;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 bool hdf5_supported() { return true; }
@@ -148,8 +144,12 @@ Hdf5File::Hdf5File(const std::string& path) : path_(path) {
     throw UserError("'" + path + "' is not an HDF5 file" +
                     (is_gadget_start(start) ? ": it looks like a Gadget binary snapshot (simtype 2)" : ""));
   }
+  errno = 0;
   file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file_ < 0) throw UserError("cannot open the HDF5 file '" + path + "' (damaged or truncated?)");
+  if (file_ < 0)
+    throw UserError("cannot open the HDF5 file '" + path + "'" +
+                    (errno == EMFILE ? ": too many open files (a snapshot of many files? raise the limit: ulimit -n)"
+                                     : " (damaged or truncated?)"));
   Id header(H5Gopen2(file_, "Header", H5P_DEFAULT), H5Gclose);
   if (!header.valid() || H5Aexists(header.get(), "NumPart_ThisFile") <= 0) {
     std::string groups;
@@ -171,7 +171,10 @@ Hdf5File::Hdf5File(const std::string& path) : path_(path) {
   h.time = scalar("Time", 0);
   h.has_redshift = H5Aexists(header.get(), "Redshift") > 0;
   h.redshift = scalar("Redshift", 0);
-  h.box_size = scalar("BoxSize", 0);
+  h.box_sides = doubles(header.get(), "BoxSize");
+  const bool cube = !h.box_sides.empty() && std::all_of(h.box_sides.begin(), h.box_sides.end(),
+                                                        [&](double side) { return side == h.box_sides[0]; });
+  h.box_size = cube ? h.box_sides[0] : 0.0;
   h.num_files = int(scalar("NumFilesPerSnapshot", 1));
 }
 
@@ -192,7 +195,7 @@ std::vector<Hdf5Field> Hdf5File::fields(int type) const {
 std::optional<Hdf5Field> Hdf5File::find(int type, const std::string& label) const {
   const std::vector<Hdf5Field> all = fields(type);
   for (const Hdf5Field& f : all)
-    if (lower(f.name) == lower(label)) return f;
+    if (lower_case(f.name) == lower_case(label)) return f;
   const std::string block = gadget_block_label(label);
   for (const Hdf5Field& f : all)
     if (gadget_block_label(f.name) == block) return f;
@@ -203,6 +206,17 @@ std::string Hdf5File::field_names(int type) const {
   std::string names;
   for (const Hdf5Field& f : fields(type)) names += (names.empty() ? "" : ", ") + f.name;
   return names.empty() ? "none (no " + group_name(type) + " group)" : names;
+}
+
+ParticleArray<float> Hdf5File::read_field(int type, const Hdf5Field& field, int component) const {
+  ParticleArray<float> values(field.rows);
+  const std::size_t piece = std::size_t(1) << 20;
+  for (std::size_t first = 0; first < field.rows; first += piece) {
+    float* targets[3] = {nullptr, nullptr, nullptr};
+    targets[component] = values.data() + first;
+    read(type, field, first, std::min(piece, field.rows - first), targets, component + 1, 1.0f);
+  }
+  return values;
 }
 
 void Hdf5File::read(int type, const Hdf5Field& field, std::size_t first, std::size_t count, float* const targets[],

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "io/particle_array.h"
+
 namespace splotch {
 
 // Whether this build reads HDF5 files.
@@ -30,7 +32,11 @@ struct Hdf5Header {
   std::vector<std::uint64_t> npart;        // particles of each type in this file
   std::vector<std::uint64_t> npart_total;  // over all files (high words added), as written; may be empty
   std::vector<double> mass;                // the mass table (0: per-particle masses)
-  double time = 0, redshift = 0, box_size = 0;
+  std::vector<double> box_sides;           // BoxSize as written: one value, or three (SWIFT)
+  // The side of the periodic cube; 0 when there is none or the box is not a cube (a SWIFT box of
+  // sides 2 x 1 x 1): wrapping and periodic neighbour searches need one side.
+  double box_size = 0;
+  double time = 0, redshift = 0;
   bool has_redshift = false;
   int num_files = 1;
 
@@ -68,6 +74,9 @@ class Hdf5File {
   std::optional<Hdf5Field> find(int type, const std::string& label) const;
   // "Coordinates, Density, ..." for messages.
   std::string field_names(int type) const;
+
+  // Component `component` of every row of `field` (for --info), through the library.
+  ParticleArray<float> read_field(int type, const Hdf5Field& field, int component) const;
 
   // Rows [first, first + count) of `field` through the library (any stored type, converted to
   // float): component c times `factor` goes to targets[c], which may be null to skip it.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "io/byte_order.h"
 #include "io/field_names.h"
 #include "io/hdf5_file.h"
 #include "io/input_file.h"
@@ -12,13 +13,12 @@
 namespace splotch {
 namespace {
 
-constexpr bool host_big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-
-// A file of the snapshot: the library's view, and plain positioned reads for raw datasets.
+// A file of the snapshot: the library's view, and plain positioned reads for raw datasets (a
+// second descriptor, opened only for a file that has them).
 struct SnapshotFile {
-  explicit SnapshotFile(const std::string& path) : hdf5(path), raw(path) {}
+  explicit SnapshotFile(const std::string& path) : hdf5(path) {}
   Hdf5File hdf5;
-  InputFile raw;
+  std::optional<InputFile> raw;
 };
 
 std::string rows_mismatch(const std::string& where, const Hdf5Field& field, std::size_t count) {
@@ -28,7 +28,7 @@ std::string rows_mismatch(const std::string& where, const Hdf5Field& field, std:
 
 // Plans the reading of quantity `q` for the `count` particles of type `type` in `f`, which go to
 // [at, at + count) of `targets`.
-void plan_dataset(const SnapshotFile& f, int type, const GadgetQuantity& q, int components, QuantityTargets targets,
+void plan_dataset(SnapshotFile& f, int type, const GadgetQuantity& q, int components, QuantityTargets targets,
                   std::size_t at, std::size_t count, const std::string& key, ReadPlan& plan) {
   const std::string where = "HDF5 file '" + f.hdf5.path() + "' PartType" + std::to_string(type);
   const std::optional<Hdf5Field> found = f.hdf5.find(type, q.label);
@@ -45,7 +45,12 @@ void plan_dataset(const SnapshotFile& f, int type, const GadgetQuantity& q, int 
   if (field.components != components)
     throw UserError(where + "/" + field.name + " (" + key + ") holds " + std::to_string(field.components) +
                     " value(s) per particle where " + std::to_string(components) + " are needed" +
-                    (components == 3 ? "" : " (for a 3-vector as colour, set color_is_vector)"));
+                    (field.components == 3 && key.rfind("color_label", 0) == 0
+                         ? "; for vector colours give color_is_vector" + key.substr(11) + " = TRUE"
+                         : std::string()));
+  if (field.raw && !f.raw) f.raw.emplace(f.hdf5.path());
+  if (field.raw && field.offset + field.rows * std::size_t(components) * std::size_t(field.value_bytes) > f.raw->size())
+    throw UserError(where + "/" + field.name + " runs past the end of the file (truncated?)");
   // Library reads in pieces of 2^20 rows; raw ones as block copies are.
   const std::size_t step = field.raw ? block_copy_piece(components, field.value_bytes) : std::size_t(1) << 20;
   for (std::size_t done = 0; done < count; done += step) {
@@ -55,12 +60,12 @@ void plan_dataset(const SnapshotFile& f, int type, const GadgetQuantity& q, int 
       if (targets[std::size_t(j)]) out[j] = targets[std::size_t(j)]->data() + at + done;
     if (field.raw) {
       const std::size_t stride = std::size_t(components) * std::size_t(field.value_bytes);
-      plan.copies.push_back({&f.raw, field.big_endian != host_big_endian, field.offset + done * stride, piece,
+      plan.copies.push_back({&*f.raw, field.big_endian != host_is_big_endian, field.offset + done * stride, piece,
                              components, field.value_bytes, {out[0], out[1], out[2]}, q.factor});
     } else {
       const float factor = q.factor;
       const Hdf5File* file = &f.hdf5;
-      plan.other_reads.push_back([file, type, field, done, piece, out, components, factor] {
+      plan.library_reads.push_back([file, type, field, done, piece, out, components, factor] {
         file->read(type, field, done, piece, out, components, factor);
       });
     }

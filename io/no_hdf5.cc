@@ -17,6 +17,7 @@ Hdf5File::~Hdf5File() = default;
 std::vector<Hdf5Field> Hdf5File::fields(int) const { return {}; }
 std::optional<Hdf5Field> Hdf5File::find(int, const std::string&) const { return std::nullopt; }
 std::string Hdf5File::field_names(int) const { return {}; }
+ParticleArray<float> Hdf5File::read_field(int, const Hdf5Field&, int) const { return {}; }
 void Hdf5File::read(int, const Hdf5Field&, std::size_t, std::size_t, float* const[], int, float) const {}
 
 }  // namespace splotch

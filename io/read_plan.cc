@@ -16,24 +16,31 @@ void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress) {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < count; ++i) f.target[i] = f.value;
   }
-  const long copies = long(plan.copies.size());
-  const long jobs = copies + long(plan.other_reads.size());
+  const long jobs = long(plan.jobs.size()), shared = jobs + long(plan.copies.size());
+  const long all = shared + long(plan.library_reads.size());
   std::atomic<long> done{0};
   FirstError error;
+  auto report = [&] {
+    const long now = ++done;
+    if (progress && omp_get_thread_num() == 0) progress(double(now) / double(all));
+  };
 #pragma omp parallel
   {
-    std::vector<unsigned char> buffer;
-    // Library reads first: they may be serialised (HDF5 holds one lock), so the copies fill the
-    // other threads meanwhile.
-#pragma omp for schedule(dynamic, 1)
-    for (long k = 0; k < jobs; ++k)
+#pragma omp single nowait
+    for (const auto& read : plan.library_reads)
       error.run([&] {
-        if (k < jobs - copies)
-          plan.other_reads[std::size_t(k)]();
+        read();
+        report();
+      });
+    std::vector<unsigned char> buffer;
+#pragma omp for schedule(dynamic, 1) nowait
+    for (long k = 0; k < shared; ++k)
+      error.run([&] {
+        if (k < jobs)
+          plan.jobs[std::size_t(k)]();
         else
-          run_block_copy(plan.copies[std::size_t(k - (jobs - copies))], buffer);
-        const long now = ++done;
-        if (progress && omp_get_thread_num() == 0) progress(double(now) / double(jobs));
+          run_block_copy(plan.copies[std::size_t(k - jobs)], buffer);
+        report();
       });
   }
   error.rethrow_if_any();

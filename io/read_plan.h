@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,12 +29,17 @@ struct Fill {
 struct ReadPlan {
   std::vector<Fill> fills;
   std::vector<BlockCopy> copies;
-  std::vector<std::function<void()>> other_reads;  // reads through a library (HDF5's chunked datasets)
-  std::vector<std::function<void()>> finish;       // after every read (derived quantities)
-  std::deque<ParticleArray<float>> scratch;        // arrays read only to derive another, as long as the particles
+  std::vector<std::function<void()>> jobs;           // other reading that threads share (Tipsy records, text)
+  // Reads through a library that must not be called from two threads at once (HDF5's chunked
+  // and compressed datasets; even a thread-safe HDF5 holds one lock): one thread runs them, in
+  // order, while the others do the rest.
+  std::vector<std::function<void()>> library_reads;
+  std::vector<std::function<void()>> finish;         // after every read (derived quantities)
+  std::optional<ParticleArray<float>> scratch;       // read only to derive another quantity (densities)
 };
 
-// Runs the fills, then the copies and other reads on OpenMP threads; the first error is rethrown.
+// Runs the fills, then the library reads on one OpenMP thread while the others share the jobs
+// and copies, then the finishing steps; the first error is rethrown.
 void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress);
 
 // Particle arrays for render types whose particles are [first[n], first[n + 1]): colour[1] and [2]
@@ -67,8 +72,8 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
     plan.fills.push_back({p.hsml.data() + at, count, 1.0f});  // a placeholder, replaced after reading
   } else if (r.size_estimate == SizeEstimate::volume) {
     // hsml = factor (mass / density)^(1/3): the masses go to hsml, the densities to scratch.
-    if (plan.scratch.empty()) plan.scratch.emplace_back(p.size());  // one for every file and type
-    ParticleArray<float>& density = plan.scratch.front();
+    if (!plan.scratch) plan.scratch.emplace(p.size());  // one for every file and type
+    ParticleArray<float>& density = *plan.scratch;
     read(GadgetQuantity{"MASS", 1.0f, std::nullopt}, 1, {&p.hsml, nullptr, nullptr}, "size_estimate" + key);
     read(GadgetQuantity{"RHO", 1.0f, std::nullopt}, 1, {&density, nullptr, nullptr}, "size_estimate" + key);
     float* hsml = p.hsml.data() + at;

@@ -36,19 +36,7 @@ const Alias aliases[] = {
 // Header bytes: double time, then int nbodies, ndim, nsph, ndark, nstar.
 constexpr std::size_t header_fields_bytes = 28;
 
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool same_name(const std::string& a, const char* b) { return lower(a) == lower(b); }
-
-bool machine_is_little_endian() {
-  const std::uint16_t one = 1;
-  unsigned char first;
-  std::memcpy(&first, &one, 1);
-  return first == 1;
-}
+bool same_name(const std::string& a, const char* b) { return lower_case(a) == lower_case(b); }
 
 int value_bytes_of(const std::string& field, int position_bytes, int velocity_bytes) {
   return field == "pos" ? position_bytes : field == "vel" ? velocity_bytes : 4;
@@ -144,7 +132,7 @@ void TipsyFile::detect(std::optional<bool> swap_endian) {
          (looks.empty() ? std::string() : "; it looks like " + looks));
 
   // XDR (big-endian) first: the usual kind.
-  const bool swap_if_big = machine_is_little_endian();
+  const bool swap_if_big = !host_is_big_endian;
   std::vector<bool> orders = {swap_if_big, !swap_if_big};
   if (swap_endian) orders = {*swap_endian};
   const int precisions[3][2] = {{4, 4}, {8, 4}, {8, 8}};
@@ -211,7 +199,7 @@ void TipsyFile::set_layout(int position_bytes, int velocity_bytes) {
   }
 }
 
-bool TipsyFile::big_endian() const { return swapped_ == machine_is_little_endian(); }
+bool TipsyFile::big_endian() const { return swapped_ == !host_is_big_endian; }
 
 std::uint64_t TipsyFile::first_index(int type) const {
   std::uint64_t first = 0;

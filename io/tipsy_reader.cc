@@ -164,12 +164,12 @@ ParticleSet read_tipsy(const GadgetOptions& o, const ProgressCallback& progress)
   for (std::size_t n = 0; n < o.types.size(); ++n) planner.plan_type(int(n), o.types[n], first[n]);
   // The text arrays first: each is one long job, best started early.
   for (const TextRead& t : planner.texts)
-    plan.other_reads.push_back([&t] { t.array->read_text(t.first, t.count, t.out, t.factor); });
+    plan.jobs.push_back([&t] { t.array->read_text(t.first, t.count, t.out, t.factor); });
   for (const Source& source : planner.sources) {
     if (source.columns.empty()) continue;
     const std::size_t step = source.records.records_per_piece();
     for (std::size_t at = 0; at < source.count; at += step)
-      plan.other_reads.push_back([&source, at, count = std::min(step, source.count - at)] {
+      plan.jobs.push_back([&source, at, count = std::min(step, source.count - at)] {
         thread_local std::vector<unsigned char> buffer;  // one per thread, kept between pieces
         source.records.read(at, count, source.columns, buffer);
       });

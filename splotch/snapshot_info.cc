@@ -7,7 +7,6 @@
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
-#include "io/hdf5_reader.h"
 #include "io/input_file.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
@@ -130,7 +129,7 @@ void print_gadget_info(const InputSettings& input, Console& console, std::ostrea
   }
 }
 
-void print_hdf5_info(const InputSettings& input, Console& console, std::ostream& out) {
+void print_hdf5_info(const InputSettings& input, std::ostream& out) {
   std::vector<std::unique_ptr<Hdf5File>> files;
   for (const std::string& path : input.gadget.files) files.push_back(std::make_unique<Hdf5File>(path));
   int types = 0;
@@ -148,8 +147,18 @@ void print_hdf5_info(const InputSettings& input, Console& console, std::ostream&
   out << first.path() << ": HDF5 (Gadget/AREPO/GIZMO/SWIFT layout), " << precision << ", " << files.size()
       << (files.size() == 1 ? " file" : " files") << ", " << types << " types in the header\n";
   char line[300];
-  std::snprintf(line, sizeof line, "  time %g, %s, box size %g\n", h.time,
-                h.has_redshift ? ("redshift " + std::to_string(h.redshift)).c_str() : "no redshift", h.box_size);
+  std::string box = "no box size";
+  if (!h.box_sides.empty()) {
+    box = "box size";
+    for (double side : h.box_sides) {
+      char value[32];
+      std::snprintf(value, sizeof value, " %g", side);
+      box += value;
+    }
+    if (h.box_sides.size() > 1 && h.box_size == 0) box += " (not a cube: no periodic wrapping)";
+  }
+  std::snprintf(line, sizeof line, "  time %g, %s, %s\n", h.time,
+                h.has_redshift ? ("redshift " + std::to_string(h.redshift)).c_str() : "no redshift", box.c_str());
   out << line;
   out << "  header NumPart_Total:";
   for (auto n : h.npart_total) out << " " << n;
@@ -169,29 +178,25 @@ void print_hdf5_info(const InputSettings& input, Console& console, std::ostream&
       }
     for (const Hdf5Field& field : f->fields(t)) {
       const bool id = field.name == "ParticleIDs" || field.name == "ParticleIDGenerationNumber";
-      if (id || field.components > 3) {
+      if (id || field.components == 2 || field.components > 3) {
         std::snprintf(line, sizeof line, "    %-16s %-8s%s\n", field.name.c_str(), field.value_type.c_str(),
                       id ? "" : (" (" + std::to_string(field.components) + " values per particle)").c_str());
         out << line;
         continue;
       }
-      GadgetOptions o;
-      o.files = input.gadget.files;
-      GadgetTypeRequest r;
-      r.file_type = t;
-      r.colour.label = field.name;
-      r.vector_colour = field.components == 3;
-      o.types = {r};
-      if (field.components == 2) {
-        out << "    " << field.name << " " << field.value_type << " (2 values per particle)\n";
-        continue;
-      }
-      ParticleSet p = read_hdf5(o, console.progress("read " + field.name));
-      console.end_progress();
-      if (field.components == 1) {
-        print_row(out, field.name, field.value_type, p.colour[0]);
-      } else {
-        for (int c = 0; c < 3; ++c) print_row(out, field.name + "[" + "xyz"[c] + "]", field.value_type, p.colour[c]);
+      // Each component over every file that holds the type.
+      for (int c = 0; c < field.components; ++c) {
+        ParticleArray<float> values;
+        for (const auto& file : files) {
+          if (file->header().count(t) == 0) continue;
+          const std::optional<Hdf5Field> here = file->find(t, field.name);
+          if (!here) throw UserError("HDF5 file '" + file->path() + "' lacks PartType" + std::to_string(t) + "/" +
+                                     field.name + ", which '" + f->path() + "' has");
+          const ParticleArray<float> part = file->read_field(t, *here, c);
+          values.insert(values.end(), part.begin(), part.end());
+        }
+        const std::string name = field.components == 1 ? field.name : field.name + "[" + "xyz"[c] + "]";
+        print_row(out, name, field.value_type, values);
       }
     }
   }
@@ -251,7 +256,7 @@ void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out)
   for (const std::string& w : params.warnings()) console.warning(w);
   const InputSettings input = read_input_settings(params);
   if (input.simtype == 2) print_gadget_info(input, console, out);
-  else if (input.simtype == 7 || input.simtype == 8) print_hdf5_info(input, console, out);
+  else if (input.simtype == 7 || input.simtype == 8) print_hdf5_info(input, out);
   else if (input.simtype == 11) print_tipsy_info(input, out);
   else print_raw_info(input, console, out);
 }

@@ -24,6 +24,7 @@ struct Hdf5TestOptions {
   bool chunked = false;            // chunked and gzip-compressed datasets
   bool big_endian = false;         // datasets stored big-endian
   bool plural_names = false;       // SWIFT's SmoothingLengths, Densities, InternalEnergies
+  std::vector<double> box_sides;   // BoxSize as these values instead (a box that is not a cube)
 };
 
 class Hdf5TestWriter {
@@ -62,9 +63,12 @@ class Hdf5TestWriter {
     attribute(header, "Redshift", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &g.redshift, 1, arrays);
     const int num_files = g.num_files;
     attribute(header, "NumFilesPerSnapshot", H5T_STD_I32LE, H5T_NATIVE_INT, &num_files, 1, arrays);
-    const double box[3] = {g.box_size, g.box_size, g.box_size};
-    attribute(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, box, o.box_as_vector ? 3 : 1,
-              arrays || o.box_as_vector);
+    const double cube[3] = {g.box_size, g.box_size, g.box_size};
+    if (o.box_sides.empty())
+      attribute(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cube, o.box_as_vector ? 3 : 1,
+                arrays || o.box_as_vector);
+    else
+      attribute(header, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, o.box_sides.data(), o.box_sides.size(), true);
     H5Gclose(header);
 
     std::size_t all = 0, gas = g.npart[0], unmassed = 0;

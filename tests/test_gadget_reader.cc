@@ -113,6 +113,18 @@ TEST_CASE("gadget: smoothing lengths from (mass / density)^(1/3), from the MASS 
   REQUIRE(p.size() == 7);
   // Gas particle i: MASS 0.25 (i + 1), RHO 0.125 (i + 1), so hsml = 2 * 2^(1/3).
   for (std::size_t i = 0; i < 7; ++i) CHECK(p.hsml[i] == doctest::Approx(2.0 * std::cbrt(2.0)).epsilon(1e-6));
+
+  // Gas of one mass (the table's 0.5, no MASS block): hsml = (0.5 / RHO)^(1/3).
+  GadgetTestFile table = snapshot(Variant{2, false, 4, 4}, 4, 2);
+  table.mass[0] = 0.5;
+  table.blocks.erase(std::find_if(table.blocks.begin(), table.blocks.end(),
+                                  [](const GadgetTestBlock& b) { return b.label == "MASS"; }));
+  table.write(dir.path("table"));
+  o.files = {dir.path("table")};
+  o.types[0].size.factor = 1.0f;
+  const ParticleSet t = read_gadget(o);
+  REQUIRE(t.size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(t.hsml[i] == doctest::Approx(std::cbrt(0.5 / (0.125 * double(i + 1)))));
 }
 
 TEST_CASE("gadget: a snapshot in several files, found from infile, fidx, snapdir and the header") {
