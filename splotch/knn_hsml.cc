@@ -1,17 +1,4 @@
-// The neighbour search behind knn_hsml (knn_hsml.h).
-//
-// Order: each particle gets a 63-bit Morton key (its cell in a 2^21-per-axis grid over the
-// particles' bounding cube or the periodic box, the bits of x, y and z interleaved), and a
-// stable parallel radix sort puts the particles in key order. Positions are then copied in that
-// order into three plain float arrays: neighbours in space are neighbours in memory.
-//
-// Tree: the sorted keys define a binary tree whose every node is one cell of an octree cut in
-// halves along x, y and z in turn (the highest bit in which a node's first and last keys differ
-// splits it), down to leaves of at most max_leaf_size particles. Its nodes follow the density,
-// so a halo 10^4 times denser than the mean gets a deeper tree there, not fuller cells. Particles
-// that share one key (closer together than a 2^21-th of the cube) are split at their median
-// instead. Every node keeps the tight bounding box of its particles. The top of the tree is
-// built in one thread, the subtrees below it in parallel.
+// The neighbour search behind knn_hsml (knn_hsml.h), over the tree of knn_tree.h.
 //
 // Search, for one group of particles (a subtree of at most query_group_size) after another:
 //   1. The candidate leaves of the group: those whose box comes within a reach of the group's
@@ -27,9 +14,8 @@
 // Periodic box: positions are wrapped into [0, L) first; the distance along an axis is
 // min(|d|, L - |d|), and that between two intervals likewise.
 //
-// Memory, beyond the caller's arrays: 24 bytes a particle while sorting (keys and order, twice),
-// about 38 while building the tree (keys, positions, order, and the nodes twice over while the
-// subtrees are put together), about 24 while searching: under 4 GB at 10^8 particles.
+// Memory, beyond the caller's arrays: about 24 bytes a particle while searching (the tree), less
+// than while building it (knn_tree.cc).
 #include "splotch/knn_hsml.h"
 
 #include <omp.h>
@@ -38,49 +24,28 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "io/first_error.h"
-#include "io/particle_array.h"
 #include "params/user_error.h"
-#include "splotch/bucket_sort.h"
+#include "splotch/knn_tree.h"
+#include "splotch/kth_smallest.h"
 
 namespace splotch {
+namespace knn {
 namespace {
 
-// Leaves hold at most this many particles: fewer means more boxes to test per query, more means
-// more distances per leaf.
-constexpr std::uint32_t max_leaf_size = 16;
-constexpr int key_bits_per_axis = 21;  // 3 x 21 = 63 bits of a 64-bit key
-// Radix sort digits: 6 passes over 63 bits; 2^11 counters per thread stay in the L1 cache.
-constexpr int radix_bits = 11;
-// Particles searched together: the largest subtrees of at most this many share one list of
-// candidate leaves (one tree descent), at the price of a longer list for each.
-constexpr std::uint32_t query_group_size = 64;
-// Below this many particles the work is too small to share out among threads (and with a busy
-// machine, waiting at each parallel region's barrier for a thread that lost its core can take
-// milliseconds).
-constexpr std::size_t min_parallel = 20000;
 // Groups a thread takes at a time.
 constexpr std::size_t group_chunk = 32;
-// Subtrees smaller than this share of the particles (per thread) are built in parallel.
-constexpr std::size_t subtrees_per_thread = 64;
-// The share of the progress bar for sorting and building (measured: about a tenth of the time).
-constexpr double build_share = 0.1;
-constexpr float infinity = std::numeric_limits<float>::infinity();
 // A particle's first bound is this times the previous particle's k-th squared distance (1.3
 // times the distance): hsml changes little from one particle to the next in tree order. On the
 // benchmark snapshot 2 to 4% of these bounds hold fewer than k particles and need the window
 // bound; a larger factor means fewer of those but more candidates for every particle (2 and 2.5
 // measured slower, 1.5 no faster).
 constexpr float guess_slack = 1.7f;
-// kth_smallest interpolates its trial values for this many rounds, then bisects, so that it ends
-// after at most 31 more whatever the values.
-constexpr int interpolation_rounds = 8;
 
 // Rounding safety: a box's distance can come out a few ulps above that of a particle inside it
 // (other operations, maybe fused multiply-adds), and a bound a few ulps below the distance it
@@ -89,10 +54,6 @@ constexpr int interpolation_rounds = 8;
 // less than anything that costs time.
 float shrunk(float box_d2) { return box_d2 * (1.0f - 0x1p-20f); }
 float grown(float bound2) { return bound2 * (1.0f + 0x1p-20f) + std::numeric_limits<float>::min(); }
-
-struct Box {
-  float lo[3], hi[3];
-};
 
 // Distances along one axis. along(d): from a coordinate difference d (squared by the caller).
 // gap(a, b): the smallest distance between an interval A and an interval B (a point is an
@@ -126,7 +87,7 @@ float box_distance2(const Metric& m, const Box& a, const Box& b) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Input: checks, wrapping, Morton keys and the order they give.
+// Input checks (the wrapping is Positions, in knn_tree.h).
 
 const char* const error_prefix = "smoothing lengths from neighbours: ";
 
@@ -147,21 +108,6 @@ void check_arguments(std::size_t n, int neighbours, double box_size) {
   if (n > 0xffffffffu) throw UserError(what + "more than 2^32 - 1 particles in one process: use MPI to split them");
 }
 
-// Positions as the search sees them: wrapped into [0, side) in a periodic box (side > 0).
-struct Positions {
-  const float* axis[3];
-  double side;
-
-  // The wrap is done in double, so that a coordinate just below 0 lands just below side rather
-  // than on it; one that still rounds to side is the same place as 0.
-  float at(int a, std::size_t i) const {
-    const float v = axis[a][i];
-    if (side == 0) return v;
-    const float w = float(double(v) - side * std::floor(double(v) / side));
-    return w < float(side) ? w : 0.0f;
-  }
-};
-
 void check_finite(const Positions& p, std::size_t n) {
   std::size_t first_bad = n;
 #pragma omp parallel for if (n >= min_parallel) schedule(static) reduction(min : first_bad)
@@ -174,373 +120,8 @@ void check_finite(const Positions& p, std::size_t n) {
                   ")");
 }
 
-// The cube the Morton grid covers: the periodic box, or the particles' bounding box made cubic
-// (cubic cells keep the tree's boxes from turning into slabs).
-struct Grid {
-  float origin[3];
-  float cells_per_unit;
-
-  std::uint64_t cell(float v, int a) const {
-    const float c = (v - origin[a]) * cells_per_unit;
-    const float last = float((1u << key_bits_per_axis) - 1);
-    return std::uint64_t(c > 0 ? std::min(c, last) : 0.0f);
-  }
-};
-
-Grid grid_over(const Positions& p, std::size_t n) {
-  Grid g{{0, 0, 0}, 0};
-  float extent = float(p.side);
-  if (p.side == 0) {
-    float lo[3] = {infinity, infinity, infinity}, hi[3] = {-infinity, -infinity, -infinity};
-#pragma omp parallel for if (n >= min_parallel) schedule(static) reduction(min : lo[:3]) reduction(max : hi[:3])
-    for (std::size_t i = 0; i < n; ++i)
-      for (int a = 0; a < 3; ++a) {
-        lo[a] = std::min(lo[a], p.axis[a][i]);
-        hi[a] = std::max(hi[a], p.axis[a][i]);
-      }
-    extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
-    for (int a = 0; a < 3; ++a) g.origin[a] = lo[a];
-  }
-  g.cells_per_unit = extent > 0 ? float(1u << key_bits_per_axis) / extent : 0.0f;
-  return g;
-}
-
-// The 21 low bits of v spread out to every third bit.
-std::uint64_t spread_bits(std::uint64_t v) {
-  v &= 0x1fffff;
-  v = (v | v << 32) & 0x001f00000000ffffull;
-  v = (v | v << 16) & 0x001f0000ff0000ffull;
-  v = (v | v << 8) & 0x100f00f00f00f00full;
-  v = (v | v << 4) & 0x10c30c30c30c30c3ull;
-  v = (v | v << 2) & 0x1249249249249249ull;
-  return v;
-}
-
-ParticleArray<std::uint64_t> morton_keys(const Positions& p, std::size_t n, const Grid& g) {
-  ParticleArray<std::uint64_t> keys;
-  keys.resize(n);
-#pragma omp parallel for if (n >= min_parallel) schedule(static)
-  for (std::size_t i = 0; i < n; ++i)
-    keys[i] = spread_bits(g.cell(p.at(0, i), 0)) << 2 | spread_bits(g.cell(p.at(1, i), 1)) << 1 |
-              spread_bits(g.cell(p.at(2, i), 2));
-  return keys;
-}
-
-// Sorts keys and returns the order: order[t] is the particle with the t-th smallest key (equal
-// keys in particle order). In parallel, a radix sort, least significant digit first.
-ParticleArray<std::uint32_t> sort_by_key(ParticleArray<std::uint64_t>& keys) {
-  const std::size_t n = keys.size();
-  ParticleArray<std::uint32_t> order, order_out;
-  ParticleArray<std::uint64_t> keys_out;
-  order.resize(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = std::uint32_t(i);
-  if (n < min_parallel) {
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
-    keys_out.resize(n);
-    for (std::size_t i = 0; i < n; ++i) keys_out[i] = keys[order[i]];
-    keys.swap(keys_out);
-    return order;
-  }
-  order_out.resize(n);
-  keys_out.resize(n);
-  constexpr std::uint64_t digit_mask = (1u << radix_bits) - 1;
-  for (int shift = 0; shift < 3 * key_bits_per_axis; shift += radix_bits) {
-    bucket_sort(
-        n, 1 << radix_bits, [&](std::size_t i, auto visit) { visit(int(keys[i] >> shift & digit_mask)); },
-        [](std::size_t) {},
-        [&](std::size_t i, std::size_t to) {
-          keys_out[to] = keys[i];
-          order_out[to] = order[i];
-        });
-    keys.swap(keys_out);
-    order.swap(order_out);
-  }
-  return order;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The tree.
-
-struct Node {
-  Box box;
-  std::uint32_t begin, end;  // positions in tree order
-  std::uint32_t child;       // the first of two adjacent children; 0 for a leaf
-  bool leaf() const { return child == 0; }
-};
-
-// A subtree whose particles are searched together: its root and its leaves (in Tree::leaves).
-struct Group {
-  std::uint32_t node, first_leaf, end_leaf;
-};
-
-struct Tree {
-  ParticleArray<float> pos[3];         // positions in tree order (wrapped into the box), then padding
-  ParticleArray<std::uint32_t> index;  // tree position -> the caller's particle
-  std::vector<Node> nodes;             // nodes[0] is the root
-  std::vector<std::uint32_t> leaves;   // the leaf nodes in tree order
-  std::vector<Group> groups;           // particles searched together (see query_group_size), in tree order
-  std::size_t size() const { return index.size(); }
-};
-
-Box bounds(const Tree& t, std::uint32_t b, std::uint32_t e) {
-  Box box;
-  for (int a = 0; a < 3; ++a) {
-    const float* v = t.pos[a].data();
-    box.lo[a] = *std::min_element(v + b, v + e);
-    box.hi[a] = *std::max_element(v + b, v + e);
-  }
-  return box;
-}
-
-// Builds the structure of the tree (ranges and children; the boxes come afterwards).
-class TreeBuilder {
- public:
-  TreeBuilder(Tree& t, const std::uint64_t* keys) : t_(t), keys_(keys) {}
-
-  // The subtree of positions [b, e) with its root at nodes[at]; its other nodes are appended.
-  // Subtrees of at most `defer` particles are not built but listed in `deferred` (root first,
-  // then range), for building in parallel.
-  void grow(std::vector<Node>& nodes, std::size_t at, std::uint32_t b, std::uint32_t e, std::uint32_t defer = 0,
-            std::vector<std::uint32_t>* deferred = nullptr) {
-    nodes[at].begin = b;
-    nodes[at].end = e;
-    nodes[at].child = 0;
-    if (e - b <= max_leaf_size) return;
-    if (deferred && e - b <= defer) {
-      deferred->insert(deferred->end(), {std::uint32_t(at), b, e});
-      return;
-    }
-    const std::uint32_t middle = split(b, e);
-    const std::size_t child = nodes.size();
-    nodes.resize(child + 2);
-    nodes[at].child = std::uint32_t(child);
-    grow(nodes, child, b, middle, defer, deferred);
-    grow(nodes, child + 1, middle, e, defer, deferred);
-  }
-
- private:
-  // Where the octree cell [b, e) splits: at the highest bit in which its keys differ.
-  std::uint32_t split(std::uint32_t b, std::uint32_t e) {
-    const std::uint64_t differ = keys_[b] ^ keys_[e - 1];
-    if (differ == 0) return split_at_median(b, e);
-    const std::uint64_t bit = std::uint64_t(1) << (63 - __builtin_clzll(differ));
-    return std::uint32_t(std::partition_point(keys_ + b, keys_ + e, [bit](std::uint64_t k) { return !(k & bit); }) -
-                         keys_);
-  }
-
-  // Particles in one cell of the finest grid: split at the median of the widest axis (their keys
-  // are all equal, so any order of them is still key order).
-  std::uint32_t split_at_median(std::uint32_t b, std::uint32_t e) {
-    const Box box = bounds(t_, b, e);
-    int axis = 0;
-    for (int a = 1; a < 3; ++a)
-      if (box.hi[a] - box.lo[a] > box.hi[axis] - box.lo[axis]) axis = a;
-    std::vector<std::uint32_t> at(e - b);
-    for (std::uint32_t i = 0; i < e - b; ++i) at[i] = b + i;
-    const std::uint32_t middle = b + (e - b) / 2;
-    const float* v = t_.pos[axis].data();
-    std::nth_element(at.begin(), at.begin() + (middle - b), at.end(),
-                     [v](std::uint32_t i, std::uint32_t j) { return v[i] < v[j]; });
-    for (auto* column : {&t_.pos[0], &t_.pos[1], &t_.pos[2]}) permute(column->data(), at, b);
-    permute(t_.index.data(), at, b);
-    return middle;
-  }
-
-  template <class T>
-  static void permute(T* values, const std::vector<std::uint32_t>& from, std::uint32_t b) {
-    std::vector<T> moved(from.size());
-    for (std::size_t i = 0; i < from.size(); ++i) moved[i] = values[from[i]];
-    std::copy(moved.begin(), moved.end(), values + b);
-  }
-
-  Tree& t_;
-  const std::uint64_t* keys_;
-};
-
-// The top of the tree in one thread, the subtrees below it in parallel, then put together:
-// nodes[0, top) are the top's, each subtree's root replaces its place there and its other nodes
-// follow. Children always come after their parent.
-void build_structure(Tree& t, const std::uint64_t* keys) {
-  TreeBuilder builder(t, keys);
-  const std::size_t n = t.size();
-  const auto defer = std::uint32_t(std::max<std::size_t>(n / (subtrees_per_thread * omp_get_max_threads()), 1024));
-  std::vector<std::uint32_t> deferred;  // (root, begin, end) each
-  t.nodes.resize(1);
-  builder.grow(t.nodes, 0, 0, std::uint32_t(n), defer, &deferred);
-  const std::size_t subtrees = deferred.size() / 3;
-  std::vector<std::vector<Node>> built(subtrees);
-#pragma omp parallel for if (n >= min_parallel) schedule(dynamic, 1)
-  for (std::size_t s = 0; s < subtrees; ++s) {
-    built[s].resize(1);
-    builder.grow(built[s], 0, deferred[3 * s + 1], deferred[3 * s + 2]);
-  }
-  for (std::size_t s = 0; s < subtrees; ++s) {
-    const std::uint32_t offset = std::uint32_t(t.nodes.size()) - 1;  // local node i > 0 goes to offset + i
-    for (Node& node : built[s])
-      if (!node.leaf()) node.child += offset;
-    t.nodes[deferred[3 * s]] = built[s][0];
-    t.nodes.insert(t.nodes.end(), built[s].begin() + 1, built[s].end());
-    std::vector<Node>().swap(built[s]);
-  }
-}
-
-void list_leaves(Tree& t) {
-  std::vector<std::uint32_t> stack{0};
-  while (!stack.empty()) {
-    const std::uint32_t at = stack.back();
-    stack.pop_back();
-    if (t.nodes[at].leaf()) {
-      t.leaves.push_back(at);
-    } else {
-      stack.push_back(t.nodes[at].child + 1);  // the second child after the first
-      stack.push_back(t.nodes[at].child);
-    }
-  }
-}
-
-// The largest subtrees of at most query_group_size particles (or leaves), in tree order.
-void list_groups(Tree& t) {
-  std::vector<std::uint32_t> stack{0};
-  while (!stack.empty()) {
-    const Node& node = t.nodes[stack.back()];
-    const std::uint32_t at = stack.back();
-    stack.pop_back();
-    if (node.leaf() || node.end - node.begin <= query_group_size) {
-      const std::uint32_t first = t.groups.empty() ? 0 : t.groups.back().end_leaf;
-      std::uint32_t end = first;
-      while (end < t.leaves.size() && t.nodes[t.leaves[end]].begin < node.end) ++end;
-      t.groups.push_back(Group{at, first, end});
-    } else {
-      stack.push_back(node.child + 1);
-      stack.push_back(node.child);
-    }
-  }
-}
-
-void compute_boxes(Tree& t) {
-  const std::size_t leaves = t.leaves.size();
-#pragma omp parallel for if (t.size() >= min_parallel) schedule(static)
-  for (std::size_t l = 0; l < leaves; ++l) {
-    Node& leaf = t.nodes[t.leaves[l]];
-    leaf.box = bounds(t, leaf.begin, leaf.end);
-  }
-  for (std::size_t at = t.nodes.size(); at-- > 0;) {  // children after their parent: bottom up
-    Node& node = t.nodes[at];
-    if (node.leaf()) continue;
-    const Box &a = t.nodes[node.child].box, &b = t.nodes[node.child + 1].box;
-    for (int c = 0; c < 3; ++c) {
-      node.box.lo[c] = std::min(a.lo[c], b.lo[c]);
-      node.box.hi[c] = std::max(a.hi[c], b.hi[c]);
-    }
-  }
-}
-
-Tree build_tree(const Positions& p, std::size_t n, const ProgressCallback& progress) {
-  Tree t;
-  ParticleArray<std::uint64_t> keys = morton_keys(p, n, grid_over(p, n));
-  t.index = sort_by_key(keys);
-  if (progress) progress(build_share / 2);
-  for (int a = 0; a < 3; ++a) {
-    t.pos[a].resize(n + max_leaf_size);  // leaf_distances2 reads whole leaves' worth
-#pragma omp parallel for if (n >= min_parallel) schedule(static)
-    for (std::size_t i = 0; i < n; ++i) t.pos[a][i] = p.at(a, t.index[i]);
-    std::fill(t.pos[a].begin() + n, t.pos[a].end(), infinity);
-  }
-  build_structure(t, keys.data());
-  list_leaves(t);
-  list_groups(t);
-  compute_boxes(t);
-  if (progress) progress(build_share);
-  return t;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The search.
-
-float float_of(std::int32_t bits) {
-  float v;
-  std::memcpy(&v, &bits, 4);
-  return v;
-}
-
-std::int32_t bits_of(float v) {
-  std::int32_t b;
-  std::memcpy(&b, &v, 4);
-  return b;
-}
-
-// Squared distances read as their bit patterns, which order non-negative floats as the floats
-// order (a sum of squares gives +0, never -0), and as signed integers, since no such pattern
-// reaches the sign bit. Integer loops vectorise where float maximum reductions would not (and
-// GCC vectorises the signed ones more readily).
-typedef std::int32_t __attribute__((may_alias)) FloatBits;
-
-std::int32_t count_at_most(const float* v, std::size_t m, std::int32_t limit) {
-  const FloatBits* u = reinterpret_cast<const FloatBits*>(v);
-  std::int32_t count = 0;
-  for (std::size_t i = 0; i < m; ++i) count += u[i] <= limit;
-  return count;
-}
-
-std::int32_t largest_at_most(const float* v, std::size_t m, std::int32_t limit) {
-  const FloatBits* u = reinterpret_cast<const FloatBits*>(v);
-  std::int32_t largest = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    const std::int32_t x = u[i], y = x <= limit ? x : 0;
-    largest = largest > y ? largest : y;
-  }
-  return largest;
-}
-
-// x^(1/3) for x > 0 to about 0.1%, plenty for a guess and several times faster than std::cbrt:
-// a first approximation from the bit pattern (a third of the exponent), then one Newton step.
-float rough_cbrt(float x) {
-  const float y = float_of(bits_of(x) / 3 + 0x2a5137a0);
-  return y - (y * y * y - x) / (3 * y * y);
-}
-
-// Where to count next, between the bit patterns lo and hi - 1. The first guesses interpolate
-// the counts as a uniform density would (the count grows as the volume, distance^3 =
-// (distance^2)^1.5), which usually lands within a few particles of k; after that, bisection of
-// the bit patterns, which halves the bracket whatever the values.
-std::int32_t next_guess(int round, std::int32_t lo, std::int32_t hi, double count_lo, double count_hi, double k) {
-  std::int32_t guess = lo + (hi - lo) / 2;
-  if (round < interpolation_rounds && count_hi > count_lo) {
-    const float lo_d2 = float_of(lo), hi_d2 = float_of(hi);
-    const float lo_volume = lo_d2 * std::sqrt(lo_d2), hi_volume = hi_d2 * std::sqrt(hi_d2);
-    const float share = float((k + 0.5 - count_lo) / (count_hi - count_lo));
-    const float r = rough_cbrt(lo_volume + (hi_volume - lo_volume) * share);
-    const std::int32_t interpolated = bits_of(r * r);  // (outside the bracket if anything overflowed)
-    if (interpolated >= lo && interpolated < hi) guess = interpolated;
-  }
-  return guess;
-}
-
-// The k-th smallest of v[0, m) (values >= 0), given that count_upper >= k of them are at most
-// `upper`, and a guess of the answer (0: none). It counts the values at or below a trial value
-// until exactly k are, and then takes the largest of those. Every pass vectorises and
-// mispredicts no branch: for the few hundred values here cheaper than a selection algorithm,
-// which would mispredict every other comparison.
-float kth_smallest(const float* v, std::size_t m, std::size_t k, float upper, std::size_t count_upper, float guess) {
-  std::int32_t lo = 0, hi = bits_of(upper);  // the answer's bits lie in [lo, hi]
-  double count_lo = 0, count_hi = double(count_upper);
-  if (count_upper == k) return float_of(largest_at_most(v, m, hi));
-  std::int32_t trial =
-      guess > 0 ? std::min(bits_of(guess), hi - 1) : next_guess(0, lo, hi, count_lo, count_hi, double(k));
-  for (int round = 1; lo < hi; ++round) {
-    const std::size_t count = std::size_t(count_at_most(v, m, trial));
-    if (count == k) return float_of(largest_at_most(v, m, trial));
-    if (count > k) {
-      hi = trial;
-      count_hi = double(count);
-    } else {
-      lo = trial + 1;
-      count_lo = double(count);
-    }
-    trial = next_guess(round, lo, hi, count_lo, count_hi, double(k));
-  }
-  return float_of(lo);
-}
 
 // A list of leaves, their boxes in columns so that the distances to all of them vectorise.
 struct LeafList {
@@ -812,9 +393,11 @@ std::size_t replace_zeros(float* hsml, std::size_t n, std::size_t k) {
 }
 
 }  // namespace
+}  // namespace knn
 
 KnnHsmlResult knn_hsml(const float* x, const float* y, const float* z, std::size_t n, int neighbours, double box_size,
                        float* hsml, const ProgressCallback& progress) {
+  using namespace knn;
   check_arguments(n, neighbours, box_size);
   const Positions positions{{x, y, z}, box_size};
   check_finite(positions, n);

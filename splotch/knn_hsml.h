@@ -5,7 +5,7 @@
 // and one estimated here look alike.
 //
 // The neighbours are found with a tree of octree cells over the particles in Morton order (see
-// knn_hsml.cc): O(N log N) at most, in parallel, and as fast in a halo 10^4 times denser than the
+// knn_tree.h): O(N log N) at most, in parallel, and as fast in a halo 10^4 times denser than the
 // mean as in a void, where a uniform grid would put thousands of particles in one cell.
 #pragma once
 
