@@ -12,6 +12,7 @@
 #include "splotch/command_line.h"
 #include "splotch/console.h"
 #include "splotch/pipeline.h"
+#include "splotch/scene_run.h"
 #include "splotch/snapshot_info.h"
 #include "splotch/version.h"
 
@@ -34,6 +35,11 @@ int run(int argc, char** argv) {
   if (cl.info) {
     print_snapshot_info(params, console, std::cout);
     return 0;
+  }
+  if (!params.get<std::string>("scene_file", "").empty()) {
+    const SceneSummary summary = render_scene(params, console);
+    console.report(summary.text());
+    return summary.failed > 0 ? 1 : 0;  // the frames that failed said why as they went
   }
   const RunReport report = render_frame(params, console);
   console.report(report.text());

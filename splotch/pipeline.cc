@@ -21,6 +21,7 @@
 #include "splotch/particle_check.h"
 #include "splotch/postprocess.h"
 #include "splotch/estimate_hsml.h"
+#include "splotch/file_paths.h"
 #include "splotch/read_snapshot.h"
 #include "splotch/settings.h"
 #include "splotch/sort.h"
@@ -107,7 +108,7 @@ void warn_unused(const ParamFile& params, Console& console) {
 
 }  // namespace
 
-RunReport render_frame(ParamFile& params, Console& console) {
+RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& frame) {
   Stopwatch clock;
   RunReport report;
   std::optional<GpuStartup> gpu_start;
@@ -124,12 +125,16 @@ RunReport render_frame(ParamFile& params, Console& console) {
   if (renderer == "cuda" || renderer == "auto") gpu_start.emplace();
   std::string no_gpu;
   const bool gpu = renderer == "auto" || (gpu_start && gpu_start->device_present(&no_gpu));
-  Settings s = read_settings(params, 0, gpu, no_gpu);
+  Settings s = read_settings(params, frame.number, gpu, no_gpu, frame.in_scene);
   for (const std::string& w : s.warnings) console.warning(w);
   report.renderer = "host";
   report.image_path = s.output.path;
   report.width = s.camera.xres;
   report.height = s.camera.yres;
+  if (frame.resume && path_exists(s.output.path)) {
+    report.skipped = true;
+    return report;
+  }
 
   const auto palettes = read_palettes(s);
   if (gpu_start) gpu_start->pace_threads();  // without a GPU, the search for one is over by now
@@ -215,7 +220,7 @@ RunReport render_frame(ParamFile& params, Console& console) {
 
   report.total_seconds = clock.seconds();
   report.peak_memory_mib = peak_memory_mib();
-  warn_unused(params, console);
+  if (frame.warn_unused) warn_unused(params, console);
   return report;
 }
 

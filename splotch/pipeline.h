@@ -10,7 +10,17 @@
 
 namespace splotch {
 
-// Renders the frame `params` describes and writes the image and its used.par.
-RunReport render_frame(ParamFile& params, Console& console);
+// Which frame a run renders: its number (the image's name), whether it is a frame of a scene file,
+// and whether an existing image is left alone (resume).
+struct FrameOptions {
+  int number = 0;
+  bool in_scene = false;
+  bool resume = false;
+  bool warn_unused = true;  // the scene runner warns once, not per frame
+};
+
+// Renders the frame `params` describes and writes the image and its used.par (with `resume`,
+// an image that exists already is not rendered again: RunReport::skipped).
+RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& frame = {});
 
 }  // namespace splotch

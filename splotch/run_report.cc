@@ -50,4 +50,10 @@ std::string RunReport::text() const {
   return out;
 }
 
+double RunReport::stage_seconds(const std::string& name) const {
+  for (const auto& [stage, seconds] : stages)
+    if (stage == name) return seconds;
+  return 0;
+}
+
 }  // namespace splotch

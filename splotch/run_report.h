@@ -21,6 +21,9 @@ struct RunReport {
   std::vector<std::pair<std::string, double>> stages;  // name, seconds
   double total_seconds = 0;
   double peak_memory_mib = 0;
+  bool skipped = false;  // resume: the image existed already
+
+  double stage_seconds(const std::string& name) const;  // 0 when the stage did not run
 
   std::string text() const;
 };

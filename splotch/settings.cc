@@ -242,14 +242,14 @@ void check_writable_directory(const std::string& image_path, const std::string& 
                     (path_exists(dir) ? "is not writable" : "does not exist"));
 }
 
-OutputSettings read_output(ParamFile& p, int frame, std::vector<std::string>& warnings) {
+OutputSettings read_output(ParamFile& p, int frame, bool in_scene, std::vector<std::string>& warnings) {
   OutputSettings o;
   const std::string outfile = p.get<std::string>("outfile");
   if (outfile.empty()) throw UserError(at(p, "outfile") + " is empty: name the image file");
   const bool pictype_given = p.has("pictype");
   const int pictype = p.get<int>("pictype", 0);
   format_of_pictype(pictype, at(p, "pictype"));  // reject unknown values even when the name decides
-  OutputName name = output_name(outfile, pictype, pictype_given, frame);
+  OutputName name = output_name(outfile, pictype, pictype_given, frame, in_scene);
   if (!name.warning.empty()) warnings.push_back(at(p, "pictype") + ": " + name.warning);
   o.path = name.path;
   o.format = name.format;
@@ -312,11 +312,14 @@ CudaOptions read_cuda(ParamFile& p) {
 
 }  // namespace
 
-OutputName output_name(const std::string& outfile, int pictype, bool pictype_given, int frame) {
+OutputName output_name(const std::string& outfile, int pictype, bool pictype_given, int frame, bool in_scene) {
   OutputName n;
   const std::string ext = lower_extension(outfile);
+  char number[16];
+  std::snprintf(number, sizeof number, "%04d", frame);
   if (ext == ".png" || ext == ".tga" || ext == ".ppm") {
-    n.path = outfile;
+    n.path = in_scene ? outfile.substr(0, outfile.size() - ext.size()) + number + outfile.substr(outfile.size() - ext.size())
+                      : outfile;
     n.format = ext == ".png" ? ImageFormat::png : ext == ".ppm" ? ImageFormat::ppm
                : pictype == 3 ? ImageFormat::tga_rle : ImageFormat::tga;
     const bool fits = (ext == ".png" && pictype == 4) || (ext == ".ppm" && pictype == 2) ||
@@ -326,8 +329,6 @@ OutputName output_name(const std::string& outfile, int pictype, bool pictype_giv
     return n;
   }
   n.format = format_of_pictype(pictype, "pictype");
-  char number[16];
-  std::snprintf(number, sizeof number, "%04d", frame);
   n.path = outfile + number + extension_of(n.format);
   return n;
 }
@@ -358,11 +359,8 @@ InputSettings read_input_settings(ParamFile& p) {
   return in;
 }
 
-Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::string& no_gpu_reason) {
-  // Rendering one frame where a scene file asks for many would be a silent surprise.
-  if (!p.get<std::string>("scene_file", "").empty())
-    throw UserError(at(p, "scene_file") + ": scene files (many frames in one run) are not supported by this version "
-                    "yet; render one frame at a time with key=value overrides");
+Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::string& no_gpu_reason,
+                       bool in_scene) {
   Settings s;
   s.input = read_input_settings(p);
   for (int t = 0; t < s.input.ptypes; ++t) s.types.push_back(read_type(p, t));
@@ -379,7 +377,7 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::s
   s.sort = SortOrder(sort_type);  // only a_eq_e = FALSE depends on the order
   s.renderer = read_renderer(p, gpu_available, no_gpu_reason);
   if (s.renderer == RendererChoice::cuda) s.cuda = read_cuda(p);
-  s.output = read_output(p, frame, s.warnings);
+  s.output = read_output(p, frame, in_scene, s.warnings);
   return s;
 }
 

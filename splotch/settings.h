@@ -58,21 +58,23 @@ struct Settings {
   std::vector<std::string> warnings;  // for the user, e.g. a pictype that the file name overrides
 };
 
-// `frame` numbers the image (DESIGN.md section 4, "Output name"). `gpu_available` decides
-// renderer=auto; `no_gpu_reason` says why there is none, for the error of renderer=cuda.
+// `frame` numbers the image (DESIGN.md section 4, "Output name"; `in_scene`: a frame of a scene
+// file). `gpu_available` decides renderer=auto; `no_gpu_reason` says why there is none, for the
+// error of renderer=cuda.
 Settings read_settings(ParamFile& params, int frame = 0, bool gpu_available = false,
-                       const std::string& no_gpu_reason = "");
+                       const std::string& no_gpu_reason = "", bool in_scene = false);
 
 // Only what reading the snapshot needs (for --info).
 InputSettings read_input_settings(ParamFile& params);
 
-// The image file for `outfile`: used as given when it ends in .png/.tga/.ppm, else with the
-// 4-digit frame number and the extension of `pictype` appended. Exposed for tests.
+// The image file for `outfile`: used as given when it ends in .png/.tga/.ppm (a frame of a scene
+// file: with the 4-digit frame number before the extension), else with the 4-digit frame number
+// and the extension of `pictype` appended. Exposed for tests.
 struct OutputName {
   std::string path;
   ImageFormat format;
   std::string warning;  // non-empty when a given pictype contradicts the extension
 };
-OutputName output_name(const std::string& outfile, int pictype, bool pictype_given, int frame);
+OutputName output_name(const std::string& outfile, int pictype, bool pictype_given, int frame, bool in_scene = false);
 
 }  // namespace splotch

@@ -140,8 +140,8 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
     check_user_error(s.run("swap_endian=FALSE"), "swap_endian", s.image);
   }
   SUBCASE("xres <= 0") { check_user_error(s.run("xres=0"), "xres", s.image); }
-  SUBCASE("a scene file, which this version cannot render yet") {
-    check_user_error(s.run("scene_file=frames.txt"), "scene files (many frames in one run) are not supported", s.image);
+  SUBCASE("a scene file that is not there") {
+    check_user_error(s.run("scene_file=frames.txt"), "cannot open the scene file 'frames.txt'", s.image);
   }
   SUBCASE("fov outside (0, 180)") {
     check_user_error(s.run("fov=180"), "fov = 180 must lie strictly between 0 and 180", s.image);
@@ -435,4 +435,72 @@ TEST_CASE("bin/splotch: every real snapshot of ../shared/data gives --info and r
     CHECK(render.out.find("particles  " + std::to_string(r.particles) + " read") != std::string::npos);
     CHECK(file_exists(dir.path("real.png")));
   }
+}
+
+TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; legacy rows; resume; a failing frame") {
+  Scene s;
+  // Three frames: the camera moves, and the third also changes a non-camera key.
+  const std::string scene = s.dir.write("frames.txt",
+                                        "# camera path\ncamera_x camera_y camera_z brightness0\n"
+                                        "50 -50 80 1\n60 -40 80 1\n70 -30 80 2.5\n");
+  const std::string out = s.dir.file("movie.tga");
+  CommandResult r = s.run("scene_file=" + scene + " outfile=" + out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("frame 1 of 3 (" + scene + ":3)") != std::string::npos);
+  CHECK(r.out.find("frame 3 of 3 (" + scene + ":5)") != std::string::npos);
+  CHECK(r.out.find("scene: 3 frames: 3 rendered, 0 skipped (resume), 0 failed") != std::string::npos);
+  const char* rows[] = {"camera_x=50 camera_y=-50 camera_z=80 brightness0=1",
+                        "camera_x=60 camera_y=-40 camera_z=80 brightness0=1",
+                        "camera_x=70 camera_y=-30 camera_z=80 brightness0=2.5"};
+  for (int k = 0; k < 3; ++k) {
+    INFO("frame " << k);
+    const std::string single = s.dir.file("single" + std::to_string(k) + ".tga");
+    CHECK(s.run(std::string(rows[k]) + " outfile=" + single).status == 0);
+    const std::string frame = s.dir.file("movie000" + std::to_string(k) + ".tga");
+    REQUIRE(file_exists(frame));
+    CHECK(read_file(frame) == read_file(single));
+  }
+  CHECK(read_file(s.dir.file("movie0000.tga")) != read_file(s.dir.file("movie0002.tga")));
+
+  // The original's 10 numbers per line (camera, lookat, sky, fidx); scene_start / scene_incr.
+  const std::string legacy = s.dir.write("legacy.txt", "50 -50 80 50 50 50 0 0 1 0\n60 -40 80 50 50 50 0 0 1 0\n"
+                                                       "70 -30 80 50 50 50 0 0 1 0\n");
+  CommandResult l = s.run("scene_file=" + legacy + " scene_start=1 scene_incr=1 outfile=" + s.dir.file("legacy_"));
+  CHECK(l.status == 0);
+  CHECK(!file_exists(s.dir.file("legacy_0000.tga")));
+  CHECK(read_file(s.dir.file("legacy_0001.tga")) == read_file(s.dir.file("single1.tga")));
+  CHECK(s.run("camera_x=70 camera_y=-30 camera_z=80 outfile=" + s.dir.file("single2_b1.tga")).status == 0);
+  CHECK(read_file(s.dir.file("legacy_0002.tga")) == read_file(s.dir.file("single2_b1.tga")));
+
+  // resume: existing images stay as they are; the others are rendered.
+  std::remove(s.dir.file("movie0001.tga").c_str());
+  write_file(s.dir.file("movie0002.tga"), "not an image");
+  CommandResult again = s.run("scene_file=" + scene + " outfile=" + out + " resume=TRUE");
+  CHECK(again.status == 0);
+  CHECK(again.out.find("2 skipped (resume)") != std::string::npos);
+  CHECK(read_file(s.dir.file("movie0001.tga")) == read_file(s.dir.file("single1.tga")));
+  CHECK(read_file(s.dir.file("movie0002.tga")) == "not an image");
+
+  // A frame that fails (a snapshot that is not there) is said, the others render, exit status 1.
+  const std::string broken = s.dir.write("broken.txt", "infile camera_x\n" + s.dir.file("particles.bin") + " 50\n" +
+                                                           s.dir.file("missing.bin") + " 60\n" +
+                                                           s.dir.file("particles.bin") + " 70\n");
+  CommandResult b = s.run("scene_file=" + broken + " outfile=" + s.dir.file("b.tga"));
+  CHECK(b.status == 1);
+  CHECK(b.err.find("frame 2 of 3 (" + broken + ":3) failed: ") != std::string::npos);
+  CHECK(b.err.find("missing.bin") != std::string::npos);
+  CHECK(file_exists(s.dir.file("b0000.tga")));
+  CHECK(!file_exists(s.dir.file("b0001.tga")));
+  CHECK(file_exists(s.dir.file("b0002.tga")));
+  CHECK(b.out.find("scene: 3 frames: 2 rendered, 0 skipped (resume), 1 failed") != std::string::npos);
+
+  // Bad scene files are one error line.
+  check_user_error(s.run("scene_file=" + s.dir.write("short.txt", "camera_x camera_y\n50\n")),
+                   "short.txt:2: 1 values where the header names 2", s.image);
+  check_user_error(s.run("scene_file=" + s.dir.write("empty.txt", "# nothing\n")), "has no frames (it is empty)",
+                   s.image);
+  check_user_error(s.run("scene_file=" + s.dir.write("l9.txt", "50 -50 80 50 50 50 0 0 1 0\n50 -50 80 50 50 50 0 0 1\n")),
+                   "l9.txt:2: 9 values where the legacy form has 10", s.image);
+  check_user_error(s.run("scene_file=" + s.dir.write("nan.txt", "50 -50 80 50 50 50 0 0 1 0\n50 -50 x 50 50 50 0 0 1 0\n")),
+                   "nan.txt:2: camera_z = 'x' is not a number", s.image);
 }

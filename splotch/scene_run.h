@@ -1,0 +1,26 @@
+// A run of a scene file: every frame it chooses rendered in order, each with the parameter file
+// plus that frame's values (splotch/scene_file.h). A frame that fails is reported and the run goes
+// on with the next; `resume = TRUE` leaves frames whose image exists alone, so that a killed batch
+// job can be started again. A line per frame says how far the run is and how long is left.
+#pragma once
+
+#include <string>
+
+#include "params/param_file.h"
+#include "splotch/console.h"
+
+namespace splotch {
+
+struct SceneSummary {
+  int frames = 0, rendered = 0, skipped = 0, failed = 0;
+  double seconds = 0;                       // the whole run
+  double read_seconds = 0, render_seconds = 0;  // summed over the rendered frames
+
+  std::string text() const;
+};
+
+// Renders the frames of the scene file that `params` names (scene_file, scene_start, scene_incr,
+// last_scene, resume).
+SceneSummary render_scene(ParamFile& params, Console& console);
+
+}  // namespace splotch
