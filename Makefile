@@ -58,10 +58,10 @@ BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
 
 .PHONY: all deps demo test bench help clean references
 
-all: bin/splotch bin/make_demo
+all: bin/splotch bin/splotch_path bin/make_demo
 
 help:
-	@echo "make          build bin/splotch (and bin/make_demo)"
+	@echo "make          build bin/splotch (and bin/splotch_path, bin/make_demo)"
 	@echo "make deps     install missing Debian packages with apt-get: $(DEB_PACKAGES)"
 	@echo "make demo     render the demo picture to build/demo/"
 	@echo "make test     build and run the test suite"
@@ -94,6 +94,10 @@ bin/splotch: build/obj/splotch/main.o build/libsplotch.a
 	@mkdir -p bin
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
 
+bin/splotch_path: build/obj/tools/splotch_path.o build/libsplotch.a
+	@mkdir -p bin
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
+
 build/obj/tests/test_hdf5_reader.o build/obj/tests/test_cli.o: $(HDF5_STAMP)
 
 bin/splotch_tests: $(TEST_OBJ) build/libsplotch.a
@@ -123,7 +127,7 @@ demo: bin/splotch build/demo/demo_particles.bin build/demo/demo_vector.bin
 	bin/splotch testdata/demo_vector.par
 	@echo "demo images: build/demo/demo.png build/demo/demo_vector.png"
 
-test: bin/splotch bin/splotch_tests bin/make_demo
+test: bin/splotch bin/splotch_path bin/splotch_tests bin/make_demo
 	bin/splotch_tests
 
 # Stored reference images for the end-to-end tests; run only when a change of the picture is
@@ -138,4 +142,4 @@ bench: bin/splotch bin/make_snapshot
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) build/obj/splotch/main.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) build/obj/splotch/main.d build/obj/tools/splotch_path.d

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -98,6 +99,34 @@ void check_types(const ParticleSet& p, int ptypes, const std::string& path) {
                     std::to_string(ptypes) + "; raise ptypes");
 }
 
+// The input keys and values of a frame: what decides which particles it reads. Found by reading
+// the input settings from a copy of the parameters and listing what that looked up.
+std::string input_signature(const ParamFile& params) {
+  ParamFile probe = params;
+  read_input_settings(probe);
+  std::ostringstream keys;
+  probe.write_used(keys);
+  return keys.str();
+}
+
+std::string normalization_signature(const std::vector<TypeNormalization>& types) {
+  std::string out;
+  auto value = [&](const std::optional<float>& v) {
+    char text[32];
+    std::snprintf(text, sizeof text, " %.9g", v ? double(*v) : 0.0);
+    out += v ? text : " -";
+  };
+  for (const TypeNormalization& t : types) {
+    out += "\n" + std::to_string(t.color_log) + std::to_string(t.color_asinh) + std::to_string(t.intensity_log) +
+           std::to_string(t.vector_colour);
+    value(t.color_min);
+    value(t.color_max);
+    value(t.intensity_min);
+    value(t.intensity_max);
+  }
+  return out;
+}
+
 void warn_unused(const ParamFile& params, Console& console) {
   const std::vector<std::string> unused = params.unused_keys();
   if (unused.empty()) return;
@@ -117,6 +146,8 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     if (gpu_start) gpu_start->pace_threads();
   };
   for (const std::string& w : params.warnings()) console.warning(w);
+  // Before anything else is looked up, so that only the input keys make the signature.
+  std::string signature = frame.cache ? input_signature(params) : std::string();
   // The GPU starts in the background while the CPU stages run. renderer = cuda waits for the
   // search for a device, so that its error comes before a long read; renderer = auto reads the GPU
   // keys as if there were one and learns whether there is at the render stage.
@@ -138,22 +169,35 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
 
   const auto palettes = read_palettes(s);
   if (gpu_start) gpu_start->pace_threads();  // without a GPU, the search for one is over by now
-  ParticleSet particles = read_snapshot(s.input, console.progress("read"));
-  console.end_progress();
-  report.particles_read = particles.size();
-  const DroppedParticles dropped = drop_invalid_particles(particles);
-  warn_dropped(dropped, report.particles_read, s.input.path, console);
-  report.particles_dropped = dropped.total();
-  if (particles.size() == 0) throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
-  check_types(particles, s.input.ptypes, s.input.path);
-  stage_done("read");
-  if (needs_hsml_estimate(s.input)) {
-    estimate_smoothing_lengths(particles, s.input, console);
-    stage_done("hsml");
+  ParticleSet particles;
+  // The cache keeps normalised particles: the normalisation's keys join the input's.
+  const std::vector<TypeNormalization> normalization = normalizations(s);
+  if (frame.cache) signature += normalization_signature(normalization);
+  if (frame.cache && !frame.cache->signature.empty() && frame.cache->signature == signature) {
+    particles = frame.cache->particles;  // the stages after this one change their particles
+    report.particles_read = frame.cache->read;
+    report.particles_dropped = frame.cache->dropped;
+    report.reused = true;
+    stage_done("read");
+  } else {
+    if (frame.cache) *frame.cache = ParticleCache();  // its memory back before the next read
+    particles = read_snapshot(s.input, console.progress("read"));
+    console.end_progress();
+    report.particles_read = particles.size();
+    const DroppedParticles dropped = drop_invalid_particles(particles);
+    warn_dropped(dropped, report.particles_read, s.input.path, console);
+    report.particles_dropped = dropped.total();
+    if (particles.size() == 0) throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
+    check_types(particles, s.input.ptypes, s.input.path);
+    stage_done("read");
+    if (needs_hsml_estimate(s.input)) {
+      estimate_smoothing_lengths(particles, s.input, console);
+      stage_done("hsml");
+    }
+    normalize(particles, normalization);
+    stage_done("normalize");
+    if (frame.cache) *frame.cache = ParticleCache{signature, particles, report.particles_read, report.particles_dropped};
   }
-
-  normalize(particles, normalizations(s));
-  stage_done("normalize");
 
   if (s.input.periodic) wrap_periodic(particles, s.camera.lookat);
   Splats splats = project(std::move(particles), geometry_options(s));

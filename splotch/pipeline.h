@@ -4,11 +4,24 @@
 // parameter file.
 #pragma once
 
+#include <string>
+
+#include "io/particle_set.h"
 #include "params/param_file.h"
 #include "splotch/console.h"
 #include "splotch/run_report.h"
 
 namespace splotch {
+
+// The particles of the last frame's snapshot as read and normalised (invalid ones dropped,
+// smoothing lengths estimated), kept for the next frame of a scene: a frame whose input and
+// normalisation keys are the same (a camera move, say) takes a copy instead of reading and
+// normalising again.
+struct ParticleCache {
+  std::string signature;  // the input and normalisation keys and values that made them; empty: none
+  ParticleSet particles;
+  std::size_t read = 0, dropped = 0;
+};
 
 // Which frame a run renders: its number (the image's name), whether it is a frame of a scene file,
 // and whether an existing image is left alone (resume).
@@ -17,6 +30,7 @@ struct FrameOptions {
   bool in_scene = false;
   bool resume = false;
   bool warn_unused = true;  // the scene runner warns once, not per frame
+  ParticleCache* cache = nullptr;
 };
 
 // Renders the frame `params` describes and writes the image and its used.par (with `resume`,

@@ -18,8 +18,8 @@ std::string RunReport::text() const {
   std::snprintf(line, sizeof line, "splotch: wrote %s (%d x %d, %s renderer, %d threads)\n", image_path.c_str(), width,
                 height, renderer.c_str(), threads);
   out += line;
-  std::snprintf(line, sizeof line, "  particles  %zu read, %zu dropped as invalid, %zu in view\n", particles_read,
-                particles_dropped, particles_active);
+  std::snprintf(line, sizeof line, "  particles  %zu %s, %zu dropped as invalid, %zu in view\n", particles_read,
+                reused ? "from the previous frame (not read again)" : "read", particles_dropped, particles_active);
   out += line;
   if (gpu) {
     std::snprintf(line, sizeof line,

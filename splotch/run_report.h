@@ -22,6 +22,7 @@ struct RunReport {
   double total_seconds = 0;
   double peak_memory_mib = 0;
   bool skipped = false;  // resume: the image existed already
+  bool reused = false;   // the particles came from the previous frame of a scene, not the snapshot
 
   double stage_seconds(const std::string& name) const;  // 0 when the stage did not run
 

@@ -15,8 +15,8 @@ std::string SceneSummary::text() const {
   const double whole = seconds > 0 ? seconds : 1;
   std::snprintf(line, sizeof line,
                 "scene: %d frames: %d rendered, %d skipped (resume), %d failed, in %.3f s (%.3f s per rendered "
-                "frame; reading %.0f%% and rendering %.0f%% of the run's time)\n",
-                frames, rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0,
+                "frame; %d snapshot reads; reading %.0f%% and rendering %.0f%% of the run's time)\n",
+                frames, rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads,
                 100 * read_seconds / whole, 100 * render_seconds / whole);
   return line;
 }
@@ -36,6 +36,7 @@ SceneSummary render_scene(ParamFile& params, Console& console) {
 
   SceneSummary summary;
   summary.frames = int(frames.size());
+  ParticleCache cache;  // the snapshot of the frame before, while the input keys stay the same
   for (std::size_t k = 0; k < frames.size(); ++k) {
     const SceneFrame& f = frames[k];
     ParamFile p = params;
@@ -45,6 +46,7 @@ SceneSummary render_scene(ParamFile& params, Console& console) {
     options.in_scene = true;
     options.resume = resume;
     options.warn_unused = k == 0;
+    options.cache = &cache;
     Stopwatch frame_clock;
     char line[400];
     try {
@@ -60,8 +62,10 @@ SceneSummary render_scene(ParamFile& params, Console& console) {
       summary.read_seconds += r.stage_seconds("read") + r.stage_seconds("hsml");
       summary.render_seconds += r.stage_seconds("render");
       const double left = clock.seconds() / double(k + 1) * double(frames.size() - k - 1);
-      std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s in %.3f s; about %.0f s left\n", k + 1,
-                    frames.size(), f.origin.c_str(), r.image_path.c_str(), frame_clock.seconds(), left);
+      ++(r.reused ? summary.reads_saved : summary.reads);
+      std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s in %.3f s%s; about %.0f s left\n", k + 1,
+                    frames.size(), f.origin.c_str(), r.image_path.c_str(), frame_clock.seconds(),
+                    r.reused ? " (snapshot kept from the frame before)" : "", left);
       console.report(line);
     } catch (const UserError& e) {
       ++summary.failed;

@@ -13,6 +13,7 @@ namespace splotch {
 
 struct SceneSummary {
   int frames = 0, rendered = 0, skipped = 0, failed = 0;
+  int reads = 0, reads_saved = 0;  // rendered frames that read their snapshot, or kept the one before
   double seconds = 0;                       // the whole run
   double read_seconds = 0, render_seconds = 0;  // summed over the rendered frames
 

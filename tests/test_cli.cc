@@ -449,6 +449,11 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CHECK(r.out.find("frame 1 of 3 (" + scene + ":3)") != std::string::npos);
   CHECK(r.out.find("frame 3 of 3 (" + scene + ":5)") != std::string::npos);
   CHECK(r.out.find("scene: 3 frames: 3 rendered, 0 skipped (resume), 0 failed") != std::string::npos);
+  // The snapshot is read once: the input keys do not change between the frames.
+  CHECK(r.out.find("; 1 snapshot reads;") != std::string::npos);
+  CHECK(r.out.find("movie0000.tga in ") != std::string::npos);
+  CHECK(r.out.find("movie0000.tga in ") < r.out.find("(snapshot kept from the frame before)"));
+  CHECK(r.out.find("movie0002.tga in ") < r.out.rfind("(snapshot kept from the frame before)"));
   const char* rows[] = {"camera_x=50 camera_y=-50 camera_z=80 brightness0=1",
                         "camera_x=60 camera_y=-40 camera_z=80 brightness0=1",
                         "camera_x=70 camera_y=-30 camera_z=80 brightness0=2.5"};
@@ -493,6 +498,20 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CHECK(!file_exists(s.dir.file("b0001.tga")));
   CHECK(file_exists(s.dir.file("b0002.tga")));
   CHECK(b.out.find("scene: 3 frames: 2 rendered, 0 skipped (resume), 1 failed") != std::string::npos);
+  CHECK(b.out.find("; 2 snapshot reads;") != std::string::npos);  // the input changes every frame
+  // A normalisation key that changes makes the next frame read and normalise again.
+  CommandResult renorm = s.run("scene_file=" + s.dir.write("norm.txt", "color_log0 camera_x\nTRUE 50\nTRUE 55\nFALSE 60\n") +
+                               " outfile=" + s.dir.file("n.tga"));
+  CHECK(renorm.status == 0);
+  CHECK(renorm.out.find("; 2 snapshot reads;") != std::string::npos);
+  CHECK(s.run("color_log0=FALSE camera_x=60 outfile=" + s.dir.file("n_single.tga")).status == 0);
+  CHECK(read_file(s.dir.file("n0002.tga")) == read_file(s.dir.file("n_single.tga")));
+  // An unknown key in the header is named once, as unused parameters are.
+  CommandResult typo = s.run("scene_file=" + s.dir.write("typo.txt", "camre_x\n1\n2\n") + " outfile=" +
+                             s.dir.file("t.tga"));
+  CHECK(typo.status == 0);
+  CHECK(typo.err.find("not used by this run (typos?): camre_x") != std::string::npos);
+  CHECK(typo.err.find("camre_x") == typo.err.rfind("camre_x"));
 
   // Bad scene files are one error line.
   check_user_error(s.run("scene_file=" + s.dir.write("short.txt", "camera_x camera_y\n50\n")),
@@ -503,4 +522,22 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
                    "l9.txt:2: 9 values where the legacy form has 10", s.image);
   check_user_error(s.run("scene_file=" + s.dir.write("nan.txt", "50 -50 80 50 50 50 0 0 1 0\n50 -50 x 50 50 50 0 0 1 0\n")),
                    "nan.txt:2: camera_z = 'x' is not a number", s.image);
+}
+
+TEST_CASE("bin/splotch_path: writes a scene file that bin/splotch renders; bad moves are one error line") {
+  Scene s;
+  const std::string path = s.dir.file("orbit.txt");
+  CommandResult w = run_command("bin/splotch_path orbit camera=50,-50,80 lookat=50,50,50 frames=4 turns=0.25 out=" + path);
+  CHECK(w.status == 0);
+  CHECK(read_file(path).rfind("camera_x camera_y camera_z lookat_x lookat_y lookat_z sky_x sky_y sky_z\n", 0) == 0);
+  CommandResult r = s.run("scene_file=" + path + " outfile=" + s.dir.file("orbit.tga"));
+  CHECK(r.status == 0);
+  CHECK(r.out.find("scene: 4 frames: 4 rendered") != std::string::npos);
+  CHECK(file_exists(s.dir.file("orbit0003.tga")));
+  CommandResult bad = run_command("bin/splotch_path orbit camera=1,2 lookat=0,0,0 frames=10");
+  CHECK(bad.status == 1);
+  CHECK(bad.err == "splotch_path: error: camera = '1,2' is not a point X,Y,Z\n");
+  CommandResult unknown = run_command("bin/splotch_path zoom camera=0,1,5 lookat=0,0,0 frames=10 factor=0.5 speed=2");
+  CHECK(unknown.status == 1);
+  CHECK(unknown.err.find("'speed' is not a key of zoom") != std::string::npos);
 }
