@@ -44,6 +44,9 @@ void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress) {
       });
   }
   error.rethrow_if_any();
+  // Thread 0 may have had no piece of its own (few pieces, many threads): the end is reported
+  // here in any case.
+  if (progress) progress(1.0);
   for (const auto& f : plan.finish) f();
 }
 
