@@ -51,18 +51,14 @@ ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress
   std::vector<std::unique_ptr<GadgetFile>> files;
   for (const std::string& path : o.files) files.push_back(std::make_unique<GadgetFile>(path, o.swap_endian));
 
-  // Each render type's particles, from all files.
-  std::vector<std::size_t> first(o.types.size() + 1, 0);
-  for (std::size_t n = 0; n < o.types.size(); ++n) {
-    const int t = o.types[n].file_type;
-    if (t < 0 || t >= gadget_types)
-      throw UserError("ptype" + std::to_string(n) + " = " + std::to_string(t) + ": Gadget particle types are 0 to 5");
-    std::vector<std::uint64_t> counts(gadget_types, 0);
-    for (const auto& f : files)
-      for (int k = 0; k < gadget_types; ++k) counts[std::size_t(k)] += f->header().npart[std::size_t(k)];
-    if (counts[std::size_t(t)] == 0) throw_no_particles(o.files[0], files.size() > 1, t, int(n), counts);
-    first[n + 1] = first[n] + counts[std::size_t(t)];
-  }
+  for (std::size_t n = 0; n < o.types.size(); ++n)
+    if (o.types[n].file_type < 0 || o.types[n].file_type >= gadget_types)
+      throw UserError("ptype" + std::to_string(n) + " = " + std::to_string(o.types[n].file_type) +
+                      ": Gadget particle types are 0 to 5");
+  std::vector<std::uint64_t> totals(gadget_types, 0);
+  for (const auto& f : files)
+    for (int k = 0; k < gadget_types; ++k) totals[std::size_t(k)] += f->header().npart[std::size_t(k)];
+  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1);
   // The positions' block must fit the header's counts before those counts size any array: a
   // corrupted header could otherwise ask for gigabytes.
   for (const auto& f : files) {
@@ -76,19 +72,12 @@ ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = files[0]->header().box_size;
-  for (std::size_t n = 0; n < o.types.size(); ++n) {
-    const GadgetTypeRequest& r = o.types[n];
-    std::size_t at = first[n];
-    for (const auto& f : files) {
-      const std::size_t count = f->header().npart[std::size_t(r.file_type)];
-      if (count == 0) continue;
-      plan_request(r, int(n), at, count, p, plan,
-                   [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
-                     plan_block(*f, r.file_type, q, components, targets, at, count, key, plan);
-                   });
-      at += count;
-    }
-  }
+  plan_files(o.types, first, files,
+             [](const GadgetFile& f, int t) { return std::size_t(f.header().npart[std::size_t(t)]); }, p, plan,
+             [&](const GadgetFile& f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
+                 std::size_t at, std::size_t count, const std::string& key) {
+               plan_block(f, t, q, components, targets, at, count, key, plan);
+             });
   run_read_plan(plan, progress);
   return p;
 }

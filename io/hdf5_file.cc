@@ -182,10 +182,12 @@ Hdf5File::~Hdf5File() {
   if (file_ >= 0) H5Fclose(file_);
 }
 
-std::vector<Hdf5Field> Hdf5File::fields(int type) const {
+const std::vector<Hdf5Field>& Hdf5File::fields(int type) const {
+  auto known = fields_.find(type);
+  if (known != fields_.end()) return known->second;
   QuietErrors quiet;
+  std::vector<Hdf5Field>& out = fields_[type];
   Id group(H5Gopen2(file_, group_name(type).c_str(), H5P_DEFAULT), H5Gclose);
-  std::vector<Hdf5Field> out;
   if (!group.valid()) return out;
   for (const std::string& name : link_names(group.get()))
     if (std::optional<Hdf5Field> f = describe(group.get(), name)) out.push_back(*f);
@@ -193,7 +195,7 @@ std::vector<Hdf5Field> Hdf5File::fields(int type) const {
 }
 
 std::optional<Hdf5Field> Hdf5File::find(int type, const std::string& label) const {
-  const std::vector<Hdf5Field> all = fields(type);
+  const std::vector<Hdf5Field>& all = fields(type);
   for (const Hdf5Field& f : all)
     if (lower_case(f.name) == lower_case(label)) return f;
   const std::string block = gadget_block_label(label);

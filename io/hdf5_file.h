@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,8 +68,9 @@ class Hdf5File {
   const std::string& path() const { return path_; }
   const Hdf5Header& header() const { return header_; }
 
-  // The datasets of PartType<type>, by name; none when the group is missing.
-  std::vector<Hdf5Field> fields(int type) const;
+  // The datasets of PartType<type>, by name; none when the group is missing. Described once per
+  // type (a snapshot's quantities each look their dataset up), from one thread.
+  const std::vector<Hdf5Field>& fields(int type) const;
   // The dataset a label names: its name in any case, or a name with the same Gadget label
   // (io/field_names.h: HSML finds SmoothingLength or SmoothingLengths); none if there is none.
   std::optional<Hdf5Field> find(int type, const std::string& label) const;
@@ -87,6 +89,7 @@ class Hdf5File {
   std::string path_;
   std::int64_t file_ = -1;  // hid_t
   Hdf5Header header_;
+  mutable std::map<int, std::vector<Hdf5Field>> fields_;  // by type, as fields() describes them
 };
 
 // Whether a file's first bytes are HDF5's signature (at offset 0; files with a user block are

@@ -82,15 +82,10 @@ ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) 
     files.push_back(std::make_unique<SnapshotFile>(path));
     types = std::max(types, files.back()->hdf5.header().types());
   }
-  std::vector<std::size_t> first(o.types.size() + 1, 0);
-  for (std::size_t n = 0; n < o.types.size(); ++n) {
-    const int t = o.types[n].file_type;
-    std::vector<std::uint64_t> counts(std::size_t(std::max(types, t + 1)), 0);
-    for (const auto& f : files)
-      for (int k = 0; k < types; ++k) counts[std::size_t(k)] += f->hdf5.header().count(k);
-    if (counts[std::size_t(t)] == 0) throw_no_particles(o.files[0], files.size() > 1, t, int(n), counts);
-    first[n + 1] = first[n] + counts[std::size_t(t)];
-  }
+  std::vector<std::uint64_t> totals(std::size_t(types), 0);
+  for (const auto& f : files)
+    for (int k = 0; k < types; ++k) totals[std::size_t(k)] += f->hdf5.header().count(k);
+  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1);
   // Each type's positions must have the header's count of rows before those counts size any
   // array: a corrupted header could otherwise ask for gigabytes.
   for (const auto& f : files)
@@ -107,19 +102,11 @@ ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) 
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = files[0]->hdf5.header().box_size;
-  for (std::size_t n = 0; n < o.types.size(); ++n) {
-    const GadgetTypeRequest& r = o.types[n];
-    std::size_t at = first[n];
-    for (const auto& f : files) {
-      const std::size_t count = f->hdf5.header().count(r.file_type);
-      if (count == 0) continue;
-      plan_request(r, int(n), at, count, p, plan,
-                   [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
-                     plan_dataset(*f, r.file_type, q, components, targets, at, count, key, plan);
-                   });
-      at += count;
-    }
-  }
+  plan_files(o.types, first, files, [](const SnapshotFile& f, int t) { return f.hdf5.header().count(t); }, p, plan,
+             [&](SnapshotFile& f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
+                 std::size_t at, std::size_t count, const std::string& key) {
+               plan_dataset(f, t, q, components, targets, at, count, key, plan);
+             });
   run_read_plan(plan, progress);
   return p;
 }

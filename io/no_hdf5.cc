@@ -14,7 +14,7 @@ Hdf5File::Hdf5File(const std::string& path) : path_(path) {
 }
 
 Hdf5File::~Hdf5File() = default;
-std::vector<Hdf5Field> Hdf5File::fields(int) const { return {}; }
+const std::vector<Hdf5Field>& Hdf5File::fields(int) const { return fields_[0]; }
 std::optional<Hdf5Field> Hdf5File::find(int, const std::string&) const { return std::nullopt; }
 std::string Hdf5File::field_names(int) const { return {}; }
 ParticleArray<float> Hdf5File::read_field(int, const Hdf5Field&, int) const { return {}; }

@@ -95,6 +95,34 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
   quantity(r.intensity, 1, {&p.intensity, nullptr, nullptr}, "intensity_label" + key, 1.0f);
 }
 
+// Each render type's first particle in the set, and the total last: render type n takes the
+// particles of file type types[n].file_type, of which the files hold totals[t] (all files
+// together); a type with none is an error naming `first_file`.
+std::vector<std::size_t> render_type_starts(const std::vector<GadgetTypeRequest>& types,
+                                            const std::vector<std::uint64_t>& totals, const std::string& first_file,
+                                            bool several_files);
+
+// Plans every render type from every file in turn: `count_of(file, t)` particles of file type t
+// in a file, read by `read(file, t, quantity, components, targets, at, count, key)` (see
+// plan_request) into [at, at + count).
+template <class Files, class CountOf, class Read>
+void plan_files(const std::vector<GadgetTypeRequest>& types, const std::vector<std::size_t>& first, const Files& files,
+                CountOf&& count_of, ParticleSet& p, ReadPlan& plan, Read&& read) {
+  for (std::size_t n = 0; n < types.size(); ++n) {
+    const GadgetTypeRequest& r = types[n];
+    std::size_t at = first[n];
+    for (const auto& f : files) {
+      const std::size_t count = count_of(*f, r.file_type);
+      if (count == 0) continue;
+      plan_request(r, int(n), at, count, p, plan,
+                   [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
+                     read(*f, r.file_type, q, components, targets, at, count, key);
+                   });
+      at += count;
+    }
+  }
+}
+
 // The error for a render type (`ptype<n>` = `type`) of which the files hold no particles;
 // `counts` are the particles of each file type.
 [[noreturn]] void throw_no_particles(const std::string& first_file, bool several_files, int type, int n,

@@ -42,6 +42,14 @@ void print_table_head(std::ostream& out) {
   out << line;
 }
 
+// "  type 1 (dark): 36000 particles, each of mass 0.5 (mass table)" and the table's head.
+void print_type_head(std::ostream& out, int type, const std::string& name, std::uint64_t count, double table_mass) {
+  out << "  type " << type << (name.empty() ? "" : " (" + name + ")") << ": " << count << " particles";
+  if (table_mass != 0) out << ", each of mass " << table_mass << " (mass table)";
+  out << "\n";
+  print_table_head(out);
+}
+
 void print_raw_info(const InputSettings& input, Console& console, std::ostream& out) {
   ParticleSet p = read_snapshot(input, console.progress("read"));
   console.end_progress();
@@ -82,10 +90,7 @@ void print_gadget_info(const InputSettings& input, Console& console, std::ostrea
 
   for (int t = 0; t < gadget_types; ++t) {
     if (counts[std::size_t(t)] == 0) continue;
-    out << "  type " << t << ": " << counts[std::size_t(t)] << " particles";
-    if (h.mass[std::size_t(t)] != 0) out << ", each of mass " << h.mass[std::size_t(t)] << " (mass table)";
-    out << "\n";
-    print_table_head(out);
+    print_type_head(out, t, "", counts[std::size_t(t)], h.mass[std::size_t(t)]);
     // The blocks of the first file holding particles of this type.
     const GadgetFile* f = nullptr;
     for (const auto& file : files)
@@ -166,10 +171,7 @@ void print_hdf5_info(const InputSettings& input, std::ostream& out) {
 
   for (int t = 0; t < types; ++t) {
     if (counts[std::size_t(t)] == 0) continue;
-    out << "  type " << t << ": " << counts[std::size_t(t)] << " particles";
-    if (h.mass_of(t) != 0) out << ", each of mass " << h.mass_of(t) << " (mass table)";
-    out << "\n";
-    print_table_head(out);
+    print_type_head(out, t, "", counts[std::size_t(t)], h.mass_of(t));
     const Hdf5File* f = nullptr;
     for (const auto& file : files)
       if (file->header().count(t) > 0) {
@@ -213,8 +215,7 @@ void print_tipsy_info(const InputSettings& input, std::ostream& out) {
   out << line;
   for (int t = 0; t < tipsy_types; ++t) {
     if (f.count(t) == 0) continue;
-    out << "  type " << t << " (" << tipsy_type_name(t) << "): " << f.count(t) << " particles\n";
-    print_table_head(out);
+    print_type_head(out, t, tipsy_type_name(t), f.count(t), 0.0);
     for (const TipsyField& field : f.fields(t)) {
       const std::string type = "float" + std::to_string(8 * field.value_bytes);
       if (field.components == 1) {

@@ -118,11 +118,5 @@ inline std::string message_of(const std::function<void()>& f) {
   return "";
 }
 
-// ../shared/data (the real snapshots), or "" when this checkout has none beside it.
-inline std::string real_data_dir() {
-  for (const char* dir : {"../shared/data", "/work/shared/data"})
-    if (testing::file_exists(std::string(dir) + "/README.md")) return dir;
-  return "";
-}
 
 }  // namespace splotch::testing

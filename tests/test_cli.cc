@@ -381,10 +381,7 @@ TEST_CASE("bin/splotch: --info on a Tipsy file itself, and a Tipsy render of gas
 }
 
 TEST_CASE("bin/splotch: every real snapshot of ../shared/data gives --info and renders") {
-  const char* dirs[] = {"../shared/data", "/work/shared/data"};
-  std::string data;
-  for (const char* d : dirs)
-    if (file_exists(std::string(d) + "/README.md")) data = d;
+  const std::string data = real_data_dir();
   if (data.empty()) {
     MESSAGE("real-snapshot render test skipped: ../shared/data is not beside this checkout");
     return;

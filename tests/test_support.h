@@ -52,6 +52,13 @@ class TempDir {
 
 inline bool file_exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
 
+// ../shared/data (the real snapshots), or "" when this checkout has none beside it.
+inline std::string real_data_dir() {
+  for (const char* dir : {"../shared/data", "/work/shared/data"})
+    if (testing::file_exists(std::string(dir) + "/README.md")) return dir;
+  return "";
+}
+
 inline void write_file(const std::string& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary);
   out << content;

@@ -480,13 +480,6 @@ TEST_CASE("tipsy: bad files are one clear error") {
 namespace splotch {
 namespace {
 
-// ../shared/data (the real snapshots), or "" when this checkout has none beside it.
-std::string real_data_dir() {
-  for (const char* dir : {"../shared/data", "/work/shared/data"})
-    if (testing::file_exists(std::string(dir) + "/README.md")) return dir;
-  return "";
-}
-
 // A header read here byte by byte, so as not to test the reader against itself: the byte order
 // in which ndim is 3 and the counts add up.
 struct RealHeader {
@@ -513,7 +506,7 @@ RealHeader real_header(const std::string& path) {
 }  // namespace
 
 TEST_CASE("tipsy: the real snapshots of ../shared/data, every type, counts as in their headers") {
-  const std::string data = real_data_dir();
+  const std::string data = testing::real_data_dir();
   if (data.empty()) {
     MESSAGE("real-snapshot test skipped: ../shared/data is not beside this checkout");
     return;

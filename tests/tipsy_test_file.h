@@ -6,11 +6,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "tests/test_support.h"
 
 namespace splotch::testing {
 
@@ -65,12 +66,7 @@ struct TipsyTestFile {
     return out;
   }
 
-  void write(const std::string& path) const {
-    std::ofstream f(path, std::ios::binary);
-    const std::string b = bytes();
-    f.write(b.data(), std::streamsize(b.size()));
-    if (!f) throw std::runtime_error("cannot write " + path);
-  }
+  void write(const std::string& path) const { write_file(path, bytes()); }
 };
 
 // An ASCII auxiliary array: the count, then one value per line.

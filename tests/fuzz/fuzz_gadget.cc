@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -89,14 +88,7 @@ void write_seeds(const std::string& dir) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  for (int i = 1; i < *argc; ++i)
-    if (std::strncmp((*argv)[i], "-write_seeds=", 13) == 0) {
-      write_seeds((*argv)[i] + 13);
-      std::exit(0);
-    }
-  snapshot_path();  // built before remove_file is registered, so destroyed after it runs
-  std::atexit(remove_file);
-  return 0;
+  return fuzzing::initialize(argc, argv, write_seeds, snapshot_path(), remove_file);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -65,4 +65,18 @@ void try_reads(Read&& read, const std::string& path, const std::vector<std::vect
     }
 }
 
+// LLVMFuzzerInitialize's work: `-write_seeds=DIR` writes seeds and exits; else `remove` deletes
+// the per-process files at exit. The caller's snapshot_path() is built as the argument, before
+// `remove` is registered, so that the name outlives remove's call.
+inline int initialize(int* argc, char*** argv, void (*write_seeds)(const std::string&),
+                      [[maybe_unused]] const std::string& snapshot_path, void (*remove)()) {
+  for (int i = 1; i < *argc; ++i)
+    if (std::string((*argv)[i]).rfind("-write_seeds=", 0) == 0) {
+      write_seeds((*argv)[i] + 13);
+      std::exit(0);
+    }
+  std::atexit(remove);
+  return 0;
+}
+
 }  // namespace splotch::fuzzing
