@@ -138,6 +138,7 @@ references: bin/splotch bin/make_demo
 bench: bin/splotch bin/make_snapshot
 	tests/bench.sh
 	tests/bench_read.sh
+	tests/bench_scene.sh
 
 clean:
 	rm -rf build bin

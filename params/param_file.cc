@@ -147,9 +147,25 @@ const std::string* ParamFile::lookup(const std::string& key) {
 
 void ParamFile::record(const std::string& key, const std::string& value, bool is_default) {
   auto it = use_index_.find(key);
-  if (it != use_index_.end()) return;  // the first look-up decides what used.par says
+  if (it != use_index_.end()) {  // the first look-up decides what used.par says
+    lookups_.push_back(it->second);
+    return;
+  }
   use_index_[key] = uses_.size();
+  lookups_.push_back(uses_.size());
   uses_.push_back(Use{key, value, is_default});
+}
+
+std::string ParamFile::looked_up_since(std::size_t mark) const {
+  std::vector<bool> listed(uses_.size(), false);
+  std::string out;
+  for (std::size_t i = mark; i < lookups_.size(); ++i) {
+    const std::size_t u = lookups_[i];
+    if (listed[u]) continue;
+    listed[u] = true;
+    out += uses_[u].key + " = " + uses_[u].value + "\n";
+  }
+  return out;
 }
 
 template <class T>

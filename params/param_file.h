@@ -49,6 +49,10 @@ class ParamFile {
   std::vector<std::string> unused_keys() const;
   // Every key looked up, in order of first look-up, with its value; defaults are marked.
   void write_used(std::ostream& out) const;
+  // "key = value" lines of the keys looked up after the mark (each once, in order): what one piece
+  // of work read, whatever was looked up before it.
+  std::size_t lookup_mark() const { return lookups_.size(); }
+  std::string looked_up_since(std::size_t mark) const;
 
  private:
   struct Entry {
@@ -70,6 +74,7 @@ class ParamFile {
   std::map<std::string, Entry> entries_;
   std::vector<Use> uses_;
   std::map<std::string, std::size_t> use_index_;
+  std::vector<std::size_t> lookups_;  // every look-up, as its index in uses_
   std::vector<std::string> warnings_;
 };
 

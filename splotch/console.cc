@@ -10,6 +10,10 @@ struct Console::Bar {
 };
 
 void Console::warning(const std::string& message) const {
+  if (holding_) {
+    held_.push_back(message);
+    return;
+  }
   std::fprintf(stderr, "splotch: warning: %s\n", message.c_str());
 }
 

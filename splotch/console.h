@@ -5,6 +5,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "io/progress.h"
 
@@ -13,6 +15,11 @@ namespace splotch {
 class Console {
  public:
   Console(bool quiet, bool show_progress) : quiet_(quiet), show_progress_(show_progress && !quiet) {}
+  // A console for work in the background (a scene reading its next snapshot): no progress, no
+  // report, and warnings held until held_warnings() hands them to the console of the frame that
+  // uses the work, so that they come in the frame's turn and not in the middle of another's.
+  struct Holding {};
+  explicit Console(Holding) : quiet_(true), show_progress_(false), holding_(true) {}
   ~Console() { end_progress(); }  // an error must not land in the middle of a progress bar
   Console(const Console&) = delete;
   Console& operator=(const Console&) = delete;
@@ -26,9 +33,12 @@ class Console {
   ProgressCallback progress(const std::string& label);
   void end_progress();
 
+  std::vector<std::string> held_warnings() { return std::move(held_); }
+
  private:
   struct Bar;
-  bool quiet_, show_progress_;
+  bool quiet_, show_progress_, holding_ = false;
+  mutable std::vector<std::string> held_;
   std::shared_ptr<Bar> bar_;
 };
 

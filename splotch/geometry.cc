@@ -78,10 +78,7 @@ void wrap_periodic(ParticleSet& p, Vec3 lookat) {
   auto wrap = [box](ParticleArray<float>& v, double centre) {
     const std::size_t n = v.size();
 #pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i) {
-      double d = v[i] - centre;
-      if (d > 0.5 * box || d < -0.5 * box) v[i] = float(v[i] - box * std::floor(d / box + 0.5));
-    }
+    for (std::size_t i = 0; i < n; ++i) v[i] = wrapped(v[i], centre, box);
   };
   wrap(p.x, lookat.x);
   wrap(p.y, lookat.y);
@@ -159,25 +156,33 @@ auto project_at(std::size_t at, ParticleSet& p, F smooth, const ProjectionConsta
   return keep;
 }
 
-// Projects every particle in place (see project_at); returns how many are active. Eight at a
-// time with vectors: the compiler does not vectorise the plain loop.
+// Projects the particles [lo, hi) in place (see project_at); returns how many are active. Eight
+// at a time with vectors (the compiler does not vectorise the plain loop), from `lo`, which the
+// callers keep a multiple of the lanes so that every particle takes the same path in either.
+std::size_t project_range(ParticleSet& p, std::size_t lo, std::size_t hi, const ProjectionConstants& k,
+                          const float* smooth) {
+  using namespace simd;
+  const std::uint8_t* type = p.type.empty() ? nullptr : p.type.data();
+  std::size_t active = 0, i = lo;
+  for (; i + lanes <= hi; i += lanes) {
+    vfloat sf = splat(smooth[0]);
+    if (type)
+      for (int l = 0; l < lanes; ++l) sf[l] = smooth[type[i + std::size_t(l)]];
+    const vint keep = project_at<vfloat>(i, p, sf, k);
+    for (int l = 0; l < lanes; ++l) active += keep[l] ? 1 : 0;
+  }
+  for (; i < hi; ++i) active += project_at<float>(i, p, smooth[type ? type[i] : 0], k) ? 1 : 0;
+  return active;
+}
+
 std::size_t project_in_place(ParticleSet& p, const Projection& pr, const GeometryOptions& o) {
   using namespace simd;
   const ProjectionConstants k = constants_of(pr, o);
-  const std::size_t n = p.size(), groups = n / lanes;
-  const float* smooth = o.smooth_factor.data();
-  const std::uint8_t* type = p.type.empty() ? nullptr : p.type.data();
+  const std::size_t n = p.size(), groups = (n + lanes - 1) / lanes;
   std::size_t active = 0;
 #pragma omp parallel for schedule(static) reduction(+ : active)
-  for (std::size_t g = 0; g < groups; ++g) {
-    vfloat sf = splat(smooth[0]);
-    if (type)
-      for (int l = 0; l < lanes; ++l) sf[l] = smooth[type[g * lanes + std::size_t(l)]];
-    const vint keep = project_at<vfloat>(g * lanes, p, sf, k);
-    for (int l = 0; l < lanes; ++l) active += keep[l] ? 1 : 0;
-  }
-  for (std::size_t i = groups * lanes; i < n; ++i)
-    active += project_at<float>(i, p, smooth[type ? type[i] : 0], k) ? 1 : 0;
+  for (std::size_t g = 0; g < groups; ++g)
+    active += project_range(p, g * lanes, std::min(n, (g + 1) * lanes), k, o.smooth_factor.data());
   return active;
 }
 
@@ -228,6 +233,88 @@ Splats project(ParticleSet&& p, const GeometryOptions& options) {
   s.intensity = std::move(p.intensity);
   for (int c = 0; c < 3; ++c) s.colour[c] = std::move(p.colour[c]);
   s.type = std::move(p.type);
+  return s;
+}
+
+namespace {
+
+// Blocks of the copying projection: a multiple of the lanes (see project_range), and small enough
+// that a thread's scratch copy stays in its cache.
+constexpr std::size_t block_particles = 4096;
+
+// Block `b` of `source`, wrapped into the periodic box about `lookat` when `wrap`, projected in
+// the thread's scratch copy; returns how many of its particles are active.
+std::size_t project_block(const ParticleSet& source, std::size_t b, bool wrap, Vec3 lookat,
+                          const ProjectionConstants& k, const float* smooth, ParticleSet& scratch) {
+  const std::size_t lo = b * block_particles, count = std::min(source.size() - lo, block_particles);
+  const double box = source.box_size;
+  auto copy = [&](const ParticleArray<float>& from, ParticleArray<float>& to, double centre) {
+    to.resize(count);
+    for (std::size_t i = 0; i < count; ++i) to[i] = wrap ? wrapped(from[lo + i], centre, box) : from[lo + i];
+  };
+  copy(source.x, scratch.x, lookat.x);
+  copy(source.y, scratch.y, lookat.y);
+  copy(source.z, scratch.z, lookat.z);
+  scratch.hsml.assign(source.hsml.begin() + std::ptrdiff_t(lo), source.hsml.begin() + std::ptrdiff_t(lo + count));
+  scratch.intensity.assign(source.intensity.begin() + std::ptrdiff_t(lo),
+                           source.intensity.begin() + std::ptrdiff_t(lo + count));
+  if (!source.type.empty())
+    scratch.type.assign(source.type.begin() + std::ptrdiff_t(lo), source.type.begin() + std::ptrdiff_t(lo + count));
+  return project_range(scratch, 0, count, k, smooth);
+}
+
+}  // namespace
+
+Splats project(const ParticleSet& source, const GeometryOptions& options, bool wrap) {
+  const Projection pr = make_projection(options.camera);
+  const ProjectionConstants k = constants_of(pr, options);
+  const float* smooth = options.smooth_factor.data();
+  wrap = wrap && source.box_size > 0;
+  const Vec3 lookat = options.camera.lookat;
+  const std::size_t blocks = (source.size() + block_particles - 1) / block_particles;
+  // Two passes, both projecting: the first counts each block's active particles, which places
+  // each block's share of the output; the second writes them there.
+  std::vector<std::size_t> first(blocks + 1, 0);
+#pragma omp parallel
+  {
+    ParticleSet scratch;
+#pragma omp for schedule(static)
+    for (std::size_t b = 0; b < blocks; ++b)
+      first[b + 1] = project_block(source, b, wrap, lookat, k, smooth, scratch);
+  }
+  for (std::size_t b = 0; b < blocks; ++b) first[b + 1] += first[b];
+  const std::size_t active = first[blocks];
+  Splats s;
+  s.x.resize(active);
+  s.y.resize(active);
+  s.depth.resize(active);
+  s.radius.resize(active);
+  s.intensity.resize(active);
+  for (int c = 0; c < 3; ++c)
+    if (!source.colour[c].empty()) s.colour[c].resize(active);
+  if (!source.type.empty()) s.type.resize(active);
+#pragma omp parallel
+  {
+    ParticleSet scratch;
+#pragma omp for schedule(static)
+    for (std::size_t b = 0; b < blocks; ++b) {
+      project_block(source, b, wrap, lookat, k, smooth, scratch);
+      const std::size_t lo = b * block_particles;
+      std::size_t out = first[b];
+      for (std::size_t i = 0; i < scratch.size(); ++i) {
+        if (scratch.hsml[i] == 0.0f) continue;  // inactive (as drop_inactive tells them)
+        s.x[out] = scratch.x[i];
+        s.y[out] = scratch.y[i];
+        s.depth[out] = scratch.z[i];
+        s.radius[out] = scratch.hsml[i];
+        s.intensity[out] = scratch.intensity[i];
+        for (int c = 0; c < 3; ++c)
+          if (!source.colour[c].empty()) s.colour[c][out] = source.colour[c][lo + i];
+        if (!source.type.empty()) s.type[out] = source.type[lo + i];
+        ++out;
+      }
+    }
+  }
   return s;
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "io/particle_set.h"
@@ -44,9 +45,18 @@ struct GeometryOptions {
 
 // Moves each coordinate by a multiple of `box_size` so that it lies within box_size/2 of `lookat`.
 void wrap_periodic(ParticleSet& particles, Vec3 lookat);
+inline float wrapped(float v, double centre, double box) {
+  const double d = v - centre;
+  return d > 0.5 * box || d < -0.5 * box ? float(v - box * std::floor(d / box + 0.5)) : v;
+}
 
-// Projects, scales and keeps only the active particles (in their original order).
+// Projects, scales and keeps only the active particles (in their original order), in the
+// particles' own arrays.
 Splats project(ParticleSet&& particles, const GeometryOptions& options);
+// The same from particles that stay as they are (the snapshot a scene keeps for its next frame):
+// wrapped about the camera's lookat first when `wrap` (as wrap_periodic), and only the active
+// ones copied, so a frame needs no copy of the whole snapshot.
+Splats project(const ParticleSet& particles, const GeometryOptions& options, bool wrap);
 
 // The footprint of a splat of pixel radius r centred at (X, Y): columns [x_lo, x_hi) and rows
 // [y_lo, y_hi) of the image, from R = 0.75 r as the original computes them (int() truncates).

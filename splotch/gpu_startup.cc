@@ -20,7 +20,7 @@ GpuStartup::GpuStartup() {
     }
     probe_.set_value(std::string());
     try {
-      auto session = std::make_unique<CudaSession>(0);
+      auto session = std::make_shared<CudaSession>(0);
       over_ = true;
       session_.set_value(std::move(session));
     } catch (...) {
@@ -51,9 +51,9 @@ bool GpuStartup::device_present(std::string* why) {
   return no_device.empty();
 }
 
-std::unique_ptr<CudaSession> GpuStartup::session() {
+CudaSession* GpuStartup::session() {
   try {
-    std::unique_ptr<CudaSession> session = session_result_.get();
+    CudaSession* session = session_result_.get().get();
     restore_threads();
     return session;
   } catch (...) {

@@ -28,18 +28,24 @@ class GpuStartup {
 
   // Waits until the device is found or not; when not, `why` (when given) says why.
   bool device_present(std::string* why = nullptr);
-  // Waits for the session; errors of its start are thrown here. Only when device_present().
-  std::unique_ptr<CudaSession> session();
+  // Waits for the session, which stays for later calls (the frames of a scene); errors of its
+  // start are thrown here, at every call. Only when device_present().
+  CudaSession* session();
+  // True the first time only: a start that failed is said once in a scene, not once per frame.
+  bool first_failure() { return !failure_said_ && (failure_said_ = true); }
   // The caller's OpenMP thread count back to what it was, if the start-up is over.
   void pace_threads();
+  // The threads the start-up holds back from the caller now (0 or 1).
+  int threads_borrowed() const { return threads_ > 1 ? 1 : 0; }
 
  private:
   void restore_threads();
 
   std::promise<std::string> probe_;  // empty: a device is present; else why none is
-  std::promise<std::unique_ptr<CudaSession>> session_;
+  std::promise<std::shared_ptr<CudaSession>> session_;
   std::shared_future<std::string> probe_result_ = probe_.get_future();
-  std::future<std::unique_ptr<CudaSession>> session_result_ = session_.get_future();
+  std::shared_future<std::shared_ptr<CudaSession>> session_result_ = session_.get_future();
+  bool failure_said_ = false;
   int threads_ = 0;  // the caller's OpenMP threads before; 0 once given back
   std::atomic<bool> over_{false};
   std::thread worker_;

@@ -19,11 +19,10 @@
 #include "cuda/cuda_renderer.h"
 #include "splotch/host_renderer.h"
 #include "splotch/normalize.h"
-#include "splotch/particle_check.h"
 #include "splotch/postprocess.h"
-#include "splotch/estimate_hsml.h"
 #include "splotch/file_paths.h"
-#include "splotch/read_snapshot.h"
+#include "splotch/snapshot_cache.h"
+#include "splotch/snapshot_load.h"
 #include "splotch/settings.h"
 #include "splotch/sort.h"
 #include "splotch/tile_order.h"
@@ -38,29 +37,6 @@ std::vector<std::unique_ptr<Palette>> read_palettes(const Settings& s) {
   std::vector<std::unique_ptr<Palette>> out;
   for (const TypeSettings& t : s.types)
     out.push_back(t.vector_colour ? nullptr : std::make_unique<Palette>(Palette::read(t.palette_path)));
-  return out;
-}
-
-std::string count_text(std::size_t n, const char* what) { return std::to_string(n) + " " + what; }
-
-void warn_dropped(const DroppedParticles& d, std::size_t read, const std::string& path, Console& console) {
-  if (d.total() == 0) return;
-  std::string parts;
-  auto add = [&](std::size_t n, const char* what) {
-    if (n == 0) return;
-    if (!parts.empty()) parts += ", ";
-    parts += count_text(n, what);
-  };
-  add(d.bad_position, "with a NaN or infinite position");
-  add(d.bad_hsml, "with a zero, negative or non-finite smoothing length");
-  add(d.bad_value, "with a NaN or infinite intensity or colour");
-  console.warning(std::to_string(d.total()) + " of " + std::to_string(read) + " particles of '" + path +
-                  "' skipped: " + parts);
-}
-
-std::vector<TypeNormalization> normalizations(const Settings& s) {
-  std::vector<TypeNormalization> out;
-  for (const TypeSettings& t : s.types) out.push_back(t.normalization);
   return out;
 }
 
@@ -91,42 +67,6 @@ PostOptions post_options(const Settings& s, const std::vector<std::unique_ptr<Pa
   return p;
 }
 
-void check_types(const ParticleSet& p, int ptypes, const std::string& path) {
-  if (p.type.empty()) return;
-  const int highest = *std::max_element(p.type.begin(), p.type.end());
-  if (highest >= ptypes)
-    throw UserError("'" + path + "' holds particles of type " + std::to_string(highest) + " but ptypes = " +
-                    std::to_string(ptypes) + "; raise ptypes");
-}
-
-// The input keys and values of a frame: what decides which particles it reads. Found by reading
-// the input settings from a copy of the parameters and listing what that looked up.
-std::string input_signature(const ParamFile& params) {
-  ParamFile probe = params;
-  read_input_settings(probe);
-  std::ostringstream keys;
-  probe.write_used(keys);
-  return keys.str();
-}
-
-std::string normalization_signature(const std::vector<TypeNormalization>& types) {
-  std::string out;
-  auto value = [&](const std::optional<float>& v) {
-    char text[32];
-    std::snprintf(text, sizeof text, " %.9g", v ? double(*v) : 0.0);
-    out += v ? text : " -";
-  };
-  for (const TypeNormalization& t : types) {
-    out += "\n" + std::to_string(t.color_log) + std::to_string(t.color_asinh) + std::to_string(t.intensity_log) +
-           std::to_string(t.vector_colour);
-    value(t.color_min);
-    value(t.color_max);
-    value(t.intensity_min);
-    value(t.intensity_max);
-  }
-  return out;
-}
-
 void warn_unused(const ParamFile& params, Console& console) {
   const std::vector<std::string> unused = params.unused_keys();
   if (unused.empty()) return;
@@ -140,23 +80,31 @@ void warn_unused(const ParamFile& params, Console& console) {
 RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& frame) {
   Stopwatch clock;
   RunReport report;
-  std::optional<GpuStartup> gpu_start;
+  std::optional<GpuStartup> own_gpu;
+  std::optional<GpuStartup>& gpu_start = frame.gpu ? *frame.gpu : own_gpu;
   auto stage_done = [&](const char* name) {
     report.stages.push_back({name, clock.lap()});
     if (gpu_start) gpu_start->pace_threads();
   };
+  // The stages of loading the snapshot, timed by load_snapshot; what came before them (the
+  // settings, which read headers, and the palettes) counts as reading.
+  auto loading_done = [&](const LoadedSnapshot& loaded, double before) {
+    report.stages.insert(report.stages.end(), loaded.stages.begin(), loaded.stages.end());
+    report.stages[0].second += before;
+    clock.lap();
+    if (gpu_start) gpu_start->pace_threads();
+  };
   for (const std::string& w : params.warnings()) console.warning(w);
-  // Before anything else is looked up, so that only the input keys make the signature.
-  std::string signature = frame.cache ? input_signature(params) : std::string();
   // The GPU starts in the background while the CPU stages run. renderer = cuda waits for the
   // search for a device, so that its error comes before a long read; renderer = auto reads the GPU
   // keys as if there were one and learns whether there is at the render stage.
   const std::string renderer = params.get<std::string>("renderer", "auto");
-  report.threads = omp_get_max_threads();  // before the start-up borrows one
-  if (renderer == "cuda" || renderer == "auto") gpu_start.emplace();
+  if ((renderer == "cuda" || renderer == "auto") && !gpu_start) gpu_start.emplace();
+  report.threads = omp_get_max_threads() + (gpu_start ? gpu_start->threads_borrowed() : 0);
   std::string no_gpu;
   const bool gpu = renderer == "auto" || (gpu_start && gpu_start->device_present(&no_gpu));
-  Settings s = read_settings(params, frame.number, gpu, no_gpu, frame.in_scene);
+  std::string input_keys;
+  Settings s = read_settings(params, frame.number, gpu, no_gpu, frame.in_scene, frame.cache ? &input_keys : nullptr);
   for (const std::string& w : s.warnings) console.warning(w);
   report.renderer = "host";
   report.image_path = s.output.path;
@@ -169,38 +117,41 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
 
   const auto palettes = read_palettes(s);
   if (gpu_start) gpu_start->pace_threads();  // without a GPU, the search for one is over by now
-  ParticleSet particles;
-  // The cache keeps normalised particles: the normalisation's keys join the input's.
   const std::vector<TypeNormalization> normalization = normalizations(s);
-  if (frame.cache) signature += normalization_signature(normalization);
-  if (frame.cache && !frame.cache->signature.empty() && frame.cache->signature == signature) {
-    particles = frame.cache->particles;  // the stages after this one change their particles
-    report.particles_read = frame.cache->read;
-    report.particles_dropped = frame.cache->dropped;
-    report.reused = true;
-    stage_done("read");
-  } else {
-    if (frame.cache) *frame.cache = ParticleCache();  // its memory back before the next read
-    particles = read_snapshot(s.input, console.progress("read"));
-    console.end_progress();
-    report.particles_read = particles.size();
-    const DroppedParticles dropped = drop_invalid_particles(particles);
-    warn_dropped(dropped, report.particles_read, s.input.path, console);
-    report.particles_dropped = dropped.total();
-    if (particles.size() == 0) throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
-    check_types(particles, s.input.ptypes, s.input.path);
-    stage_done("read");
-    if (needs_hsml_estimate(s.input)) {
-      estimate_smoothing_lengths(particles, s.input, console);
-      stage_done("hsml");
+  Splats splats;
+  const GeometryOptions geometry = geometry_options(s);
+  if (frame.cache) {
+    // A scene: the particles stay as they are for later frames, and the frame projects a copy
+    // of the active ones.
+    SnapshotCache& cache = *frame.cache;
+    const std::string signature = snapshot_signature(input_keys, normalization);
+    const LoadedSnapshot* loaded = cache.kept(signature);
+    report.reused = loaded != nullptr;
+    if (!loaded) {
+      loaded = cache.take_read_ahead(signature, console);
+      report.read_ahead = loaded != nullptr;
     }
-    normalize(particles, normalization);
-    stage_done("normalize");
-    if (frame.cache) *frame.cache = ParticleCache{signature, particles, report.particles_read, report.particles_dropped};
+    if (loaded) {
+      stage_done("read");  // the wait for a read in the background, if any
+    } else {
+      cache.clear();  // its memory back before the read
+      const double before = clock.lap();
+      loaded = &cache.keep(signature, load_snapshot(s.input, normalization, console));
+      loading_done(*loaded, before);
+    }
+    report.particles_read = loaded->read;
+    report.particles_dropped = loaded->dropped;
+    if (frame.loaded) frame.loaded(signature, loaded->bytes());
+    splats = project(loaded->particles, geometry, s.input.periodic);
+  } else {
+    const double before = clock.lap();
+    LoadedSnapshot loaded = load_snapshot(s.input, normalization, console);
+    loading_done(loaded, before);
+    report.particles_read = loaded.read;
+    report.particles_dropped = loaded.dropped;
+    if (s.input.periodic) wrap_periodic(loaded.particles, s.camera.lookat);
+    splats = project(std::move(loaded.particles), geometry);
   }
-
-  if (s.input.periodic) wrap_periodic(particles, s.camera.lookat);
-  Splats splats = project(std::move(particles), geometry_options(s));
   report.particles_active = splats.size();
   if (splats.size() == 0) console.warning("no particle is in view: the image will be black (check the camera)");
   // Screen space is ordered by image tile here, before the colour stage makes three arrays of
@@ -219,14 +170,15 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   stage_done("sort");
 
   // What of the GPU's start the CPU stages did not hide is a stage of its own.
-  std::unique_ptr<CudaSession> session;
+  CudaSession* session = nullptr;
   if (s.renderer == RendererChoice::cuda && !gpu_start->device_present()) s.renderer = RendererChoice::host;
   if (s.renderer == RendererChoice::cuda) {
     try {
       session = gpu_start->session();
     } catch (const std::runtime_error& e) {
       if (renderer != "auto") throw;
-      console.warning(std::string("the GPU could not be started (") + e.what() + "): rendering on the host");
+      if (gpu_start->first_failure())
+        console.warning(std::string("the GPU could not be started (") + e.what() + "): rendering on the host");
       s.renderer = RendererChoice::host;
     }
     stage_done("gpu_start");
@@ -239,7 +191,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     CudaOptions cuda = s.cuda;
     cuda.host = render;
     view.tile_start = nullptr;  // the host part is a subset of the splats
-    report.gpu = render_cuda(view, cuda, image, session.get());
+    report.gpu = render_cuda(view, cuda, image, session);
     if (report.gpu->boundary >= 0)
       console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
                       std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(report.gpu->boundary) +
@@ -250,7 +202,6 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   }
   console.end_progress();
   splats = Splats();
-  session.reset();
   stage_done("render");
 
   postprocess(image, post_options(s, palettes));

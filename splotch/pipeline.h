@@ -4,35 +4,37 @@
 // parameter file.
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 
-#include "io/particle_set.h"
 #include "params/param_file.h"
 #include "splotch/console.h"
 #include "splotch/run_report.h"
 
 namespace splotch {
 
-// The particles of the last frame's snapshot as read and normalised (invalid ones dropped,
-// smoothing lengths estimated), kept for the next frame of a scene: a frame whose input and
-// normalisation keys are the same (a camera move, say) takes a copy instead of reading and
-// normalising again.
-struct ParticleCache {
-  std::string signature;  // the input and normalisation keys and values that made them; empty: none
-  ParticleSet particles;
-  std::size_t read = 0, dropped = 0;
-};
+class SnapshotCache;
+class GpuStartup;
 
 // Which frame a run renders: its number (the image's name), whether it is a frame of a scene file,
-// and whether an existing image is left alone (resume).
+// and whether an existing image is left alone (resume). A scene also passes what its frames share.
 struct FrameOptions {
   int number = 0;
   bool in_scene = false;
   bool resume = false;
   bool warn_unused = true;  // the scene runner warns once, not per frame
-  ParticleCache* cache = nullptr;
+  // The snapshot of the frame before and the one read ahead (null: read, and render from the
+  // particles' own arrays).
+  SnapshotCache* cache = nullptr;
+  // The GPU's start, made by the first frame that wants it and kept for the others (null: a
+  // start of the frame's own).
+  std::optional<GpuStartup>* gpu = nullptr;
+  // Called once the frame has its particles, before it renders, with their signature and bytes:
+  // the scene runner starts reading a later snapshot then.
+  std::function<void(const std::string& signature, std::size_t bytes)> loaded;
 };
-
 // Renders the frame `params` describes and writes the image and its used.par (with `resume`,
 // an image that exists already is not rendered again: RunReport::skipped).
 RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& frame = {});

@@ -23,6 +23,7 @@ struct RunReport {
   double peak_memory_mib = 0;
   bool skipped = false;  // resume: the image existed already
   bool reused = false;   // the particles came from the previous frame of a scene, not the snapshot
+  bool read_ahead = false;  // the snapshot was read in the background while the frame before rendered
 
   double stage_seconds(const std::string& name) const;  // 0 when the stage did not run
 

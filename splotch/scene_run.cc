@@ -1,12 +1,17 @@
 #include "splotch/scene_run.h"
 
 #include <cstdio>
+#include <optional>
 
 #include "params/user_error.h"
 #include "splotch/file_paths.h"
 #include "splotch/pipeline.h"
 #include "splotch/run_report.h"
 #include "splotch/scene_file.h"
+#include "splotch/gpu_startup.h"
+#include "splotch/settings.h"
+#include "splotch/snapshot_cache.h"
+#include "splotch/system_memory.h"
 
 namespace splotch {
 
@@ -15,11 +20,53 @@ std::string SceneSummary::text() const {
   const double whole = seconds > 0 ? seconds : 1;
   std::snprintf(line, sizeof line,
                 "scene: %d frames: %d rendered, %d skipped (resume), %d failed, in %.3f s (%.3f s per rendered "
-                "frame; %d snapshot reads; reading %.0f%% and rendering %.0f%% of the run's time)\n",
-                frames, rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads,
+                "frame; %d snapshot reads, %d of them while a frame rendered; waiting for reads %.0f%% and rendering "
+                "%.0f%% of the run's time)\n",
+                frames, rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads, reads_ahead,
                 100 * read_seconds / whole, 100 * render_seconds / whole);
   return line;
 }
+
+namespace {
+
+// How many frames ahead a scene looks for the next snapshot to read: working out a frame's
+// signature reads its snapshot's header, so a fly-through of thousands of frames looks only this
+// far (the read then starts this many frames early).
+constexpr std::size_t look_ahead_frames = 32;
+
+// What a later frame needs, worked out from its keys once: its snapshot and whether it is to be
+// rendered at all (resume). `usable` is false when its keys are in error: the frame says so in
+// its turn.
+struct FramePlan {
+  bool usable = false, exists = false;
+  std::string signature;
+  InputSettings input;
+  std::vector<TypeNormalization> normalization;
+  int width = 0, height = 0;
+};
+
+FramePlan plan_frame(ParamFile params, const SceneFrame& f, bool resume) {
+  FramePlan plan;
+  try {
+    std::string input_keys;
+    const Settings s = read_settings(params, f.number, true, "", true, &input_keys);
+    plan.normalization = normalizations(s);
+    plan.signature = snapshot_signature(input_keys, plan.normalization);
+    plan.input = s.input;
+    plan.exists = resume && path_exists(s.output.path);
+    plan.usable = true;
+  } catch (const UserError&) {
+  }
+  return plan;
+}
+
+std::string gib(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(std::size_t(1) << 30));
+  return text;
+}
+
+}  // namespace
 
 SceneSummary render_scene(ParamFile& params, Console& console) {
   Stopwatch clock;
@@ -32,21 +79,54 @@ SceneSummary render_scene(ParamFile& params, Console& console) {
   selection.increment = params.get<int>("scene_incr", 1);
   selection.last = params.get<int>("last_scene", -1);
   const bool resume = params.get<bool>("resume", false);
+  const bool read_ahead = params.get<bool>("scene_read_ahead", true);
   const std::vector<SceneFrame> frames = read_scene_file(path, selection);
+  auto frame_params = [&](std::size_t k) {
+    ParamFile p = params;
+    for (const auto& [key, value] : frames[k].values) p.set(key, value, frames[k].origin);
+    return p;
+  };
 
   SceneSummary summary;
   summary.frames = int(frames.size());
-  ParticleCache cache;  // the snapshot of the frame before, while the input keys stay the same
+  SnapshotCache cache;
+  std::optional<GpuStartup> gpu;  // started by the first frame that wants it
+  std::vector<std::optional<FramePlan>> plans(frames.size());
+  bool memory_said = false;
+  int first_width = 0, first_height = 0;
   for (std::size_t k = 0; k < frames.size(); ++k) {
     const SceneFrame& f = frames[k];
-    ParamFile p = params;
-    for (const auto& [key, value] : f.values) p.set(key, value, f.origin);
+    ParamFile p = frame_params(k);
     FrameOptions options;
     options.number = f.number;
     options.in_scene = true;
     options.resume = resume;
     options.warn_unused = k == 0;
     options.cache = &cache;
+    options.gpu = &gpu;
+    // Once this frame has its particles: the first later frame (within reach) that needs another
+    // snapshot has it read now, in the background.
+    options.loaded = [&](const std::string& signature, std::size_t bytes) {
+      if (!read_ahead || cache.reading_ahead()) return;
+      for (std::size_t j = k + 1; j < frames.size() && j <= k + look_ahead_frames; ++j) {
+        if (!plans[j]) plans[j] = plan_frame(frame_params(j), frames[j], resume);
+        const FramePlan& plan = *plans[j];
+        if (!plan.usable) return;
+        if (plan.exists || plan.signature == signature) continue;
+        // The next snapshot is likely of the size of this one (the same simulation); the margin
+        // covers the reader's and the estimators' working memory.
+        const std::size_t available = available_memory_bytes();
+        if (available < 2 * bytes) {
+          if (!memory_said)
+            console.report("scene: the next snapshot is read after this frame, not during it: " + gib(available) +
+                           " of memory available, " + gib(2 * bytes) + " wanted\n");
+          memory_said = true;
+          return;
+        }
+        cache.read_ahead(plan.signature, plan.input, plan.normalization);
+        return;
+      }
+    };
     Stopwatch frame_clock;
     char line[400];
     try {
@@ -59,13 +139,25 @@ SceneSummary render_scene(ParamFile& params, Console& console) {
         continue;
       }
       ++summary.rendered;
+      if (summary.rendered == 1) {
+        first_width = r.width;
+        first_height = r.height;
+      } else if (r.width != first_width || r.height != first_height) {
+        console.warning("frame " + std::to_string(k + 1) + " (" + f.origin + ") is " + std::to_string(r.width) + " x " +
+                        std::to_string(r.height) + " pixels, the first frame " + std::to_string(first_width) + " x " +
+                        std::to_string(first_height) + ": a movie needs frames of one size");
+      }
       summary.read_seconds += r.stage_seconds("read") + r.stage_seconds("hsml");
       summary.render_seconds += r.stage_seconds("render");
       const double left = clock.seconds() / double(k + 1) * double(frames.size() - k - 1);
       ++(r.reused ? summary.reads_saved : summary.reads);
+      if (r.read_ahead) ++summary.reads_ahead;
       std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s in %.3f s%s; about %.0f s left\n", k + 1,
                     frames.size(), f.origin.c_str(), r.image_path.c_str(), frame_clock.seconds(),
-                    r.reused ? " (snapshot kept from the frame before)" : "", left);
+                    r.reused       ? " (snapshot kept from the frame before)"
+                    : r.read_ahead ? " (snapshot read while the frame before rendered)"
+                                   : "",
+                    left);
       console.report(line);
     } catch (const UserError& e) {
       ++summary.failed;

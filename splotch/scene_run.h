@@ -1,7 +1,9 @@
 // A run of a scene file: every frame it chooses rendered in order, each with the parameter file
 // plus that frame's values (splotch/scene_file.h). A frame that fails is reported and the run goes
 // on with the next; `resume = TRUE` leaves frames whose image exists alone, so that a killed batch
-// job can be started again. A line per frame says how far the run is and how long is left.
+// job can be started again. A line per frame says how far the run is and how long is left. The
+// frames share the particles of a snapshot (read once for a fly-through), the snapshot read ahead
+// for a later frame, and the GPU's session.
 #pragma once
 
 #include <string>
@@ -14,6 +16,7 @@ namespace splotch {
 struct SceneSummary {
   int frames = 0, rendered = 0, skipped = 0, failed = 0;
   int reads = 0, reads_saved = 0;  // rendered frames that read their snapshot, or kept the one before
+  int reads_ahead = 0;             // of `reads`: those done in the background while a frame rendered
   double seconds = 0;                       // the whole run
   double read_seconds = 0, render_seconds = 0;  // summed over the rendered frames
 
@@ -21,7 +24,9 @@ struct SceneSummary {
 };
 
 // Renders the frames of the scene file that `params` names (scene_file, scene_start, scene_incr,
-// last_scene, resume).
+// last_scene, resume, scene_read_ahead). With scene_read_ahead (default TRUE), once a frame has its
+// particles the next frame needing another snapshot has it read in the background, when the
+// memory available is at least twice what the current snapshot takes.
 SceneSummary render_scene(ParamFile& params, Console& console);
 
 }  // namespace splotch

@@ -360,9 +360,11 @@ InputSettings read_input_settings(ParamFile& p) {
 }
 
 Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::string& no_gpu_reason,
-                       bool in_scene) {
+                       bool in_scene, std::string* input_keys) {
   Settings s;
+  const std::size_t mark = p.lookup_mark();
   s.input = read_input_settings(p);
+  if (input_keys) *input_keys = p.looked_up_since(mark);
   for (int t = 0; t < s.input.ptypes; ++t) s.types.push_back(read_type(p, t));
   s.camera = read_camera(p);
   s.minrad_pix = p.get<float>("minrad_pix", 1.0f);

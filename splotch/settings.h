@@ -60,9 +60,12 @@ struct Settings {
 
 // `frame` numbers the image (DESIGN.md section 4, "Output name"; `in_scene`: a frame of a scene
 // file). `gpu_available` decides renderer=auto; `no_gpu_reason` says why there is none, for the
-// error of renderer=cuda.
+// error of renderer=cuda. `input_keys`, when given, receives the keys that reading the input
+// settings looked up, with their values (as used.par lists them): they decide which particles a
+// frame reads.
 Settings read_settings(ParamFile& params, int frame = 0, bool gpu_available = false,
-                       const std::string& no_gpu_reason = "", bool in_scene = false);
+                       const std::string& no_gpu_reason = "", bool in_scene = false,
+                       std::string* input_keys = nullptr);
 
 // Only what reading the snapshot needs (for --info).
 InputSettings read_input_settings(ParamFile& params);

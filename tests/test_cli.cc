@@ -447,7 +447,7 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CHECK(r.out.find("frame 3 of 3 (" + scene + ":5)") != std::string::npos);
   CHECK(r.out.find("scene: 3 frames: 3 rendered, 0 skipped (resume), 0 failed") != std::string::npos);
   // The snapshot is read once: the input keys do not change between the frames.
-  CHECK(r.out.find("; 1 snapshot reads;") != std::string::npos);
+  CHECK(r.out.find("; 1 snapshot reads, 0 of them while a frame rendered;") != std::string::npos);
   CHECK(r.out.find("movie0000.tga in ") != std::string::npos);
   CHECK(r.out.find("movie0000.tga in ") < r.out.find("(snapshot kept from the frame before)"));
   CHECK(r.out.find("movie0002.tga in ") < r.out.rfind("(snapshot kept from the frame before)"));
@@ -495,12 +495,12 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CHECK(!file_exists(s.dir.file("b0001.tga")));
   CHECK(file_exists(s.dir.file("b0002.tga")));
   CHECK(b.out.find("scene: 3 frames: 2 rendered, 0 skipped (resume), 1 failed") != std::string::npos);
-  CHECK(b.out.find("; 2 snapshot reads;") != std::string::npos);  // the input changes every frame
+  CHECK(b.out.find("; 2 snapshot reads, ") != std::string::npos);  // the input changes every frame
   // A normalisation key that changes makes the next frame read and normalise again.
   CommandResult renorm = s.run("scene_file=" + s.dir.write("norm.txt", "color_log0 camera_x\nTRUE 50\nTRUE 55\nFALSE 60\n") +
                                " outfile=" + s.dir.file("n.tga"));
   CHECK(renorm.status == 0);
-  CHECK(renorm.out.find("; 2 snapshot reads;") != std::string::npos);
+  CHECK(renorm.out.find("; 2 snapshot reads, 1 of them while a frame rendered;") != std::string::npos);
   CHECK(s.run("color_log0=FALSE camera_x=60 outfile=" + s.dir.file("n_single.tga")).status == 0);
   CHECK(read_file(s.dir.file("n0002.tga")) == read_file(s.dir.file("n_single.tga")));
   // An unknown key in the header is named once, as unused parameters are.
@@ -519,6 +519,51 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
                    "l9.txt:2: 9 values where the legacy form has 10", s.image);
   check_user_error(s.run("scene_file=" + s.dir.write("nan.txt", "50 -50 80 50 50 50 0 0 1 0\n50 -50 x 50 50 50 0 0 1 0\n")),
                    "nan.txt:2: camera_z = 'x' is not a number", s.image);
+}
+
+TEST_CASE("bin/splotch: a snapshot sequence reads the next snapshot while a frame renders") {
+  Scene s;
+  // Two more snapshots: the cloud moved, and one whose particles are all invalid (it reads, but
+  // holds nothing to draw: an error found only by reading it).
+  std::vector<Record> moved = small_cloud(), invalid = small_cloud();
+  for (Record& r : moved) r[0] += 3;
+  for (Record& r : invalid) r[0] = std::numeric_limits<float>::quiet_NaN();
+  const std::string a = s.dir.file("particles.bin"), b = s.dir.file("moved.bin"), bad = s.dir.file("invalid.bin");
+  write_raw_table(b, moved);
+  write_raw_table(bad, invalid);
+  // Snapshots a a b b a bad a: reads at frames 1, 3, 5, 6 (failing) and 7; those of frames 3, 5
+  // and 6 in the background while the frame before renders (a frame that fails does not start
+  // one for the frame after).
+  const std::string scene = s.dir.write("sequence.txt", "infile camera_x\n" + a + " 50\n" + a + " 55\n" + b + " 60\n" +
+                                                            b + " 65\n" + a + " 70\n" + bad + " 75\n" + a + " 80\n");
+  CommandResult r = s.run("scene_file=" + scene + " outfile=" + s.dir.file("seq.tga"));
+  CHECK(r.status == 1);
+  CHECK(r.out.find("scene: 7 frames: 6 rendered, 0 skipped (resume), 1 failed") != std::string::npos);
+  CHECK(r.out.find("; 4 snapshot reads, 2 of them while a frame rendered;") != std::string::npos);
+  CHECK(r.out.find("seq0002.tga in ") < r.out.find("(snapshot read while the frame before rendered)"));
+  // The failure of the read in the background is the frame's, said in its turn.
+  CHECK(r.err.find("frame 6 of 7 (" + scene + ":7) failed: ") != std::string::npos);
+  CHECK(r.err.find("200 of 200 particles of '" + bad + "' skipped") < r.err.find("frame 6 of 7"));
+  CHECK(!file_exists(s.dir.file("seq0005.tga")));
+  const char* inputs[] = {"particles.bin", "particles.bin", "moved.bin", "moved.bin", "particles.bin", "", "particles.bin"};
+  for (int k = 0; k < 7; ++k) {
+    if (k == 5) continue;
+    INFO("frame " << k);
+    const std::string single = s.dir.file("single" + std::to_string(k) + ".tga");
+    CHECK(s.run("infile=" + s.dir.file(inputs[k]) + " camera_x=" + std::to_string(50 + 5 * k) + " outfile=" + single)
+              .status == 0);
+    CHECK(read_file(s.dir.file("seq000" + std::to_string(k) + ".tga")) == read_file(single));
+  }
+  // scene_read_ahead = FALSE: the same reads, each in its frame's turn.
+  CommandResult serial = s.run("scene_file=" + scene + " outfile=" + s.dir.file("serial.tga") + " scene_read_ahead=FALSE");
+  CHECK(serial.out.find("; 4 snapshot reads, 0 of them while a frame rendered;") != std::string::npos);
+  CHECK(read_file(s.dir.file("serial0004.tga")) == read_file(s.dir.file("seq0004.tga")));
+  // Frames of another size are said (a movie needs one).
+  CommandResult sizes = s.run("scene_file=" + s.dir.write("sizes.txt", "xres\n64\n48\n") + " outfile=" +
+                              s.dir.file("sz.tga"));
+  CHECK(sizes.status == 0);
+  CHECK(sizes.err.find("is 48 x 48 pixels, the first frame 64 x 64: a movie needs frames of one size") !=
+        std::string::npos);
 }
 
 TEST_CASE("bin/splotch_path: writes a scene file that bin/splotch renders; bad moves are one error line") {

@@ -162,3 +162,46 @@ TEST_CASE("wrap_periodic: coordinates move within half a box of lookat") {
   wrap_periodic(q, {90, 10, 50});
   CHECK(q.x[0] == 1.0f);
 }
+
+TEST_CASE("project: from particles that stay (a scene's kept snapshot) equals projecting them in place") {
+  // Enough particles for several blocks and a ragged end; types, vector colours, a periodic box,
+  // some in view and some not.
+  const std::size_t n = 3 * 4096 + 13;
+  ParticleSet p;
+  p.box_size = 40;
+  std::uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return float(seed >> 8) / float(1u << 24);
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    p.x.push_back(40 * next() - 20);
+    p.y.push_back(40 * next() - 20);
+    p.z.push_back(40 * next() - 20);
+    p.hsml.push_back(0.05f + 0.5f * next());
+    p.intensity.push_back(next());
+    for (auto& c : p.colour) c.push_back(next());
+    p.type.push_back(std::uint8_t(i % 2));
+  }
+  GeometryOptions g = simple_camera();
+  g.camera.lookat = {3, -2, 1};  // wrapping about another point than the box centre
+  for (bool wrap : {false, true}) {
+    INFO("wrap " << wrap);
+    const ParticleSet kept = p;
+    const Splats copied = project(kept, g, wrap);
+    ParticleSet moved = p;
+    if (wrap) wrap_periodic(moved, g.camera.lookat);
+    const Splats in_place = project(std::move(moved), g);
+    CHECK(copied.size() > 100);
+    CHECK(copied.size() < n);  // some are out of view
+    CHECK(copied.x == in_place.x);
+    CHECK(copied.y == in_place.y);
+    CHECK(copied.depth == in_place.depth);
+    CHECK(copied.radius == in_place.radius);
+    CHECK(copied.intensity == in_place.intensity);
+    for (int c = 0; c < 3; ++c) CHECK(copied.colour[c] == in_place.colour[c]);
+    CHECK(copied.type == in_place.type);
+    CHECK(kept.x == p.x);  // the source is left as it was
+    CHECK(kept.hsml == p.hsml);
+  }
+}

@@ -13,7 +13,7 @@
 
 namespace splotch {
 
-TEST_CASE("gpu startup: finds the device (or says why not), lends a core meanwhile, hands over a working session") {
+TEST_CASE("gpu startup: finds the device (or says why not), lends a core meanwhile, hands over a working session that stays") {
   std::string why_direct, why_startup;
   const bool present = cuda_device_present(&why_direct);
   const int threads = omp_get_max_threads();
@@ -28,8 +28,9 @@ TEST_CASE("gpu startup: finds the device (or says why not), lends a core meanwhi
     MESSAGE("GPU test skipped: " << why_startup);
     return;
   }
-  const std::unique_ptr<CudaSession> session = startup.session();
+  CudaSession* session = startup.session();
   REQUIRE(session);
+  CHECK(startup.session() == session);  // kept for the frames after
   CHECK(omp_get_max_threads() == threads);
   testing::SplatArrays s;
   s.add(20.5f, 11.0f, 6.0f, 1.0f, 0.5f, 0.25f);
@@ -37,7 +38,7 @@ TEST_CASE("gpu startup: finds the device (or says why not), lends a core meanwhi
   Image host(40, 30), gpu(40, 30);
   CudaOptions o;
   render_host(s.view(), o.host, host);
-  const CudaReport report = render_cuda(s.view(), o, gpu, session.get());
+  const CudaReport report = render_cuda(s.view(), o, gpu, session);
   CHECK(report.on_gpu == 1);
   CHECK(report.on_host == 1);
   CHECK(testing::max_abs_difference(host, gpu) <= 1e-4f * testing::max_value(host));

@@ -1,0 +1,82 @@
+#include "splotch/snapshot_load.h"
+
+#include <algorithm>
+
+#include "params/user_error.h"
+#include "splotch/estimate_hsml.h"
+#include "splotch/particle_check.h"
+#include "splotch/read_snapshot.h"
+#include "splotch/run_report.h"
+
+namespace splotch {
+namespace {
+
+std::string count_text(std::size_t n, const char* what) { return std::to_string(n) + " " + what; }
+
+void warn_dropped(const DroppedParticles& d, std::size_t read, const std::string& path, Console& console) {
+  if (d.total() == 0) return;
+  std::string parts;
+  auto add = [&](std::size_t n, const char* what) {
+    if (n == 0) return;
+    if (!parts.empty()) parts += ", ";
+    parts += count_text(n, what);
+  };
+  add(d.bad_position, "with a NaN or infinite position");
+  add(d.bad_hsml, "with a zero, negative or non-finite smoothing length");
+  add(d.bad_value, "with a NaN or infinite intensity or colour");
+  console.warning(std::to_string(d.total()) + " of " + std::to_string(read) + " particles of '" + path +
+                  "' skipped: " + parts);
+}
+
+void check_types(const ParticleSet& p, int ptypes, const std::string& path) {
+  if (p.type.empty()) return;
+  const int highest = *std::max_element(p.type.begin(), p.type.end());
+  if (highest >= ptypes)
+    throw UserError("'" + path + "' holds particles of type " + std::to_string(highest) + " but ptypes = " +
+                    std::to_string(ptypes) + "; raise ptypes");
+}
+
+template <class A>
+std::size_t array_bytes(const A& a) {
+  return a.size() * sizeof(typename A::value_type);
+}
+
+}  // namespace
+
+std::size_t LoadedSnapshot::bytes() const {
+  const ParticleSet& p = particles;
+  std::size_t n = array_bytes(p.x) + array_bytes(p.y) + array_bytes(p.z) + array_bytes(p.hsml) +
+                  array_bytes(p.intensity) + array_bytes(p.type);
+  for (const auto& c : p.colour) n += array_bytes(c);
+  return n;
+}
+
+std::vector<TypeNormalization> normalizations(const Settings& s) {
+  std::vector<TypeNormalization> out;
+  for (const TypeSettings& t : s.types) out.push_back(t.normalization);
+  return out;
+}
+
+LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+                             Console& console) {
+  Stopwatch clock;
+  LoadedSnapshot out;
+  out.particles = read_snapshot(input, console.progress("read"));
+  console.end_progress();
+  out.read = out.particles.size();
+  const DroppedParticles dropped = drop_invalid_particles(out.particles);
+  warn_dropped(dropped, out.read, input.path, console);
+  out.dropped = dropped.total();
+  if (out.particles.size() == 0) throw UserError("'" + input.path + "' holds no particle that can be drawn");
+  check_types(out.particles, input.ptypes, input.path);
+  out.stages.push_back({"read", clock.lap()});
+  if (needs_hsml_estimate(input)) {
+    estimate_smoothing_lengths(out.particles, input, console);
+    out.stages.push_back({"hsml", clock.lap()});
+  }
+  normalize(out.particles, normalization);
+  out.stages.push_back({"normalize", clock.lap()});
+  return out;
+}
+
+}  // namespace splotch

@@ -1,0 +1,35 @@
+// The particles of a frame's snapshot made ready for any camera: read, the invalid ones dropped
+// (and counted), smoothing lengths estimated where asked, intensities and colours normalised.
+// What follows depends on the camera (splotch/geometry.h), so a scene can keep this for the
+// frames that only move the camera, and read the next snapshot in the background.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/particle_set.h"
+#include "splotch/console.h"
+#include "splotch/normalize.h"
+#include "splotch/settings.h"
+
+namespace splotch {
+
+struct LoadedSnapshot {
+  ParticleSet particles;
+  std::size_t read = 0, dropped = 0;
+  std::vector<std::pair<std::string, double>> stages;  // read, hsml, normalize: seconds
+
+  std::size_t bytes() const;  // of the particle arrays
+};
+
+// The normalisation of each type (one per ptypes).
+std::vector<TypeNormalization> normalizations(const Settings& s);
+
+// Reads and prepares the snapshot `input` names; warnings and progress go to `console`. Throws
+// UserError when nothing can be drawn or a type is out of range.
+LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+                             Console& console);
+
+}  // namespace splotch
