@@ -141,7 +141,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     }
     report.particles_read = loaded->read;
     report.particles_dropped = loaded->dropped;
-    if (frame.loaded) frame.loaded(signature, loaded->bytes());
+    if (frame.loaded) frame.loaded(signature, loaded->bytes(), loaded->seconds());
     splats = project(loaded->particles, geometry, s.input.periodic);
   } else {
     const double before = clock.lap();

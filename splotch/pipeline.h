@@ -31,9 +31,10 @@ struct FrameOptions {
   // The GPU's start, made by the first frame that wants it and kept for the others (null: a
   // start of the frame's own).
   std::optional<GpuStartup>* gpu = nullptr;
-  // Called once the frame has its particles, before it renders, with their signature and bytes:
-  // the scene runner starts reading a later snapshot then.
-  std::function<void(const std::string& signature, std::size_t bytes)> loaded;
+  // Called once the frame has its particles, before it renders, with their signature, bytes and
+  // the seconds loading them took (wherever it ran): the scene runner starts reading a later
+  // snapshot then.
+  std::function<void(const std::string& signature, std::size_t bytes, double seconds)> loaded;
 };
 // Renders the frame `params` describes and writes the image and its used.par (with `resume`,
 // an image that exists already is not rendered again: RunReport::skipped).

@@ -24,9 +24,10 @@ struct SceneSummary {
 };
 
 // Renders the frames of the scene file that `params` names (scene_file, scene_start, scene_incr,
-// last_scene, resume, scene_read_ahead). With scene_read_ahead (default TRUE), once a frame has its
-// particles the next frame needing another snapshot has it read in the background, when the
-// memory available is at least twice what the current snapshot takes.
+// last_scene, resume, scene_read_ahead). Once a frame has its particles, the next frame that
+// needs another snapshot has it read in the background, when the memory available is at least
+// twice what the current snapshot takes and scene_read_ahead allows: auto (the default) when the
+// current snapshot took 0.05 s or more to load, TRUE always, FALSE never.
 SceneSummary render_scene(ParamFile& params, Console& console);
 
 }  // namespace splotch

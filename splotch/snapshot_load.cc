@@ -51,6 +51,12 @@ std::size_t LoadedSnapshot::bytes() const {
   return n;
 }
 
+double LoadedSnapshot::seconds() const {
+  double sum = 0;
+  for (const auto& stage : stages) sum += stage.second;
+  return sum;
+}
+
 std::vector<TypeNormalization> normalizations(const Settings& s) {
   std::vector<TypeNormalization> out;
   for (const TypeSettings& t : s.types) out.push_back(t.normalization);

@@ -22,6 +22,7 @@ struct LoadedSnapshot {
   std::vector<std::pair<std::string, double>> stages;  // read, hsml, normalize: seconds
 
   std::size_t bytes() const;  // of the particle arrays
+  double seconds() const;     // the stages' sum
 };
 
 // The normalisation of each type (one per ptypes).

@@ -4,13 +4,16 @@
 #             view: the snapshot is read once, so a frame costs what the camera-dependent stages do;
 #   sequence  one frame per snapshot of SNAPSHOTS Gadget-2 files (different seeds, fidx 000, 001,
 #             ...) with the next snapshot read in the background while a frame renders
-#             (scene_read_ahead = TRUE, the default) against reading each in its frame's turn.
+#             (scene_read_ahead = auto, the default, and TRUE) against reading each in its
+#             frame's turn (FALSE).
 # One row per case: medians over RUNS runs of the whole process's wall time, per frame, and the
 # ratio to the single run (orbit) or to reading in turn (sequence).
 #
 #   tests/bench_scene.sh                                  # 1e6, 800x800, host renderer
 #   SIZES=1e7 RENDERER=auto EXTRA="size_estimate0=knn" tests/bench_scene.sh   # a GPU node, and
 #                                                          # smoothing lengths estimated per snapshot
+#   COLD=1 tests/bench_scene.sh   # the sequence's files dropped from the page cache before each
+#                                 # run (dd iflag=nocache), as a simulation's snapshots are read
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +34,7 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) p
 timed() {
   local times=()
   for _ in $(seq "$RUNS"); do
+    [ -z "${COLD:-}" ] || for f in "${cold_files[@]}"; do dd if="$f" iflag=nocache count=0 status=none; done
     local start
     start=$(date +%s.%N)
     bin/splotch "$@" renderer="$RENDERER" xres="$RES" ${extra_args[@]+"${extra_args[@]}"} >"$DIR/scene.log"
@@ -40,6 +44,7 @@ timed() {
 }
 
 printf "%-9s %9s %9s %-8s %7s %-28s %9s %9s %9s %s\n" case N image renderer frames variant wall_s per_frame ratio reads
+cold_files=()
 for n in $SIZES; do
   # orbit: the raw block file, as tests/bench.sh renders it.
   raw=$DIR/bench_$n.bin
@@ -64,8 +69,10 @@ for n in $SIZES; do
     cat "$file" >/dev/null
     echo "$k" >>"$scene"
   done
+  cold_files=()
+  for k in $(seq 0 $((SNAPSHOTS - 1))); do cold_files+=("$(printf "%s/seq_%s_%03d" "$DIR" "$n" "$k")"); done
   serial=
-  for ahead in FALSE TRUE; do
+  for ahead in FALSE auto TRUE; do
     whole=$(timed tests/bench/bench_gadget.par infile="$DIR/seq_${n}_" outfile="$DIR/scene_seq.tga" \
       scene_file="$scene" scene_read_ahead=$ahead)
     [ -n "$serial" ] || serial=$whole
@@ -76,4 +83,5 @@ for n in $SIZES; do
   done
 done
 echo "(wall seconds of the whole process, medians of $RUNS runs; ratio: orbit, the single frame's time over"
-echo " the orbit's per frame; sequence, reading in turn over this row; reads: snapshot reads in the run${EXTRA:+; keys: $EXTRA})"
+echo " the orbit's per frame; sequence, reading in turn over this row; reads: snapshot reads in the run${EXTRA:+;"
+echo " keys: $EXTRA}${COLD:+; the sequence's files dropped from the page cache before each run})"
