@@ -1,8 +1,5 @@
 #include "splotch/snapshot_cache.h"
 
-#include <omp.h>
-
-#include <algorithm>
 #include <cstdio>
 #include <new>
 
@@ -50,9 +47,10 @@ void SnapshotCache::read_ahead(std::string signature, InputSettings input, std::
   if (ahead_.valid()) return;
   ahead_signature_ = std::move(signature);
   ahead_ = std::async(std::launch::async, [input = std::move(input), normalization = std::move(normalization)] {
-    // Half the cores: the frame that renders meanwhile has the other half and the rest of its
-    // own threads (on a GPU node the CPU is mostly idle then; on a CPU-only one the two share).
-    omp_set_num_threads(std::max(1, omp_get_max_threads() / 2));
+    // With as many threads as the frame that renders meanwhile: the two share the cores while
+    // both run, and the read has them all once the frame is done. On the 16-core node, half the
+    // threads made frames whose snapshot needed the nearest-neighbour smoothing lengths 1.4
+    // times slower than reading in turn, all of them as fast; cold reads gained 1.3-1.4x either way.
     Console holding{Console::Holding{}};
     Ahead a;
     try {
