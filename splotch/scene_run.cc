@@ -49,7 +49,6 @@ struct FramePlan {
   std::string signature;
   InputSettings input;
   std::vector<TypeNormalization> normalization;
-  int width = 0, height = 0;
 };
 
 FramePlan plan_frame(ParamFile params, const SceneFrame& f, bool resume) {
