@@ -135,6 +135,11 @@ std::vector<std::string> link_names(hid_t group) {
 
 bool hdf5_supported() { return true; }
 
+bool hdf5_thread_safe() {
+  hbool_t safe = false;
+  return H5is_library_threadsafe(&safe) >= 0 && safe;
+}
+
 Hdf5File::Hdf5File(const std::string& path) : path_(path) {
   QuietErrors quiet;
   if (H5Fis_hdf5(path.c_str()) <= 0) {

@@ -28,6 +28,9 @@ namespace splotch {
 
 // Whether this build reads HDF5 files.
 bool hdf5_supported();
+// Whether the HDF5 library may be called from two threads at once (Debian builds it so); when
+// not, a scene does not read an HDF5 snapshot in the background.
+bool hdf5_thread_safe();
 
 struct Hdf5Header {
   std::vector<std::uint64_t> npart;        // particles of each type in this file

@@ -7,6 +7,7 @@
 namespace splotch {
 
 bool hdf5_supported() { return false; }
+bool hdf5_thread_safe() { return true; }  // never called: nothing to guard
 
 Hdf5File::Hdf5File(const std::string& path) : path_(path) {
   throw UserError("cannot read the HDF5 snapshot '" + path +

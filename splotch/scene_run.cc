@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "io/hdf5_file.h"
 #include "params/user_error.h"
 #include "splotch/file_paths.h"
 #include "splotch/pipeline.h"
@@ -123,6 +124,9 @@ SceneSummary render_scene(ParamFile& params, Console& console) {
         const FramePlan& plan = *plans[j];
         if (!plan.usable) return;
         if (plan.exists || plan.signature == signature) continue;
+        // This frame reads HDF5 headers on this thread while the read runs.
+        const bool hdf5 = plan.input.simtype == 7 || plan.input.simtype == 8;
+        if (hdf5 && !hdf5_thread_safe()) return;
         // The next snapshot is likely of the size of this one (the same simulation); the margin
         // covers the reader's and the estimators' working memory.
         const std::size_t available = available_memory_bytes();

@@ -291,6 +291,16 @@ TEST_CASE("bin/splotch: a Gadget format-2 snapshot and its HDF5 twin give the sa
   CHECK(a.size() > 200 * 200 * 3);
   CHECK(a == b);
 
+  // A sequence of HDF5 snapshots, each read in the background while the frame before renders
+  // (the settings of the next frames read HDF5 headers meanwhile): every frame as the single run.
+  splotch::testing::Hdf5TestWriter::write(g, dir.path("twin_006.hdf5"), chunked);
+  const std::string sequence = dir.write("sequence.txt", "fidx\n5\n6\n5\n6\n");
+  CommandResult seq = run_command(splotch_binary + " " + hdf5_par + " scene_file=" + sequence +
+                                  " scene_read_ahead=TRUE outfile=" + dir.path("seq.tga"));
+  CHECK(seq.status == 0);
+  CHECK(seq.out.find("; 4 snapshot reads, 3 of them while a frame rendered;") != std::string::npos);
+  for (int k = 0; k < 4; ++k) CHECK(read_file(dir.path("seq000" + std::to_string(k) + ".tga")) == b);
+
   CommandResult info = run_command(splotch_binary + " --info " + dir.path("twin_005.hdf5"));
   CHECK(info.status == 0);
   CHECK(info.out.find("HDF5 (Gadget/AREPO/GIZMO/SWIFT layout), single precision positions, 1 file, 6 types") !=
