@@ -12,10 +12,10 @@
 namespace splotch {
 namespace {
 
-// Plans the reading of quantity `q` for `count` particles of file type `type` of `f`, which go to
-// [at, at + count) of `targets`.
+// Plans the reading of quantity `q` for `count` particles of file type `type` of `f`, from its
+// `skip`-th of the type, which go to [at, at + count) of `targets`.
 void plan_block(const GadgetFile& f, int type, const GadgetQuantity& q, int components, QuantityTargets targets,
-                std::size_t at, std::size_t count, const std::string& key, ReadPlan& plan) {
+                std::size_t at, std::size_t skip, std::size_t count, const std::string& key, ReadPlan& plan) {
   const std::string label = gadget_block_label(q.label);
   const double table_mass = f.header().mass[std::size_t(type)];
   if (components == 1 && label == "MASS" && table_mass != 0) {  // the mass table, not a block
@@ -32,8 +32,8 @@ void plan_block(const GadgetFile& f, int type, const GadgetQuantity& q, int comp
     throw UserError("Gadget file '" + f.path() + "': block " + block->label + " (" + key + ") holds particle types " +
                     gadget_type_list(layout.types) + " but not type " + std::to_string(type) +
                     (q.present ? std::string() : "; if that is wrong, give the types with the *_present key"));
-  const std::size_t start = block->offset + layout.offset_of(f.header(), type, components);
   const std::size_t stride = std::size_t(components) * std::size_t(layout.value_bytes);
+  const std::size_t start = block->offset + layout.offset_of(f.header(), type, components) + skip * stride;
   const std::size_t piece = block_copy_piece(components, layout.value_bytes);
   for (std::size_t done = 0; done < count; done += piece) {
     BlockCopy c{&f.file(), f.swapped(), start + done * stride, std::min(piece, count - done),
@@ -58,7 +58,7 @@ ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress
   std::vector<std::uint64_t> totals(gadget_types, 0);
   for (const auto& f : files)
     for (int k = 0; k < gadget_types; ++k) totals[std::size_t(k)] += f->header().npart[std::size_t(k)];
-  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1);
+  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, o.share);
   // The positions' block must fit the header's counts before those counts size any array: a
   // corrupted header could otherwise ask for gigabytes.
   for (const auto& f : files) {
@@ -75,9 +75,10 @@ ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress
   plan_files(o.types, first, files,
              [](const GadgetFile& f, int t) { return std::size_t(f.header().npart[std::size_t(t)]); }, p, plan,
              [&](const GadgetFile& f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
-                 std::size_t at, std::size_t count, const std::string& key) {
-               plan_block(f, t, q, components, targets, at, count, key, plan);
-             });
+                 std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
+               plan_block(f, t, q, components, targets, at, skip, count, key, plan);
+             },
+             o.share);
   run_read_plan(plan, progress);
   return p;
 }

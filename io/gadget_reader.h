@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/particle_set.h"
+#include "io/read_share.h"
 #include "io/progress.h"
 
 namespace splotch {
@@ -42,6 +43,7 @@ struct GadgetOptions {
   std::vector<std::string> files;   // the snapshot's files, in order
   std::optional<bool> swap_endian;  // unset: detected from each file
   std::vector<GadgetTypeRequest> types;
+  ReadShare share;                  // an MPI process's slice of each render type
 };
 
 // Particles grouped by render type (ParticleSet::type; empty for a single type), each type's in

@@ -26,10 +26,10 @@ std::string rows_mismatch(const std::string& where, const Hdf5Field& field, std:
          " rows but the header (NumPart_ThisFile) says " + std::to_string(count) + " particles";
 }
 
-// Plans the reading of quantity `q` for the `count` particles of type `type` in `f`, which go to
-// [at, at + count) of `targets`.
+// Plans the reading of quantity `q` for `count` particles of type `type` in `f`, from its
+// `skip`-th, which go to [at, at + count) of `targets`.
 void plan_dataset(SnapshotFile& f, int type, const GadgetQuantity& q, int components, QuantityTargets targets,
-                  std::size_t at, std::size_t count, const std::string& key, ReadPlan& plan) {
+                  std::size_t at, std::size_t skip, std::size_t count, const std::string& key, ReadPlan& plan) {
   const std::string where = "HDF5 file '" + f.hdf5.path() + "' PartType" + std::to_string(type);
   const std::optional<Hdf5Field> found = f.hdf5.find(type, q.label);
   const double table_mass = f.hdf5.header().mass_of(type);
@@ -41,7 +41,8 @@ void plan_dataset(SnapshotFile& f, int type, const GadgetQuantity& q, int compon
     throw UserError(where + " has no dataset '" + q.label + "' (" + key + ") for its " + std::to_string(count) +
                     " particles; its datasets are: " + f.hdf5.field_names(type));
   const Hdf5Field& field = *found;
-  if (field.rows != count) throw UserError(rows_mismatch(where, field, count));
+  const std::size_t in_file = f.hdf5.header().count(type);
+  if (field.rows != in_file) throw UserError(rows_mismatch(where, field, in_file));
   if (field.components != components)
     throw UserError(where + "/" + field.name + " (" + key + ") holds " + std::to_string(field.components) +
                     " value(s) per particle where " + std::to_string(components) + " are needed" +
@@ -60,13 +61,14 @@ void plan_dataset(SnapshotFile& f, int type, const GadgetQuantity& q, int compon
       if (targets[std::size_t(j)]) out[j] = targets[std::size_t(j)]->data() + at + done;
     if (field.raw) {
       const std::size_t stride = std::size_t(components) * std::size_t(field.value_bytes);
-      plan.copies.push_back({&*f.raw, field.big_endian != host_is_big_endian, field.offset + done * stride, piece,
+      plan.copies.push_back({&*f.raw, field.big_endian != host_is_big_endian, field.offset + (skip + done) * stride, piece,
                              components, field.value_bytes, {out[0], out[1], out[2]}, q.factor});
     } else {
       const float factor = q.factor;
       const Hdf5File* file = &f.hdf5;
-      plan.library_reads.push_back([file, type, field, done, piece, out, components, factor] {
-        file->read(type, field, done, piece, out, components, factor);
+      const std::size_t row = skip + done;
+      plan.library_reads.push_back([file, type, field, row, piece, out, components, factor] {
+        file->read(type, field, row, piece, out, components, factor);
       });
     }
   }
@@ -85,7 +87,7 @@ ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) 
   std::vector<std::uint64_t> totals(std::size_t(types), 0);
   for (const auto& f : files)
     for (int k = 0; k < types; ++k) totals[std::size_t(k)] += f->hdf5.header().count(k);
-  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1);
+  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, o.share);
   // Each type's positions must have the header's count of rows before those counts size any
   // array: a corrupted header could otherwise ask for gigabytes.
   for (const auto& f : files)
@@ -104,9 +106,10 @@ ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) 
   p.box_size = files[0]->hdf5.header().box_size;
   plan_files(o.types, first, files, [](const SnapshotFile& f, int t) { return f.hdf5.header().count(t); }, p, plan,
              [&](SnapshotFile& f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
-                 std::size_t at, std::size_t count, const std::string& key) {
-               plan_dataset(f, t, q, components, targets, at, count, key, plan);
-             });
+                 std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
+               plan_dataset(f, t, q, components, targets, at, skip, count, key, plan);
+             },
+             o.share);
   run_read_plan(plan, progress);
   return p;
 }

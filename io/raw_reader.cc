@@ -82,30 +82,31 @@ void finish_values(float* v, std::size_t count, const RawOptions& o, float scale
 // Pieces of this many particles are the unit of parallel reading and of progress reports.
 constexpr std::size_t piece_particles = std::size_t(1) << 20;
 
-void read_blocks(const InputFile& file, const std::vector<Field>& fields, std::size_t n, const RawOptions& o,
-                 const ProgressCallback& progress) {
+// Particles [lo, lo + n) of the file's `total`.
+void read_blocks(const InputFile& file, const std::vector<Field>& fields, std::size_t lo, std::size_t n,
+                 std::size_t total, const RawOptions& o, const ProgressCallback& progress) {
   const std::size_t pieces_per_field = (n + piece_particles - 1) / piece_particles;
-  const long total = long(pieces_per_field * fields.size());
+  const long pieces = long(pieces_per_field * fields.size());
   std::atomic<long> done{0};
   FirstError error;
 #pragma omp parallel for schedule(dynamic, 1)
-  for (long k = 0; k < total; ++k) {
+  for (long k = 0; k < pieces; ++k) {
     error.run([&] {
       const Field& f = fields[std::size_t(k) / pieces_per_field];
       std::size_t first = (std::size_t(k) % pieces_per_field) * piece_particles;
       std::size_t count = std::min(piece_particles, n - first);
       float* dest = f.target->data() + first;
-      file.read_at(dest, 4 * count, 4 * (std::size_t(f.column) * n + first));
+      file.read_at(dest, 4 * count, 4 * (std::size_t(f.column) * total + lo + first));
       finish_values(dest, count, o, f.scale);
       long now = ++done;
-      if (progress && omp_get_thread_num() == 0) progress(double(now) / double(total));
+      if (progress && omp_get_thread_num() == 0) progress(double(now) / double(pieces));
     });
   }
   error.rethrow_if_any();
 }
 
-void read_table(const InputFile& file, const std::vector<Field>& fields, std::size_t n, const RawOptions& o,
-                const ProgressCallback& progress) {
+void read_table(const InputFile& file, const std::vector<Field>& fields, std::size_t lo, std::size_t n,
+                const RawOptions& o, const ProgressCallback& progress) {
   const std::size_t nf = std::size_t(o.num_fields);
   const std::size_t per_piece = std::max<std::size_t>(1, piece_particles / nf);
   const long total = long((n + per_piece - 1) / per_piece);
@@ -119,7 +120,7 @@ void read_table(const InputFile& file, const std::vector<Field>& fields, std::si
       error.run([&] {
         std::size_t first = std::size_t(k) * per_piece;
         std::size_t count = std::min(per_piece, n - first);
-        file.read_at(buffer.data(), 4 * count * nf, 4 * first * nf);
+        file.read_at(buffer.data(), 4 * count * nf, 4 * (lo + first) * nf);
         if (o.swap_endian) swap_bytes_4(buffer.data(), count * nf);
         for (const Field& f : fields) {
           float* dest = f.target->data() + first;
@@ -176,13 +177,15 @@ void check_byte_order(const std::string& path, const ParticleArray<float>& x, co
 ParticleSet read_raw(const std::string& path, const RawOptions& options, const ProgressCallback& progress) {
   check_columns(path, options);
   InputFile file(path);
-  const std::size_t n = particle_count(path, options, file.size());
+  const std::size_t total = particle_count(path, options, file.size());
+  const auto [lo, hi] = options.share.of(total);
+  const std::size_t n = hi - lo;
   ParticleSet p;
   std::vector<Field> fields = plan_fields(p, options, n);
   if (options.layout == RawOptions::Layout::blocks)
-    read_blocks(file, fields, n, options, progress);
+    read_blocks(file, fields, lo, n, total, options, progress);
   else
-    read_table(file, fields, n, options, progress);
+    read_table(file, fields, lo, n, options, progress);
   check_byte_order(path, p.x, options);
   return p;
 }

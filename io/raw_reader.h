@@ -8,6 +8,7 @@
 #include <string>
 
 #include "io/particle_set.h"
+#include "io/read_share.h"
 #include "io/progress.h"
 
 namespace splotch {
@@ -24,6 +25,7 @@ struct RawOptions {
   bool vector_colour = false;  // read colour[1] and colour[2] as well
   bool swap_endian = true;     // the original's default for raw files
   float smooth_factor = 1.0f;  // multiplies the hsml field
+  ReadShare share;             // an MPI process's slice of the particles
 };
 
 ParticleSet read_raw(const std::string& path, const RawOptions& options, const ProgressCallback& progress = {});

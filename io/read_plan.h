@@ -3,6 +3,7 @@
 // first lets every file and block be checked (and every error said) before the long reading.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -15,6 +16,7 @@
 #include "io/block_copy.h"
 #include "io/gadget_reader.h"
 #include "io/particle_set.h"
+#include "io/read_share.h"
 #include "io/progress.h"
 
 namespace splotch {
@@ -95,28 +97,35 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
   quantity(r.intensity, 1, {&p.intensity, nullptr, nullptr}, "intensity_label" + key, 1.0f);
 }
 
-// Each render type's first particle in the set, and the total last: render type n takes the
-// particles of file type types[n].file_type, of which the files hold totals[t] (all files
+// Each render type's first particle in the set, and the total last: render type n takes `share`
+// of the particles of file type types[n].file_type, of which the files hold totals[t] (all files
 // together); a type with none is an error naming `first_file`.
 std::vector<std::size_t> render_type_starts(const std::vector<GadgetTypeRequest>& types,
                                             const std::vector<std::uint64_t>& totals, const std::string& first_file,
-                                            bool several_files);
+                                            bool several_files, ReadShare share = {});
 
 // Plans every render type from every file in turn: `count_of(file, t)` particles of file type t
-// in a file, read by `read(file, t, quantity, components, targets, at, count, key)` (see
-// plan_request) into [at, at + count).
+// in a file, of which `share` takes a slice over all files; a file's part of it, `count`
+// particles from its `skip`-th of the type, is read by `read(file, t, quantity, components,
+// targets, at, skip, count, key)` (see plan_request) into [at, at + count).
 template <class Files, class CountOf, class Read>
 void plan_files(const std::vector<GadgetTypeRequest>& types, const std::vector<std::size_t>& first, const Files& files,
-                CountOf&& count_of, ParticleSet& p, ReadPlan& plan, Read&& read) {
+                CountOf&& count_of, ParticleSet& p, ReadPlan& plan, Read&& read, ReadShare share = {}) {
   for (std::size_t n = 0; n < types.size(); ++n) {
     const GadgetTypeRequest& r = types[n];
-    std::size_t at = first[n];
+    std::size_t total = 0;
+    for (const auto& f : files) total += count_of(*f, r.file_type);
+    const auto [lo, hi] = share.of(total);
+    std::size_t at = first[n], file_first = 0;  // file_first: the file's first particle of the type, over all
     for (const auto& f : files) {
-      const std::size_t count = count_of(*f, r.file_type);
-      if (count == 0) continue;
+      const std::size_t in_file = count_of(*f, r.file_type);
+      const std::size_t from = std::max(file_first, lo), to = std::min(file_first + in_file, hi);
+      file_first += in_file;
+      if (from >= to) continue;
+      const std::size_t skip = from - (file_first - in_file), count = to - from;
       plan_request(r, int(n), at, count, p, plan,
                    [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
-                     read(*f, r.file_type, q, components, targets, at, count, key);
+                     read(*f, r.file_type, q, components, targets, at, skip, count, key);
                    });
       at += count;
     }

@@ -43,20 +43,23 @@ class Planner {
   std::deque<Source> sources;
   std::vector<TextRead> texts;
 
-  void plan_type(int n, const GadgetTypeRequest& r, std::size_t first) {
+  // Render type n: `count` particles of its file type from the `skip`-th, to [first, first + count).
+  void plan_type(int n, const GadgetTypeRequest& r, std::size_t first, std::size_t skip, std::size_t count) {
     const int t = r.file_type;
-    Source records{file_.records(t), std::size_t(file_.count(t)), {}};
+    TipsyRecords type_records = file_.records(t);
+    type_records.start += skip * type_records.record_bytes;
+    Source records{type_records, count, {}};
     plan_request(r, n, first, records.count, p_, plan_,
                  [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
-                   quantity(records, t, q, components, targets, first, key);
+                   quantity(records, t, skip, q, components, targets, first, key);
                  });
     sources.push_back(std::move(records));
   }
 
  private:
   // From the type's records or an auxiliary array.
-  void quantity(Source& records, int t, const GadgetQuantity& q, int components, QuantityTargets arrays,
-                std::size_t first, const std::string& key) {
+  void quantity(Source& records, int t, std::size_t skip, const GadgetQuantity& q, int components,
+                QuantityTargets arrays, std::size_t first, const std::string& key) {
     const std::size_t count = records.count;
     if (const TipsyField* f = file_.field(t, q.label)) {
       check_components(*f, components, q.label, key);
@@ -70,10 +73,10 @@ class Planner {
       const TipsyAuxArray& aux = aux_array(aux_path);
       float* out = arrays[0]->data() + first;
       if (aux.binary()) {
-        const TipsyRecords values = aux.records(file_.first_index(t));
+        const TipsyRecords values = aux.records(file_.first_index(t) + skip);
         sources.push_back({values, count, {{0, int(values.record_bytes), out, q.factor}}});
       } else {
-        texts.push_back({&aux, file_.first_index(t), count, out, q.factor});
+        texts.push_back({&aux, file_.first_index(t) + skip, count, out, q.factor});
       }
       return;
     }
@@ -130,7 +133,8 @@ std::string type_counts(const TipsyFile& f) {
 }
 
 // Each render type's first particle in the set (and the total, last), checking the ptypes.
-std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<GadgetTypeRequest>& types) {
+std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<GadgetTypeRequest>& types,
+                                     ReadShare share) {
   std::vector<std::size_t> first(types.size() + 1, 0);
   for (std::size_t n = 0; n < types.size(); ++n) {
     const int t = types[n].file_type;
@@ -141,7 +145,7 @@ std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<Ga
       throw UserError("Tipsy file '" + file.path() + "' holds no " + tipsy_type_name(t) + " particles (" + key + " = " +
                       std::to_string(t) + "); it holds " + type_counts(file) + ": choose another " + key +
                       " or fewer ptypes");
-    first[n + 1] = first[n] + std::size_t(file.count(t));
+    first[n + 1] = first[n] + share.size_of(std::size_t(file.count(t)));
   }
   return first;
 }
@@ -154,14 +158,17 @@ ParticleSet read_tipsy(const GadgetOptions& o, const ProgressCallback& progress)
     throw UserError("a Tipsy snapshot is one file, but " + std::to_string(o.files.size()) +
                     " were given (" + file_list(o.files) + "): name the one file with infile and numfiles = 1");
   const TipsyFile file(o.files[0], o.swap_endian);
-  const std::vector<std::size_t> first = type_starts(file, o.types);
+  const std::vector<std::size_t> first = type_starts(file, o.types, o.share);
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   // Tipsy headers hold no box: a periodic run keeps its box size (dPeriod) in the run's parameter
   // file, which does not travel with the snapshot.
   p.box_size = 0;
   Planner planner(file, p, plan);
-  for (std::size_t n = 0; n < o.types.size(); ++n) planner.plan_type(int(n), o.types[n], first[n]);
+  for (std::size_t n = 0; n < o.types.size(); ++n) {
+    const auto [skip, end] = o.share.of(std::size_t(file.count(o.types[n].file_type)));
+    planner.plan_type(int(n), o.types[n], first[n], skip, end - skip);
+  }
   // The text arrays first: each is one long job, best started early.
   for (const TextRead& t : planner.texts)
     plan.jobs.push_back([&t] { t.array->read_text(t.first, t.count, t.out, t.factor); });
