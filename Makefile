@@ -15,7 +15,7 @@ DEPFLAGS  = -MMD -MP
 # Debian packages the build and tests need (`make deps` installs the missing ones).
 DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev
 
-LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/main.cc,$(wildcard splotch/*.cc))
+LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/main.cc splotch/mpi_comm.cc,$(wildcard splotch/*.cc))
 TEST_SRC := $(wildcard tests/test_*.cc)
 
 # HDF5 snapshots (simtype 7, 8) are read with Debian's serial libhdf5 when its headers are there;
@@ -52,6 +52,20 @@ LIB_SRC    += cuda/no_cuda.cc
 CUDA_OBJ   :=
 endif
 LIB_OBJ  := $(LIB_SRC:%.cc=build/obj/%.o) $(CUDA_OBJ)
+
+# MPI (DESIGN.md section 6): bin/splotch_mpi is built with mpicxx (OpenMPI: Debian's
+# libopenmpi-dev and openmpi-bin) whenever mpicxx is found, into build/mpi; `make MPI=1` makes
+# bin/splotch that build, and `make deps MPI=1` installs OpenMPI. The default bin/splotch needs
+# no MPI (splotch/no_mpi.cc stands in).
+MPI      ?= 0
+MPICXX   ?= $(shell command -v mpicxx 2>/dev/null)
+ifeq ($(MPI),1)
+DEB_PACKAGES += libopenmpi-dev openmpi-bin
+endif
+# Only splotch/mpi_comm.cc sees MPI: the other objects are the default build's.
+MPI_OBJ  := build/obj/splotch/main.o $(filter-out build/obj/splotch/no_mpi.o,$(LIB_OBJ)) build/mpi/splotch/mpi_comm.o
+MPI_STAMP := build/mpi_$(MPI)
+$(shell mkdir -p build && [ -f $(MPI_STAMP) ] || { rm -f build/mpi_[01]; touch $(MPI_STAMP); })
 TEST_OBJ := $(TEST_SRC:%.cc=build/obj/%.o)
 
 BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
@@ -64,7 +78,8 @@ help:
 	@echo "make          build bin/splotch (and bin/splotch_path, bin/make_demo)"
 	@echo "make deps     install missing Debian packages with apt-get: $(DEB_PACKAGES)"
 	@echo "make demo     render the demo picture to build/demo/"
-	@echo "make test     build and run the test suite"
+	@echo "make test     build and run the test suite (with the MPI tests where mpicxx is found)"
+	@echo "make MPI=1    bin/splotch built with MPI (OpenMPI; make deps MPI=1 installs it); bin/splotch_mpi is that build"
 	@echo "make bench    benchmark on ../shared/bench snapshots (1e6, 1e7 particles)"
 
 deps:
@@ -82,6 +97,11 @@ build/obj/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) $(HDF5_FLAGS) $(DEPFLAGS) -c $< -o $@
 
+build/mpi/%.o: %.cc
+	@mkdir -p $(dir $@)
+	@if [ -z "$(MPICXX)" ]; then echo "no mpicxx: install OpenMPI (make deps MPI=1)"; exit 1; fi
+	$(MPICXX) $(CXXFLAGS) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX $(DEPFLAGS) -c $< -o $@
+
 build/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
@@ -90,9 +110,18 @@ build/libsplotch.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-bin/splotch: build/obj/splotch/main.o build/libsplotch.a
+ifeq ($(MPI),1)
+bin/splotch: bin/splotch_mpi $(MPI_STAMP)
+	cp bin/splotch_mpi $@
+else
+bin/splotch: build/obj/splotch/main.o build/libsplotch.a $(MPI_STAMP)
 	@mkdir -p bin
-	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
+	$(CXX) $(CXXFLAGS) $(filter-out $(MPI_STAMP),$^) $(LDLIBS) $(HDF5_LIBS) -o $@
+endif
+
+bin/splotch_mpi: $(MPI_OBJ)
+	@mkdir -p bin
+	$(MPICXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
 
 bin/splotch_path: build/obj/tools/splotch_path.o build/libsplotch.a
 	@mkdir -p bin
@@ -127,7 +156,8 @@ demo: bin/splotch build/demo/demo_particles.bin build/demo/demo_vector.bin
 	bin/splotch testdata/demo_vector.par
 	@echo "demo images: build/demo/demo.png build/demo/demo_vector.png"
 
-test: bin/splotch bin/splotch_path bin/splotch_tests bin/make_demo
+# The MPI tests run where mpicxx is found (tests/test_mpi.cc says when they are skipped).
+test: bin/splotch bin/splotch_path bin/splotch_tests bin/make_demo $(if $(MPICXX),bin/splotch_mpi)
 	bin/splotch_tests
 
 # Stored reference images for the end-to-end tests; run only when a change of the picture is
@@ -143,4 +173,4 @@ bench: bin/splotch bin/make_snapshot
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) build/obj/splotch/main.d build/obj/tools/splotch_path.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) build/mpi/splotch/mpi_comm.d build/obj/splotch/main.d build/obj/tools/splotch_path.d

@@ -6,9 +6,12 @@
 #include <cstdio>
 #include <iostream>
 #include <new>
+#include <optional>
+#include <string>
 
 #include "params/param_file.h"
 #include "params/user_error.h"
+#include "splotch/comm.h"
 #include "splotch/command_line.h"
 #include "splotch/console.h"
 #include "splotch/pipeline.h"
@@ -18,9 +21,10 @@
 
 namespace {
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, const splotch::Comm& comm) {
   using namespace splotch;
   const CommandLine cl = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+  if (!comm.root() && (cl.help || cl.version || cl.info)) return 0;  // said once, by rank 0
   if (cl.help) {
     std::fputs(usage_text().c_str(), stdout);
     return 0;
@@ -31,17 +35,25 @@ int run(int argc, char** argv) {
   }
   ParamFile params = cl.info ? info_parameters(cl.parameter_file) : ParamFile::read(cl.parameter_file);
   for (const std::string& o : cl.overrides) params.set_from_command_line(o);
-  Console console(cl.quiet, ::isatty(STDERR_FILENO) != 0);
+  // The other processes of an MPI run say nothing: rank 0 speaks for all.
+  std::optional<Console> speaking, silent;
+  if (comm.root())
+    speaking.emplace(cl.quiet, ::isatty(STDERR_FILENO) != 0);
+  else
+    silent.emplace(Console::Holding{});
+  Console& console = comm.root() ? *speaking : *silent;
   if (cl.info) {
     print_snapshot_info(params, console, std::cout);
     return 0;
   }
   if (!params.get<std::string>("scene_file", "").empty()) {
-    const SceneSummary summary = render_scene(params, console);
+    const SceneSummary summary = render_scene(params, console, &comm);
     console.report(summary.text());
     return summary.failed > 0 ? 1 : 0;  // the frames that failed said why as they went
   }
-  const RunReport report = render_frame(params, console);
+  FrameOptions frame;
+  frame.comm = &comm;
+  const RunReport report = render_frame(params, console, frame);
   console.report(report.text());
   return 0;
 }
@@ -49,16 +61,28 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::optional<splotch::Comm> comm;
   try {
-    return run(argc, argv);
+    comm.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "splotch: error: MPI did not start: %s\n", e.what());
+    return 1;
+  }
+  // Errors of an MPI run's processes are agreed on (splotch/comm.h): every process throws the
+  // same one, and rank 0 says it. What only one process meets is said by it, with its rank.
+  const bool root = comm->root();
+  const std::string who = root ? "splotch" : "splotch (process " + std::to_string(comm->rank()) + ")";
+  try {
+    return run(argc, argv, *comm);
   } catch (const splotch::UserError& e) {
-    std::fprintf(stderr, "splotch: error: %s\n", e.what());
+    if (root) std::fprintf(stderr, "splotch: error: %s\n", e.what());
     return 1;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "splotch: error: out of memory (fewer particles, a smaller image, or a larger machine)\n");
+    std::fprintf(stderr, "%s: error: out of memory (fewer particles, a smaller image, or a larger machine)\n",
+                 who.c_str());
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "splotch: internal error: %s\n", e.what());
+    std::fprintf(stderr, "%s: internal error: %s\n", who.c_str(), e.what());
     return 2;
   }
 }

@@ -160,8 +160,11 @@ void apply_ranges(ParticleSet& p, const std::vector<TypeRanges>& ranges, const s
   }
 }
 
-std::vector<TypeRanges> normalize(ParticleSet& p, const std::vector<TypeNormalization>& types) {
-  std::vector<TypeRanges> ranges = choose_ranges(transform_and_measure(p, types), types);
+std::vector<TypeRanges> normalize(ParticleSet& p, const std::vector<TypeNormalization>& types,
+                                  const RangeReduction& reduce) {
+  std::vector<TypeRanges> data = transform_and_measure(p, types);
+  if (reduce) reduce(data);
+  std::vector<TypeRanges> ranges = choose_ranges(data, types);
   apply_ranges(p, ranges, types);
   return ranges;
 }

@@ -8,6 +8,7 @@
 // reduce the ranges over ranks in between.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -48,7 +49,10 @@ std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data, const
 // Maps every value onto [0, 1] with the chosen ranges.
 void apply_ranges(ParticleSet& particles, const std::vector<TypeRanges>& ranges, const std::vector<TypeNormalization>& types);
 
-// All three steps for a single process; returns the ranges used (for the report).
-std::vector<TypeRanges> normalize(ParticleSet& particles, const std::vector<TypeNormalization>& types);
+// All three steps; returns the ranges used (for the report). `reduce`, when given, turns this
+// process's data ranges into those of all processes (an MPI run) before the user's bounds apply.
+using RangeReduction = std::function<void(std::vector<TypeRanges>& ranges)>;
+std::vector<TypeRanges> normalize(ParticleSet& particles, const std::vector<TypeNormalization>& types,
+                                  const RangeReduction& reduce = {});
 
 }  // namespace splotch

@@ -23,6 +23,7 @@
 #include "splotch/file_paths.h"
 #include "splotch/snapshot_cache.h"
 #include "splotch/snapshot_load.h"
+#include "splotch/comm.h"
 #include "splotch/settings.h"
 #include "splotch/sort.h"
 #include "splotch/tile_order.h"
@@ -65,6 +66,23 @@ PostOptions post_options(const Settings& s, const std::vector<std::unique_ptr<Pa
     for (const auto& palette : palettes)
       if (palette) p.colour_bars.push_back(palette.get());
   return p;
+}
+
+// What a data-parallel MPI run cannot do yet, said before any reading.
+void check_data_parallel(const Settings& s, int processes) {
+  const std::string with = " with " + std::to_string(processes) + " MPI processes";
+  if (!s.render.a_eq_e)
+    throw UserError("a_eq_e = FALSE cannot be rendered" + with +
+                    " yet: compositing front to back needs each pixel's splats in one depth order, and each process "
+                    "holds particles from all depths; run it with one process (a_eq_e = TRUE images are summed "
+                    "over processes)");
+  for (std::size_t n = 0; n < s.input.gadget.types.size() && s.input.simtype >= 2; ++n)
+    if (s.input.gadget.types[n].size_estimate == SizeEstimate::knn) {
+      const std::string N = std::to_string(n);
+      throw UserError("size_estimate" + N + " = knn cannot run" + with +
+                      ": a process's share of the particles does not hold their neighbours; run it with one "
+                      "process, or give the smoothing lengths (size_label" + N + " or size_fix" + N + ")");
+    }
 }
 
 void warn_unused(const ParamFile& params, Console& console) {
@@ -120,7 +138,26 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   const std::vector<TypeNormalization> normalization = normalizations(s);
   Splats splats;
   const GeometryOptions geometry = geometry_options(s);
-  if (frame.cache) {
+  const Comm* comm = frame.comm && frame.comm->size() > 1 ? frame.comm : nullptr;
+  if (comm) {
+    // Data-parallel (DESIGN.md section 6): this process reads and draws its share of every
+    // render type; the images are summed on rank 0.
+    check_data_parallel(s, comm->size());
+    s.input.raw.share = s.input.gadget.share = ReadShare{comm->rank(), comm->size()};
+    const double before = clock.lap();
+    LoadedSnapshot loaded = load_snapshot_share(s.input, normalization, *comm);
+    loading_done(loaded, before);
+    report.particles_read = comm->sum(loaded.read);
+    report.particles_dropped = comm->sum(loaded.dropped);
+    if (report.particles_dropped > 0)
+      console.warning(std::to_string(report.particles_dropped) + " of " + std::to_string(report.particles_read) +
+                      " particles of '" + s.input.path + "' skipped as invalid (NaN or infinite positions or values, "
+                      "or smoothing lengths that are not positive)");
+    if (report.particles_read == report.particles_dropped)
+      throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
+    if (s.input.periodic) wrap_periodic(loaded.particles, s.camera.lookat);
+    splats = project(std::move(loaded.particles), geometry);
+  } else if (frame.cache) {
     // A scene: the particles stay as they are for later frames, and the frame projects a copy
     // of the active ones.
     SnapshotCache& cache = *frame.cache;
@@ -153,56 +190,82 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     splats = project(std::move(loaded.particles), geometry);
   }
   report.particles_active = splats.size();
-  if (splats.size() == 0) console.warning("no particle is in view: the image will be black (check the camera)");
-  // Screen space is ordered by image tile here, before the colour stage makes three arrays of
-  // one. Only the draw order needs depth; with a_eq_e its memory serves as scratch space instead.
-  ParticleArray<float> spare;
-  if (s.render.a_eq_e) spare.swap(splats.depth);
-  RenderOptions render = s.render;
-  render.tile_size = host_tile_size(s.camera.xres, s.camera.yres, report.threads);
-  const std::vector<std::size_t> tile_start = order_by_tile(splats, render.tile_size, s.camera.xres, s.camera.yres, spare);
-  stage_done("geometry");
+  // The stages from here to the render, as a process of an MPI run must catch their errors.
+  auto draw = [&](Splats splats) {
+    // Screen space is ordered by image tile here, before the colour stage makes three arrays of
+    // one. Only the draw order needs depth; with a_eq_e its memory serves as scratch space instead.
+    ParticleArray<float> spare;
+    if (s.render.a_eq_e) spare.swap(splats.depth);
+    RenderOptions render = s.render;
+    render.tile_size = host_tile_size(s.camera.xres, s.camera.yres, report.threads);
+    const std::vector<std::size_t> tile_start = order_by_tile(splats, render.tile_size, s.camera.xres, s.camera.yres, spare);
+    stage_done("geometry");
 
-  colourize(splats, colour_options(s, palettes), std::move(spare));
-  stage_done("colour");
+    colourize(splats, colour_options(s, palettes), std::move(spare));
+    stage_done("colour");
 
-  if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);  // releases the depth array
-  stage_done("sort");
+    if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);  // releases the depth array
+    stage_done("sort");
 
-  // What of the GPU's start the CPU stages did not hide is a stage of its own.
-  CudaSession* session = nullptr;
-  if (s.renderer == RendererChoice::cuda && !gpu_start->device_present()) s.renderer = RendererChoice::host;
-  if (s.renderer == RendererChoice::cuda) {
-    try {
-      session = gpu_start->session();
-    } catch (const std::runtime_error& e) {
-      if (renderer != "auto") throw;
-      if (gpu_start->first_failure())
-        console.warning(std::string("the GPU could not be started (") + e.what() + "): rendering on the host");
-      s.renderer = RendererChoice::host;
+    // What of the GPU's start the CPU stages did not hide is a stage of its own.
+    CudaSession* session = nullptr;
+    if (s.renderer == RendererChoice::cuda && !gpu_start->device_present()) s.renderer = RendererChoice::host;
+    if (s.renderer == RendererChoice::cuda) {
+      try {
+        session = gpu_start->session();
+      } catch (const std::runtime_error& e) {
+        if (renderer != "auto") throw;
+        if (gpu_start->first_failure())
+          console.warning(std::string("the GPU could not be started (") + e.what() + "): rendering on the host");
+        s.renderer = RendererChoice::host;
+      }
+      stage_done("gpu_start");
     }
-    stage_done("gpu_start");
-  }
 
-  Image image(s.camera.xres, s.camera.yres);
-  SplatView view = view_of(splats);
-  view.tile_start = tile_start.data();
-  if (s.renderer == RendererChoice::cuda) {
-    CudaOptions cuda = s.cuda;
-    cuda.host = render;
-    view.tile_start = nullptr;  // the host part is a subset of the splats
-    report.gpu = render_cuda(view, cuda, image, session);
-    if (report.gpu->boundary >= 0)
-      console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
-                      std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(report.gpu->boundary) +
-                      " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to choose)");
-    report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
+    Image image(s.camera.xres, s.camera.yres);
+    SplatView view = view_of(splats);
+    view.tile_start = tile_start.data();
+    if (s.renderer == RendererChoice::cuda) {
+      CudaOptions cuda = s.cuda;
+      cuda.host = render;
+      view.tile_start = nullptr;  // the host part is a subset of the splats
+      report.gpu = render_cuda(view, cuda, image, session);
+      if (report.gpu->boundary >= 0)
+        console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
+                        std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(report.gpu->boundary) +
+                        " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to choose)");
+      report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
+    } else {
+      render_host(view, render, image, console.progress("render"));
+    }
+    console.end_progress();
+    splats = Splats();
+    stage_done("render");
+    return image;
+  };
+  Image image(0, 0);
+  if (comm) {
+    std::string failure;
+    try {
+      image = draw(std::move(splats));
+    } catch (const std::bad_alloc&) {
+      failure = "out of memory drawing its share of the particles";
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    const std::string error = comm->first_error(failure);
+    if (!error.empty()) throw UserError(error);
+    Stopwatch reduce_clock;
+    comm->sum_to_root(image.rgb.data(), image.rgb.size());
+    report.particles_active = comm->sum(report.particles_active);
+    report.stages.push_back({"reduce", reduce_clock.seconds()});
+    clock.lap();
+    if (!comm->root()) return report;  // rank 0 finishes the picture
   } else {
-    render_host(view, render, image, console.progress("render"));
+    image = draw(std::move(splats));
   }
-  console.end_progress();
-  splats = Splats();
-  stage_done("render");
+  if (report.particles_active == 0)
+    console.warning("no particle is in view: the image will be black (check the camera)");
 
   postprocess(image, post_options(s, palettes));
   stage_done("post");

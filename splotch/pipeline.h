@@ -17,6 +17,7 @@ namespace splotch {
 
 class SnapshotCache;
 class GpuStartup;
+class Comm;
 
 // Which frame a run renders: its number (the image's name), whether it is a frame of a scene file,
 // and whether an existing image is left alone (resume). A scene also passes what its frames share.
@@ -35,6 +36,9 @@ struct FrameOptions {
   // the seconds loading them took (wherever it ran): the scene runner starts reading a later
   // snapshot then.
   std::function<void(const std::string& signature, std::size_t bytes, double seconds)> loaded;
+  // The processes of an MPI run: with more than one, each reads and draws its share of the
+  // particles and rank 0 sums the images and writes the picture (the cache is not used then).
+  const Comm* comm = nullptr;
 };
 // Renders the frame `params` describes and writes the image and its used.par (with `resume`,
 // an image that exists already is not rendered again: RunReport::skipped).

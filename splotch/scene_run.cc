@@ -75,7 +75,7 @@ std::string gib(std::size_t bytes) {
 
 }  // namespace
 
-SceneSummary render_scene(ParamFile& params, Console& console) {
+SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm) {
   Stopwatch clock;
   std::string path = params.get<std::string>("scene_file");
   // A relative name: from the working directory, else from the parameter file's directory.
@@ -115,6 +115,7 @@ SceneSummary render_scene(ParamFile& params, Console& console) {
     options.warn_unused = k == 0;
     options.cache = &cache;
     options.gpu = &gpu;
+    options.comm = comm;
     // Once this frame has its particles: the first later frame (within reach) that needs another
     // snapshot has it read now, in the background.
     options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {

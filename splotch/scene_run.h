@@ -13,6 +13,8 @@
 
 namespace splotch {
 
+class Comm;
+
 struct SceneSummary {
   int frames = 0, rendered = 0, skipped = 0, failed = 0;
   int reads = 0, reads_saved = 0;  // rendered frames that read their snapshot, or kept the one before
@@ -28,6 +30,8 @@ struct SceneSummary {
 // needs another snapshot has it read in the background, when the memory available is at least
 // twice what the current snapshot takes and scene_read_ahead allows: auto (the default) when the
 // current snapshot took 0.05 s or more to load, TRUE always, FALSE never.
-SceneSummary render_scene(ParamFile& params, Console& console);
+// With an MPI run's `comm` of several processes, each frame is rendered by all of them
+// (data-parallel).
+SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm = nullptr);
 
 }  // namespace splotch

@@ -63,8 +63,10 @@ std::vector<TypeNormalization> normalizations(const Settings& s) {
   return out;
 }
 
-LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
-                             Console& console) {
+namespace {
+
+LoadedSnapshot load(const InputSettings& input, const std::vector<TypeNormalization>& normalization, Console& console,
+                    bool share, const RangeReduction& reduce) {
   Stopwatch clock;
   LoadedSnapshot out;
   out.particles = read_snapshot(input, console.progress("read"));
@@ -73,15 +75,58 @@ LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeN
   const DroppedParticles dropped = drop_invalid_particles(out.particles);
   warn_dropped(dropped, out.read, input.path, console);
   out.dropped = dropped.total();
-  if (out.particles.size() == 0) throw UserError("'" + input.path + "' holds no particle that can be drawn");
+  if (out.particles.size() == 0 && !share) throw UserError("'" + input.path + "' holds no particle that can be drawn");
   check_types(out.particles, input.ptypes, input.path);
   out.stages.push_back({"read", clock.lap()});
   if (needs_hsml_estimate(input)) {
     estimate_smoothing_lengths(out.particles, input, console);
     out.stages.push_back({"hsml", clock.lap()});
   }
-  normalize(out.particles, normalization);
+  normalize(out.particles, normalization, reduce);
   out.stages.push_back({"normalize", clock.lap()});
+  return out;
+}
+
+}  // namespace
+
+LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+                             Console& console) {
+  return load(input, normalization, console, false, {});
+}
+
+LoadedSnapshot load_snapshot_share(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+                                   const Comm& comm) {
+  // The processes agree once, where the ranges are reduced: a process that failed before (say,
+  // reading its files) says so there instead of reducing.
+  bool agreed = false;
+  auto reduce = [&](std::vector<TypeRanges>& ranges) {
+    agreed = true;
+    const std::string error = comm.first_error("");
+    if (!error.empty()) throw UserError(error);
+    std::vector<float> mins, maxs;
+    for (const TypeRanges& r : ranges) {
+      mins.insert(mins.end(), {r.colour.min, r.intensity.min});
+      maxs.insert(maxs.end(), {r.colour.max, r.intensity.max});
+    }
+    comm.min_max(mins, maxs);
+    for (std::size_t t = 0; t < ranges.size(); ++t) {
+      ranges[t].colour = {mins[2 * t], maxs[2 * t]};
+      ranges[t].intensity = {mins[2 * t + 1], maxs[2 * t + 1]};
+    }
+  };
+  Console quiet{Console::Holding{}};  // the counts of all processes are said instead
+  std::string failure;
+  LoadedSnapshot out;
+  try {
+    out = load(input, normalization, quiet, true, reduce);
+  } catch (const std::bad_alloc&) {
+    if (agreed) throw;
+    failure = "out of memory reading its share of '" + input.path + "'";
+  } catch (const std::exception& e) {
+    if (agreed) throw;
+    failure = e.what();
+  }
+  if (!agreed) throw UserError(comm.first_error(failure));
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/particle_set.h"
+#include "splotch/comm.h"
 #include "splotch/console.h"
 #include "splotch/normalize.h"
 #include "splotch/settings.h"
@@ -32,5 +33,12 @@ std::vector<TypeNormalization> normalizations(const Settings& s);
 // UserError when nothing can be drawn or a type is out of range.
 LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
                              Console& console);
+
+// One process's share of the snapshot in an MPI run (its ReadShare set in `input`): as
+// load_snapshot, but a share may be empty, and the normalisation's ranges are those of all
+// processes. Every process calls it; an error on any of them is thrown on all, naming the first
+// process that failed.
+LoadedSnapshot load_snapshot_share(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+                                   const Comm& comm);
 
 }  // namespace splotch

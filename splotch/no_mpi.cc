@@ -1,0 +1,13 @@
+// The one process of a build without MPI.
+#include "splotch/comm.h"
+
+namespace splotch {
+
+Comm::Comm(int&, char**&) {}
+Comm::~Comm() = default;
+std::string Comm::first_error(const std::string& local) const { return local; }
+void Comm::min_max(std::vector<float>&, std::vector<float>&) const {}
+std::uint64_t Comm::sum(std::uint64_t value) const { return value; }
+void Comm::sum_to_root(float*, std::size_t) const {}
+
+}  // namespace splotch

@@ -1,0 +1,189 @@
+// bin/splotch_mpi under mpirun (DESIGN.md section 6): 1 to 4 processes give the single process's
+// picture (within float rounding: the image sums are added in another order) for raw, Gadget
+// (two files), HDF5 (two files) and Tipsy input; what they cannot do yet is one error; an error
+// on one process ends the job with one message from rank 0. Skipped, with a message, where
+// OpenMPI or the MPI build is missing.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "io/byte_order.h"
+#include "io/hdf5_file.h"
+#include "io/image_reader.h"
+#include "tests/gadget_test_file.h"
+#include "tests/hdf5_test_file.h"
+#include "tests/test_support.h"
+#include "tests/tipsy_test_file.h"
+
+using namespace splotch::testing;
+
+namespace {
+
+const std::string mpi_binary = "bin/splotch_mpi";
+
+// Why the MPI tests cannot run here, or "".
+std::string mpi_missing() {
+  if (!file_exists(mpi_binary)) return mpi_binary + " is not built (no mpicxx: make deps MPI=1)";
+  if (run_command("command -v mpirun").status != 0) return "no mpirun (make deps MPI=1)";
+  return "";
+}
+
+CommandResult mpirun(int processes, const std::string& args) {
+  return run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np " + std::to_string(processes) +
+                     " " + mpi_binary + " " + args);
+}
+
+// The two pictures differ by at most one level in at most 1% of the values.
+void check_close(const std::string& a_path, const std::string& b_path) {
+  const splotch::Image8 a = splotch::read_image(a_path), b = splotch::read_image(b_path);
+  REQUIRE(a.width == b.width);
+  REQUIRE(a.height == b.height);
+  int worst = 0;
+  std::size_t differ = 0, lit = 0;
+  for (std::size_t i = 0; i < a.rgb.size(); ++i) {
+    const int d = std::abs(int(a.rgb[i]) - int(b.rgb[i]));
+    worst = std::max(worst, d);
+    differ += d != 0;
+    lit += a.rgb[i] > 10;
+  }
+  CHECK(lit > a.rgb.size() / 20);  // a picture, not a black image
+  CHECK(worst <= 1);
+  CHECK(differ <= a.rgb.size() / 100);
+}
+
+// Renders `par` (plus `extra`) with bin/splotch and with 1 to 4 processes; compares.
+void check_processes(const TempDir& dir, const std::string& name, const std::string& par, const std::string& extra) {
+  const std::string single = dir.file(name + "_single.tga");
+  CommandResult s = run_command("bin/splotch " + par + " " + extra + " outfile=" + single);
+  REQUIRE(s.status == 0);
+  for (int k = 1; k <= 4; ++k) {
+    INFO(name << ", " << k << " processes");
+    const std::string image = dir.file(name + "_np" + std::to_string(k) + ".tga");
+    CommandResult r = mpirun(k, par + " " + extra + " outfile=" + image);
+    CHECK(r.status == 0);
+    CHECK(r.err == "");
+    // One report, from rank 0, with the particles of all processes.
+    const std::size_t wrote = r.out.find("splotch: wrote ");
+    CHECK(wrote != std::string::npos);
+    CHECK(r.out.find("splotch: wrote ", wrote + 1) == std::string::npos);
+    CHECK(r.out.substr(r.out.find("particles  ")).substr(0, 40) == s.out.substr(s.out.find("particles  ")).substr(0, 40));
+    REQUIRE(file_exists(image));
+    check_close(single, image);
+  }
+}
+
+// A clumpy gas cloud with smoothing lengths, in `files` Gadget-2 files.
+void write_gadget(const std::string& prefix, int files) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const int n = 6000;
+  for (int f = 0; f < files; ++f) {
+    const int lo = n * f / files, hi = n * (f + 1) / files;
+    GadgetTestFile g;
+    g.num_files = files;
+    g.npart = {std::uint32_t(hi - lo), 0, 0, 0, 0, 0};
+    g.npart_total = {std::uint32_t(n), 0, 0, 0, 0, 0};
+    g.box_size = 100;
+    GadgetTestBlock pos{"POS", {}, 4}, u{"U", {}, 4}, rho{"RHO", {}, 4}, hsml{"HSML", {}, 4};
+    for (int i = lo; i < hi; ++i) {
+      const double clump = 8.0 * (i % 4);
+      pos.values.insert(pos.values.end(), {38 + clump + 4 * normal(rng), 50 + 5 * normal(rng), 50 + 4 * normal(rng)});
+      u.values.push_back(std::exp(normal(rng)));
+      rho.values.push_back(std::exp(normal(rng)));
+      hsml.values.push_back(0.8 + 0.3 * std::abs(normal(rng)));
+    }
+    g.blocks = {pos, u, rho, hsml};
+    const std::string path = prefix + "." + std::to_string(f);
+    g.write(path);
+    if (splotch::hdf5_supported()) Hdf5TestWriter::write(g, prefix + "." + std::to_string(f) + ".hdf5");
+  }
+}
+
+const std::string camera =
+    "camera_x = 50\ncamera_y = -40\ncamera_z = 80\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\nfov = 50\n"
+    "xres = 160\nrenderer = host\n";
+const std::string gas_keys = "ptypes = 1\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = U\n"
+                             "color_log0 = TRUE\nintensity_label0 = RHO\nintensity_log0 = TRUE\n"
+                             "palette0 = testdata/palettes/fire.pal\nbrightness0 = 0.5\n";
+
+}  // namespace
+
+TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gadget, HDF5 and Tipsy input") {
+  const std::string missing = mpi_missing();
+  if (!missing.empty()) {
+    MESSAGE("MPI tests skipped: " << missing);
+    return;
+  }
+  TempDir dir;
+  // The demo (raw table), smaller.
+  REQUIRE(run_command("bin/make_demo --n 60000 --out " + dir.file("demo.bin")).status == 0);
+  check_processes(dir, "demo", "testdata/demo.par", "infile=" + dir.file("demo.bin") + " xres=200 colorbar=FALSE");
+
+  write_gadget(dir.file("snap_000"), 2);
+  const std::string gadget = dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" +
+                                                         gas_keys + camera);
+  check_processes(dir, "gadget", gadget, "");
+  if (splotch::hdf5_supported()) {
+    const std::string hdf5 = dir.write("hdf5.par", "simtype = 8\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" +
+                                                       gas_keys + camera);
+    check_processes(dir, "hdf5", hdf5, "");
+  } else {
+    MESSAGE("MPI HDF5 case skipped: this build has no HDF5");
+  }
+
+  // Tipsy: gas records with rho, temp and hsmooth.
+  TipsyTestFile t;
+  std::mt19937 rng(5);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (int i = 0; i < 5000; ++i)
+    t.records[0].push_back({1.0, 50 + 15 * normal(rng), 50 + 15 * normal(rng), 50 + 8 * normal(rng), 0, 0, 0,
+                            std::exp(normal(rng)), std::exp(normal(rng)), 1.5 + 0.5 * std::abs(normal(rng)), 0, 0});
+  t.write(dir.file("run.00100"));
+  const std::string tipsy = dir.write("tipsy.par", "simtype = 11\ninfile = " + dir.file("run.00100") +
+                                                       "\nptypes = 1\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = hsmooth\n"
+                                                       "color_label0 = temp\ncolor_log0 = TRUE\nintensity_label0 = rho\nbrightness0 = 4\n"
+                                                       "palette0 = testdata/palettes/fire.pal\n" + camera);
+  check_processes(dir, "tipsy", tipsy, "");
+}
+
+TEST_CASE("mpi: what several processes cannot do, and an error on one process, end the job with one message") {
+  const std::string missing = mpi_missing();
+  if (!missing.empty()) {
+    MESSAGE("MPI tests skipped: " << missing);
+    return;
+  }
+  TempDir dir;
+  write_gadget(dir.file("snap_000"), 2);
+  const std::string par = dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" +
+                                                      gas_keys + camera);
+  auto one_error = [&](const CommandResult& r, const std::string& text, const std::string& image) {
+    INFO(r.err);
+    CHECK(r.status != 0);
+    CHECK(r.err.rfind("splotch: error: ", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(text) != std::string::npos);
+    CHECK(!file_exists(image));
+  };
+  const std::string image = dir.file("never.tga");
+  one_error(mpirun(2, par + " a_eq_e=FALSE outfile=" + image), "a_eq_e = FALSE cannot be rendered with 2 MPI processes",
+            image);
+  one_error(mpirun(3, par + " size_estimate0=knn outfile=" + image), "size_estimate0 = knn cannot run with 3", image);
+  // An error only process 1 of 2 meets: its share, the second half of a raw file, is in the
+  // other byte order.
+  std::string raw;
+  for (int i = 0; i < 4000; ++i) {
+    float v[6] = {40.0f + float(i % 20), 45.0f + float(i % 13), 50.0f + float(i % 7), 1.0f, 1.0f, 1.0f + float(i % 5)};
+    if (i < 2000) splotch::swap_bytes_4(v, 6);  // big-endian, as the keys say; the rest is not
+    raw.append(reinterpret_cast<const char*>(v), sizeof v);
+  }
+  write_file(dir.file("half.bin"), raw);
+  const std::string half = dir.write("raw.par", "simtype = 0\ninfile = " + dir.file("half.bin") +
+                                                    "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
+                                                    "palette0 = testdata/palettes/fire.pal\n" + camera);
+  one_error(mpirun(2, half + " outfile=" + image), "process 1 of 2: raw file", image);
+  CHECK(mpirun(2, half + " outfile=" + image).err.find("seems to have the other byte order") != std::string::npos);
+}
