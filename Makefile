@@ -165,10 +165,11 @@ test: bin/splotch bin/splotch_path bin/splotch_tests bin/make_demo $(if $(MPICXX
 references: bin/splotch bin/make_demo
 	tests/make_references.sh
 
-bench: bin/splotch bin/make_snapshot
+bench: bin/splotch bin/make_snapshot $(if $(MPICXX),bin/splotch_mpi)
 	tests/bench.sh
 	tests/bench_read.sh
 	tests/bench_scene.sh
+	tests/bench_mpi.sh
 
 clean:
 	rm -rf build bin

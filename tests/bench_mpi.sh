@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Strong scaling of the data-parallel MPI mode (issue 6) on the benchmark snapshot
+# (../shared/bench, raw blocks) with the standard view: bin/splotch_mpi under mpirun with 1, 2, 4
+# and 8 processes sharing the machine's cores (OMP_NUM_THREADS = cores / processes, unbound), the
+# host renderer, and 1 process with the renderer `auto` (the GPU where there is one). One row per
+# case: medians over RUNS runs of the stages rank 0 reports and of the wall time, the speedup and
+# efficiency against 1 process, and how far the picture is from the single-process one (largest
+# difference of an 8-bit value, and the share of values that differ).
+#
+#   tests/bench_mpi.sh                          # 1e7, 2048x2048, a_eq_e
+#   SIZES=1e6 RES=800 PROCESSES="1 2" tests/bench_mpi.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-3}
+SIZES=${SIZES:-1e7}
+RES=${RES:-2048}
+PROCESSES=${PROCESSES:-"1 2 4 8"}
+CORES=${CORES:-$(nproc)}
+DIR=build/bench
+mkdir -p "$DIR"
+command -v mpirun >/dev/null || { echo "bench_mpi: no mpirun (make deps MPI=1)"; exit 0; }
+[ -x bin/splotch_mpi ] || { echo "bench_mpi: bin/splotch_mpi is not built"; exit 0; }
+
+count_of() { python3 -c "print(int(float('$1')))" 2>/dev/null || awk "BEGIN{printf \"%d\", $1}"; }
+median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+# Largest difference and share of differing values of two TGA files of one size.
+compare() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+a, b = (open(p, 'rb').read() for p in sys.argv[1:3])
+ha, hb = 18 + a[0], 18 + b[0]
+a, b = a[ha:], b[hb:]
+if len(a) != len(b):
+    print("size? -"); sys.exit()
+diff = [abs(x - y) for x, y in zip(a, b)]
+print(max(diff), "%.4f%%" % (100.0 * sum(1 for d in diff if d) / len(diff)))
+PY
+}
+
+stages="read normalize geometry colour sort render reduce post write total"
+printf "%-10s %9s %9s %-6s %5s %7s" dataset N image render procs threads
+for s in $stages; do printf " %8s" "$s"; done
+printf " %8s %8s %8s %8s %10s\n" wall speedup effic max_diff differ
+for n in $SIZES; do
+  snapshot=$DIR/bench_$n.bin
+  [ -f "$snapshot" ] || bin/make_snapshot --n "$(count_of "$n")" --seed 1 --raw block --out "$snapshot" >&2
+  cat "$snapshot" >/dev/null
+  reference=$DIR/mpi_single.tga
+  bin/splotch tests/bench/bench.par infile="$snapshot" outfile="$reference" xres="$RES" renderer=host >/dev/null
+  base=
+  for case in $(for p in $PROCESSES; do echo "host:$p"; done) auto:1; do
+    renderer=${case%%:*} procs=${case#*:}
+    threads=$((CORES / procs))
+    [ "$threads" -ge 1 ] || threads=1
+    log=$DIR/mpi_${renderer}_$procs.log
+    : >"$log"
+    for _ in $(seq "$RUNS"); do
+      start=$(date +%s.%N)
+      mpirun -q --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS=$threads -np "$procs" \
+        bin/splotch_mpi tests/bench/bench.par infile="$snapshot" outfile="$DIR/mpi_out.tga" xres="$RES" \
+        renderer="$renderer" >>"$log"
+      echo "wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}') s" >>"$log"
+    done
+    printf "%-10s %9s %9s %-6s %5s %7s" "bench_$n" "$n" "${RES}x$RES" "$renderer" "$procs" "$threads"
+    for s in $stages; do printf " %8s" "$(awk -v s="$s" '$1 == s && $3 == "s" {print $2}' "$log" | median)"; done
+    wall=$(awk '$1 == "wall" {print $2}' "$log" | median)
+    [ -n "$base" ] || base=$wall
+    read -r worst share <<<"$(compare "$reference" "$DIR/mpi_out.tga")"
+    awk -v w="$wall" -v b="$base" -v p="$procs" -v r="$renderer" -v m="$worst" -v d="$share" \
+      'BEGIN {s = b / w; e = r == "host" ? sprintf("%.0f%%", 100 * s / p) : "-"; printf " %8.3f %7.2fx %8s %8s %10s\n", w, s, e, m, d}'
+  done
+done
+echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them; wall: the whole mpirun; speedup and"
+echo " efficiency against 1 process; max_diff, differ: against the single-process picture of bin/splotch)"
