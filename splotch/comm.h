@@ -26,8 +26,6 @@ class Comm {
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
-  // This process's rank among those on its node (it picks the node's GPU).
-  int node_rank() const { return node_rank_; }
 
   // Every process passes its error ("" for none) and gets the first one by rank, "" when none
   // failed; with several processes the message says which failed.
@@ -40,7 +38,7 @@ class Comm {
   void sum_to_root(float* values, std::size_t count) const;
 
  private:
-  int rank_ = 0, size_ = 1, node_rank_ = 0;
+  int rank_ = 0, size_ = 1;
 };
 
 }  // namespace splotch

@@ -144,20 +144,8 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     // render type; the images are summed on rank 0.
     check_data_parallel(s, comm->size());
     s.input.raw.share = s.input.gadget.share = ReadShare{comm->rank(), comm->size()};
-    const double before = clock.lap();
-    LoadedSnapshot loaded = load_snapshot_share(s.input, normalization, *comm);
-    loading_done(loaded, before);
-    report.particles_read = comm->sum(loaded.read);
-    report.particles_dropped = comm->sum(loaded.dropped);
-    if (report.particles_dropped > 0)
-      console.warning(std::to_string(report.particles_dropped) + " of " + std::to_string(report.particles_read) +
-                      " particles of '" + s.input.path + "' skipped as invalid (NaN or infinite positions or values, "
-                      "or smoothing lengths that are not positive)");
-    if (report.particles_read == report.particles_dropped)
-      throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
-    if (s.input.periodic) wrap_periodic(loaded.particles, s.camera.lookat);
-    splats = project(std::move(loaded.particles), geometry);
-  } else if (frame.cache) {
+  }
+  if (frame.cache && !comm) {
     // A scene: the particles stay as they are for later frames, and the frame projects a copy
     // of the active ones.
     SnapshotCache& cache = *frame.cache;
@@ -182,10 +170,21 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     splats = project(loaded->particles, geometry, s.input.periodic);
   } else {
     const double before = clock.lap();
-    LoadedSnapshot loaded = load_snapshot(s.input, normalization, console);
+    LoadedSnapshot loaded = comm ? load_snapshot_share(s.input, normalization, *comm)
+                                 : load_snapshot(s.input, normalization, console);
     loading_done(loaded, before);
     report.particles_read = loaded.read;
     report.particles_dropped = loaded.dropped;
+    if (comm) {  // what all processes read
+      report.particles_read = comm->sum(loaded.read);
+      report.particles_dropped = comm->sum(loaded.dropped);
+      if (report.particles_dropped > 0)
+        console.warning(std::to_string(report.particles_dropped) + " of " + std::to_string(report.particles_read) +
+                        " particles of '" + s.input.path + "' skipped as invalid (NaN or infinite positions or "
+                        "values, or smoothing lengths that are not positive)");
+      if (report.particles_read == report.particles_dropped)
+        throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
+    }
     if (s.input.periodic) wrap_periodic(loaded.particles, s.camera.lookat);
     splats = project(std::move(loaded.particles), geometry);
   }

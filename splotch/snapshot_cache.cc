@@ -63,10 +63,6 @@ void SnapshotCache::read_ahead(std::string signature, InputSettings input, std::
   });
 }
 
-bool SnapshotCache::reading_ahead(const std::string& signature) const {
-  return ahead_.valid() && signature == ahead_signature_;
-}
-
 const LoadedSnapshot* SnapshotCache::take_read_ahead(const std::string& signature, Console& console) {
   if (!ahead_.valid()) return nullptr;
   if (signature != ahead_signature_) {

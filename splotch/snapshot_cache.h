@@ -36,8 +36,7 @@ class SnapshotCache {
 
   // Starts reading `input` in the background (when nothing is read there already).
   void read_ahead(std::string signature, InputSettings input, std::vector<TypeNormalization> normalization);
-  // Whether a read in the background is for this signature (going on or done).
-  bool reading_ahead(const std::string& signature) const;
+  // Whether a read in the background is going on or done (and not taken yet).
   bool reading_ahead() const { return ahead_.valid(); }
   // The snapshot read in the background, when it has this signature: waits for the read, keeps it
   // (in place of the one kept before, whose memory goes first), gives its warnings to `console`,
