@@ -359,13 +359,18 @@ std::unique_ptr<ChunkRenderer> make_renderer(const CudaOptions& o, const RenderG
 
 CudaSession::CudaSession() : buffers_(std::make_unique<Buffers>()) { CUDA_CHECK(cudaFree(nullptr)); }
 
-CudaSession::CudaSession(std::size_t chunk_particles) : CudaSession() {
+CudaSession::CudaSession(std::size_t chunk_particles, int device) : device_(device) {
+  // The current device belongs to the calling thread: set here for the start (the pinned buffers
+  // go with it), and again by render_cuda on its own thread.
+  CUDA_CHECK(cudaSetDevice(device));
+  CUDA_CHECK(cudaFree(nullptr));
+  buffers_ = std::make_unique<Buffers>();
   buffers_->reserve_staging(chunk_particles > 0 ? chunk_particles : default_chunk_particles);
 }
 
 CudaSession::~CudaSession() = default;
 
-bool cuda_device_present(std::string* why) {
+bool cuda_device_present(std::string* why, int device) {
   int devices = 0;
   const cudaError_t error = cudaGetDeviceCount(&devices);
   if (error != cudaSuccess || devices == 0) {
@@ -373,6 +378,12 @@ bool cuda_device_present(std::string* why) {
       *why = error != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(error) + ")"
                                   : std::string("no CUDA device");
     cudaGetLastError();  // clear the error for later calls
+    return false;
+  }
+  if (device >= devices) {
+    if (why)
+      *why = "no GPU of its own (GPU " + std::to_string(device) + " wanted, one per MPI process of a node; " +
+             std::to_string(devices) + " visible)";
     return false;
   }
   return true;
@@ -388,6 +399,7 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& 
     throw std::invalid_argument("render_cuda: an image of 2^32 pixels or more");
   std::unique_ptr<CudaSession> own_session;
   if (!session) session = (own_session = std::make_unique<CudaSession>()).get();
+  CUDA_CHECK(cudaSetDevice(session->device()));
   const CudaOptions o = fitted_to_device(requested, report);
   const RenderGrid g = grid_for(o, image);
   const std::unique_ptr<ChunkRenderer> renderer = make_renderer(o, g);  // checks what it can first

@@ -93,8 +93,9 @@ inline int widest_boundary_fitting(int tile_x, int tile_y, int boundary, std::si
 // strips of neighbouring tiles would overlap within one step.
 inline bool three_step_fits(int tile_x, int tile_y, int boundary) { return boundary <= tile_x && boundary <= tile_y; }
 
-// Whether a CUDA device this build can use is present; if not, `why` (when given) says why.
-bool cuda_device_present(std::string* why = nullptr);
+// Whether CUDA device `device` (0, 1, ... of those visible) is present and this build can use it;
+// if not, `why` (when given) says why.
+bool cuda_device_present(std::string* why = nullptr, int device = 0);
 
 // What render_cuda() needs before it can start and that costs time to get: the CUDA runtime
 // started on the device (a tenth of a second or more) and the page-locked staging buffers through
@@ -104,17 +105,21 @@ bool cuda_device_present(std::string* why = nullptr);
 // needs more.
 class CudaSession {
  public:
-  // Starts the runtime and pins buffers for chunks of `chunk_particles` (0: the default chunk).
-  explicit CudaSession(std::size_t chunk_particles);
-  CudaSession();  // starts the runtime only
+  // Starts the runtime on `device` and pins buffers for chunks of `chunk_particles` (0: the
+  // default chunk). render_cuda() renders on the session's device, from whichever thread.
+  explicit CudaSession(std::size_t chunk_particles, int device = 0);
+  CudaSession();  // starts the runtime on device 0 only
+
   ~CudaSession();
   CudaSession(const CudaSession&) = delete;
   CudaSession& operator=(const CudaSession&) = delete;
 
   struct Buffers;  // defined by the CUDA code
   Buffers& buffers() { return *buffers_; }
+  int device() const { return device_; }
 
  private:
+  int device_ = 0;
   std::unique_ptr<Buffers> buffers_;
 };
 

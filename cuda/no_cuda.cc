@@ -5,13 +5,13 @@
 
 namespace splotch {
 
-bool cuda_device_present(std::string* why) {
+bool cuda_device_present(std::string* why, int) {
   if (why) *why = "this build of splotch has no GPU renderer (built without CUDA)";
   return false;
 }
 
 struct CudaSession::Buffers {};
-CudaSession::CudaSession(std::size_t) { throw std::logic_error("CudaSession made in a build without CUDA"); }
+CudaSession::CudaSession(std::size_t, int) { throw std::logic_error("CudaSession made in a build without CUDA"); }
 CudaSession::CudaSession() : CudaSession(0) {}
 CudaSession::~CudaSession() = default;
 

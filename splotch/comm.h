@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ class Comm {
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
+  // This process among those on its node (one GPU each), and how many they are.
+  int node_rank() const { return node_rank_; }
+  int node_size() const { return node_size_; }
 
   // Every process passes its error ("" for none) and gets the first one by rank, "" when none
   // failed; with several processes the message says which failed.
@@ -33,12 +37,34 @@ class Comm {
   // Element-wise minimum of `mins` and maximum of `maxs` over all processes, in place.
   void min_max(std::vector<float>& mins, std::vector<float>& maxs) const;
   std::uint64_t sum(std::uint64_t value) const;
+  // Whether `value` holds on every process.
+  bool all(bool value) const;
   // The element-wise sum over all processes, in place on rank 0 (other ranks' values are left
   // as they were).
   void sum_to_root(float* values, std::size_t count) const;
 
  private:
-  int rank_ = 0, size_ = 1;
+  int rank_ = 0, size_ = 1, node_rank_ = 0, node_size_ = 1;
+};
+
+// The numbers 0, 1, 2, ... each handed to whichever process asks for the next one first: work
+// (the frames of a scene) dealt out as processes become free, so that a process with slow frames
+// takes fewer. Making and destroying one are collective; next() is not. (With MPI a one-sided
+// fetch-and-add on rank 0's memory: no process waits for rank 0 to finish what it is doing,
+// where the MPI transport does atomics itself, as shared memory within a node does.)
+class SharedCounter {
+ public:
+  explicit SharedCounter(const Comm& comm);
+  ~SharedCounter();
+  SharedCounter(const SharedCounter&) = delete;
+  SharedCounter& operator=(const SharedCounter&) = delete;
+
+  std::uint64_t next();
+
+ private:
+  struct Window;
+  std::unique_ptr<Window> window_;
+  std::uint64_t local_ = 0;  // without MPI
 };
 
 }  // namespace splotch

@@ -1,5 +1,6 @@
 #include "splotch/console.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace splotch {
@@ -14,12 +15,25 @@ void Console::warning(const std::string& message) const {
     held_.push_back(message);
     return;
   }
-  std::fprintf(stderr, "splotch: warning: %s\n", message.c_str());
+  if (process_.empty())
+    std::fprintf(stderr, "splotch: warning: %s\n", message.c_str());
+  else
+    std::fprintf(stderr, "splotch (%s): warning: %s\n", process_.c_str(), message.c_str());
 }
 
 void Console::report(const std::string& text) const {
   if (quiet_) return;
-  std::fputs(text.c_str(), stdout);
+  if (process_.empty()) {
+    std::fputs(text.c_str(), stdout);
+  } else {  // every line named, written at once so that other processes' lines do not cut in
+    std::string named;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t end = std::min(text.find('\n', at), text.size() - 1) + 1;
+      named += process_ + ": " + text.substr(at, end - at);
+      at = end;
+    }
+    std::fputs(named.c_str(), stdout);
+  }
   std::fflush(stdout);
 }
 

@@ -14,7 +14,10 @@ namespace splotch {
 
 class Console {
  public:
-  Console(bool quiet, bool show_progress) : quiet_(quiet), show_progress_(show_progress && !quiet) {}
+  // `process`, when given, names the MPI process speaking (frames dealt out to processes):
+  // its warnings say "splotch (process 2)" and its report lines start "process 2: ".
+  Console(bool quiet, bool show_progress, std::string process = "")
+      : quiet_(quiet), show_progress_(show_progress && !quiet), process_(std::move(process)) {}
   // A console for work in the background (a scene reading its next snapshot): no progress, no
   // report, and warnings held until held_warnings() hands them to the console of the frame that
   // uses the work, so that they come in the frame's turn and not in the middle of another's.
@@ -38,6 +41,7 @@ class Console {
  private:
   struct Bar;
   bool quiet_, show_progress_, holding_ = false;
+  std::string process_;
   mutable std::vector<std::string> held_;
   std::shared_ptr<Bar> bar_;
 };

@@ -7,12 +7,12 @@
 
 namespace splotch {
 
-GpuStartup::GpuStartup() {
+GpuStartup::GpuStartup(int device) {
   threads_ = omp_get_max_threads();
   if (threads_ > 1) omp_set_num_threads(threads_ - 1);
-  worker_ = std::thread([this] {
+  worker_ = std::thread([this, device] {
     std::string why;
-    const bool present = cuda_device_present(&why);
+    const bool present = cuda_device_present(&why, device);
     if (!present) {
       over_ = true;
       probe_.set_value(why.empty() ? std::string("no usable GPU") : why);
@@ -20,7 +20,7 @@ GpuStartup::GpuStartup() {
     }
     probe_.set_value(std::string());
     try {
-      auto session = std::make_shared<CudaSession>(0);
+      auto session = std::make_shared<CudaSession>(0, device);
       over_ = true;
       session_.set_value(std::move(session));
     } catch (...) {

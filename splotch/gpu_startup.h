@@ -21,7 +21,10 @@ namespace splotch {
 
 class GpuStartup {
  public:
-  GpuStartup();   // starts the work on a thread of its own; the caller's OpenMP threads drop by one
+  // Starts the work on a thread of its own, for GPU `device` (an MPI process's rank on its node:
+  // one GPU per process, none for those beyond the node's GPUs); the caller's OpenMP threads drop
+  // by one meanwhile.
+  explicit GpuStartup(int device = 0);
   ~GpuStartup();  // waits for it (the CUDA calls cannot be abandoned)
   GpuStartup(const GpuStartup&) = delete;
   GpuStartup& operator=(const GpuStartup&) = delete;

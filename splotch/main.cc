@@ -47,12 +47,20 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
     return 0;
   }
   if (!params.get<std::string>("scene_file", "").empty()) {
-    const SceneSummary summary = render_scene(params, console, &comm);
+    // Each process's own voice, for frames dealt out to processes (no progress bars: they would
+    // draw over each other).
+    Console own(cl.quiet, comm.size() == 1 && ::isatty(STDERR_FILENO) != 0,
+                comm.size() > 1 ? "process " + std::to_string(comm.rank()) : "");
+    const SceneSummary summary = render_scene(params, console, &comm, &own);
     console.report(summary.text());
     return summary.failed > 0 ? 1 : 0;  // the frames that failed said why as they went
   }
+  if (read_mpi_mode(params) == MpiMode::frames)
+    throw UserError(params.origin("mpi_mode") + ": mpi_mode = frames deals out the frames of a scene file, and "
+                    "there is no scene_file");
   FrameOptions frame;
   frame.comm = &comm;
+  frame.device = comm.node_rank();
   const RunReport report = render_frame(params, console, frame);
   console.report(report.text());
   return 0;

@@ -31,6 +31,12 @@ Comm::Comm(int& argc, char**& argv) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm node;
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+        "MPI_Comm_split_type");
+  MPI_Comm_rank(node, &node_rank_);
+  MPI_Comm_size(node, &node_size_);
+  MPI_Comm_free(&node);
 }
 
 Comm::~Comm() { MPI_Finalize(); }
@@ -64,6 +70,12 @@ std::uint64_t Comm::sum(std::uint64_t value) const {
   return total;
 }
 
+bool Comm::all(bool value) const {
+  int mine = value ? 1 : 0, every = mine;
+  if (size_ > 1) check(MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
+  return every != 0;
+}
+
 void Comm::sum_to_root(float* values, std::size_t count) const {
   if (size_ == 1) return;
   for (std::size_t done = 0; done < count; done += max_count) {
@@ -73,6 +85,36 @@ void Comm::sum_to_root(float* values, std::size_t count) const {
                      MPI_COMM_WORLD),
           "MPI_Reduce");
   }
+}
+
+struct SharedCounter::Window {
+  MPI_Win win = MPI_WIN_NULL;
+};
+
+SharedCounter::SharedCounter(const Comm& comm) : window_(std::make_unique<Window>()) {
+  std::uint64_t* base = nullptr;
+  const MPI_Aint bytes = comm.root() ? MPI_Aint(sizeof(std::uint64_t)) : 0;
+  check(MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &window_->win),
+        "MPI_Win_allocate");
+  MPI_Win_set_errhandler(window_->win, MPI_ERRORS_RETURN);
+  if (comm.root()) {
+    const std::uint64_t zero = 0;
+    check(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, window_->win), "MPI_Win_lock");
+    check(MPI_Put(&zero, 1, MPI_UINT64_T, 0, 0, 1, MPI_UINT64_T, window_->win), "MPI_Put");
+    check(MPI_Win_unlock(0, window_->win), "MPI_Win_unlock");
+  }
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // no process counts before it is zero
+}
+
+SharedCounter::~SharedCounter() { MPI_Win_free(&window_->win); }
+
+std::uint64_t SharedCounter::next() {
+  const std::uint64_t one = 1;
+  std::uint64_t got = 0;
+  check(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, window_->win), "MPI_Win_lock");
+  check(MPI_Fetch_and_op(&one, &got, MPI_UINT64_T, 0, 0, MPI_SUM, window_->win), "MPI_Fetch_and_op");
+  check(MPI_Win_unlock(0, window_->win), "MPI_Win_unlock");
+  return got;
 }
 
 }  // namespace splotch

@@ -8,6 +8,12 @@ Comm::~Comm() = default;
 std::string Comm::first_error(const std::string& local) const { return local; }
 void Comm::min_max(std::vector<float>&, std::vector<float>&) const {}
 std::uint64_t Comm::sum(std::uint64_t value) const { return value; }
+bool Comm::all(bool value) const { return value; }
 void Comm::sum_to_root(float*, std::size_t) const {}
+
+struct SharedCounter::Window {};
+SharedCounter::SharedCounter(const Comm&) {}
+SharedCounter::~SharedCounter() = default;
+std::uint64_t SharedCounter::next() { return local_++; }
 
 }  // namespace splotch

@@ -117,12 +117,24 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   // search for a device, so that its error comes before a long read; renderer = auto reads the GPU
   // keys as if there were one and learns whether there is at the render stage.
   const std::string renderer = params.get<std::string>("renderer", "auto");
-  if ((renderer == "cuda" || renderer == "auto") && !gpu_start) gpu_start.emplace();
+  if ((renderer == "cuda" || renderer == "auto") && !gpu_start) gpu_start.emplace(frame.device);
   report.threads = omp_get_max_threads() + (gpu_start ? gpu_start->threads_borrowed() : 0);
+  const Comm* comm = frame.comm && frame.comm->size() > 1 ? frame.comm : nullptr;
   std::string no_gpu;
-  const bool gpu = renderer == "auto" || (gpu_start && gpu_start->device_present(&no_gpu));
   std::string input_keys;
-  Settings s = read_settings(params, frame.number, gpu, no_gpu, frame.in_scene, frame.cache ? &input_keys : nullptr);
+  Settings s;
+  std::string failure;
+  try {
+    const bool gpu = renderer == "auto" || (gpu_start && gpu_start->device_present(&no_gpu));
+    s = read_settings(params, frame.number, gpu, no_gpu, frame.in_scene, frame.cache ? &input_keys : nullptr);
+  } catch (const UserError& e) {
+    if (!comm) throw;
+    failure = e.what();
+  }
+  if (comm) {  // a process without a GPU of its own fails alone with renderer = cuda
+    const std::string error = comm->first_error(failure);
+    if (!error.empty()) throw UserError(error);
+  }
   for (const std::string& w : s.warnings) console.warning(w);
   report.renderer = "host";
   report.image_path = s.output.path;
@@ -138,7 +150,6 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   const std::vector<TypeNormalization> normalization = normalizations(s);
   Splats splats;
   const GeometryOptions geometry = geometry_options(s);
-  const Comm* comm = frame.comm && frame.comm->size() > 1 ? frame.comm : nullptr;
   if (comm) {
     // Data-parallel (DESIGN.md section 6): this process reads and draws its share of every
     // render type; the images are summed on rank 0.
@@ -257,6 +268,10 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     Stopwatch reduce_clock;
     comm->sum_to_root(image.rgb.data(), image.rgb.size());
     report.particles_active = comm->sum(report.particles_active);
+    const std::uint64_t on_gpu = comm->sum(report.gpu ? 1 : 0);  // one GPU per process of a node
+    if (on_gpu > 0 && on_gpu < std::uint64_t(comm->size()))
+      report.renderer += ", " + std::to_string(on_gpu) + " of " + std::to_string(comm->size()) +
+                         " processes on a GPU, the others on the host";
     report.stages.push_back({"reduce", reduce_clock.seconds()});
     clock.lap();
     if (!comm->root()) return report;  // rank 0 finishes the picture

@@ -39,6 +39,8 @@ struct FrameOptions {
   // The processes of an MPI run: with more than one, each reads and draws its share of the
   // particles and rank 0 sums the images and writes the picture (the cache is not used then).
   const Comm* comm = nullptr;
+  // The GPU of this process: its rank on its node (one GPU per MPI process).
+  int device = 0;
 };
 // Renders the frame `params` describes and writes the image and its used.par (with `resume`,
 // an image that exists already is not rendered again: RunReport::skipped).

@@ -1,10 +1,16 @@
 #include "splotch/scene_run.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <new>
 #include <optional>
+#include <system_error>
+#include <utility>
 
 #include "io/hdf5_file.h"
 #include "params/user_error.h"
+#include "splotch/comm.h"
 #include "splotch/file_paths.h"
 #include "splotch/pipeline.h"
 #include "splotch/run_report.h"
@@ -17,13 +23,15 @@
 namespace splotch {
 
 std::string SceneSummary::text() const {
-  char line[400];
-  const double whole = seconds > 0 ? seconds : 1;
+  char line[500];
+  // The share of the processes' time together.
+  const double whole = (seconds > 0 ? seconds : 1) * processes;
+  const std::string dealt = processes > 1 ? " dealt out to " + std::to_string(processes) + " processes" : "";
   std::snprintf(line, sizeof line,
-                "scene: %d frames: %d rendered, %d skipped (resume), %d failed, in %.3f s (%.3f s per rendered "
+                "scene: %d frames%s: %d rendered, %d skipped (resume), %d failed, in %.3f s (%.3f s per rendered "
                 "frame; %d snapshot reads, %d of them while a frame rendered; waiting for reads %.0f%% and rendering "
                 "%.0f%% of the run's time)\n",
-                frames, rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads, reads_ahead,
+                frames, dealt.c_str(), rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads, reads_ahead,
                 100 * read_seconds / whole, 100 * render_seconds / whole);
   return line;
 }
@@ -67,6 +75,18 @@ FramePlan plan_frame(ParamFile params, const SceneFrame& f, bool resume) {
   return plan;
 }
 
+// The bytes of the snapshot's files: what reading it takes, about (a file holds fields that are
+// not read, and its particles take a little more memory once projected).
+std::size_t snapshot_file_bytes(const InputSettings& input) {
+  std::size_t bytes = 0;
+  std::error_code error;
+  for (const std::string& f : input.gadget.files.empty() ? std::vector<std::string>{input.path} : input.gadget.files) {
+    const std::uintmax_t size = std::filesystem::file_size(f, error);
+    if (!error) bytes += std::size_t(size);
+  }
+  return bytes;
+}
+
 std::string gib(std::size_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(std::size_t(1) << 30));
@@ -75,8 +95,17 @@ std::string gib(std::size_t bytes) {
 
 }  // namespace
 
-SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm) {
+MpiMode read_mpi_mode(ParamFile& params) {
+  const std::string mode = params.get<std::string>("mpi_mode", "auto");
+  if (mode == "auto") return MpiMode::automatic;
+  if (mode == "data") return MpiMode::data;
+  if (mode == "frames") return MpiMode::frames;
+  throw UserError(params.origin("mpi_mode") + ": mpi_mode = '" + mode + "' is not one of auto, data, frames");
+}
+
+SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm, Console* process_console) {
   Stopwatch clock;
+  const MpiMode mode = read_mpi_mode(params);
   std::string path = params.get<std::string>("scene_file");
   // A relative name: from the working directory, else from the parameter file's directory.
   if (!path.empty() && path[0] != '/' && !path_exists(path) && path_exists(directory_of(params.name()) + path))
@@ -98,14 +127,31 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm)
     return p;
   };
 
+  std::vector<std::optional<FramePlan>> plans(frames.size());
+  const int processes = comm ? comm->size() : 1;
+  bool deal = processes > 1 && mode == MpiMode::frames;
+  if (processes > 1 && mode == MpiMode::automatic && frames.size() > std::size_t(processes)) {
+    // Every process holds a whole snapshot then: the node's memory is shared by its processes.
+    plans[0] = plan_frame(frame_params(0), frames[0], resume);
+    const std::size_t wanted = 2 * snapshot_file_bytes(plans[0]->input);
+    deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
+  }
+  Console& speaker = deal && process_console ? *process_console : console;
+  std::unique_ptr<SharedCounter> dealer;
+  if (deal) dealer = std::make_unique<SharedCounter>(*comm);
+  // Frames in turn, or as dealt out: a process asks for its next frame as soon as the current one
+  // has its particles, so that the next one's snapshot can be read meanwhile.
+  std::size_t in_turn = 0;
+  auto claim = [&] { return dealer ? std::size_t(dealer->next()) : in_turn++; };
+  std::optional<std::size_t> claimed;
+
   SceneSummary summary;
   summary.frames = int(frames.size());
   SnapshotCache cache;
   std::optional<GpuStartup> gpu;  // started by the first frame that wants it
-  std::vector<std::optional<FramePlan>> plans(frames.size());
   bool memory_said = false;
   int first_width = 0, first_height = 0;
-  for (std::size_t k = 0; k < frames.size(); ++k) {
+  for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
     const SceneFrame& f = frames[k];
     ParamFile p = frame_params(k);
     FrameOptions options;
@@ -115,12 +161,15 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm)
     options.warn_unused = k == 0;
     options.cache = &cache;
     options.gpu = &gpu;
-    options.comm = comm;
-    // Once this frame has its particles: the first later frame (within reach) that needs another
-    // snapshot has it read now, in the background.
+    options.comm = deal ? nullptr : comm;
+    options.device = comm ? comm->node_rank() : 0;
+    // Once this frame has its particles: the first later frame of this process (within reach)
+    // that needs another snapshot has it read now, in the background.
     options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {
+      if (dealer && !claimed) claimed = claim();
       if (!read_ahead || cache.reading_ahead() || seconds < worth_seconds) return;
-      for (std::size_t j = k + 1; j < frames.size() && j <= k + look_ahead_frames; ++j) {
+      const std::size_t from = dealer ? *claimed : k + 1, to = dealer ? *claimed + 1 : k + 1 + look_ahead_frames;
+      for (std::size_t j = from; j < frames.size() && j < to; ++j) {
         if (!plans[j]) plans[j] = plan_frame(frame_params(j), frames[j], resume);
         const FramePlan& plan = *plans[j];
         if (!plan.usable) return;
@@ -133,7 +182,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm)
         const std::size_t available = available_memory_bytes();
         if (available < 2 * bytes) {
           if (!memory_said)
-            console.report("scene: the next snapshot is read after this frame, not during it: " + gib(available) +
+            speaker.report("scene: the next snapshot is read after this frame, not during it: " + gib(available) +
                            " of memory available, " + gib(2 * bytes) + " wanted\n");
           memory_said = true;
           return;
@@ -144,13 +193,14 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm)
     };
     Stopwatch frame_clock;
     char line[400];
+    std::string failure;
     try {
-      const RunReport r = render_frame(p, console, options);
+      const RunReport r = render_frame(p, speaker, options);
       if (r.skipped) {
         ++summary.skipped;
         std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s exists, skipped\n", k + 1, frames.size(),
                       f.origin.c_str(), r.image_path.c_str());
-        console.report(line);
+        speaker.report(line);
         continue;
       }
       ++summary.rendered;
@@ -158,7 +208,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm)
         first_width = r.width;
         first_height = r.height;
       } else if (r.width != first_width || r.height != first_height) {
-        console.warning("frame " + std::to_string(k + 1) + " (" + f.origin + ") is " + std::to_string(r.width) + " x " +
+        speaker.warning("frame " + std::to_string(k + 1) + " (" + f.origin + ") is " + std::to_string(r.width) + " x " +
                         std::to_string(r.height) + " pixels, the first frame " + std::to_string(first_width) + " x " +
                         std::to_string(first_height) + ": a movie needs frames of one size");
       }
@@ -173,12 +223,34 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm)
                     : r.read_ahead ? " (snapshot read while the frame before rendered)"
                                    : "",
                     left);
-      console.report(line);
+      speaker.report(line);
     } catch (const UserError& e) {
-      ++summary.failed;
-      console.warning("frame " + std::to_string(k + 1) + " of " + std::to_string(frames.size()) + " (" + f.origin +
-                      ") failed: " + e.what());
+      failure = e.what();
+    } catch (const std::bad_alloc&) {
+      if (!deal) throw;  // a process dealt frames goes on with its next (the others do not wait for it)
+      failure = "out of memory";
+    } catch (const std::exception& e) {
+      if (!deal) throw;
+      failure = std::string("internal error: ") + e.what();
     }
+    if (!failure.empty()) {
+      ++summary.failed;
+      speaker.warning("frame " + std::to_string(k + 1) + " of " + std::to_string(frames.size()) + " (" + f.origin +
+                      ") failed: " + failure);
+    }
+  }
+  if (deal) {  // what all processes did
+    dealer.reset();
+    summary.processes = processes;
+    summary.rendered = int(comm->sum(std::uint64_t(summary.rendered)));
+    summary.skipped = int(comm->sum(std::uint64_t(summary.skipped)));
+    summary.failed = int(comm->sum(std::uint64_t(summary.failed)));
+    summary.reads = int(comm->sum(std::uint64_t(summary.reads)));
+    summary.reads_saved = int(comm->sum(std::uint64_t(summary.reads_saved)));
+    summary.reads_ahead = int(comm->sum(std::uint64_t(summary.reads_ahead)));
+    // Milliseconds, summed as integers.
+    summary.read_seconds = 1e-3 * double(comm->sum(std::uint64_t(summary.read_seconds * 1e3 + 0.5)));
+    summary.render_seconds = 1e-3 * double(comm->sum(std::uint64_t(summary.render_seconds * 1e3 + 0.5)));
   }
   summary.seconds = clock.seconds();
   return summary;

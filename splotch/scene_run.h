@@ -17,6 +17,7 @@ class Comm;
 
 struct SceneSummary {
   int frames = 0, rendered = 0, skipped = 0, failed = 0;
+  int processes = 1;  // the MPI processes the frames were dealt out to (1: rendered in turn)
   int reads = 0, reads_saved = 0;  // rendered frames that read their snapshot, or kept the one before
   int reads_ahead = 0;             // of `reads`: those done in the background while a frame rendered
   double seconds = 0;                       // the whole run
@@ -30,8 +31,16 @@ struct SceneSummary {
 // needs another snapshot has it read in the background, when the memory available is at least
 // twice what the current snapshot takes and scene_read_ahead allows: auto (the default) when the
 // current snapshot took 0.05 s or more to load, TRUE always, FALSE never.
-// With an MPI run's `comm` of several processes, each frame is rendered by all of them
-// (data-parallel).
-SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm = nullptr);
+// With an MPI run's `comm` of several processes, mpi_mode chooses: `data`, each frame rendered by
+// all of them; `frames`, the frames dealt out to them one at a time as they become free, each
+// process rendering and writing whole frames and saying so on `process_console` (its own voice;
+// null: `console`); `auto` (the default), frames when there are more frames than processes and
+// every process has the memory for the first frame's snapshot. The summary's counts are those of
+// all processes.
+SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm = nullptr,
+                          Console* process_console = nullptr);
+
+enum class MpiMode { automatic, data, frames };
+MpiMode read_mpi_mode(ParamFile& params);
 
 }  // namespace splotch

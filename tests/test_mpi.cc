@@ -7,10 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 
+#include "cuda/cuda_renderer.h"
 #include "io/byte_order.h"
 #include "io/hdf5_file.h"
 #include "io/image_reader.h"
@@ -186,4 +190,147 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
                                                     "palette0 = testdata/palettes/fire.pal\n" + camera);
   one_error(mpirun(2, half + " outfile=" + image), "process 1 of 2: raw file", image);
   CHECK(mpirun(2, half + " outfile=" + image).err.find("seems to have the other byte order") != std::string::npos);
+}
+
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// How often `text` holds `part`.
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rendered once as one process renders it") {
+  const std::string missing = mpi_missing();
+  if (!missing.empty()) {
+    MESSAGE("MPI tests skipped: " << missing);
+    return;
+  }
+  TempDir dir;
+  REQUIRE(run_command("bin/make_demo --n 30000 --out " + dir.file("demo.bin")).status == 0);
+  std::string scene = "camera_x camera_y\n";
+  const int frames = 7;
+  for (int i = 0; i < frames; ++i) scene += std::to_string(i * 20 - 60) + " " + std::to_string(i * 5 + 1) + "\n";
+  const std::string par = "testdata/demo.par infile=" + dir.file("demo.bin") + " xres=120 colorbar=FALSE renderer=host "
+                          "scene_file=" + dir.write("scene.txt", scene);
+  REQUIRE(run_command("bin/splotch " + par + " outfile=" + dir.file("one")).status == 0);
+  auto frame = [&](const std::string& name, int i) {
+    char number[8];
+    std::snprintf(number, sizeof number, "%04d", i);
+    return dir.file(name + number + ".tga");
+  };
+
+  // More frames than processes: dealt out (auto); every frame once, each the single run's image.
+  for (int k : {2, 3, 4}) {
+    INFO(k << " processes");
+    const std::string name = "np" + std::to_string(k) + "_";
+    const CommandResult r = mpirun(k, par + " outfile=" + dir.file(name));
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err == "");
+    CHECK(occurrences(r.out, "scene: 7 frames dealt out to " + std::to_string(k) + " processes: 7 rendered") == 1);
+    for (int i = 0; i < frames; ++i) {
+      CHECK(occurrences(r.out, "frame " + std::to_string(i + 1) + " of 7 (") == 1);
+      REQUIRE(file_exists(frame(name, i)));
+      CHECK(file_text(frame(name, i)) == file_text(frame("one", i)));
+    }
+    CHECK(!file_exists(frame(name, frames)));
+  }
+  // Two processes share the frames: the second has some (dealt as they become free, so not
+  // always half; with 7 frames of equal cost it gets at least one).
+  {
+    const CommandResult r = mpirun(2, par + " outfile=" + dir.file("two_"));
+    CHECK(occurrences(r.out, "process 1: frame ") >= 1);
+    CHECK(occurrences(r.out, "process 0: frame ") + occurrences(r.out, "process 1: frame ") == 7);
+  }
+
+  // mpi_mode = data: each frame by all processes, images within float rounding.
+  {
+    const CommandResult r = mpirun(3, par + " mpi_mode=data outfile=" + dir.file("data_"));
+    CHECK(r.status == 0);
+    CHECK(occurrences(r.out, "dealt out") == 0);
+    CHECK(occurrences(r.out, "scene: 7 frames: 7 rendered") == 1);
+    for (int i = 0; i < frames; ++i) check_close(frame("one", i), frame("data_", i));
+  }
+  // Fewer frames than processes: each frame by all (auto), or dealt out when asked.
+  {
+    const std::string two = par + " last_scene=1";
+    CHECK(occurrences(mpirun(3, two + " outfile=" + dir.file("few_")).out, "scene: 2 frames: 2 rendered") == 1);
+    const CommandResult r = mpirun(3, two + " mpi_mode=frames outfile=" + dir.file("fewf_"));
+    CHECK(r.status == 0);
+    CHECK(occurrences(r.out, "scene: 2 frames dealt out to 3 processes: 2 rendered") == 1);
+    CHECK(file_text(frame("fewf_", 1)) == file_text(frame("one", 1)));
+  }
+
+  // resume: only the missing frames are rendered, each once.
+  REQUIRE(std::remove(frame("np3_", 2).c_str()) == 0);
+  REQUIRE(std::remove(frame("np3_", 5).c_str()) == 0);
+  {
+    const CommandResult r = mpirun(3, par + " resume=TRUE outfile=" + dir.file("np3_"));
+    CHECK(r.status == 0);
+    CHECK(occurrences(r.out, "scene: 7 frames dealt out to 3 processes: 2 rendered, 5 skipped") == 1);
+    CHECK(file_text(frame("np3_", 5)) == file_text(frame("one", 5)));
+  }
+
+  // A frame that fails: the others are written, the job ends with status 1 and says why.
+  std::string bad_scene = "camera_x camera_y infile\n";
+  for (int i = 0; i < frames; ++i)
+    bad_scene += std::to_string(i * 20 - 60) + " 1 " + (i == 4 ? dir.file("nothing.bin") : dir.file("demo.bin")) + "\n";
+  {
+    const CommandResult r = mpirun(3, par + " scene_file=" + dir.write("bad.txt", bad_scene) + " outfile=" + dir.file("bad_"));
+    CHECK(r.status == 1);
+    CHECK(occurrences(r.out, "6 rendered, 0 skipped (resume), 1 failed") == 1);
+    CHECK(occurrences(r.err, "frame 5 of 7 (") == 1);
+    CHECK(occurrences(r.err, "failed: ") == 1);
+    CHECK(!file_exists(frame("bad_", 4)));
+    CHECK(file_exists(frame("bad_", 6)));
+  }
+
+  // Asked for what cannot be.
+  const CommandResult single = mpirun(2, "testdata/demo.par infile=" + dir.file("demo.bin") + " mpi_mode=frames");
+  CHECK(single.status == 1);
+  CHECK(occurrences(single.err, "mpi_mode = frames deals out the frames of a scene file, and there is no scene_file") == 1);
+  const CommandResult typo = mpirun(2, par + " mpi_mode=frame outfile=" + dir.file("typo_"));
+  CHECK(typo.status == 1);
+  CHECK(occurrences(typo.err, "mpi_mode = 'frame' is not one of auto, data, frames") == 1);
+}
+
+TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's GPUs on the host") {
+  const std::string missing = mpi_missing();
+  if (!missing.empty()) {
+    MESSAGE("MPI tests skipped: " << missing);
+    return;
+  }
+  std::string why;
+  if (!splotch::cuda_device_present(&why)) {
+    MESSAGE("MPI GPU test skipped: " << why);
+    return;
+  }
+  int gpus = 1;
+  while (splotch::cuda_device_present(nullptr, gpus)) ++gpus;
+  const int k = gpus + 1;  // one process more than GPUs
+  TempDir dir;
+  REQUIRE(run_command("bin/make_demo --n 60000 --out " + dir.file("demo.bin")).status == 0);
+  const std::string par = "testdata/demo.par infile=" + dir.file("demo.bin") + " xres=200 colorbar=FALSE";
+  REQUIRE(run_command("bin/splotch " + par + " renderer=host outfile=" + dir.file("host.tga")).status == 0);
+  const CommandResult r = mpirun(k, par + " renderer=auto outfile=" + dir.file("auto.tga"));
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find(std::to_string(gpus) + " of " + std::to_string(k) + " processes on a GPU, the others on the host") !=
+        std::string::npos);
+  check_close(dir.file("host.tga"), dir.file("auto.tga"));
+  // renderer = cuda: the process without a GPU of its own says so, and the job ends.
+  const CommandResult cuda = mpirun(k, par + " renderer=cuda outfile=" + dir.file("cuda.tga"));
+  CHECK(cuda.status == 1);
+  CHECK(cuda.err.find("process " + std::to_string(gpus) + " of " + std::to_string(k) + ": ") != std::string::npos);
+  CHECK(cuda.err.find("no GPU of its own") != std::string::npos);
+  CHECK(!file_exists(dir.file("cuda.tga")));
 }
