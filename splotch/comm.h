@@ -11,10 +11,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace splotch {
+
+// A failure every process has heard of (from Comm::first_error), thrown on all of them at once.
+struct AgreedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 class Comm {
  public:
@@ -42,6 +48,22 @@ class Comm {
   // The element-wise sum over all processes, in place on rank 0 (other ranks' values are left
   // as they were).
   void sum_to_root(float* values, std::size_t count) const;
+  // The element-wise sum over all processes, in place on every process.
+  void sum(std::vector<std::uint64_t>& values) const;
+  // Every process's `mine` (of one length on all), process after process.
+  std::vector<std::uint64_t> gather_all(const std::vector<std::uint64_t>& mine) const;
+  // Records of `record_bytes` passed between all processes: `send` holds those for process 0, then
+  // those for process 1, ..., `to[p]` records for process p. Returns what came, process 0's first;
+  // `from[p]` says how many records came from process p. A process without the memory for what
+  // comes makes all of them throw.
+  std::vector<char> exchange(const std::vector<char>& send, const std::vector<std::size_t>& to,
+                             std::size_t record_bytes, std::vector<std::size_t>& from) const;
+  // Composites the processes' partial images on rank 0, in process order: `layers` holds six
+  // floats per pixel, the colour C (RGB) a process drew over black and the transmittance T (RGB)
+  // of its splats. Process p's layer lies over those of processes before it: on rank 0 the result
+  // is C = C_last + T_last (... + T_1 C_0), T the product. (Other ranks' values are left as they
+  // were.)
+  void composite_to_root(float* layers, std::size_t pixels) const;
 
  private:
   int rank_ = 0, size_ = 1, node_rank_ = 0, node_size_ = 1;

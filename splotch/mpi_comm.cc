@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <new>
 #include <stdexcept>
 
 #include "splotch/comm.h"
@@ -85,6 +86,117 @@ void Comm::sum_to_root(float* values, std::size_t count) const {
                      MPI_COMM_WORLD),
           "MPI_Reduce");
   }
+}
+
+void Comm::sum(std::vector<std::uint64_t>& values) const {
+  if (size_ == 1) return;
+  for (std::size_t done = 0; done < values.size(); done += max_count)
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data() + done, int(std::min(max_count, values.size() - done)),
+                        MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+}
+
+std::vector<std::uint64_t> Comm::gather_all(const std::vector<std::uint64_t>& mine) const {
+  std::vector<std::uint64_t> all(mine.size() * std::size_t(size_));
+  check(MPI_Allgather(mine.data(), int(mine.size()), MPI_UINT64_T, all.data(), int(mine.size()), MPI_UINT64_T,
+                      MPI_COMM_WORLD),
+        "MPI_Allgather");
+  return all;
+}
+
+namespace {
+
+// A datatype of one record, for the life of the object.
+class RecordType {
+ public:
+  explicit RecordType(std::size_t bytes) {
+    check(MPI_Type_contiguous(int(bytes), MPI_BYTE, &type_), "MPI_Type_contiguous");
+    check(MPI_Type_commit(&type_), "MPI_Type_commit");
+  }
+  ~RecordType() { MPI_Type_free(&type_); }
+  RecordType(const RecordType&) = delete;
+  RecordType& operator=(const RecordType&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// MPI's counts and offsets are ints.
+std::vector<int> as_counts(const std::vector<std::size_t>& counts, std::vector<int>& offsets) {
+  std::vector<int> out;
+  std::size_t at = 0;
+  offsets.clear();
+  for (std::size_t c : counts) {
+    if (c > std::size_t(INT_MAX) || at > std::size_t(INT_MAX))
+      throw std::runtime_error("more than 2^31 particles to pass between two processes: use more processes");
+    out.push_back(int(c));
+    offsets.push_back(int(at));
+    at += c;
+  }
+  return out;
+}
+
+// (C, T) of a later process over (C, T) of an earlier one, six floats per pixel: MPI calls it
+// with `earlier` the lower ranks' part, and the result goes to `later`.
+void composite_over(void* earlier_v, void* later_v, int* pixels, MPI_Datatype*) {
+  const float* earlier = static_cast<const float*>(earlier_v);
+  float* later = static_cast<float*>(later_v);
+  const long n = long(*pixels);
+  // MPI calls this on the main thread; the threads it starts do not call MPI.
+#pragma omp parallel for schedule(static) if (n > 32768)
+  for (long p = 0; p < n; ++p)
+    for (long c = 0; c < 3; ++c) {
+      later[6 * p + c] += later[6 * p + 3 + c] * earlier[6 * p + c];
+      later[6 * p + 3 + c] *= earlier[6 * p + 3 + c];
+    }
+}
+
+}  // namespace
+
+std::vector<char> Comm::exchange(const std::vector<char>& send, const std::vector<std::size_t>& to,
+                                 std::size_t record_bytes, std::vector<std::size_t>& from) const {
+  std::vector<std::uint64_t> to64(to.begin(), to.end()), from64(to.size());
+  check(MPI_Alltoall(to64.data(), 1, MPI_UINT64_T, from64.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Alltoall");
+  from.assign(from64.begin(), from64.end());
+  std::size_t total = 0;
+  for (std::size_t c : from) total += c;
+  std::vector<char> received;
+  std::string failure;
+  try {
+    received.resize(total * record_bytes);
+  } catch (const std::bad_alloc&) {
+    failure = "out of memory for the " + std::to_string(total) + " particles other processes pass it";
+  }
+  const std::string error = first_error(failure);  // no process waits for one that gave up
+  if (!error.empty()) throw AgreedError(error);
+  std::vector<int> send_at, receive_at;
+  const std::vector<int> send_counts = as_counts(to, send_at), receive_counts = as_counts(from, receive_at);
+  const RecordType record(record_bytes);
+  check(MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), record.get(), received.data(),
+                      receive_counts.data(), receive_at.data(), record.get(), MPI_COMM_WORLD),
+        "MPI_Alltoallv");
+  return received;
+}
+
+void Comm::composite_to_root(float* layers, std::size_t pixels) const {
+  if (size_ == 1) return;
+  const RecordType pixel(6 * sizeof(float));
+  MPI_Op over;
+  check(MPI_Op_create(&composite_over, 0 /* not commutative: in rank order */, &over), "MPI_Op_create");
+  try {
+    for (std::size_t done = 0; done < pixels; done += max_count / 8) {
+      const int n = int(std::min(max_count / 8, pixels - done));
+      float* v = layers + 6 * done;
+      check(MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : v, rank_ == 0 ? v : nullptr, n, pixel.get(), over, 0,
+                       MPI_COMM_WORLD),
+            "MPI_Reduce");
+    }
+  } catch (...) {
+    MPI_Op_free(&over);
+    throw;
+  }
+  MPI_Op_free(&over);
 }
 
 struct SharedCounter::Window {

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -24,6 +25,7 @@
 #include "splotch/snapshot_cache.h"
 #include "splotch/snapshot_load.h"
 #include "splotch/comm.h"
+#include "splotch/draw_order_split.h"
 #include "splotch/settings.h"
 #include "splotch/sort.h"
 #include "splotch/tile_order.h"
@@ -71,11 +73,6 @@ PostOptions post_options(const Settings& s, const std::vector<std::unique_ptr<Pa
 // What a data-parallel MPI run cannot do yet, said before any reading.
 void check_data_parallel(const Settings& s, int processes) {
   const std::string with = " with " + std::to_string(processes) + " MPI processes";
-  if (!s.render.a_eq_e)
-    throw UserError("a_eq_e = FALSE cannot be rendered" + with +
-                    " yet: compositing front to back needs each pixel's splats in one depth order, and each process "
-                    "holds particles from all depths; run it with one process (a_eq_e = TRUE images are summed "
-                    "over processes)");
   for (std::size_t n = 0; n < s.input.gadget.types.size() && s.input.simtype >= 2; ++n)
     if (s.input.gadget.types[n].size_estimate == SizeEstimate::knn) {
       const std::string N = std::to_string(n);
@@ -200,23 +197,57 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     splats = project(std::move(loaded.particles), geometry);
   }
   report.particles_active = splats.size();
-  // The stages from here to the render, as a process of an MPI run must catch their errors.
-  auto draw = [&](Splats splats) {
+  // Work that may fail on some processes of an MPI run only: every process learns of the first
+  // failure before the next collective call (splotch/comm.h).
+  auto agreed = [&](auto&& work) {
+    if (!comm) return work();
+    std::string failure, known;
+    try {
+      work();
+    } catch (const AgreedError& e) {  // all know it already, with the failing process named
+      failure = known = e.what();
+    } catch (const std::bad_alloc&) {
+      failure = "out of memory drawing its share of the particles";
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    const std::string error = comm->first_error(failure);
+    if (!error.empty()) throw UserError(known.empty() ? error : known);
+  };
+  // a_eq_e = FALSE with several processes: each draws one range of the draw order
+  // (splotch/draw_order_split.h), and rank 0 composites their layers.
+  const bool split = comm && !s.render.a_eq_e;
+  RenderOptions render = s.render;
+  render.tile_size = host_tile_size(s.camera.xres, s.camera.yres, report.threads);
+  std::vector<std::size_t> tile_start, per_type;
+  agreed([&] {
     // Screen space is ordered by image tile here, before the colour stage makes three arrays of
-    // one. Only the draw order needs depth; with a_eq_e its memory serves as scratch space instead.
+    // one (a split orders what it receives instead). Only the draw order needs depth; with a_eq_e
+    // its memory serves as scratch space.
     ParticleArray<float> spare;
     if (s.render.a_eq_e) spare.swap(splats.depth);
-    RenderOptions render = s.render;
-    render.tile_size = host_tile_size(s.camera.xres, s.camera.yres, report.threads);
-    const std::vector<std::size_t> tile_start = order_by_tile(splats, render.tile_size, s.camera.xres, s.camera.yres, spare);
+    // sort_type 0, file order: the keys are the positions before the tiles reorder the splats.
+    if (!s.render.a_eq_e && s.sort == SortOrder::none && !split) assign_draw_keys(splats, s.sort);
+    if (split)
+      per_type = splats_per_type(splats, s.input.ptypes);
+    else
+      tile_start = order_by_tile(splats, render.tile_size, s.camera.xres, s.camera.yres, spare);
     stage_done("geometry");
 
     colourize(splats, colour_options(s, palettes), std::move(spare));
     stage_done("colour");
 
-    if (!s.render.a_eq_e) assign_draw_keys(splats, s.sort);  // releases the depth array
+    if (!s.render.a_eq_e && splats.draw_key.empty()) assign_draw_keys(splats, s.sort);  // releases the depth array
     stage_done("sort");
+  });
 
+  Image image(0, 0), transmittance(0, 0);
+  agreed([&] {
+    if (split) {
+      split_draw_order(splats, per_type, s.sort, *comm);
+      tile_start = order_by_tile(splats, render.tile_size, s.camera.xres, s.camera.yres);
+      stage_done("exchange");
+    }
     // What of the GPU's start the CPU stages did not hide is a stage of its own.
     CudaSession* session = nullptr;
     if (s.renderer == RendererChoice::cuda && !gpu_start->device_present()) s.renderer = RendererChoice::host;
@@ -232,41 +263,56 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       stage_done("gpu_start");
     }
 
-    Image image(s.camera.xres, s.camera.yres);
     SplatView view = view_of(splats);
     view.tile_start = tile_start.data();
-    if (s.renderer == RendererChoice::cuda) {
-      CudaOptions cuda = s.cuda;
-      cuda.host = render;
-      view.tile_start = nullptr;  // the host part is a subset of the splats
-      report.gpu = render_cuda(view, cuda, image, session);
-      if (report.gpu->boundary >= 0)
-        console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
-                        std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(report.gpu->boundary) +
-                        " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to choose)");
-      report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
-    } else {
-      render_host(view, render, image, console.progress("render"));
+    auto draw = [&](const RenderOptions& options, Image& into) {
+      if (s.renderer == RendererChoice::cuda) {
+        CudaOptions cuda = s.cuda;
+        cuda.host = options;
+        SplatView all = view;
+        all.tile_start = nullptr;  // the host part is a subset of the splats
+        report.gpu = render_cuda(all, cuda, into, session);
+        if (report.gpu->boundary >= 0)
+          console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
+                          std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(report.gpu->boundary) +
+                          " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to "
+                          "choose)");
+        report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
+      } else {
+        render_host(view, options, into, console.progress("render"));
+      }
+      console.end_progress();
+    };
+    image = Image(s.camera.xres, s.camera.yres);
+    draw(render, image);
+    if (split) {  // the layer's transmittance: exp(-S), S the a_eq_e sum of the same splats
+      transmittance = Image(s.camera.xres, s.camera.yres);
+      RenderOptions sum = render;
+      sum.a_eq_e = true;
+      draw(sum, transmittance);
     }
-    console.end_progress();
     splats = Splats();
     stage_done("render");
-    return image;
-  };
-  Image image(0, 0);
+  });
   if (comm) {
-    std::string failure;
-    try {
-      image = draw(std::move(splats));
-    } catch (const std::bad_alloc&) {
-      failure = "out of memory drawing its share of the particles";
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-    const std::string error = comm->first_error(failure);
-    if (!error.empty()) throw UserError(error);
     Stopwatch reduce_clock;
-    comm->sum_to_root(image.rgb.data(), image.rgb.size());
+    if (split) {
+      const std::size_t pixels = std::size_t(s.camera.xres) * std::size_t(s.camera.yres);
+      ParticleArray<float> layers(6 * pixels);
+#pragma omp parallel for schedule(static)
+      for (std::size_t p = 0; p < pixels; ++p)
+        for (std::size_t c = 0; c < 3; ++c) {
+          layers[6 * p + c] = image.rgb[3 * p + c];
+          layers[6 * p + 3 + c] = std::exp(-transmittance.rgb[3 * p + c]);
+        }
+      transmittance = Image(0, 0);
+      comm->composite_to_root(layers.data(), pixels);
+#pragma omp parallel for schedule(static)
+      for (std::size_t p = 0; p < pixels; ++p)
+        for (std::size_t c = 0; c < 3; ++c) image.rgb[3 * p + c] = layers[6 * p + c];
+    } else {
+      comm->sum_to_root(image.rgb.data(), image.rgb.size());
+    }
     report.particles_active = comm->sum(report.particles_active);
     const std::uint64_t on_gpu = comm->sum(report.gpu ? 1 : 0);  // one GPU per process of a node
     if (on_gpu > 0 && on_gpu < std::uint64_t(comm->size()))
@@ -275,8 +321,6 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     report.stages.push_back({"reduce", reduce_clock.seconds()});
     clock.lap();
     if (!comm->root()) return report;  // rank 0 finishes the picture
-  } else {
-    image = draw(std::move(splats));
   }
   if (report.particles_active == 0)
     console.warning("no particle is in view: the image will be black (check the camera)");

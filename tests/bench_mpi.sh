@@ -7,8 +7,15 @@
 # efficiency against 1 process, and how far the picture is from the single-process one (largest
 # difference of an 8-bit value, and the share of values that differ).
 #
+#
+# Then the frame-parallel mode: an orbit of FRAMES frames (bin/splotch_path) of the same snapshot,
+# dealt out to 1, 2, 4 and 8 processes (mpi_mode = frames), against the same processes rendering
+# each frame together (mpi_mode = data); one row per case with the wall time per frame and the
+# speedup against 1 process. FRAMES=0 leaves it out.
+#
 #   tests/bench_mpi.sh                          # 1e7, 2048x2048, a_eq_e
-#   SIZES=1e6 RES=800 PROCESSES="1 2" tests/bench_mpi.sh
+#   EXTRA="a_eq_e=FALSE" tests/bench_mpi.sh     # compositing: each process draws a range of the order
+#   SIZES=1e6 RES=800 PROCESSES="1 2" FRAMES=16 tests/bench_mpi.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +24,8 @@ SIZES=${SIZES:-1e7}
 RES=${RES:-2048}
 PROCESSES=${PROCESSES:-"1 2 4 8"}
 CORES=${CORES:-$(nproc)}
+FRAMES=${FRAMES:-32}
+read -r -a extra <<<"${EXTRA:-}"
 DIR=build/bench
 mkdir -p "$DIR"
 command -v mpirun >/dev/null || { echo "bench_mpi: no mpirun (make deps MPI=1)"; exit 0; }
@@ -38,7 +47,7 @@ print(max(diff), "%.4f%%" % (100.0 * sum(1 for d in diff if d) / len(diff)))
 PY
 }
 
-stages="read normalize geometry colour sort render reduce post write total"
+stages="read normalize geometry colour sort exchange render reduce post write total"
 printf "%-10s %9s %9s %-6s %5s %7s" dataset N image render procs threads
 for s in $stages; do printf " %8s" "$s"; done
 printf " %8s %8s %8s %8s %10s\n" wall speedup effic max_diff differ
@@ -47,7 +56,8 @@ for n in $SIZES; do
   [ -f "$snapshot" ] || bin/make_snapshot --n "$(count_of "$n")" --seed 1 --raw block --out "$snapshot" >&2
   cat "$snapshot" >/dev/null
   reference=$DIR/mpi_single.tga
-  bin/splotch tests/bench/bench.par infile="$snapshot" outfile="$reference" xres="$RES" renderer=host >/dev/null
+  bin/splotch tests/bench/bench.par infile="$snapshot" outfile="$reference" xres="$RES" renderer=host \
+    ${extra[@]+"${extra[@]}"} >/dev/null
   base=
   for case in $(for p in $PROCESSES; do echo "host:$p"; done) auto:1; do
     renderer=${case%%:*} procs=${case#*:}
@@ -59,7 +69,7 @@ for n in $SIZES; do
       start=$(date +%s.%N)
       mpirun -q --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS=$threads -np "$procs" \
         bin/splotch_mpi tests/bench/bench.par infile="$snapshot" outfile="$DIR/mpi_out.tga" xres="$RES" \
-        renderer="$renderer" >>"$log"
+        renderer="$renderer" ${extra[@]+"${extra[@]}"} >>"$log"
       echo "wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}') s" >>"$log"
     done
     printf "%-10s %9s %9s %-6s %5s %7s" "bench_$n" "$n" "${RES}x$RES" "$renderer" "$procs" "$threads"
@@ -73,3 +83,35 @@ for n in $SIZES; do
 done
 echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them; wall: the whole mpirun; speedup and"
 echo " efficiency against 1 process; max_diff, differ: against the single-process picture of bin/splotch)"
+echo "(${EXTRA:-a_eq_e = TRUE})"
+
+[ "$FRAMES" -gt 0 ] || exit 0
+echo
+orbit=$DIR/mpi_orbit_$FRAMES.txt
+bin/splotch_path orbit camera=230,-120,160 lookat=50,50,50 frames="$FRAMES" out="$orbit" >/dev/null
+printf "%-10s %9s %9s %6s %-6s %5s %7s %10s %9s\n" dataset N image frames mode procs threads per_frame speedup
+for n in $SIZES; do
+  snapshot=$DIR/bench_$n.bin
+  base=
+  for case in $(for p in $PROCESSES; do echo "frames:$p"; done) $(for p in $PROCESSES; do [ "$p" -gt 1 ] && echo "data:$p"; done); do
+    mode=${case%%:*} procs=${case#*:}
+    threads=$((CORES / procs))
+    [ "$threads" -ge 1 ] || threads=1
+    walls=
+    for _ in $(seq "$RUNS"); do
+      rm -f "$DIR"/mpi_orbit_out*.tga
+      start=$(date +%s.%N)
+      mpirun -q --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS=$threads -np "$procs" \
+        bin/splotch_mpi tests/bench/bench.par infile="$snapshot" outfile="$DIR/mpi_orbit_out.tga" xres="$RES" \
+        renderer=host scene_file="$orbit" mpi_mode="$mode" ${extra[@]+"${extra[@]}"} >"$DIR/mpi_orbit.log"
+      walls="$walls $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}')"
+      [ "$(ls "$DIR"/mpi_orbit_out*.tga | wc -l)" -eq "$FRAMES" ] || { echo "bench_mpi: frames missing"; exit 1; }
+    done
+    wall=$(tr ' ' '\n' <<<"$walls" | grep . | median)
+    [ -n "$base" ] || base=$wall
+    printf "%-10s %9s %9s %6s %-6s %5s %7s" "bench_$n" "$n" "${RES}x$RES" "$FRAMES" "$mode" "$procs" "$threads"
+    awk -v w="$wall" -v b="$base" -v f="$FRAMES" 'BEGIN {printf " %10.4f %8.2fx\n", w / f, b / w}'
+  done
+done
+echo "(wall time of the whole mpirun per frame, medians of $RUNS runs; speedup against 1 process; frames: dealt"
+echo " out, each process rendering whole frames of the snapshot it keeps; data: every frame by all processes)"

@@ -104,6 +104,20 @@ TEST_CASE("bin/splotch: a good run writes the image, the report and used.par") {
   CHECK(read_file(s.dir.file("again.tga")) == first);
 }
 
+TEST_CASE("bin/splotch: a_eq_e = FALSE in file order (sort_type 0) gives one picture whatever the thread count") {
+  // The tile side grows with fewer threads (256 pixels with one thread at 1024 x 1024, 128 with
+  // two): file order must not become the order of the tiles.
+  TempDir dir;
+  REQUIRE(run_command("bin/make_demo --n 40000 --out " + dir.file("demo.bin")).status == 0);
+  const std::string par = "testdata/demo.par infile=" + dir.file("demo.bin") +
+                          " xres=1024 a_eq_e=FALSE sort_type=0 brightness0=30 renderer=host outfile=";
+  REQUIRE(run_command("OMP_NUM_THREADS=1 " + splotch_binary + " " + par + dir.file("one.tga")).status == 0);
+  REQUIRE(run_command("OMP_NUM_THREADS=2 " + splotch_binary + " " + par + dir.file("two.tga")).status == 0);
+  const std::string one = read_file(dir.file("one.tga"));
+  CHECK(one.size() > 1024 * 1024 * 3);
+  CHECK(one == read_file(dir.file("two.tga")));
+}
+
 TEST_CASE("bin/splotch: unused keys are listed in one warning") {
   Scene s;
   CommandResult r = s.run("camrea_x=3 sort_typ=2");

@@ -59,13 +59,14 @@ void check_close(const std::string& a_path, const std::string& b_path) {
   CHECK(differ <= a.rgb.size() / 100);
 }
 
-// Renders `par` (plus `extra`) with bin/splotch and with 1 to 4 processes; compares.
-void check_processes(const TempDir& dir, const std::string& name, const std::string& par, const std::string& extra) {
+// Renders `par` (plus `extra`) with bin/splotch and with 1 to 4 processes (`counts`); compares.
+void check_processes(const TempDir& dir, const std::string& name, const std::string& par, const std::string& extra,
+                     const std::vector<int>& counts = {1, 2, 3, 4}) {
   const std::string single = dir.file(name + "_single.tga");
   CommandResult s = run_command("bin/splotch " + par + " " + extra + " outfile=" + single);
   REQUIRE(s.status == 0);
-  for (int k = 1; k <= 4; ++k) {
-    INFO(name << ", " << k << " processes");
+  for (int k : counts) {
+    INFO(name << " " << extra << ", " << k << " processes");
     const std::string image = dir.file(name + "_np" + std::to_string(k) + ".tga");
     CommandResult r = mpirun(k, par + " " + extra + " outfile=" + image);
     CHECK(r.status == 0);
@@ -125,33 +126,51 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
   TempDir dir;
   // The demo (raw table), smaller.
   REQUIRE(run_command("bin/make_demo --n 60000 --out " + dir.file("demo.bin")).status == 0);
-  check_processes(dir, "demo", "testdata/demo.par", "infile=" + dir.file("demo.bin") + " xres=200 colorbar=FALSE");
+  // a_eq_e = FALSE: each process draws a range of the draw order, composited on rank 0
+  // (splotch/draw_order_split.h); brighter, so that most pixels are lit.
+  const std::string opaque = " a_eq_e=FALSE brightness0=30";
+  const std::string demo = "infile=" + dir.file("demo.bin") + " xres=200 colorbar=FALSE";
+  check_processes(dir, "demo", "testdata/demo.par", demo);
+  check_processes(dir, "demo", "testdata/demo.par", demo + opaque);
+  // Every draw order: file order, by colour either way, by size (by depth is the default).
+  for (int sort : {0, 2, 3, 4})
+    check_processes(dir, "demo", "testdata/demo.par", demo + opaque + " sort_type=" + std::to_string(sort), {3});
 
   write_gadget(dir.file("snap_000"), 2);
   const std::string gadget = dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" +
                                                          gas_keys + camera);
   check_processes(dir, "gadget", gadget, "");
+  check_processes(dir, "gadget", gadget, " a_eq_e=FALSE brightness0=4");
   if (splotch::hdf5_supported()) {
     const std::string hdf5 = dir.write("hdf5.par", "simtype = 8\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" +
                                                        gas_keys + camera);
     check_processes(dir, "hdf5", hdf5, "");
+    check_processes(dir, "hdf5", hdf5, " a_eq_e=FALSE brightness0=4");
   } else {
     MESSAGE("MPI HDF5 case skipped: this build has no HDF5");
   }
 
-  // Tipsy: gas records with rho, temp and hsmooth.
+  // Tipsy: gas records with rho, temp and hsmooth, and dark matter as a second render type (the
+  // draw order of file order is type after type, each over all processes' shares).
   TipsyTestFile t;
   std::mt19937 rng(5);
   std::normal_distribution<double> normal(0.0, 1.0);
   for (int i = 0; i < 5000; ++i)
     t.records[0].push_back({1.0, 50 + 15 * normal(rng), 50 + 15 * normal(rng), 50 + 8 * normal(rng), 0, 0, 0,
                             std::exp(normal(rng)), std::exp(normal(rng)), 1.5 + 0.5 * std::abs(normal(rng)), 0, 0});
+  for (int i = 0; i < 3000; ++i)
+    t.records[1].push_back({1.0, 50 + 20 * normal(rng), 50 + 20 * normal(rng), 50 + 10 * normal(rng), 0, 0, 0, 0.1, 0});
   t.write(dir.file("run.00100"));
   const std::string tipsy = dir.write("tipsy.par", "simtype = 11\ninfile = " + dir.file("run.00100") +
-                                                       "\nptypes = 1\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = hsmooth\n"
+                                                       "\nptypes = 2\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = hsmooth\n"
                                                        "color_label0 = temp\ncolor_log0 = TRUE\nintensity_label0 = rho\nbrightness0 = 4\n"
-                                                       "palette0 = testdata/palettes/fire.pal\n" + camera);
+                                                       "palette0 = testdata/palettes/fire.pal\nptype1 = 1\nsize_fix1 = 1.2\n"
+                                                       "brightness1 = 0.5\npalette1 = testdata/palettes/fire.pal\n" + camera);
   check_processes(dir, "tipsy", tipsy, "");
+  check_processes(dir, "tipsy", tipsy, " a_eq_e=FALSE brightness0=10 brightness1=3");
+  for (int sort : {0, 4})
+    check_processes(dir, "tipsy", tipsy, " a_eq_e=FALSE brightness0=10 brightness1=3 sort_type=" + std::to_string(sort),
+                    {2, 3});
 }
 
 TEST_CASE("mpi: what several processes cannot do, and an error on one process, end the job with one message") {
@@ -173,8 +192,6 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
     CHECK(!file_exists(image));
   };
   const std::string image = dir.file("never.tga");
-  one_error(mpirun(2, par + " a_eq_e=FALSE outfile=" + image), "a_eq_e = FALSE cannot be rendered with 2 MPI processes",
-            image);
   one_error(mpirun(3, par + " size_estimate0=knn outfile=" + image), "size_estimate0 = knn cannot run with 3", image);
   // An error only process 1 of 2 meets: its share, the second half of a raw file, is in the
   // other byte order.
