@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "io/particle_array.h"
+
 namespace splotch {
 
 // A failure every process has heard of (from Comm::first_error), thrown on all of them at once.
@@ -56,8 +58,8 @@ class Comm {
   // those for process 1, ..., `to[p]` records for process p. Returns what came, process 0's first;
   // `from[p]` says how many records came from process p. A process without the memory for what
   // comes makes all of them throw.
-  std::vector<char> exchange(const std::vector<char>& send, const std::vector<std::size_t>& to,
-                             std::size_t record_bytes, std::vector<std::size_t>& from) const;
+  ParticleArray<char> exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to,
+                               std::size_t record_bytes, std::vector<std::size_t>& from) const;
   // Composites the processes' partial images on rank 0, in process order: `layers` holds six
   // floats per pixel, the colour C (RGB) a process drew over black and the transmittance T (RGB)
   // of its splats. Process p's layer lies over those of processes before it: on rank 0 the result

@@ -110,12 +110,12 @@ void split_draw_order(Splats& s, const std::vector<std::size_t>& per_type, SortO
   // The process drawing each splat: by position (file order) or by key. The records to send are
   // allocated before anything is passed, so that a process short of memory says so to all.
   constexpr std::size_t fields = 7, record = fields * 4;
-  std::vector<std::uint32_t> to;
-  std::vector<char> send;
+  ParticleArray<std::uint32_t> to;
+  ParticleArray<char> send;  // not zero-filled: all of it is written
   std::string failure;
   try {
     to.resize(n);
-    send.resize(std::max(n * record, K * T * 8));
+    send.resize(n * record);
   } catch (const std::bad_alloc&) {
     failure = "out of memory passing its splats to other processes";
   }
@@ -149,14 +149,13 @@ void split_draw_order(Splats& s, const std::vector<std::size_t>& per_type, SortO
       }
   }
   std::vector<std::size_t> types_from;
-  const std::vector<char> type_counts_out(reinterpret_cast<const char*>(type_count.data()),
-                                          reinterpret_cast<const char*>(type_count.data() + K * T));
-  const std::vector<char> type_counts_in =
+  ParticleArray<char> type_counts_out(K * T * 8);
+  std::memcpy(type_counts_out.data(), type_count.data(), type_counts_out.size());
+  const ParticleArray<char> type_counts_in =
       comm.exchange(type_counts_out, std::vector<std::size_t>(K, 1), T * 8, types_from);
   std::vector<std::uint64_t> came(K * T);  // [process][type]
   std::memcpy(came.data(), type_counts_in.data(), came.size() * 8);
 
-  send.resize(n * record);
   const std::uint32_t no_key = 0;
   const float* field[fields - 1] = {s.x.data(), s.y.data(), s.radius.data(), s.colour[0].data(), s.colour[1].data(),
                                     s.colour[2].data()};
@@ -182,9 +181,10 @@ void split_draw_order(Splats& s, const std::vector<std::size_t>& per_type, SortO
       std::memcpy(r + 4 * (fields - 1), order == SortOrder::none ? &no_key : &s.draw_key[i], 4);
     }
   }
+  s = Splats();  // all in the records now: the memory back before what comes
   std::vector<std::size_t> from;
-  const std::vector<char> received = comm.exchange(send, count, record, from);
-  std::vector<char>().swap(send);
+  const ParticleArray<char> received = comm.exchange(send, count, record, from);
+  ParticleArray<char>().swap(send);
 
   // Into file order: type after type, each from process after process.
   const std::size_t m = received.size() / record;

@@ -154,14 +154,14 @@ void composite_over(void* earlier_v, void* later_v, int* pixels, MPI_Datatype*) 
 
 }  // namespace
 
-std::vector<char> Comm::exchange(const std::vector<char>& send, const std::vector<std::size_t>& to,
-                                 std::size_t record_bytes, std::vector<std::size_t>& from) const {
+ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to,
+                                   std::size_t record_bytes, std::vector<std::size_t>& from) const {
   std::vector<std::uint64_t> to64(to.begin(), to.end()), from64(to.size());
   check(MPI_Alltoall(to64.data(), 1, MPI_UINT64_T, from64.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Alltoall");
   from.assign(from64.begin(), from64.end());
   std::size_t total = 0;
   for (std::size_t c : from) total += c;
-  std::vector<char> received;
+  ParticleArray<char> received;  // not zero-filled: all of it is written
   std::string failure;
   try {
     received.resize(total * record_bytes);

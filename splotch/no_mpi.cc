@@ -12,8 +12,8 @@ bool Comm::all(bool value) const { return value; }
 void Comm::sum_to_root(float*, std::size_t) const {}
 void Comm::sum(std::vector<std::uint64_t>&) const {}
 std::vector<std::uint64_t> Comm::gather_all(const std::vector<std::uint64_t>& mine) const { return mine; }
-std::vector<char> Comm::exchange(const std::vector<char>& send, const std::vector<std::size_t>& to, std::size_t,
-                                 std::vector<std::size_t>& from) const {
+ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to, std::size_t,
+                                   std::vector<std::size_t>& from) const {
   from = to;
   return send;
 }
