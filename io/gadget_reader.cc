@@ -58,7 +58,9 @@ ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress
   std::vector<std::uint64_t> totals(gadget_types, 0);
   for (const auto& f : files)
     for (int k = 0; k < gadget_types; ++k) totals[std::size_t(k)] += f->header().npart[std::size_t(k)];
-  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, o.share);
+  const auto count_of = [](const GadgetFile& f, int t) { return std::size_t(f.header().npart[std::size_t(t)]); };
+  const ShareRanges ranges = share_ranges(o.types, files, count_of, o.share);
+  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, ranges);
   // The positions' block must fit the header's counts before those counts size any array: a
   // corrupted header could otherwise ask for gigabytes.
   for (const auto& f : files) {
@@ -72,13 +74,12 @@ ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = files[0]->header().box_size;
-  plan_files(o.types, first, files,
-             [](const GadgetFile& f, int t) { return std::size_t(f.header().npart[std::size_t(t)]); }, p, plan,
+  plan_files(o.types, first, files, count_of, p, plan,
              [&](const GadgetFile& f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
                  std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
                plan_block(f, t, q, components, targets, at, skip, count, key, plan);
              },
-             o.share);
+             ranges);
   run_read_plan(plan, progress);
   return p;
 }

@@ -87,7 +87,9 @@ ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) 
   std::vector<std::uint64_t> totals(std::size_t(types), 0);
   for (const auto& f : files)
     for (int k = 0; k < types; ++k) totals[std::size_t(k)] += f->hdf5.header().count(k);
-  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, o.share);
+  const auto count_of = [](const SnapshotFile& f, int t) { return f.hdf5.header().count(t); };
+  const ShareRanges ranges = share_ranges(o.types, files, count_of, o.share);
+  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, ranges);
   // Each type's positions must have the header's count of rows before those counts size any
   // array: a corrupted header could otherwise ask for gigabytes.
   for (const auto& f : files)
@@ -104,12 +106,12 @@ ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) 
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = files[0]->hdf5.header().box_size;
-  plan_files(o.types, first, files, [](const SnapshotFile& f, int t) { return f.hdf5.header().count(t); }, p, plan,
+  plan_files(o.types, first, files, count_of, p, plan,
              [&](SnapshotFile& f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
                  std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
                plan_dataset(f, t, q, components, targets, at, skip, count, key, plan);
              },
-             o.share);
+             ranges);
   run_read_plan(plan, progress);
   return p;
 }

@@ -72,13 +72,13 @@ ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std:
 
 std::vector<std::size_t> render_type_starts(const std::vector<GadgetTypeRequest>& types,
                                             const std::vector<std::uint64_t>& totals, const std::string& first_file,
-                                            bool several_files, ReadShare share) {
+                                            bool several_files, const ShareRanges& ranges) {
   std::vector<std::size_t> first(types.size() + 1, 0);
   for (std::size_t n = 0; n < types.size(); ++n) {
     const int t = types[n].file_type;
     const std::uint64_t count = t < int(totals.size()) ? totals[std::size_t(t)] : 0;
     if (count == 0) throw_no_particles(first_file, several_files, t, int(n), totals);
-    first[n + 1] = first[n] + share.size_of(count);
+    first[n + 1] = first[n] + (ranges[n].second - ranges[n].first);
   }
   return first;
 }

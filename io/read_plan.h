@@ -97,25 +97,40 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
   quantity(r.intensity, 1, {&p.intensity, nullptr, nullptr}, "intensity_label" + key, 1.0f);
 }
 
-// Each render type's first particle in the set, and the total last: render type n takes `share`
-// of the particles of file type types[n].file_type, of which the files hold totals[t] (all files
-// together); a type with none is an error naming `first_file`.
+// What a ReadShare takes of each render type: [first, last) of its particles in file order over
+// all files.
+using ShareRanges = std::vector<std::pair<std::size_t, std::size_t>>;
+
+// The ranges of `share` (ReadShare::ranges), from `count_of(file, t)`, the particles of file type
+// t in a file.
+template <class Files, class CountOf>
+ShareRanges share_ranges(const std::vector<GadgetTypeRequest>& types, const Files& files, CountOf&& count_of,
+                         ReadShare share) {
+  std::vector<std::vector<std::size_t>> counts;
+  for (const auto& f : files) {
+    counts.emplace_back();
+    for (const GadgetTypeRequest& r : types) counts.back().push_back(std::size_t(count_of(*f, r.file_type)));
+  }
+  return share.ranges(counts, types.size());
+}
+
+// Each render type's first particle in the set, and the total last: render type n takes
+// ranges[n] of the particles of file type types[n].file_type, of which the files hold totals[t]
+// (all files together); a type with none is an error naming `first_file`.
 std::vector<std::size_t> render_type_starts(const std::vector<GadgetTypeRequest>& types,
                                             const std::vector<std::uint64_t>& totals, const std::string& first_file,
-                                            bool several_files, ReadShare share = {});
+                                            bool several_files, const ShareRanges& ranges);
 
 // Plans every render type from every file in turn: `count_of(file, t)` particles of file type t
-// in a file, of which `share` takes a slice over all files; a file's part of it, `count`
+// in a file, of which render type n takes ranges[n] over all files; a file's part of it, `count`
 // particles from its `skip`-th of the type, is read by `read(file, t, quantity, components,
 // targets, at, skip, count, key)` (see plan_request) into [at, at + count).
 template <class Files, class CountOf, class Read>
 void plan_files(const std::vector<GadgetTypeRequest>& types, const std::vector<std::size_t>& first, const Files& files,
-                CountOf&& count_of, ParticleSet& p, ReadPlan& plan, Read&& read, ReadShare share = {}) {
+                CountOf&& count_of, ParticleSet& p, ReadPlan& plan, Read&& read, const ShareRanges& ranges) {
   for (std::size_t n = 0; n < types.size(); ++n) {
     const GadgetTypeRequest& r = types[n];
-    std::size_t total = 0;
-    for (const auto& f : files) total += count_of(*f, r.file_type);
-    const auto [lo, hi] = share.of(total);
+    const auto [lo, hi] = ranges[n];
     std::size_t at = first[n], file_first = 0;  // file_first: the file's first particle of the type, over all
     for (const auto& f : files) {
       const std::size_t in_file = count_of(*f, r.file_type);

@@ -36,8 +36,9 @@ struct FrameOptions {
   // the seconds loading them took (wherever it ran): the scene runner starts reading a later
   // snapshot then.
   std::function<void(const std::string& signature, std::size_t bytes, double seconds)> loaded;
-  // The processes of an MPI run: with more than one, each reads and draws its share of the
-  // particles and rank 0 sums the images and writes the picture (the cache is not used then).
+  // The processes of an MPI run: with more than one, each reads its share of the particles and
+  // draws it (a_eq_e) or its range of the draw order (a_eq_e = FALSE), and rank 0 sums or
+  // composites the images and writes the picture (the cache is not used then).
   const Comm* comm = nullptr;
   // The GPU of this process: its rank on its node (one GPU per MPI process).
   int device = 0;

@@ -35,22 +35,39 @@ std::vector<Row> rows_of_type(const ParticleSet& p, int n) {
 }
 
 // Reads with `read(share)` in 1 to 7 parts and checks that the parts put together, type by type,
-// are the whole, and that the parts' sizes differ by one at most.
-void check_parts(int types, const std::function<ParticleSet(ReadShare)>& read) {
+// are the whole. With as many files as parts or more (files[f][n]: render type n's particles in
+// file f), each part is whole files, one after another; otherwise the parts' sizes differ by one
+// at most.
+void check_parts(int types, const std::function<ParticleSet(ReadShare)>& read,
+                 const std::vector<std::vector<std::size_t>>& files = {}) {
   const ParticleSet whole = read(ReadShare{});
   REQUIRE(whole.size() > 0);
   for (int parts = 1; parts <= 7; ++parts) {
     INFO(parts << " parts");
+    const bool whole_files = std::size_t(parts) <= files.size();
+    std::size_t next_file = 0;
     std::vector<std::vector<Row>> joined(static_cast<std::size_t>(types));
     for (int part = 0; part < parts; ++part) {
       const ParticleSet p = read(ReadShare{part, parts});
       CHECK(p.box_size == whole.box_size);
+      std::vector<std::size_t> counts;
       for (int n = 0; n < types; ++n) {
         const std::vector<Row> rows = rows_of_type(p, n);
         const std::size_t all = rows_of_type(whole, n).size();
-        CHECK(rows.size() >= all / std::size_t(parts));
-        CHECK(rows.size() <= (all + std::size_t(parts) - 1) / std::size_t(parts));
+        counts.push_back(rows.size());
+        if (!whole_files) {
+          CHECK(rows.size() >= all / std::size_t(parts));
+          CHECK(rows.size() <= (all + std::size_t(parts) - 1) / std::size_t(parts));
+        }
         joined[std::size_t(n)].insert(joined[std::size_t(n)].end(), rows.begin(), rows.end());
+      }
+      if (whole_files) {  // the counts of the files from next_file on, as many as it takes
+        std::vector<std::size_t> sum(std::size_t(types), 0);
+        while (sum != counts && next_file < files.size()) {
+          for (int n = 0; n < types; ++n) sum[std::size_t(n)] += files[next_file][std::size_t(n)];
+          ++next_file;
+        }
+        CHECK(sum == counts);
       }
     }
     for (int n = 0; n < types; ++n) CHECK(joined[std::size_t(n)] == rows_of_type(whole, n));
@@ -87,7 +104,7 @@ TEST_CASE("read share: raw tables and blocks") {
   }
 }
 
-TEST_CASE("read share: Gadget and HDF5 snapshots of two files, two render types") {
+TEST_CASE("read share: Gadget and HDF5 snapshots of two files, two render types; whole files for two parts") {
   testing::TempDir dir;
   std::vector<std::string> gadget, hdf5;
   // Gas [0, 9) and DM [0, 3) in .0, gas [9, 14) and DM [3, 8) in .1: slices cross the files.
@@ -104,11 +121,13 @@ TEST_CASE("read share: Gadget and HDF5 snapshots of two files, two render types"
       testing::Hdf5TestWriter::write(g, hdf5.back(), o);
     }
   }
+  // Gas and DM of each file: with one or two parts, whole files.
+  const std::vector<std::vector<std::size_t>> files = {{9, 3}, {5, 5}};
   check_parts(2, [&](ReadShare share) {
     GadgetOptions o = testing::gas_and_dm(gadget);
     o.share = share;
     return read_gadget(o);
-  });
+  }, files);
   if (!hdf5_supported()) {
     MESSAGE("HDF5 part skipped: this build has no HDF5");
     return;
@@ -117,7 +136,7 @@ TEST_CASE("read share: Gadget and HDF5 snapshots of two files, two render types"
     GadgetOptions o = testing::gas_and_dm(hdf5);
     o.share = share;
     return read_hdf5(o);
-  });
+  }, files);
 }
 
 TEST_CASE("read share: Tipsy records and auxiliary arrays") {
