@@ -16,6 +16,9 @@
 #   tests/bench_mpi.sh                          # 1e7, 2048x2048, a_eq_e
 #   EXTRA="a_eq_e=FALSE" tests/bench_mpi.sh     # compositing: each process draws a range of the order
 #   SIZES=1e6 RES=800 PROCESSES="1 2" FRAMES=16 tests/bench_mpi.sh
+#
+# Between the two, the pictures of 1 to 4 processes against the single process's on the benchmark
+# snapshot (EQUAL_N particles, raw and 4 Gadget files, a_eq_e TRUE and FALSE; EQUAL_N=0: none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -84,6 +87,34 @@ done
 echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them; wall: the whole mpirun; speedup and"
 echo " efficiency against 1 process; max_diff, differ: against the single-process picture of bin/splotch)"
 echo "(${EXTRA:-a_eq_e = TRUE})"
+
+# The pictures of 1 to 4 processes against the single process's, on the benchmark snapshot of
+# EQUAL_N particles as a raw file and as 4 Gadget files (whole files for up to 4 processes), at
+# 800², a_eq_e TRUE and FALSE (EQUAL_N=0 leaves it out).
+EQUAL_N=${EQUAL_N:-1e6}
+if [ "$EQUAL_N" != 0 ]; then
+  echo
+  raw=$DIR/bench_$EQUAL_N.bin
+  gadget=$DIR/mpi_gadget_${EQUAL_N}_
+  [ -f "$raw" ] || bin/make_snapshot --n "$(count_of "$EQUAL_N")" --seed 1 --raw block --out "$raw" >&2
+  [ -f "${gadget}000.3" ] || bin/make_snapshot --n "$(count_of "$EQUAL_N")" --seed 1 --files 4 --out "${gadget}000" >&2
+  printf "%-22s %9s %-8s %5s %8s %10s\n" input N a_eq_e procs max_diff differ
+  for input in raw gadget; do
+    if [ "$input" = raw ]; then args=(tests/bench/bench.par infile="$raw"); else args=(tests/bench/bench_gadget.par infile="$gadget" fidx=0); fi
+    for a in TRUE FALSE; do
+      bin/splotch "${args[@]}" a_eq_e=$a xres=800 renderer=host outfile="$DIR/mpi_eq_single.tga" >/dev/null
+      for procs in 1 2 3 4; do
+        mpirun -q --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS=$(((CORES + procs - 1) / procs)) \
+          -np "$procs" bin/splotch_mpi "${args[@]}" a_eq_e=$a xres=800 renderer=host outfile="$DIR/mpi_eq.tga" >/dev/null
+        read -r worst share <<<"$(compare "$DIR/mpi_eq_single.tga" "$DIR/mpi_eq.tga")"
+        printf "%-22s %9s %-8s %5s %8s %10s\n" "$([ $input = raw ] && echo "raw blocks" || echo "Gadget-2, 4 files")" \
+          "$EQUAL_N" "$a" "$procs" "$worst" "$share"
+      done
+    done
+  done
+  echo "(max_diff, differ: largest difference of an 8-bit value and the share of values that differ, against"
+  echo " bin/splotch on the same input)"
+fi
 
 [ "$FRAMES" -gt 0 ] || exit 0
 echo
