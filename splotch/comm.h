@@ -40,7 +40,7 @@ class Comm {
   int node_size() const { return node_size_; }
 
   // Every process passes its error ("" for none) and gets the first one by rank, "" when none
-  // failed; with several processes the message says which failed.
+  // failed; with several processes the message says which failed, unless all did.
   std::string first_error(const std::string& local) const;
   // Element-wise minimum of `mins` and maximum of `maxs` over all processes, in place.
   void min_max(std::vector<float>& mins, std::vector<float>& maxs) const;

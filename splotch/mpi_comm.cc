@@ -44,15 +44,18 @@ Comm::~Comm() { MPI_Finalize(); }
 
 std::string Comm::first_error(const std::string& local) const {
   if (size_ == 1) return local;
-  const int mine = local.empty() ? INT_MAX : rank_;
-  int first = INT_MAX;
+  const int mine = local.empty() ? INT_MAX : rank_, failed = local.empty() ? 0 : 1;
+  int first = INT_MAX, failures = 0;
   check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
   if (first == INT_MAX) return "";
+  check(MPI_Allreduce(&failed, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   std::string message = rank_ == first ? local : std::string();
   int length = int(message.size());
   check(MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD), "MPI_Bcast");
   message.resize(std::size_t(length));
   check(MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD), "MPI_Bcast");
+  // What every process met (a key's bad value) needs no process named.
+  if (failures == size_) return message;
   return "process " + std::to_string(first) + " of " + std::to_string(size_) + ": " + message;
 }
 

@@ -193,6 +193,10 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   };
   const std::string image = dir.file("never.tga");
   one_error(mpirun(3, par + " size_estimate0=knn outfile=" + image), "size_estimate0 = knn cannot run with 3", image);
+  // What every process meets names none of them.
+  const CommandResult all = mpirun(2, par + " fov=200 outfile=" + image);
+  one_error(all, "fov", image);
+  CHECK(all.err.find("process 0 of 2") == std::string::npos);
   // An error only process 1 of 2 meets: its share, the second half of a raw file, is in the
   // other byte order.
   std::string raw;
