@@ -1,6 +1,7 @@
 // Which part of a snapshot one process of an MPI run reads (DESIGN.md section 6). Where the
-// snapshot has at least as many files as there are parts, whole files: the files in order, split
-// where the particles to read (of all render types together) are shared out evenly. Otherwise, of
+// snapshot has at least as many files as there are parts, and they are of sizes that share out
+// about evenly, whole files: the files in order, split where the particles to read (of all render
+// types together) are shared out evenly. Otherwise, of
 // each render type's particles, taken in file order over all files, the part-th of `parts`
 // contiguous slices, whose sizes differ by one at most: a piece of each block or dataset.
 #pragma once
@@ -24,32 +25,45 @@ struct ReadShare {
     return last - first;
   }
   // Each render type's [first, last), in file order over all files, from counts[f][n], render
-  // type n's particles in file f. With whole files, a file goes to the part whose slice of all the
-  // particles to read holds the file's first one.
+  // type n's particles in file f. Whole files when there are at least as many as parts and they
+  // can be shared out so that no part holds more than 5/4 of an even share (a file goes to the part
+  // whose even slice of all the particles to read holds the file's middle); slices otherwise.
   std::vector<std::pair<std::size_t, std::size_t>> ranges(const std::vector<std::vector<std::size_t>>& counts,
                                                            std::size_t types) const {
     std::vector<std::pair<std::size_t, std::size_t>> out(types, {0, 0});
-    if (counts.size() < std::size_t(parts)) {  // slices
-      for (std::size_t n = 0; n < types; ++n) {
+    std::size_t all = 0;
+    std::vector<std::size_t> in_file;
+    for (const auto& file : counts) {
+      in_file.push_back(0);
+      for (std::size_t n = 0; n < types; ++n) in_file.back() += file[n];
+      all += in_file.back();
+    }
+    // Each file's part, and the largest part.
+    std::vector<int> part_of;
+    std::vector<std::size_t> held(std::size_t(parts), 0);
+    std::size_t before = 0;
+    for (std::size_t f = 0; f < counts.size(); ++f) {
+      const std::size_t middle = before + in_file[f] / 2;
+      int k = all == 0 ? 0 : int((unsigned __int128)middle * unsigned(parts) / all);
+      if (k >= parts) k = parts - 1;
+      part_of.push_back(k);
+      held[std::size_t(k)] += in_file[f];
+      before += in_file[f];
+    }
+    std::size_t largest = 0;
+    for (std::size_t h : held) largest = h > largest ? h : largest;
+    const bool whole_files = counts.size() >= std::size_t(parts) && 4 * std::size_t(parts) * largest <= 5 * all;
+    for (std::size_t n = 0; n < types; ++n) {
+      if (!whole_files) {
         std::size_t total = 0;
         for (const auto& file : counts) total += file[n];
         out[n] = of(total);
+        continue;
       }
-      return out;
-    }
-    std::size_t all = 0;
-    for (const auto& file : counts)
-      for (std::size_t c : file) all += c;
-    const auto [lo, hi] = of(all);
-    std::size_t before = 0;  // the particles of the files before
-    for (const auto& file : counts) {
-      std::size_t in_file = 0;
-      for (std::size_t n = 0; n < types; ++n) {
-        if (before < lo) out[n].first += file[n];
-        if (before < hi) out[n].second += file[n];
-        in_file += file[n];
+      for (std::size_t f = 0; f < counts.size(); ++f) {
+        if (part_of[f] < part) out[n].first += counts[f][n];
+        if (part_of[f] <= part) out[n].second += counts[f][n];
       }
-      before += in_file;
     }
     return out;
   }

@@ -16,12 +16,14 @@
 #include <vector>
 
 #include "io/particle_array.h"
+#include "params/user_error.h"
 
 namespace splotch {
 
-// A failure every process has heard of (from Comm::first_error), thrown on all of them at once.
-struct AgreedError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+// A failure every process has heard of (from Comm::first_error), thrown on all of them at once;
+// main() reports it as the user error it (most often) is, once, from rank 0.
+struct AgreedError : UserError {
+  using UserError::UserError;
 };
 
 class Comm {
@@ -32,12 +34,19 @@ class Comm {
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
 
+  // Ends every process of the job at once (MPI_Abort) with `status`: for a failure that the
+  // others did not hear of and may be waiting for.
+  [[noreturn]] void abort(int status) const;
+
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
-  // This process among those on its node (one GPU each), and how many they are.
-  int node_rank() const { return node_rank_; }
+  // How many processes share this one's node (and its memory).
   int node_size() const { return node_size_; }
+  // Which of the GPUs it sees this process uses (one GPU per process): its rank among the
+  // processes of its node that see the same GPUs (CUDA_VISIBLE_DEVICES). So where a launcher gives
+  // each process a GPU of its own (Slurm's --gpu-bind), each uses its first.
+  int gpu_index() const { return gpu_index_; }
 
   // Every process passes its error ("" for none) and gets the first one by rank, "" when none
   // failed; with several processes the message says which failed, unless all did.
@@ -68,7 +77,7 @@ class Comm {
   void composite_to_root(float* layers, std::size_t pixels) const;
 
  private:
-  int rank_ = 0, size_ = 1, node_rank_ = 0, node_size_ = 1;
+  int rank_ = 0, size_ = 1, node_size_ = 1, gpu_index_ = 0;
 };
 
 // The numbers 0, 1, 2, ... each handed to whichever process asks for the next one first: work

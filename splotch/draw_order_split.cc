@@ -161,11 +161,12 @@ void split_draw_order(Splats& s, const std::vector<std::size_t>& per_type, SortO
                                     s.colour[2].data()};
   // Each thread packs a contiguous part of the splats; its records for process q follow those of
   // the threads before it, so every group keeps this process's order.
-  const std::size_t threads = std::size_t(omp_get_max_threads());
-  std::vector<std::size_t> at(threads * K, 0);  // [thread][process]
-#pragma omp parallel num_threads(int(threads))
+  std::vector<std::size_t> at;  // [thread][process]
+#pragma omp parallel
   {
-    const std::size_t t = std::size_t(omp_get_thread_num());
+    const std::size_t threads = std::size_t(omp_get_num_threads()), t = std::size_t(omp_get_thread_num());
+#pragma omp single
+    at.assign(threads * K, 0);
     const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
     for (std::size_t i = lo; i < hi; ++i) ++at[t * K + to[i]];
 #pragma omp barrier

@@ -1,6 +1,7 @@
 // bin/splotch: parses the command line, runs the pipeline, and turns every failure into one line
 // on stderr and an exit status (0 success, 1 user error, 2 internal error). This is the only place
 // that catches exceptions.
+#include <omp.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -60,7 +61,7 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
                     "there is no scene_file");
   FrameOptions frame;
   frame.comm = &comm;
-  frame.device = comm.node_rank();
+  frame.device = comm.gpu_index();
   const RunReport report = render_frame(params, console, frame);
   console.report(report.text());
   return 0;
@@ -69,6 +70,9 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The passes that split work by thread (tile order, bucket sorts, the MPI split) count on the
+  // threads they ask for.
+  omp_set_dynamic(0);
   std::optional<splotch::Comm> comm;
   try {
     comm.emplace(argc, argv);
@@ -80,6 +84,12 @@ int main(int argc, char** argv) {
   // same one, and rank 0 says it. What only one process meets is said by it, with its rank.
   const bool root = comm->root();
   const std::string who = root ? "splotch" : "splotch (process " + std::to_string(comm->rank()) + ")";
+  // A user error is met by every process alike (a bad key) or agreed on; any other failure may be
+  // this process's alone while the others wait for it in MPI, so the job is ended outright.
+  auto end = [&](int status) {
+    if (comm->size() > 1) comm->abort(status);
+    return status;
+  };
   try {
     return run(argc, argv, *comm);
   } catch (const splotch::UserError& e) {
@@ -88,9 +98,9 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: error: out of memory (fewer particles, a smaller image, or a larger machine)\n",
                  who.c_str());
-    return 1;
+    return end(1);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: internal error: %s\n", who.c_str(), e.what());
-    return 2;
+    return end(2);
   }
 }

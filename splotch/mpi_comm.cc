@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
+#include <functional>
+#include <string>
 #include <new>
 #include <stdexcept>
 
@@ -35,12 +38,24 @@ Comm::Comm(int& argc, char**& argv) {
   MPI_Comm node;
   check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
         "MPI_Comm_split_type");
-  MPI_Comm_rank(node, &node_rank_);
+  int node_rank = 0;
+  MPI_Comm_rank(node, &node_rank);
   MPI_Comm_size(node, &node_size_);
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  const int sees = int(std::hash<std::string>{}(visible ? visible : "*") & 0x7fffffff);
+  MPI_Comm same_gpus;
+  check(MPI_Comm_split(node, sees, node_rank, &same_gpus), "MPI_Comm_split");
+  MPI_Comm_rank(same_gpus, &gpu_index_);
+  MPI_Comm_free(&same_gpus);
   MPI_Comm_free(&node);
 }
 
 Comm::~Comm() { MPI_Finalize(); }
+
+void Comm::abort(int status) const {
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::exit(status);  // MPI_Abort does not return; this satisfies [[noreturn]]
+}
 
 std::string Comm::first_error(const std::string& local) const {
   if (size_ == 1) return local;
@@ -165,16 +180,19 @@ ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::v
   std::size_t total = 0;
   for (std::size_t c : from) total += c;
   ParticleArray<char> received;  // not zero-filled: all of it is written
+  std::vector<int> send_counts, receive_counts, send_at, receive_at;
   std::string failure;
   try {
+    send_counts = as_counts(to, send_at);
+    receive_counts = as_counts(from, receive_at);
     received.resize(total * record_bytes);
   } catch (const std::bad_alloc&) {
     failure = "out of memory for the " + std::to_string(total) + " particles other processes pass it";
+  } catch (const std::exception& e) {
+    failure = e.what();
   }
   const std::string error = first_error(failure);  // no process waits for one that gave up
   if (!error.empty()) throw AgreedError(error);
-  std::vector<int> send_at, receive_at;
-  const std::vector<int> send_counts = as_counts(to, send_at), receive_counts = as_counts(from, receive_at);
   const RecordType record(record_bytes);
   check(MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), record.get(), received.data(),
                       receive_counts.data(), receive_at.data(), record.get(), MPI_COMM_WORLD),

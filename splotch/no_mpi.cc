@@ -1,10 +1,13 @@
 // The one process of a build without MPI.
+#include <cstdlib>
+
 #include "splotch/comm.h"
 
 namespace splotch {
 
 Comm::Comm(int&, char**&) {}
 Comm::~Comm() = default;
+void Comm::abort(int status) const { std::exit(status); }
 std::string Comm::first_error(const std::string& local) const { return local; }
 void Comm::min_max(std::vector<float>&, std::vector<float>&) const {}
 std::uint64_t Comm::sum(std::uint64_t value) const { return value; }

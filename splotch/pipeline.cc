@@ -137,11 +137,30 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   report.image_path = s.output.path;
   report.width = s.camera.xres;
   report.height = s.camera.yres;
-  if (frame.resume && path_exists(s.output.path)) {
+  bool exists = frame.resume && path_exists(s.output.path);
+  if (frame.resume && comm) exists = comm->all(exists);  // all render it unless all see it (a node's own disk)
+  if (exists) {
     report.skipped = true;
     return report;
   }
 
+  // Work that may fail on some processes of an MPI run only: every process learns of the first
+  // failure before the next collective call (splotch/comm.h).
+  auto agreed = [&](auto&& work) {
+    if (!comm) return work();
+    std::string failure, known;
+    try {
+      work();
+    } catch (const AgreedError& e) {  // all know it already, with the failing process named
+      failure = known = e.what();
+    } catch (const std::bad_alloc&) {
+      failure = "out of memory drawing its share of the particles";
+    } catch (const std::exception& e) {
+      failure = *e.what() ? e.what() : "an error without a message";
+    }
+    const std::string error = comm->first_error(failure);
+    if (!error.empty()) throw AgreedError(known.empty() ? error : known);
+  };
   const auto palettes = read_palettes(s);
   if (gpu_start) gpu_start->pace_threads();  // without a GPU, the search for one is over by now
   const std::vector<TypeNormalization> normalization = normalizations(s);
@@ -193,27 +212,12 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       if (report.particles_read == report.particles_dropped)
         throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
     }
-    if (s.input.periodic) wrap_periodic(loaded.particles, s.camera.lookat);
-    splats = project(std::move(loaded.particles), geometry);
+    agreed([&] {
+      if (s.input.periodic) wrap_periodic(loaded.particles, s.camera.lookat);
+      splats = project(std::move(loaded.particles), geometry);
+    });
   }
   report.particles_active = splats.size();
-  // Work that may fail on some processes of an MPI run only: every process learns of the first
-  // failure before the next collective call (splotch/comm.h).
-  auto agreed = [&](auto&& work) {
-    if (!comm) return work();
-    std::string failure, known;
-    try {
-      work();
-    } catch (const AgreedError& e) {  // all know it already, with the failing process named
-      failure = known = e.what();
-    } catch (const std::bad_alloc&) {
-      failure = "out of memory drawing its share of the particles";
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-    const std::string error = comm->first_error(failure);
-    if (!error.empty()) throw UserError(known.empty() ? error : known);
-  };
   // a_eq_e = FALSE with several processes: each draws one range of the draw order
   // (splotch/draw_order_split.h), and rank 0 composites their layers.
   const bool split = comm && !s.render.a_eq_e;
@@ -241,7 +245,9 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     stage_done("sort");
   });
 
-  Image image(0, 0), transmittance(0, 0);
+  Image image(0, 0);
+  ParticleArray<float> layers;  // a_eq_e = FALSE with several processes: C and T of each pixel
+  const std::size_t pixels = std::size_t(s.camera.xres) * std::size_t(s.camera.yres);
   agreed([&] {
     if (split) {
       split_draw_order(splats, per_type, s.sort, *comm);
@@ -285,11 +291,18 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     };
     image = Image(s.camera.xres, s.camera.yres);
     draw(render, image);
-    if (split) {  // the layer's transmittance: exp(-S), S the a_eq_e sum of the same splats
-      transmittance = Image(s.camera.xres, s.camera.yres);
+    if (split) {  // the layer: C and its transmittance exp(-S), S the a_eq_e sum of the same splats
+      Image transmittance(s.camera.xres, s.camera.yres);
       RenderOptions sum = render;
       sum.a_eq_e = true;
       draw(sum, transmittance);
+      layers.resize(6 * pixels);
+#pragma omp parallel for schedule(static)
+      for (std::size_t p = 0; p < pixels; ++p)
+        for (std::size_t c = 0; c < 3; ++c) {
+          layers[6 * p + c] = image.rgb[3 * p + c];
+          layers[6 * p + 3 + c] = std::exp(-transmittance.rgb[3 * p + c]);
+        }
     }
     splats = Splats();
     stage_done("render");
@@ -297,15 +310,6 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   if (comm) {
     Stopwatch reduce_clock;
     if (split) {
-      const std::size_t pixels = std::size_t(s.camera.xres) * std::size_t(s.camera.yres);
-      ParticleArray<float> layers(6 * pixels);
-#pragma omp parallel for schedule(static)
-      for (std::size_t p = 0; p < pixels; ++p)
-        for (std::size_t c = 0; c < 3; ++c) {
-          layers[6 * p + c] = image.rgb[3 * p + c];
-          layers[6 * p + 3 + c] = std::exp(-transmittance.rgb[3 * p + c]);
-        }
-      transmittance = Image(0, 0);
       comm->composite_to_root(layers.data(), pixels);
 #pragma omp parallel for schedule(static)
       for (std::size_t p = 0; p < pixels; ++p)

@@ -40,7 +40,7 @@ struct FrameOptions {
   // draws it (a_eq_e) or its range of the draw order (a_eq_e = FALSE), and rank 0 sums or
   // composites the images and writes the picture (the cache is not used then).
   const Comm* comm = nullptr;
-  // The GPU of this process: its rank on its node (one GPU per MPI process).
+  // The GPU of this process among those it sees (Comm::gpu_index: one GPU per MPI process).
   int device = 0;
 };
 // Renders the frame `params` describes and writes the image and its used.par (with `resume`,

@@ -8,6 +8,7 @@
 #include <system_error>
 #include <utility>
 
+#include "cuda/cuda_renderer.h"
 #include "io/hdf5_file.h"
 #include "params/user_error.h"
 #include "splotch/comm.h"
@@ -136,6 +137,15 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     const std::size_t wanted = 2 * snapshot_file_bytes(plans[0]->input);
     deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
   }
+  if (deal && params.get<std::string>("renderer", "auto") == "cuda") {
+    // Said once before dealing: a process without a GPU would fail each frame it took at once,
+    // and so take most of them.
+    std::string why;
+    const bool mine = cuda_device_present(&why, comm->gpu_index());
+    const std::string error = comm->first_error(
+        mine ? "" : params.origin("renderer") + ": renderer = cuda, but " + why + "; use renderer = host or auto");
+    if (!error.empty()) throw UserError(error);
+  }
   Console& speaker = deal && process_console ? *process_console : console;
   std::unique_ptr<SharedCounter> dealer;
   if (deal) dealer = std::make_unique<SharedCounter>(*comm);
@@ -153,7 +163,6 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   int first_width = 0, first_height = 0;
   for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
     const SceneFrame& f = frames[k];
-    ParamFile p = frame_params(k);
     FrameOptions options;
     options.number = f.number;
     options.in_scene = true;
@@ -162,7 +171,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     options.cache = &cache;
     options.gpu = &gpu;
     options.comm = deal ? nullptr : comm;
-    options.device = comm ? comm->node_rank() : 0;
+    options.device = comm ? comm->gpu_index() : 0;
     // Once this frame has its particles: the first later frame of this process (within reach)
     // that needs another snapshot has it read now, in the background.
     options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {
@@ -195,6 +204,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     char line[400];
     std::string failure;
     try {
+      ParamFile p = frame_params(k);
       const RunReport r = render_frame(p, speaker, options);
       if (r.skipped) {
         ++summary.skipped;

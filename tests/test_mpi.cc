@@ -265,11 +265,9 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
     }
     CHECK(!file_exists(frame(name, frames)));
   }
-  // Two processes share the frames: the second has some (dealt as they become free, so not
-  // always half; with 7 frames of equal cost it gets at least one).
+  // Each frame's line names the process that rendered it.
   {
     const CommandResult r = mpirun(2, par + " outfile=" + dir.file("two_"));
-    CHECK(occurrences(r.out, "process 1: frame ") >= 1);
     CHECK(occurrences(r.out, "process 0: frame ") + occurrences(r.out, "process 1: frame ") == 7);
   }
 
@@ -348,10 +346,33 @@ TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's G
   CHECK(r.out.find(std::to_string(gpus) + " of " + std::to_string(k) + " processes on a GPU, the others on the host") !=
         std::string::npos);
   check_close(dir.file("host.tga"), dir.file("auto.tga"));
-  // renderer = cuda: the process without a GPU of its own says so, and the job ends.
+  // renderer = cuda: the process without a GPU of its own says so, and the job ends; with frames
+  // dealt out, before any frame.
   const CommandResult cuda = mpirun(k, par + " renderer=cuda outfile=" + dir.file("cuda.tga"));
   CHECK(cuda.status == 1);
   CHECK(cuda.err.find("process " + std::to_string(gpus) + " of " + std::to_string(k) + ": ") != std::string::npos);
   CHECK(cuda.err.find("no GPU of its own") != std::string::npos);
   CHECK(!file_exists(dir.file("cuda.tga")));
+  const std::string scene = dir.write("scene.txt", "camera_x\n-60\n-40\n-20\n0\n20\n");
+  const CommandResult frames =
+      mpirun(k, par + " renderer=cuda mpi_mode=frames scene_file=" + scene + " outfile=" + dir.file("frame_"));
+  CHECK(frames.status == 1);
+  CHECK(frames.err.find("no GPU of its own") != std::string::npos);
+  CHECK(!file_exists(dir.file("frame_0000.tga")));
+  // A launcher that gives each process a GPU of its own (CUDA_VISIBLE_DEVICES, here one GPU by
+  // index and by UUID): each uses the first it sees.
+  const CommandResult smi = run_command("nvidia-smi -L");
+  const std::size_t uuid = smi.out.find("UUID: ");
+  if (gpus == 1 && uuid != std::string::npos) {
+    const std::string id = smi.out.substr(uuid + 6, smi.out.find(')', uuid) - uuid - 6);
+    const std::string args = " " + par + " renderer=cuda outfile=" + dir.file("own.tga");
+    const CommandResult own = run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 "
+                                          "-np 1 -x CUDA_VISIBLE_DEVICES=0 " + mpi_binary + args +
+                                          " : -np 1 -x CUDA_VISIBLE_DEVICES=" + id + " " + mpi_binary + args);
+    INFO(own.out << own.err);
+    CHECK(own.status == 0);
+    CHECK(own.out.find("cuda (") != std::string::npos);
+    CHECK(own.out.find("processes on a GPU") == std::string::npos);  // both on one
+    check_close(dir.file("host.tga"), dir.file("own.tga"));
+  }
 }

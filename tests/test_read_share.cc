@@ -178,3 +178,19 @@ TEST_CASE("read share: Tipsy records and auxiliary arrays") {
 }
 
 }  // namespace splotch
+
+TEST_CASE("read share: whole files where they share out about evenly, slices otherwise") {
+  using Ranges = std::vector<std::pair<std::size_t, std::size_t>>;
+  const std::vector<std::vector<std::size_t>> four = {{25, 1}, {25, 1}, {25, 1}, {25, 1}};
+  // Two parts of four equal files: two files each, of both types.
+  CHECK(splotch::ReadShare{0, 2}.ranges(four, 2) == Ranges{{0, 50}, {0, 2}});
+  CHECK(splotch::ReadShare{1, 2}.ranges(four, 2) == Ranges{{50, 100}, {2, 4}});
+  // Three parts of four files: one would hold two files, 8/5 of an even share; slices instead.
+  CHECK(splotch::ReadShare{1, 3}.ranges(four, 2) == Ranges{{33, 66}, {1, 2}});
+  // One large file among small ones: slices.
+  const std::vector<std::vector<std::size_t>> uneven = {{10}, {10}, {10}, {10}, {1000}};
+  CHECK(splotch::ReadShare{0, 4}.ranges(uneven, 1) == Ranges{{0, 260}});
+  CHECK(splotch::ReadShare{3, 4}.ranges(uneven, 1) == Ranges{{780, 1040}});
+  // More parts than files: slices.
+  CHECK(splotch::ReadShare{4, 5}.ranges(four, 2) == Ranges{{80, 100}, {3, 4}});
+}
