@@ -46,38 +46,56 @@ void plan_block(const GadgetFile& f, int type, const GadgetQuantity& q, int comp
 
 }  // namespace
 
+std::vector<std::vector<std::uint64_t>> gadget_file_counts(const GadgetOptions& o) {
+  std::vector<std::vector<std::uint64_t>> counts;
+  for (const std::string& path : o.files) {
+    const GadgetFile f(path, o.swap_endian);
+    counts.emplace_back(f.header().npart.begin(), f.header().npart.end());
+  }
+  return counts;
+}
+
 ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress) {
   if (o.files.empty()) throw std::invalid_argument("read_gadget: no files");
-  std::vector<std::unique_ptr<GadgetFile>> files;
-  for (const std::string& path : o.files) files.push_back(std::make_unique<GadgetFile>(path, o.swap_endian));
-
   for (std::size_t n = 0; n < o.types.size(); ++n)
     if (o.types[n].file_type < 0 || o.types[n].file_type >= gadget_types)
       throw UserError("ptype" + std::to_string(n) + " = " + std::to_string(o.types[n].file_type) +
                       ": Gadget particle types are 0 to 5");
+  // The files are opened as needed: with the counts of all files given (an MPI share), only the
+  // first (for the box size) and those holding particles of the share.
+  std::vector<std::unique_ptr<GadgetFile>> files(o.files.size());
+  auto open = [&](std::size_t f) -> GadgetFile& {
+    if (!files[f]) files[f] = std::make_unique<GadgetFile>(o.files[f], o.swap_endian);
+    return *files[f];
+  };
+  std::vector<std::vector<std::uint64_t>> counts = o.share.file_counts;
+  if (counts.empty())
+    for (std::size_t f = 0; f < files.size(); ++f)
+      counts.emplace_back(open(f).header().npart.begin(), open(f).header().npart.end());
+  if (counts.size() != files.size()) throw std::invalid_argument("read_gadget: counts of another number of files");
+  const auto count_of = [&](std::size_t f, int t) { return std::size_t(counts[f][std::size_t(t)]); };
   std::vector<std::uint64_t> totals(gadget_types, 0);
-  for (const auto& f : files)
-    for (int k = 0; k < gadget_types; ++k) totals[std::size_t(k)] += f->header().npart[std::size_t(k)];
-  const auto count_of = [](const GadgetFile& f, int t) { return std::size_t(f.header().npart[std::size_t(t)]); };
-  const ShareRanges ranges = share_ranges(o.types, files, count_of, o.share);
+  for (const auto& file : counts)
+    for (int k = 0; k < gadget_types; ++k) totals[std::size_t(k)] += file[std::size_t(k)];
+  const ShareRanges ranges = share_ranges(o.types, files.size(), count_of, o.share);
   const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, ranges);
   // The positions' block must fit the header's counts before those counts size any array: a
   // corrupted header could otherwise ask for gigabytes.
-  for (const auto& f : files) {
-    bool wanted = false;
-    for (const GadgetTypeRequest& r : o.types) wanted = wanted || f->header().npart[std::size_t(r.file_type)] > 0;
-    if (!wanted) continue;
-    const GadgetBlock* pos = f->find("POS");
-    if (!pos) throw UserError("Gadget file '" + f->path() + "' has no POS block; its blocks are: " + f->labels());
-    f->layout(*pos, 3, std::nullopt, "positions");
+  const std::vector<bool> used = files_of_share(o.types, files.size(), count_of, ranges);
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    if (!used[f]) continue;
+    const GadgetFile& file = open(f);
+    const GadgetBlock* pos = file.find("POS");
+    if (!pos) throw UserError("Gadget file '" + file.path() + "' has no POS block; its blocks are: " + file.labels());
+    file.layout(*pos, 3, std::nullopt, "positions");
   }
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
-  p.box_size = files[0]->header().box_size;
-  plan_files(o.types, first, files, count_of, p, plan,
-             [&](const GadgetFile& f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
+  p.box_size = open(0).header().box_size;
+  plan_files(o.types, first, files.size(), count_of, p, plan,
+             [&](std::size_t f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
                  std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
-               plan_block(f, t, q, components, targets, at, skip, count, key, plan);
+               plan_block(*files[f], t, q, components, targets, at, skip, count, key, plan);
              },
              ranges);
   run_read_plan(plan, progress);

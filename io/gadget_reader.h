@@ -50,4 +50,8 @@ struct GadgetOptions {
 // file order; the box size from the first file's header.
 ParticleSet read_gadget(const GadgetOptions& options, const ProgressCallback& progress = {});
 
+// The particles of each type in each file ([file][type], from the headers): what ReadShare's
+// file_counts take.
+std::vector<std::vector<std::uint64_t>> gadget_file_counts(const GadgetOptions& options);
+
 }  // namespace splotch

@@ -76,40 +76,70 @@ void plan_dataset(SnapshotFile& f, int type, const GadgetQuantity& q, int compon
 
 }  // namespace
 
+std::vector<std::vector<std::uint64_t>> hdf5_file_counts(const GadgetOptions& o) {
+  std::vector<std::vector<std::uint64_t>> counts;
+  std::size_t types = 0;
+  for (const std::string& path : o.files) {
+    const Hdf5File f(path);
+    counts.emplace_back();
+    for (int t = 0; t < f.header().types(); ++t) counts.back().push_back(f.header().count(t));
+    types = std::max(types, counts.back().size());
+  }
+  for (auto& file : counts) file.resize(types, 0);  // one length for all
+  return counts;
+}
+
 ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) {
   if (o.files.empty()) throw std::invalid_argument("read_hdf5: no files");
-  std::vector<std::unique_ptr<SnapshotFile>> files;
-  int types = 0;
-  for (const std::string& path : o.files) {
-    files.push_back(std::make_unique<SnapshotFile>(path));
-    types = std::max(types, files.back()->hdf5.header().types());
+  // The files are opened as needed: with the counts of all files given (an MPI share), only the
+  // first (for the box size) and those holding particles of the share.
+  std::vector<std::unique_ptr<SnapshotFile>> files(o.files.size());
+  auto open = [&](std::size_t f) -> SnapshotFile& {
+    if (!files[f]) files[f] = std::make_unique<SnapshotFile>(o.files[f]);
+    return *files[f];
+  };
+  std::vector<std::vector<std::uint64_t>> counts = o.share.file_counts;
+  if (counts.empty()) {
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      counts.emplace_back();
+      for (int t = 0; t < open(f).hdf5.header().types(); ++t) counts.back().push_back(open(f).hdf5.header().count(t));
+    }
   }
-  std::vector<std::uint64_t> totals(std::size_t(types), 0);
-  for (const auto& f : files)
-    for (int k = 0; k < types; ++k) totals[std::size_t(k)] += f->hdf5.header().count(k);
-  const auto count_of = [](const SnapshotFile& f, int t) { return f.hdf5.header().count(t); };
-  const ShareRanges ranges = share_ranges(o.types, files, count_of, o.share);
+  if (counts.size() != files.size()) throw std::invalid_argument("read_hdf5: counts of another number of files");
+  const auto count_of = [&](std::size_t f, int t) {
+    return std::size_t(t) < counts[f].size() ? std::size_t(counts[f][std::size_t(t)]) : std::size_t(0);
+  };
+  std::size_t types = 0;
+  for (const auto& file : counts) types = std::max(types, file.size());
+  std::vector<std::uint64_t> totals(types, 0);
+  for (std::size_t f = 0; f < counts.size(); ++f)
+    for (std::size_t k = 0; k < types; ++k) totals[k] += count_of(f, int(k));
+  const ShareRanges ranges = share_ranges(o.types, files.size(), count_of, o.share);
   const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, ranges);
   // Each type's positions must have the header's count of rows before those counts size any
   // array: a corrupted header could otherwise ask for gigabytes.
-  for (const auto& f : files)
+  const std::vector<bool> used = files_of_share(o.types, files.size(), count_of, ranges);
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    if (!used[f]) continue;
+    const Hdf5File& file = open(f).hdf5;
     for (const GadgetTypeRequest& r : o.types) {
-      const std::size_t count = f->hdf5.header().count(r.file_type);
+      const std::size_t count = file.header().count(r.file_type);
       if (count == 0) continue;
-      const std::optional<Hdf5Field> pos = f->hdf5.find(r.file_type, "POS");
-      const std::string where = "HDF5 file '" + f->hdf5.path() + "' PartType" + std::to_string(r.file_type);
+      const std::optional<Hdf5Field> pos = file.find(r.file_type, "POS");
+      const std::string where = "HDF5 file '" + file.path() + "' PartType" + std::to_string(r.file_type);
       if (!pos)
         throw UserError(where + " has no Coordinates for its " + std::to_string(count) +
-                        " particles; its datasets are: " + f->hdf5.field_names(r.file_type));
+                        " particles; its datasets are: " + file.field_names(r.file_type));
       if (pos->rows != count) throw UserError(rows_mismatch(where, *pos, count));
     }
+  }
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
-  p.box_size = files[0]->hdf5.header().box_size;
-  plan_files(o.types, first, files, count_of, p, plan,
-             [&](SnapshotFile& f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
+  p.box_size = open(0).hdf5.header().box_size;
+  plan_files(o.types, first, files.size(), count_of, p, plan,
+             [&](std::size_t f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
                  std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
-               plan_dataset(f, t, q, components, targets, at, skip, count, key, plan);
+               plan_dataset(*files[f], t, q, components, targets, at, skip, count, key, plan);
              },
              ranges);
   run_read_plan(plan, progress);

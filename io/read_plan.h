@@ -101,17 +101,31 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
 // all files.
 using ShareRanges = std::vector<std::pair<std::size_t, std::size_t>>;
 
-// The ranges of `share` (ReadShare::ranges), from `count_of(file, t)`, the particles of file type
-// t in a file.
-template <class Files, class CountOf>
-ShareRanges share_ranges(const std::vector<GadgetTypeRequest>& types, const Files& files, CountOf&& count_of,
-                         ReadShare share) {
-  std::vector<std::vector<std::size_t>> counts;
-  for (const auto& f : files) {
-    counts.emplace_back();
-    for (const GadgetTypeRequest& r : types) counts.back().push_back(std::size_t(count_of(*f, r.file_type)));
-  }
+// The ranges of `share` (ReadShare::ranges), from `count_of(f, t)`, the particles of file type t
+// in file f (0 to files - 1).
+template <class CountOf>
+ShareRanges share_ranges(const std::vector<GadgetTypeRequest>& types, std::size_t files, CountOf&& count_of,
+                         const ReadShare& share) {
+  std::vector<std::vector<std::size_t>> counts(files);
+  for (std::size_t f = 0; f < files; ++f)
+    for (const GadgetTypeRequest& r : types) counts[f].push_back(std::size_t(count_of(f, r.file_type)));
   return share.ranges(counts, types.size());
+}
+
+// Which files hold particles of the ranges (and so are read).
+template <class CountOf>
+std::vector<bool> files_of_share(const std::vector<GadgetTypeRequest>& types, std::size_t files, CountOf&& count_of,
+                                 const ShareRanges& ranges) {
+  std::vector<bool> used(files, false);
+  for (std::size_t n = 0; n < types.size(); ++n) {
+    std::size_t file_first = 0;
+    for (std::size_t f = 0; f < files; ++f) {
+      const std::size_t in_file = std::size_t(count_of(f, types[n].file_type));
+      if (std::max(file_first, ranges[n].first) < std::min(file_first + in_file, ranges[n].second)) used[f] = true;
+      file_first += in_file;
+    }
+  }
+  return used;
 }
 
 // Each render type's first particle in the set, and the total last: render type n takes
@@ -121,26 +135,26 @@ std::vector<std::size_t> render_type_starts(const std::vector<GadgetTypeRequest>
                                             const std::vector<std::uint64_t>& totals, const std::string& first_file,
                                             bool several_files, const ShareRanges& ranges);
 
-// Plans every render type from every file in turn: `count_of(file, t)` particles of file type t
-// in a file, of which render type n takes ranges[n] over all files; a file's part of it, `count`
-// particles from its `skip`-th of the type, is read by `read(file, t, quantity, components,
-// targets, at, skip, count, key)` (see plan_request) into [at, at + count).
-template <class Files, class CountOf, class Read>
-void plan_files(const std::vector<GadgetTypeRequest>& types, const std::vector<std::size_t>& first, const Files& files,
+// Plans every render type from every file in turn: `count_of(f, t)` particles of file type t in
+// file f (0 to files - 1), of which render type n takes ranges[n] over all files; a file's part of
+// it, `count` particles from its `skip`-th of the type, is read by `read(f, t, quantity,
+// components, targets, at, skip, count, key)` (see plan_request) into [at, at + count).
+template <class CountOf, class Read>
+void plan_files(const std::vector<GadgetTypeRequest>& types, const std::vector<std::size_t>& first, std::size_t files,
                 CountOf&& count_of, ParticleSet& p, ReadPlan& plan, Read&& read, const ShareRanges& ranges) {
   for (std::size_t n = 0; n < types.size(); ++n) {
     const GadgetTypeRequest& r = types[n];
     const auto [lo, hi] = ranges[n];
     std::size_t at = first[n], file_first = 0;  // file_first: the file's first particle of the type, over all
-    for (const auto& f : files) {
-      const std::size_t in_file = count_of(*f, r.file_type);
+    for (std::size_t f = 0; f < files; ++f) {
+      const std::size_t in_file = std::size_t(count_of(f, r.file_type));
       const std::size_t from = std::max(file_first, lo), to = std::min(file_first + in_file, hi);
       file_first += in_file;
       if (from >= to) continue;
       const std::size_t skip = from - (file_first - in_file), count = to - from;
       plan_request(r, int(n), at, count, p, plan,
                    [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
-                     read(*f, r.file_type, q, components, targets, at, skip, count, key);
+                     read(f, r.file_type, q, components, targets, at, skip, count, key);
                    });
       at += count;
     }

@@ -7,13 +7,21 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace splotch {
 
 struct ReadShare {
+  ReadShare() = default;
+  ReadShare(int part_, int parts_) : part(part_), parts(parts_) {}
+
   int part = 0, parts = 1;
+  // The particles of each file type in each file ([file][type]), when one process has read every
+  // file's header for all: the readers then open only the files of this share. Empty: they
+  // read every file's header themselves.
+  std::vector<std::vector<std::uint64_t>> file_counts;
 
   bool whole() const { return parts == 1; }
   // [first, last) of `total` particles.

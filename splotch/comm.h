@@ -61,6 +61,8 @@ class Comm {
   void sum_to_root(float* values, std::size_t count) const;
   // The element-wise sum over all processes, in place on every process.
   void sum(std::vector<std::uint64_t>& values) const;
+  // Rank 0's `values` on every process.
+  void broadcast(std::vector<std::uint64_t>& values) const;
   // Every process's `mine` (of one length on all), process after process.
   std::vector<std::uint64_t> gather_all(const std::vector<std::uint64_t>& mine) const;
   // Records of `record_bytes` passed between all processes: `send` holds those for process 0, then

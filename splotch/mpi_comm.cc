@@ -114,6 +114,17 @@ void Comm::sum(std::vector<std::uint64_t>& values) const {
           "MPI_Allreduce");
 }
 
+void Comm::broadcast(std::vector<std::uint64_t>& values) const {
+  if (size_ == 1) return;
+  std::uint64_t count = values.size();
+  check(MPI_Bcast(&count, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  values.resize(std::size_t(count));
+  for (std::size_t done = 0; done < values.size(); done += max_count)
+    check(MPI_Bcast(values.data() + done, int(std::min(max_count, values.size() - done)), MPI_UINT64_T, 0,
+                    MPI_COMM_WORLD),
+          "MPI_Bcast");
+}
+
 std::vector<std::uint64_t> Comm::gather_all(const std::vector<std::uint64_t>& mine) const {
   std::vector<std::uint64_t> all(mine.size() * std::size_t(size_));
   check(MPI_Allgather(mine.data(), int(mine.size()), MPI_UINT64_T, all.data(), int(mine.size()), MPI_UINT64_T,

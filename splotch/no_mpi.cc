@@ -14,6 +14,7 @@ std::uint64_t Comm::sum(std::uint64_t value) const { return value; }
 bool Comm::all(bool value) const { return value; }
 void Comm::sum_to_root(float*, std::size_t) const {}
 void Comm::sum(std::vector<std::uint64_t>&) const {}
+void Comm::broadcast(std::vector<std::uint64_t>&) const {}
 std::vector<std::uint64_t> Comm::gather_all(const std::vector<std::uint64_t>& mine) const { return mine; }
 ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to, std::size_t,
                                    std::vector<std::size_t>& from) const {

@@ -25,4 +25,11 @@ ParticleSet read_snapshot(const InputSettings& input, const ProgressCallback& pr
   }
 }
 
+std::vector<std::vector<std::uint64_t>> snapshot_file_counts(const InputSettings& input) {
+  if (input.gadget.files.size() < 2) return {};
+  if (input.simtype == 2) return gadget_file_counts(input.gadget);
+  if (input.simtype == 7 || input.simtype == 8) return hdf5_file_counts(input.gadget);
+  return {};
+}
+
 }  // namespace splotch

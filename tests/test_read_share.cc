@@ -194,3 +194,42 @@ TEST_CASE("read share: whole files where they share out about evenly, slices oth
   // More parts than files: slices.
   CHECK(splotch::ReadShare{4, 5}.ranges(four, 2) == Ranges{{80, 100}, {3, 4}});
 }
+
+namespace splotch {
+
+TEST_CASE("read share: with every file's counts given, a share opens only the first file and its own") {
+  testing::TempDir dir;
+  std::vector<std::string> gadget, hdf5;
+  for (int k = 0; k < 3; ++k) {
+    testing::GadgetTestFile g = testing::snapshot(testing::Variant{2, false, 4, 4}, 6, 2, 6 * k, 2 * k);
+    g.num_files = 3;
+    gadget.push_back(dir.path("snap." + std::to_string(k)));
+    g.write(gadget.back());
+    if (hdf5_supported()) {
+      hdf5.push_back(dir.path("snap." + std::to_string(k) + ".hdf5"));
+      testing::Hdf5TestWriter::write(g, hdf5.back());
+    }
+  }
+  auto check = [&](const std::vector<std::string>& files, auto read, auto counts_of) {
+    GadgetOptions o = splotch::testing::gas_and_dm(files);
+    o.share = ReadShare{2, 3};
+    const ParticleSet last = read(o);  // the third file, opening all
+    REQUIRE(last.size() == 8);
+    o.share.file_counts = counts_of(o);
+    CHECK(o.share.file_counts == std::vector<std::vector<std::uint64_t>>(3, o.share.file_counts[0]));
+    testing::write_file(files[1], "not a snapshot");  // the middle file, which the share does not read
+    CHECK_THROWS_AS(read(GadgetOptions(splotch::testing::gas_and_dm(files))), UserError);
+    const ParticleSet again = read(o);
+    for (int n = 0; n < 2; ++n) CHECK(rows_of_type(again, n) == rows_of_type(last, n));
+    CHECK(again.box_size == last.box_size);
+  };
+  check(gadget, [](const GadgetOptions& o) { return read_gadget(o); },
+        [](const GadgetOptions& o) { return gadget_file_counts(o); });
+  if (!hdf5_supported()) {
+    MESSAGE("HDF5 part skipped: this build has no HDF5");
+    return;
+  }
+  check(hdf5, [](const GadgetOptions& o) { return read_hdf5(o); }, [](const GadgetOptions& o) { return hdf5_file_counts(o); });
+}
+
+}  // namespace splotch
