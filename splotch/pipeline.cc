@@ -197,7 +197,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     splats = project(loaded->particles, geometry, s.input.periodic);
   } else {
     const double before = clock.lap();
-    LoadedSnapshot loaded = comm ? load_snapshot_share(s.input, normalization, *comm)
+    LoadedSnapshot loaded = comm ? load_snapshot_share(s.input, normalization, *comm, console)
                                  : load_snapshot(s.input, normalization, console);
     loading_done(loaded, before);
     report.particles_read = loaded.read;
@@ -205,10 +205,6 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     if (comm) {  // what all processes read
       report.particles_read = comm->sum(loaded.read);
       report.particles_dropped = comm->sum(loaded.dropped);
-      if (report.particles_dropped > 0)
-        console.warning(std::to_string(report.particles_dropped) + " of " + std::to_string(report.particles_read) +
-                        " particles of '" + s.input.path + "' skipped as invalid (NaN or infinite positions or "
-                        "values, or smoothing lengths that are not positive)");
       if (report.particles_read == report.particles_dropped)
         throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
     }

@@ -75,6 +75,7 @@ LoadedSnapshot load(const InputSettings& input, const std::vector<TypeNormalizat
   const DroppedParticles dropped = drop_invalid_particles(out.particles);
   warn_dropped(dropped, out.read, input.path, console);
   out.dropped = dropped.total();
+  out.dropped_kinds = dropped;
   if (out.particles.size() == 0 && !share) throw UserError("'" + input.path + "' holds no particle that can be drawn");
   check_types(out.particles, input.ptypes, input.path);
   out.stages.push_back({"read", clock.lap()});
@@ -127,7 +128,7 @@ InputSettings with_file_counts(const InputSettings& input, const Comm& comm) {
 }  // namespace
 
 LoadedSnapshot load_snapshot_share(const InputSettings& shared, const std::vector<TypeNormalization>& normalization,
-                                   const Comm& comm) {
+                                   const Comm& comm, Console& console) {
   Stopwatch clock;
   const InputSettings input = with_file_counts(shared, comm);
   const double counting = clock.seconds();
@@ -163,6 +164,10 @@ LoadedSnapshot load_snapshot_share(const InputSettings& shared, const std::vecto
   }
   if (!agreed) throw UserError(comm.first_error(failure));
   if (!out.stages.empty()) out.stages[0].second += counting;  // part of reading
+  const DroppedParticles& d = out.dropped_kinds;
+  std::vector<std::uint64_t> all = {out.read, d.bad_position, d.bad_hsml, d.bad_value};
+  comm.sum(all);
+  warn_dropped({all[1], all[2], all[3]}, all[0], input.path, console);
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "splotch/comm.h"
 #include "splotch/console.h"
 #include "splotch/normalize.h"
+#include "splotch/particle_check.h"
 #include "splotch/settings.h"
 
 namespace splotch {
@@ -20,6 +21,7 @@ namespace splotch {
 struct LoadedSnapshot {
   ParticleSet particles;
   std::size_t read = 0, dropped = 0;
+  DroppedParticles dropped_kinds;  // `dropped`, by what was wrong with them
   std::vector<std::pair<std::string, double>> stages;  // read, hsml, normalize: seconds
 
   std::size_t bytes() const;  // of the particle arrays
@@ -35,10 +37,10 @@ LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeN
                              Console& console);
 
 // One process's share of the snapshot in an MPI run (its ReadShare set in `input`): as
-// load_snapshot, but a share may be empty, and the normalisation's ranges are those of all
-// processes. Every process calls it; an error on any of them is thrown on all, naming the first
-// process that failed.
+// load_snapshot, but a share may be empty, the normalisation's ranges are those of all processes,
+// and `console` warns of the invalid particles of all. Every process calls it; an error on any of
+// them is thrown on all, naming the first process that failed.
 LoadedSnapshot load_snapshot_share(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
-                                   const Comm& comm);
+                                   const Comm& comm, Console& console);
 
 }  // namespace splotch

@@ -209,6 +209,30 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   const std::string half = dir.write("raw.par", "simtype = 0\ninfile = " + dir.file("half.bin") +
                                                     "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
                                                     "palette0 = testdata/palettes/fire.pal\n" + camera);
+  // Invalid particles, spread over the processes' shares: one warning with the counts of all, as
+  // the single process gives it.
+  std::string invalid;
+  for (int i = 0; i < 3000; ++i) {
+    float v[6] = {40.0f + float(i % 20), 45.0f + float(i % 13), 50.0f + float(i % 7), 1.0f, 1.0f, 1.0f + float(i % 5)};
+    if (i % 500 == 7) v[0] = std::nanf("");
+    if (i % 700 == 3) v[3] = 0;
+    splotch::swap_bytes_4(v, 6);
+    invalid.append(reinterpret_cast<const char*>(v), sizeof v);
+  }
+  write_file(dir.file("invalid.bin"), invalid);
+  const std::string some = dir.write("invalid.par", "simtype = 0\ninfile = " + dir.file("invalid.bin") +
+                                                        "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
+                                                        "palette0 = testdata/palettes/fire.pal\n" + camera);
+  const CommandResult one = run_command("bin/splotch " + some + " outfile=" + dir.file("invalid1.tga"));
+  const CommandResult three = mpirun(3, some + " outfile=" + dir.file("invalid3.tga"));
+  CHECK(one.status == 0);
+  CHECK(three.status == 0);
+  INFO(one.err << three.err);
+  CHECK(one.err.find("11 of 3000 particles") != std::string::npos);
+  CHECK(one.err.find("with a NaN or infinite position") != std::string::npos);
+  CHECK(three.err.substr(0, three.err.find(dir.file(""))) == one.err.substr(0, one.err.find(dir.file(""))));
+  CHECK(three.err.substr(three.err.find("' skipped")) == one.err.substr(one.err.find("' skipped")));
+
   one_error(mpirun(2, half + " outfile=" + image), "process 1 of 2: raw file", image);
   CHECK(mpirun(2, half + " outfile=" + image).err.find("seems to have the other byte order") != std::string::npos);
 }
