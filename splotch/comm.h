@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -81,6 +82,27 @@ class Comm {
  private:
   int rank_ = 0, size_ = 1, node_size_ = 1, gpu_index_ = 0;
 };
+
+// Runs `work`, which may fail on some processes only, and then has every process learn of the
+// first failure (Comm::first_error), which all throw as an AgreedError. `out_of_memory` names what
+// a process ran out of memory for. Without several processes, `work` runs and its errors pass
+// through as they are.
+template <class Work>
+void agreed(const Comm* comm, const std::string& out_of_memory, Work&& work) {
+  if (!comm || comm->size() == 1) return work();
+  std::string failure, known;
+  try {
+    work();
+  } catch (const AgreedError& e) {  // all know it already, with the failing process named
+    failure = known = e.what();
+  } catch (const std::bad_alloc&) {
+    failure = "out of memory " + out_of_memory;
+  } catch (const std::exception& e) {
+    failure = *e.what() ? e.what() : "an error without a message";
+  }
+  const std::string error = comm->first_error(failure);
+  if (!error.empty()) throw AgreedError(known.empty() ? error : known);
+}
 
 // The numbers 0, 1, 2, ... each handed to whichever process asks for the next one first: work
 // (the frames of a scene) dealt out as processes become free, so that a process with slow frames

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -112,15 +111,10 @@ void split_draw_order(Splats& s, const std::vector<std::size_t>& per_type, SortO
   constexpr std::size_t fields = 7, record = fields * 4;
   ParticleArray<std::uint32_t> to;
   ParticleArray<char> send;  // not zero-filled: all of it is written
-  std::string failure;
-  try {
+  agreed(&comm, "passing its splats to other processes", [&] {
     to.resize(n);
     send.resize(n * record);
-  } catch (const std::bad_alloc&) {
-    failure = "out of memory passing its splats to other processes";
-  }
-  const std::string error = comm.first_error(failure);
-  if (!error.empty()) throw AgreedError(error);
+  });
   if (order == SortOrder::none) {
     // Process q draws positions [total q / K, total (q + 1) / K).
     std::size_t i = 0;
@@ -138,16 +132,12 @@ void split_draw_order(Splats& s, const std::vector<std::size_t>& per_type, SortO
 
   // Records of x, y, radius, e (RGB) and the key, grouped by the process they go to, each group in
   // this process's order (type after type). How many of each type go where is sent first.
+  std::vector<std::uint64_t> type_count(K * T, 0);  // [process][type]
+  for (std::size_t t = 0, i = 0; t < T; ++t)
+    for (std::size_t j = 0; j < per_type[t]; ++j, ++i) ++type_count[to[i] * T + t];
   std::vector<std::size_t> count(K, 0);
-  std::vector<std::uint64_t> type_count(K * T, 0);
-  {
-    std::size_t i = 0;
-    for (std::size_t t = 0; t < T; ++t)
-      for (std::size_t j = 0; j < per_type[t]; ++j, ++i) {
-        ++count[to[i]];
-        ++type_count[to[i] * T + t];
-      }
-  }
+  for (std::size_t q = 0; q < K; ++q)
+    for (std::size_t t = 0; t < T; ++t) count[q] += type_count[q * T + t];
   std::vector<std::size_t> types_from;
   ParticleArray<char> type_counts_out(K * T * 8);
   std::memcpy(type_counts_out.data(), type_count.data(), type_counts_out.size());

@@ -192,18 +192,11 @@ ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::v
   for (std::size_t c : from) total += c;
   ParticleArray<char> received;  // not zero-filled: all of it is written
   std::vector<int> send_counts, receive_counts, send_at, receive_at;
-  std::string failure;
-  try {
+  agreed(this, "for the " + std::to_string(total) + " particles other processes pass it", [&] {
     send_counts = as_counts(to, send_at);
     receive_counts = as_counts(from, receive_at);
     received.resize(total * record_bytes);
-  } catch (const std::bad_alloc&) {
-    failure = "out of memory for the " + std::to_string(total) + " particles other processes pass it";
-  } catch (const std::exception& e) {
-    failure = e.what();
-  }
-  const std::string error = first_error(failure);  // no process waits for one that gave up
-  if (!error.empty()) throw AgreedError(error);
+  });
   const RecordType record(record_bytes);
   check(MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), record.get(), received.data(),
                       receive_counts.data(), receive_at.data(), record.get(), MPI_COMM_WORLD),

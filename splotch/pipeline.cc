@@ -119,19 +119,14 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   const Comm* comm = frame.comm && frame.comm->size() > 1 ? frame.comm : nullptr;
   std::string no_gpu;
   std::string input_keys;
+  // Work that may fail on some processes of an MPI run only: every process learns of the first
+  // failure before the next collective call (splotch/comm.h).
+  auto agreed = [&](auto&& work) { splotch::agreed(comm, "drawing its share of the particles", work); };
   Settings s;
-  std::string failure;
-  try {
+  agreed([&] {  // a process without a GPU of its own fails alone with renderer = cuda
     const bool gpu = renderer == "auto" || (gpu_start && gpu_start->device_present(&no_gpu));
     s = read_settings(params, frame.number, gpu, no_gpu, frame.in_scene, frame.cache ? &input_keys : nullptr);
-  } catch (const UserError& e) {
-    if (!comm) throw;
-    failure = e.what();
-  }
-  if (comm) {  // a process without a GPU of its own fails alone with renderer = cuda
-    const std::string error = comm->first_error(failure);
-    if (!error.empty()) throw UserError(error);
-  }
+  });
   for (const std::string& w : s.warnings) console.warning(w);
   report.renderer = "host";
   report.image_path = s.output.path;
@@ -144,23 +139,6 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     return report;
   }
 
-  // Work that may fail on some processes of an MPI run only: every process learns of the first
-  // failure before the next collective call (splotch/comm.h).
-  auto agreed = [&](auto&& work) {
-    if (!comm) return work();
-    std::string failure, known;
-    try {
-      work();
-    } catch (const AgreedError& e) {  // all know it already, with the failing process named
-      failure = known = e.what();
-    } catch (const std::bad_alloc&) {
-      failure = "out of memory drawing its share of the particles";
-    } catch (const std::exception& e) {
-      failure = *e.what() ? e.what() : "an error without a message";
-    }
-    const std::string error = comm->first_error(failure);
-    if (!error.empty()) throw AgreedError(known.empty() ? error : known);
-  };
   const auto palettes = read_palettes(s);
   if (gpu_start) gpu_start->pace_threads();  // without a GPU, the search for one is over by now
   const std::vector<TypeNormalization> normalization = normalizations(s);

@@ -140,11 +140,11 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   if (deal && params.get<std::string>("renderer", "auto") == "cuda") {
     // Said once before dealing: a process without a GPU would fail each frame it took at once,
     // and so take most of them.
-    std::string why;
-    const bool mine = cuda_device_present(&why, comm->gpu_index());
-    const std::string error = comm->first_error(
-        mine ? "" : params.origin("renderer") + ": renderer = cuda, but " + why + "; use renderer = host or auto");
-    if (!error.empty()) throw UserError(error);
+    agreed(comm, "", [&] {
+      std::string why;
+      if (!cuda_device_present(&why, comm->gpu_index()))
+        throw UserError(params.origin("renderer") + ": renderer = cuda, but " + why + "; use renderer = host or auto");
+    });
   }
   Console& speaker = deal && process_console ? *process_console : console;
   std::unique_ptr<SharedCounter> dealer;
@@ -252,15 +252,15 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   if (deal) {  // what all processes did
     dealer.reset();
     summary.processes = processes;
-    summary.rendered = int(comm->sum(std::uint64_t(summary.rendered)));
-    summary.skipped = int(comm->sum(std::uint64_t(summary.skipped)));
-    summary.failed = int(comm->sum(std::uint64_t(summary.failed)));
-    summary.reads = int(comm->sum(std::uint64_t(summary.reads)));
-    summary.reads_saved = int(comm->sum(std::uint64_t(summary.reads_saved)));
-    summary.reads_ahead = int(comm->sum(std::uint64_t(summary.reads_ahead)));
-    // Milliseconds, summed as integers.
-    summary.read_seconds = 1e-3 * double(comm->sum(std::uint64_t(summary.read_seconds * 1e3 + 0.5)));
-    summary.render_seconds = 1e-3 * double(comm->sum(std::uint64_t(summary.render_seconds * 1e3 + 0.5)));
+    int* counts[] = {&summary.rendered, &summary.skipped, &summary.failed,
+                     &summary.reads,    &summary.reads_saved, &summary.reads_ahead};
+    double* seconds[] = {&summary.read_seconds, &summary.render_seconds};  // summed as milliseconds
+    std::vector<std::uint64_t> all;
+    for (int* c : counts) all.push_back(std::uint64_t(*c));
+    for (double* t : seconds) all.push_back(std::uint64_t(*t * 1e3 + 0.5));
+    comm->sum(all);
+    for (std::size_t k = 0; k < 6; ++k) *counts[k] = int(all[k]);
+    for (std::size_t k = 0; k < 2; ++k) *seconds[k] = 1e-3 * double(all[6 + k]);
   }
   summary.seconds = clock.seconds();
   return summary;

@@ -105,19 +105,13 @@ InputSettings with_file_counts(const InputSettings& input, const Comm& comm) {
   const bool many_files = mine.gadget.files.size() > 1 && (input.simtype == 2 || input.simtype == 7 || input.simtype == 8);
   if (!many_files || comm.size() == 1) return mine;
   std::vector<std::uint64_t> flat;
-  std::string failure;
-  if (comm.root()) {
-    try {
-      for (const auto& file : snapshot_file_counts(input)) {
-        flat.push_back(file.size());
-        flat.insert(flat.end(), file.begin(), file.end());
-      }
-    } catch (const std::exception& e) {
-      failure = e.what();
+  agreed(&comm, "reading the files' headers", [&] {
+    if (!comm.root()) return;
+    for (const auto& file : snapshot_file_counts(input)) {
+      flat.push_back(file.size());
+      flat.insert(flat.end(), file.begin(), file.end());
     }
-  }
-  const std::string error = comm.first_error(failure);
-  if (!error.empty()) throw AgreedError(error);
+  });
   comm.broadcast(flat);
   for (std::size_t at = 0; at < flat.size(); at += 1 + std::size_t(flat[at]))
     mine.gadget.share.file_counts.emplace_back(flat.begin() + std::ptrdiff_t(at + 1),

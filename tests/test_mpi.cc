@@ -36,6 +36,13 @@ std::string mpi_missing() {
   return "";
 }
 
+// Whether the MPI tests can run here; if not, the test says why it is skipped.
+bool mpi_runs() {
+  const std::string missing = mpi_missing();
+  if (!missing.empty()) MESSAGE("MPI tests skipped: " << missing);
+  return missing.empty();
+}
+
 CommandResult mpirun(int processes, const std::string& args) {
   return run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np " + std::to_string(processes) +
                      " " + mpi_binary + " " + args);
@@ -118,11 +125,7 @@ const std::string gas_keys = "ptypes = 1\nptype0 = 0\nsize_fix0 = 0\nsize_label0
 }  // namespace
 
 TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gadget, HDF5 and Tipsy input") {
-  const std::string missing = mpi_missing();
-  if (!missing.empty()) {
-    MESSAGE("MPI tests skipped: " << missing);
-    return;
-  }
+  if (!mpi_runs()) return;
   TempDir dir;
   // The demo (raw table), smaller.
   REQUIRE(run_command("bin/make_demo --n 60000 --out " + dir.file("demo.bin")).status == 0);
@@ -174,11 +177,7 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
 }
 
 TEST_CASE("mpi: what several processes cannot do, and an error on one process, end the job with one message") {
-  const std::string missing = mpi_missing();
-  if (!missing.empty()) {
-    MESSAGE("MPI tests skipped: " << missing);
-    return;
-  }
+  if (!mpi_runs()) return;
   TempDir dir;
   write_gadget(dir.file("snap_000"), 2);
   const std::string par = dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" +
@@ -254,11 +253,7 @@ std::size_t occurrences(const std::string& text, const std::string& part) {
 }  // namespace
 
 TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rendered once as one process renders it") {
-  const std::string missing = mpi_missing();
-  if (!missing.empty()) {
-    MESSAGE("MPI tests skipped: " << missing);
-    return;
-  }
+  if (!mpi_runs()) return;
   TempDir dir;
   REQUIRE(run_command("bin/make_demo --n 30000 --out " + dir.file("demo.bin")).status == 0);
   std::string scene = "camera_x camera_y\n";
@@ -347,11 +342,7 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
 }
 
 TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's GPUs on the host") {
-  const std::string missing = mpi_missing();
-  if (!missing.empty()) {
-    MESSAGE("MPI tests skipped: " << missing);
-    return;
-  }
+  if (!mpi_runs()) return;
   std::string why;
   if (!splotch::cuda_device_present(&why)) {
     MESSAGE("MPI GPU test skipped: " << why);
