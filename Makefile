@@ -32,7 +32,7 @@ LIB_SRC  := $(filter-out io/no_hdf5.cc,$(LIB_SRC))
 HDF5_FLAGS := -DSPLOTCH_HDF5 -I$(HDF5_INC)
 HDF5_LIBS  := -L$(HDF5_LIB) -lhdf5
 else
-LIB_SRC  := $(filter-out io/hdf5_file.cc,$(LIB_SRC))
+LIB_SRC  := $(filter-out io/hdf5_file.cc io/hdf5_table_reader.cc,$(LIB_SRC))
 endif
 
 # The GPU renderer (cuda/) is built whenever nvcc is found, on PATH or in /usr/local/cuda;
@@ -127,7 +127,8 @@ bin/splotch_path: build/obj/tools/splotch_path.o build/libsplotch.a
 	@mkdir -p bin
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
 
-build/obj/tests/test_hdf5_reader.o build/obj/tests/test_cli.o: $(HDF5_STAMP)
+build/obj/tests/test_hdf5_reader.o build/obj/tests/test_cli.o build/obj/tests/test_hdf5_table_reader.o \
+  build/obj/tests/test_original_parameter_files.o build/obj/tests/test_used_par_round_trip.o: $(HDF5_STAMP)
 
 bin/splotch_tests: $(TEST_OBJ) build/libsplotch.a
 	@mkdir -p bin

@@ -90,18 +90,16 @@ GadgetFile::GadgetFile(const std::string& path, std::optional<bool> swap_endian)
   const std::size_t start_bytes = std::min<std::size_t>(size, sizeof start);
   file_.read_at(start, start_bytes, 0);
   const std::uint32_t first = load<std::uint32_t>(start, false), first_swapped = byte_swapped(first);
-  if (swap_endian) {
-    swapped_ = *swap_endian;
-    const std::uint32_t m = swapped_ ? first_swapped : first;
-    if (m != 256 && m != 8)
-      fail("with swap_endian = " + std::string(swapped_ ? "TRUE" : "FALSE") + " the first record length reads " +
-           std::to_string(m) + ", not 256 (format 1) or 8 (format 2); leave swap_endian out to detect the byte order");
-    format_ = m == 8 ? 2 : 1;
-  } else if (first == 256 || first == 8) {
-    format_ = first == 8 ? 2 : 1;
-  } else if (first_swapped == 256 || first_swapped == 8) {
-    swapped_ = true;
-    format_ = first_swapped == 8 ? 2 : 1;
+  // The given byte order is only the first guess, as in the original, whose reader flips the
+  // order itself when the first record length is not 8: the markers decide.
+  const bool guess = swap_endian.value_or(false);
+  const std::uint32_t guessed = guess ? first_swapped : first, other = guess ? first : first_swapped;
+  if (guessed == 256 || guessed == 8) {
+    swapped_ = guess;
+    format_ = guessed == 8 ? 2 : 1;
+  } else if (other == 256 || other == 8) {
+    swapped_ = !guess;
+    format_ = other == 8 ? 2 : 1;
   } else {
     const std::string looks = describe_file_start(start, start_bytes);
     fail("does not start like a Gadget snapshot (its first record length is " + std::to_string(first) +

@@ -47,7 +47,8 @@ struct GadgetBlockLayout {
 
 class GadgetFile {
  public:
-  // swap_endian: force the byte order (TRUE: the file's is not this machine's); unset: detect it.
+  // swap_endian: the byte order to try first (TRUE: the file's is not this machine's); the record
+  // markers decide, so a wrong guess costs nothing.
   explicit GadgetFile(const std::string& path, std::optional<bool> swap_endian = std::nullopt);
 
   const std::string& path() const { return file_.path(); }

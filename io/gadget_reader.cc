@@ -6,6 +6,7 @@
 
 #include "io/field_names.h"
 #include "io/gadget_file.h"
+#include "io/missing_field.h"
 #include "io/read_plan.h"
 #include "params/user_error.h"
 
@@ -24,11 +25,11 @@ void plan_block(const GadgetFile& f, int type, const GadgetQuantity& q, int comp
   }
   const GadgetBlock* block = f.find(label);
   if (!block)
-    throw UserError("Gadget file '" + f.path() + "' has no block '" + q.label + "' (" + key + ") for its " +
+    throw MissingField("Gadget file '" + f.path() + "' has no block '" + q.label + "' (" + key + ") for its " +
                     std::to_string(count) + " particles of type " + std::to_string(type) + "; its blocks are: " +
                     f.labels());
   const GadgetBlockLayout layout = f.layout(*block, components, q.present, key + " = " + q.label);
-  if (!(layout.types & (1u << type)))
+  if (!(layout.types & (1u << type)))  // the block is there, but where its values lie is in doubt
     throw UserError("Gadget file '" + f.path() + "': block " + block->label + " (" + key + ") holds particle types " +
                     gadget_type_list(layout.types) + " but not type " + std::to_string(type) +
                     (q.present ? std::string() : "; if that is wrong, give the types with the *_present key"));

@@ -41,7 +41,7 @@ struct GadgetTypeRequest {
 
 struct GadgetOptions {
   std::vector<std::string> files;   // the snapshot's files, in order
-  std::optional<bool> swap_endian;  // unset: detected from each file
+  std::optional<bool> swap_endian;  // the byte order tried first (swap_endian); each file's own decides
   std::vector<GadgetTypeRequest> types;
   ReadShare share;                  // an MPI process's slice of each render type
 };

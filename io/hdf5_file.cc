@@ -8,6 +8,7 @@
 
 #include "io/field_names.h"
 #include "io/gadget_file.h"
+#include "io/hdf5_handles.h"
 #include "io/input_file.h"
 #include "params/user_error.h"
 
@@ -15,39 +16,6 @@ namespace splotch {
 namespace {
 
 static_assert(std::is_same<hid_t, std::int64_t>::value, "Hdf5File keeps hid_t as int64_t");
-
-// HDF5 prints its error stack by default; we turn every failure into one message of our own.
-class QuietErrors {
- public:
-  QuietErrors() {
-    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietErrors() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
-  QuietErrors(const QuietErrors&) = delete;
-  QuietErrors& operator=(const QuietErrors&) = delete;
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
-
-// An HDF5 identifier closed when it goes out of scope.
-class Id {
- public:
-  Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Id() {
-    if (id_ >= 0) close_(id_);
-  }
-  Id(const Id&) = delete;
-  Id& operator=(const Id&) = delete;
-  hid_t get() const { return id_; }
-  bool valid() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
 
 template <class T>
 std::vector<T> attribute(hid_t group, const char* name, hid_t memory_type) {
@@ -114,21 +82,6 @@ std::optional<Hdf5Field> describe(hid_t group, const std::string& name) {
     }
   }
   return f;
-}
-
-std::vector<std::string> link_names(hid_t group) {
-  H5G_info_t info;
-  if (H5Gget_info(group, &info) < 0) return {};
-  std::vector<std::string> names;
-  for (hsize_t i = 0; i < info.nlinks; ++i) {
-    const ssize_t length = H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
-    if (length < 0) continue;
-    std::string name(std::size_t(length) + 1, '\0');
-    H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT);
-    name.resize(std::size_t(length));
-    names.push_back(name);
-  }
-  return names;
 }
 
 }  // namespace

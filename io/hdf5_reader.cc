@@ -6,6 +6,7 @@
 #include "io/byte_order.h"
 #include "io/field_names.h"
 #include "io/hdf5_file.h"
+#include "io/missing_field.h"
 #include "io/input_file.h"
 #include "io/read_plan.h"
 #include "params/user_error.h"
@@ -38,7 +39,7 @@ void plan_dataset(SnapshotFile& f, int type, const GadgetQuantity& q, int compon
     return;
   }
   if (!found)
-    throw UserError(where + " has no dataset '" + q.label + "' (" + key + ") for its " + std::to_string(count) +
+    throw MissingField(where + " has no dataset '" + q.label + "' (" + key + ") for its " + std::to_string(count) +
                     " particles; its datasets are: " + f.hdf5.field_names(type));
   const Hdf5Field& field = *found;
   const std::size_t in_file = f.hdf5.header().count(type);

@@ -1,18 +1,24 @@
-// Stands in for io/hdf5_file.cc in a build without the HDF5 library (make HDF5=0, or
-// /usr/include/hdf5/serial missing): HDF5 snapshots are then refused with a message saying how
-// to get them read.
+// Stands in for io/hdf5_file.cc and io/hdf5_table_reader.cc in a build without the HDF5 library
+// (make HDF5=0, or /usr/include/hdf5/serial missing): HDF5 snapshots and tables are then refused
+// with a message saying how to get them read.
 #include "io/hdf5_file.h"
+#include "io/hdf5_table_reader.h"
 #include "params/user_error.h"
 
 namespace splotch {
+namespace {
+
+UserError without_hdf5(const std::string& what, const std::string& path) {
+  return UserError("cannot read the HDF5 " + what + " '" + path +
+                   "': this splotch was built without HDF5; install libhdf5-dev (make deps) and rebuild");
+}
+
+}  // namespace
 
 bool hdf5_supported() { return false; }
 bool hdf5_thread_safe() { return true; }  // never called: nothing to guard
 
-Hdf5File::Hdf5File(const std::string& path) : path_(path) {
-  throw UserError("cannot read the HDF5 snapshot '" + path +
-                  "': this splotch was built without HDF5; install libhdf5-dev (make deps) and rebuild");
-}
+Hdf5File::Hdf5File(const std::string& path) : path_(path) { throw without_hdf5("snapshot", path); }
 
 Hdf5File::~Hdf5File() = default;
 const std::vector<Hdf5Field>& Hdf5File::fields(int) const { return fields_[0]; }
@@ -20,5 +26,14 @@ std::optional<Hdf5Field> Hdf5File::find(int, const std::string&) const { return 
 std::string Hdf5File::field_names(int) const { return {}; }
 ParticleArray<float> Hdf5File::read_field(int, const Hdf5Field&, int) const { return {}; }
 void Hdf5File::read(int, const Hdf5Field&, std::size_t, std::size_t, float* const[], int, float) const {}
+
+ParticleSet read_hdf5_table(const Hdf5TableOptions& options, const ProgressCallback&) {
+  throw without_hdf5("table", options.path);
+}
+std::vector<std::pair<std::int64_t, std::size_t>> hdf5_table_snapshot_ids(const Hdf5TableOptions& options) {
+  throw without_hdf5("table", options.path);
+}
+// Without the library nothing is HDF5 to us: the caller goes on to say so when it reads the file.
+bool is_gadget_layout_hdf5(const std::string&) { return false; }
 
 }  // namespace splotch

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "io/particle_array.h"
@@ -18,6 +19,9 @@ struct ParticleSet {
   ParticleArray<float> colour[3]; // colour value; [1] and [2] are empty unless the type has vector colours
   ParticleArray<std::uint8_t> type;  // particle type; empty when every particle is of type 0
   double box_size = 0.0;        // periodic box size; 0 when the file has none (raw binary)
+  // What the reader took as absent and the user should hear of, one message each (a colour or
+  // intensity label that names no field of the file: drawn with the absent default).
+  std::vector<std::string> warnings;
 
   std::size_t size() const { return x.size(); }
   int type_of(std::size_t i) const { return type.empty() ? 0 : type[i]; }

@@ -15,6 +15,7 @@
 
 #include "io/block_copy.h"
 #include "io/gadget_reader.h"
+#include "io/missing_field.h"
 #include "io/particle_set.h"
 #include "io/read_share.h"
 #include "io/progress.h"
@@ -90,11 +91,26 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
   } else {
     quantity(r.size, 1, {&p.hsml, nullptr, nullptr}, "size_label" + key, 1.0f);
   }
+  // A colour or intensity the file lacks is drawn with its absent default, as the original does,
+  // and said once per type and label (the message names the fields the file has).
+  auto or_absent = [&](const GadgetQuantity& q, int components, QuantityTargets arrays, const std::string& name) {
+    try {
+      quantity(q, components, arrays, name, 1.0f);
+    } catch (const MissingField& e) {
+      for (int j = 0; j < components; ++j) plan.fills.push_back({arrays[std::size_t(j)]->data() + at, count, 1.0f});
+      const std::string warning = std::string(e.what()) + ": type " + key + " is drawn with " +
+                                  (name[0] == 'c' ? "colour" : "intensity") + " 1, as when " + name +
+                                  " is left out (name a field the file has, or XXXX for none)";
+      if (std::none_of(p.warnings.begin(), p.warnings.end(),
+                       [&](const std::string& w) { return w.find("(" + name + ")") != std::string::npos; }))
+        p.warnings.push_back(warning);  // the first file's: the others most likely lack it too
+    }
+  };
   if (r.vector_colour)
-    quantity(r.colour, 3, {&p.colour[0], &p.colour[1], &p.colour[2]}, "color_label" + key, 1.0f);
+    or_absent(r.colour, 3, {&p.colour[0], &p.colour[1], &p.colour[2]}, "color_label" + key);
   else
-    quantity(r.colour, 1, {&p.colour[0], nullptr, nullptr}, "color_label" + key, 1.0f);
-  quantity(r.intensity, 1, {&p.intensity, nullptr, nullptr}, "intensity_label" + key, 1.0f);
+    or_absent(r.colour, 1, {&p.colour[0], nullptr, nullptr}, "color_label" + key);
+  or_absent(r.intensity, 1, {&p.intensity, nullptr, nullptr}, "intensity_label" + key);
 }
 
 // What a ReadShare takes of each render type: [first, last) of its particles in file order over

@@ -134,7 +134,7 @@ void TipsyFile::detect(std::optional<bool> swap_endian) {
   // XDR (big-endian) first: the usual kind.
   const bool swap_if_big = !host_is_big_endian;
   std::vector<bool> orders = {swap_if_big, !swap_if_big};
-  if (swap_endian) orders = {*swap_endian};
+  if (swap_endian) orders = {*swap_endian, !*swap_endian};  // a first guess only: the file decides
   const int precisions[3][2] = {{4, 4}, {8, 4}, {8, 8}};
   std::optional<TipsyHeader> wrong_ndim;
   for (bool swap : orders) {
@@ -171,10 +171,6 @@ void TipsyFile::detect(std::optional<bool> swap_endian) {
          std::to_string(32 + records) + " bytes (" + std::to_string(28 + records) +
          " with a 28-byte header), but it is " + std::to_string(size) + " bytes: truncated, or not a Tipsy snapshot");
   }
-  if (swap_endian)
-    fail("with swap_endian = " + std::string(*swap_endian ? "TRUE" : "FALSE") + " (" + order_name(*swap_endian) +
-         ") the header reads " + describe(parse_header(start, *swap_endian)) +
-         ", where nbodies is the sum and ndim 3; leave swap_endian out to detect the byte order");
   fail("does not look like a Tipsy snapshot: its header reads " + describe(parse_header(start, swap_if_big)) +
        " big-endian (" + describe(parse_header(start, !swap_if_big)) +
        " little-endian), where nbodies is the sum and ndim 3" + (looks.empty() ? std::string() : "; it looks like " + looks));

@@ -12,6 +12,7 @@
 #include "io/read_plan.h"
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
+#include "io/missing_field.h"
 #include "params/user_error.h"
 
 namespace splotch {
@@ -102,10 +103,10 @@ class Planner {
                        (alias ? " (" + name + ")" : "") + " (" + key + ") for its " +
                        std::to_string(file_.count(t)) + " " + type + " particles: " + type + " records hold " +
                        file_.field_names(t);
-    if (components == 3) throw UserError(what + "; vector colours need pos or vel");
+    if (components == 3) throw MissingField(what + "; vector colours need pos or vel");
     what += ", and there is no auxiliary array '" + aux_path + "'";
     if (key.rfind("size_label", 0) == 0) what += "; or give a constant smoothing length with size_fix" + key.substr(10);
-    throw UserError(what);
+    throw MissingField(what);
   }
 
   // Each auxiliary array is opened once, however many quantities take it.

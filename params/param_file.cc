@@ -1,5 +1,6 @@
 #include "params/param_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -153,7 +154,7 @@ void ParamFile::record(const std::string& key, const std::string& value, bool is
   }
   use_index_[key] = uses_.size();
   lookups_.push_back(uses_.size());
-  uses_.push_back(Use{key, value, is_default});
+  uses_.push_back(Use{key, value, is_default, "", true});
 }
 
 std::string ParamFile::looked_up_since(std::size_t mark) const {
@@ -204,9 +205,59 @@ T ParamFile::get(const std::string& key, const T& fallback) {
     record(key, format_value(fallback), true);
     return fallback;
   }
-  T v = convert<T>(key, *text);
+  T v = fallback;
+  try {
+    v = convert<T>(key, *text);
+  } catch (const UserError& e) {
+    reject(e.what());  // gathering: the fallback stands in, and the run ends after the reading
+  }
   record(key, *text, false);
   return v;
+}
+
+void ParamFile::reject(const std::string& problem) {
+  if (!gathering_) throw UserError(problem);
+  if (std::find(problems_.begin(), problems_.end(), problem) == problems_.end()) problems_.push_back(problem);
+}
+
+void ParamFile::end_gathering(bool throw_problems) {
+  gathering_ = false;
+  std::vector<std::string> problems;
+  problems.swap(problems_);
+  if (problems.empty() || !throw_problems) return;
+  if (problems.size() == 1) throw UserError(problems[0]);
+  // In the file's order: the problems of its lines first, by line, then the others (the command
+  // line's, missing keys) as they came.
+  auto line_of = [&](const std::string& problem) {
+    const std::string head = name_ + ":";
+    if (problem.compare(0, head.size(), head) != 0) return std::numeric_limits<long>::max();
+    return std::strtol(problem.c_str() + head.size(), nullptr, 10);
+  };
+  std::stable_sort(problems.begin(), problems.end(),
+                   [&](const std::string& a, const std::string& b) { return line_of(a) < line_of(b); });
+  std::string text = std::to_string(problems.size()) + " problems with the parameters of " + name_ + ":";
+  for (const std::string& p : problems) text += "\n  " + p;
+  throw UserError(text);
+}
+
+void ParamFile::resolve(const std::string& key, const std::string& value, const std::string& note) {
+  auto it = use_index_.find(key);
+  if (it == use_index_.end()) {
+    use_index_[key] = uses_.size();
+    uses_.push_back(Use{key, value, false, note, true});
+    return;
+  }
+  Use& u = uses_[it->second];
+  if (u.value == value && !u.is_default) return;
+  u.value = value;
+  u.is_default = false;
+  u.note = note;
+  u.recorded = true;
+}
+
+void ParamFile::leave_out_of_record(const std::string& key) {
+  auto it = use_index_.find(key);
+  if (it != use_index_.end()) uses_[it->second].recorded = false;
 }
 
 std::vector<std::string> ParamFile::unused_keys() const {
@@ -220,8 +271,10 @@ void ParamFile::write_used(std::ostream& out) const {
   out << "# Parameters used by this run of splotch, from " << name_ << ".\n"
       << "# Lines marked 'default' were not given; rendering this file reproduces the image.\n";
   for (const Use& u : uses_) {
+    if (!u.recorded) continue;
     out << u.key << " = " << u.value;
-    if (u.is_default) out << "  # default";
+    if (!u.note.empty()) out << "  # " << u.note;
+    else if (u.is_default) out << "  # default";
     out << '\n';
   }
 }

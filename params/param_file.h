@@ -45,6 +45,25 @@ class ParamFile {
   // Messages a user should see (duplicate keys, lines without '='), in file order.
   const std::vector<std::string>& warnings() const { return warnings_; }
 
+  // One run lists every problem of a file: between begin_gathering() and end_gathering(), a value
+  // that does not parse as its key's type is recorded and the look-up returns its fallback (a
+  // required key still throws: nothing sensible could follow), and reject() records a problem that
+  // a reader of the settings found. end_gathering() throws one UserError listing them all, each
+  // with its file, line, key and value. Outside a gathering, reject() throws at once.
+  void begin_gathering() {
+    gathering_ = true;
+    problems_.clear();
+  }
+  void reject(const std::string& problem);
+  void end_gathering(bool throw_problems = true);  // false: after another failure, forget them
+
+  // The record (used.par) says what the run used where that differs from what was looked up: a
+  // path made absolute, a count read from a header, a camera placed from the data. `note` becomes
+  // the line's comment. A key not looked up yet is added.
+  void resolve(const std::string& key, const std::string& value, const std::string& note);
+  // Leaves a looked-up key out of the record (the scene keys, in the record of one frame).
+  void leave_out_of_record(const std::string& key);
+
   // Keys given (in the file or on the command line) that no look-up asked for.
   std::vector<std::string> unused_keys() const;
   // Every key looked up, in order of first look-up, with its value; defaults are marked.
@@ -63,6 +82,8 @@ class ParamFile {
   struct Use {
     std::string key, value;
     bool is_default;
+    std::string note;      // the record's comment, when not just "default"
+    bool recorded = true;  // false: left out of used.par
   };
 
   const std::string* lookup(const std::string& key);
@@ -76,6 +97,8 @@ class ParamFile {
   std::map<std::string, std::size_t> use_index_;
   std::vector<std::size_t> lookups_;  // every look-up, as its index in uses_
   std::vector<std::string> warnings_;
+  bool gathering_ = false;
+  std::vector<std::string> problems_;
 };
 
 // Parsers shared with other text inputs (scene files); each throws UserError with `what` (say

@@ -17,6 +17,7 @@
 #include "splotch/console.h"
 #include "splotch/pipeline.h"
 #include "splotch/scene_run.h"
+#include "splotch/settings.h"
 #include "splotch/snapshot_info.h"
 #include "splotch/version.h"
 
@@ -43,8 +44,20 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
   else
     silent.emplace(Console::Holding{});
   Console& console = comm.root() ? *speaking : *silent;
-  if (cl.info) {
+  if (params.get<bool>("server", false))
+    throw UserError(params.origin("server") + ": server = TRUE asks for the original's interactive server, which this "
+                    "splotch does not have; leave the key out (or FALSE) to render the file's picture");
+  if (cl.info || analysis_only(params)) {
+    if (!cl.info && !comm.root()) return 0;
+    if (!cl.info)
+      console.report("splotch: " + std::string(params.has("AnalyzeSimulationOnly") ? "AnalyzeSimulationOnly = TRUE"
+                                                                                     : "ptypes = 0") +
+                     ": what the snapshot holds (nothing is rendered; this is bin/splotch --info)\n");
     print_snapshot_info(params, console, std::cout);
+    return 0;
+  }
+  if (snapshot_ids_only(params)) {
+    if (comm.root()) print_snapshot_ids(params, std::cout);
     return 0;
   }
   if (!params.get<std::string>("scene_file", "").empty()) {

@@ -1,6 +1,7 @@
 #include "splotch/normalize.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -160,13 +161,60 @@ void apply_ranges(ParticleSet& p, const std::vector<TypeRanges>& ranges, const s
   }
 }
 
-std::vector<TypeRanges> normalize(ParticleSet& p, const std::vector<TypeNormalization>& types,
-                                  const RangeReduction& reduce) {
-  std::vector<TypeRanges> data = transform_and_measure(p, types);
-  if (reduce) reduce(data);
-  std::vector<TypeRanges> ranges = choose_ranges(data, types);
-  apply_ranges(p, ranges, types);
-  return ranges;
+NormalizedRanges normalize(ParticleSet& p, const std::vector<TypeNormalization>& types, const RangeReduction& reduce) {
+  NormalizedRanges r;
+  r.data = transform_and_measure(p, types);
+  if (reduce) reduce(r.data);
+  r.used = choose_ranges(r.data, types);
+  apply_ranges(p, r.used, types);
+  return r;
+}
+
+namespace {
+
+// Shortest text that reads back as the same float: a range copied into a .par is the range used.
+std::string number(float v) {
+  char buf[32];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+std::string range_text(const ValueRange& data, const ValueRange& used, const char* transform) {
+  const std::string found = data.empty() ? std::string("no value") + (*transform ? " above 0" : "") + " in the data"
+                                         : number(data.min) + " to " + number(data.max) + transform + " in the data";
+  const bool same = !data.empty() && data.min == used.min && data.max == used.max;
+  return found + (same ? "" : ", used " + number(used.min) + " to " + number(used.max));
+}
+
+}  // namespace
+
+std::vector<std::string> range_lines(const NormalizedRanges& r, const std::vector<TypeNormalization>& types) {
+  std::vector<std::string> out;
+  for (std::size_t t = 0; t < r.data.size() && t < types.size(); ++t) {
+    const TypeNormalization& tn = types[t];
+    const char* colour_transform = tn.color_log ? " (log10)" : tn.color_asinh ? " (asinh)" : "";
+    out.push_back("type " + std::to_string(t) + ": colour " +
+                  range_text(r.data[t].colour, r.used[t].colour, colour_transform) + "; intensity " +
+                  range_text(r.data[t].intensity, r.used[t].intensity, tn.intensity_log ? " (log10)" : ""));
+  }
+  return out;
+}
+
+std::string range_comments(const NormalizedRanges& r) {
+  std::string out = "# The ranges found in the data (after log or asinh), per type. Set these keys to keep one\n"
+                    "# colour scale over the frames of a movie, where each snapshot has its own range:\n";
+  for (std::size_t t = 0; t < r.data.size(); ++t) {
+    const std::string n = std::to_string(t);
+    const TypeRanges& d = r.data[t];
+    auto line = [&](const std::string& key, const ValueRange& v, bool max) {
+      out += "#   " + key + n + " = " + (v.empty() ? std::string("(no value)") : number(max ? v.max : v.min)) + "\n";
+    };
+    line("color_min", d.colour, false);
+    line("color_max", d.colour, true);
+    line("intensity_min", d.intensity, false);
+    line("intensity_max", d.intensity, true);
+  }
+  return out;
 }
 
 }  // namespace splotch

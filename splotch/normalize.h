@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "io/particle_set.h"
@@ -49,10 +50,23 @@ std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data, const
 // Maps every value onto [0, 1] with the chosen ranges.
 void apply_ranges(ParticleSet& particles, const std::vector<TypeRanges>& ranges, const std::vector<TypeNormalization>& types);
 
-// All three steps; returns the ranges used (for the report). `reduce`, when given, turns this
-// process's data ranges into those of all processes (an MPI run) before the user's bounds apply.
+// What a normalisation found and did, per type: the data ranges (after log/asinh, all processes')
+// and the ranges used (the user's bounds where given).
+struct NormalizedRanges {
+  std::vector<TypeRanges> data, used;
+};
+
+// All three steps. `reduce`, when given, turns this process's data ranges into those of all
+// processes (an MPI run) before the user's bounds apply.
 using RangeReduction = std::function<void(std::vector<TypeRanges>& ranges)>;
-std::vector<TypeRanges> normalize(ParticleSet& particles, const std::vector<TypeNormalization>& types,
-                                  const RangeReduction& reduce = {});
+NormalizedRanges normalize(ParticleSet& particles, const std::vector<TypeNormalization>& types,
+                           const RangeReduction& reduce = {});
+
+// The ranges for a user, as the original's "From data" lines: per type, one line of the report
+// ("type 0: colour 0.15 to 6.3 (log10) in the data, used 0.1 to 6; intensity ...") ...
+std::vector<std::string> range_lines(const NormalizedRanges& ranges, const std::vector<TypeNormalization>& types);
+// ... and the keys that fix them, as comments for used.par: a movie whose frames must share one
+// colour scale sets color_min0 and the others to these values.
+std::string range_comments(const NormalizedRanges& ranges);
 
 }  // namespace splotch

@@ -14,6 +14,7 @@
 #include "io/palette.h"
 #include "io/text_file.h"
 #include "params/user_error.h"
+#include "splotch/camera_placement.h"
 #include "splotch/colour.h"
 #include "splotch/geometry.h"
 #include "splotch/gpu_startup.h"
@@ -25,6 +26,7 @@
 #include "splotch/snapshot_cache.h"
 #include "splotch/snapshot_load.h"
 #include "splotch/comm.h"
+#include "splotch/original_keys.h"
 #include "splotch/draw_order_split.h"
 #include "splotch/settings.h"
 #include "splotch/sort.h"
@@ -82,12 +84,58 @@ void check_data_parallel(const Settings& s, int processes) {
     }
 }
 
+// The image and its record, used.par, with the data ranges as comments.
+void write_picture(const ParamFile& params, const Settings& s, const Image& image, const NormalizedRanges& ranges) {
+  write_image(s.output.path, to_8bit(image), s.output.format);
+  std::ostringstream used;
+  params.write_used(used);
+  if (!ranges.data.empty()) used << range_comments(ranges);
+  write_text_file(s.output.path + ".used.par", used.str());
+}
+
+NormalizedRanges ranges_none() { return {}; }
+
+// The record of one frame of a scene renders that frame alone.
+void leave_scene_out_of_record(ParamFile& params) {
+  for (const char* key : {"scene_file", "scene_start", "scene_incr", "last_scene", "resume", "scene_read_ahead", "mpi_mode"})
+    params.leave_out_of_record(key);
+}
+
+std::string number_text(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.9g", v);
+  return text;
+}
+
+// The camera placed from the data, into used.par (so that the record shows the same view even of
+// other data) and as the report's line.
+std::string record_placed_camera(ParamFile& params, const Settings& s) {
+  const Camera& c = s.camera;
+  const std::string why = std::string("placed from the data (face = ") + face_name(s.placement.face) + ")";
+  auto record = [&](const std::string& prefix, Vec3 v) {
+    params.resolve(prefix + "_x", number_text(v.x), why);
+    params.resolve(prefix + "_y", number_text(v.y), why);
+    params.resolve(prefix + "_z", number_text(v.z), why);
+  };
+  record("camera", c.position);
+  if (!s.placement.lookat_given) record("lookat", c.lookat);
+  if (!s.placement.sky_given) record("sky", c.sky);
+  auto text = [](Vec3 v) { return "(" + number_text(v.x) + ", " + number_text(v.y) + ", " + number_text(v.z) + ")"; };
+  return std::string("no camera given: placed from the particles' bounding box, face = ") +
+         face_name(s.placement.face) + ": camera " + text(c.position) + ", lookat " + text(c.lookat) + ", sky " +
+         text(c.sky) + " (written to used.par)";
+}
+
 void warn_unused(const ParamFile& params, Console& console) {
-  const std::vector<std::string> unused = params.unused_keys();
-  if (unused.empty()) return;
-  std::string list;
-  for (const std::string& k : unused) list += (list.empty() ? "" : ", ") + k;
-  console.warning("parameters not used by this run (typos?): " + list);
+  std::string typos, originals;
+  for (const std::string& k : params.unused_keys()) {
+    const std::string why = original_key_without_effect(k.substr(0, k.find(' ')));
+    std::string& list = why.empty() ? typos : originals;
+    list += (list.empty() ? "" : ", ") + k + (why.empty() ? "" : ": " + why);
+  }
+  if (!typos.empty()) console.warning("parameters not used by this run (typos?): " + typos);
+  if (!originals.empty())
+    console.warning("keys of the original Splotch that have no effect here (keep or remove them): " + originals);
 }
 
 }  // namespace
@@ -128,10 +176,12 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     s = read_settings(params, frame.number, gpu, no_gpu, frame.in_scene, frame.cache ? &input_keys : nullptr);
   });
   for (const std::string& w : s.warnings) console.warning(w);
+  report.notes = s.input.notes;
   report.renderer = "host";
   report.image_path = s.output.path;
   report.width = s.camera.xres;
   report.height = s.camera.yres;
+  if (frame.in_scene) leave_scene_out_of_record(params);
   bool exists = frame.resume && path_exists(s.output.path);
   if (frame.resume && comm) exists = comm->all(exists);  // all render it unless all see it (a node's own disk)
   if (exists) {
@@ -141,15 +191,47 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
 
   const auto palettes = read_palettes(s);
   if (gpu_start) gpu_start->pace_threads();  // without a GPU, the search for one is over by now
+  if (s.input.simtype == simtype::palette_only) {  // the original's show_palette.par: no snapshot
+    if (comm && !comm->root()) return report;
+    Image image(s.camera.xres, s.camera.yres);
+    std::vector<const Palette*> bands;
+    for (const auto& palette : palettes)
+      if (palette) bands.push_back(palette.get());
+    draw_palette_bands(image, bands);
+    stage_done("post");
+    write_picture(params, s, image, ranges_none());
+    stage_done("write");
+    report.total_seconds = clock.seconds();
+    report.peak_memory_mib = peak_memory_mib();
+    if (frame.warn_unused) warn_unused(params, console);
+    return report;
+  }
   const std::vector<TypeNormalization> normalization = normalizations(s);
   Splats splats;
-  const GeometryOptions geometry = geometry_options(s);
+  NormalizedRanges ranges;
+  GeometryOptions geometry = geometry_options(s);
   if (comm) {
     // Data-parallel (DESIGN.md section 6): this process reads and draws its share of every
     // render type; the images are summed on rank 0.
     check_data_parallel(s, comm->size());
-    s.input.raw.share = s.input.gadget.share = ReadShare{comm->rank(), comm->size()};
+    s.input.raw.share = s.input.gadget.share = s.input.table.share = ReadShare{comm->rank(), comm->size()};
   }
+  // A camera not given is placed from the particles' bounding box (all processes'), once they are
+  // read, and recorded in the report and used.par.
+  auto place = [&](const ParticleSet& particles) {
+    if (!s.placement.from_data) return;
+    BoundingBox box = bounding_box(particles);
+    if (comm) {
+      std::vector<float> lo = {float(box.lo.x), float(box.lo.y), float(box.lo.z)};
+      std::vector<float> hi = {float(box.hi.x), float(box.hi.y), float(box.hi.z)};
+      comm->min_max(lo, hi);
+      box.lo = {lo[0], lo[1], lo[2]};
+      box.hi = {hi[0], hi[1], hi[2]};
+    }
+    place_camera(s.camera, s.placement, box);
+    geometry.camera = s.camera;
+    report.notes.push_back(record_placed_camera(params, s));
+  };
   if (frame.cache && !comm) {
     // A scene: the particles stay as they are for later frames, and the frame projects a copy
     // of the active ones.
@@ -171,7 +253,9 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     }
     report.particles_read = loaded->read;
     report.particles_dropped = loaded->dropped;
+    ranges = loaded->ranges;
     if (frame.loaded) frame.loaded(signature, loaded->bytes(), loaded->seconds());
+    place(loaded->particles);
     splats = project(loaded->particles, geometry, s.input.periodic);
   } else {
     const double before = clock.lap();
@@ -180,18 +264,21 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     loading_done(loaded, before);
     report.particles_read = loaded.read;
     report.particles_dropped = loaded.dropped;
+    ranges = loaded.ranges;
     if (comm) {  // what all processes read
       report.particles_read = comm->sum(loaded.read);
       report.particles_dropped = comm->sum(loaded.dropped);
       if (report.particles_read == report.particles_dropped)
         throw UserError("'" + s.input.path + "' holds no particle that can be drawn");
     }
+    place(loaded.particles);
     agreed([&] {
       if (s.input.periodic) wrap_periodic(loaded.particles, s.camera.lookat);
       splats = project(std::move(loaded.particles), geometry);
     });
   }
   report.particles_active = splats.size();
+  report.ranges = range_lines(ranges, normalization);
   // a_eq_e = FALSE with several processes: each draws one range of the draw order
   // (splotch/draw_order_split.h), and rank 0 composites their layers.
   const bool split = comm && !s.render.a_eq_e;
@@ -306,10 +393,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   postprocess(image, post_options(s, palettes));
   stage_done("post");
 
-  write_image(s.output.path, to_8bit(image), s.output.format);
-  std::ostringstream used;
-  params.write_used(used);
-  write_text_file(s.output.path + ".used.par", used.str());
+  write_picture(params, s, image, ranges);
   stage_done("write");
 
   report.total_seconds = clock.seconds();

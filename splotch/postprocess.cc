@@ -37,10 +37,13 @@ void adjust(Image& image, double gamma, double contrast, double brightness) {
 
 }  // namespace
 
-void draw_colour_bars(Image& image, const std::vector<const Palette*>& bars) {
+namespace {
+
+// Band b of `rows` rows from the bottom shows bars[b].
+void draw_bands(Image& image, const std::vector<const Palette*>& bars, int rows) {
   for (std::size_t b = 0; b < bars.size(); ++b)
-    for (int k = 0; k < colour_bar_rows; ++k) {
-      const int y = image.height - 1 - int(b) * colour_bar_rows - k;
+    for (int k = 0; k < rows; ++k) {
+      const int y = image.height - 1 - int(b) * rows - k;
       if (y < 0) return;
       for (int x = 0; x < image.width; ++x) {
         const Rgb c = bars[b]->at(float(x) / float(image.width));
@@ -52,10 +55,20 @@ void draw_colour_bars(Image& image, const std::vector<const Palette*>& bars) {
     }
 }
 
+}  // namespace
+
+void draw_colour_bars(Image& image, const std::vector<const Palette*>& bars) { draw_bands(image, bars, colour_bar_rows); }
+
+void draw_palette_bands(Image& image, const std::vector<const Palette*>& palettes) {
+  if (palettes.empty()) return;
+  const int rows = (image.height + int(palettes.size()) - 1) / int(palettes.size());
+  draw_bands(image, palettes, rows);
+}
+
 void postprocess(Image& image, const PostOptions& o) {
   if (o.a_eq_e) emission_to_brightness(image);
-  if (!o.colour_bars.empty()) draw_colour_bars(image, o.colour_bars);
   if (o.gamma != 1.0 || o.contrast != 1.0 || o.brightness != 0.0) adjust(image, o.gamma, o.contrast, o.brightness);
+  if (!o.colour_bars.empty()) draw_colour_bars(image, o.colour_bars);
 }
 
 }  // namespace splotch

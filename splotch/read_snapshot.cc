@@ -2,6 +2,7 @@
 
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"
+#include "io/hdf5_table_reader.h"
 #include "io/raw_reader.h"
 #include "io/tipsy_reader.h"
 #include "params/user_error.h"
@@ -16,6 +17,7 @@ ParticleSet read_snapshot(const InputSettings& input, const ProgressCallback& pr
     case 2:
       return read_gadget(input.gadget, progress);
     case 7:
+      return read_hdf5_table(input.table, progress);
     case 8:
       return read_hdf5(input.gadget, progress);
     case 11:

@@ -21,6 +21,8 @@ std::string RunReport::text() const {
   std::snprintf(line, sizeof line, "  particles  %zu %s, %zu dropped as invalid, %zu in view\n", particles_read,
                 reused ? "from the previous frame (not read again)" : read_ahead ? "read (while the frame before rendered)" : "read", particles_dropped, particles_active);
   out += line;
+  for (const std::string& r : ranges) out += "  " + r + "\n";
+  for (const std::string& n : notes) out += "  note: " + n + "\n";
   if (gpu) {
     std::snprintf(line, sizeof line,
                   "  splats     %zu on the GPU (%zu chunks, %.0f MiB of GPU memory in use), %zu on the host (larger "

@@ -17,6 +17,8 @@ struct RunReport {
   std::string image_path, renderer;
   int width = 0, height = 0, threads = 1;
   std::size_t particles_read = 0, particles_dropped = 0, particles_active = 0;
+  std::vector<std::string> notes;   // what the user should know of how the input was taken (one line each)
+  std::vector<std::string> ranges;  // per type, the colour and intensity ranges found in the data and used
   std::optional<CudaReport> gpu;  // a GPU render: how the splats were divided, and its parts' times
   std::vector<std::pair<std::string, double>> stages;  // name, seconds
   double total_seconds = 0;

@@ -6,7 +6,10 @@
 #include <cstdio>
 
 #include "io/gadget_file.h"
+#include "io/byte_order.h"
+#include "io/hdf5_table_reader.h"
 #include "io/hdf5_file.h"
+#include "io/tipsy_file.h"
 #include "params/user_error.h"
 #include "splotch/file_paths.h"
 #include "splotch/snapshot_files.h"
@@ -22,6 +25,15 @@ std::string resolve(const std::string& path, const ParamFile& params) {
   if (path.empty() || path[0] == '/' || path_exists(path)) return path;
   const std::string beside = directory_of(params.name()) + path;
   return path_exists(beside) ? beside : path;
+}
+
+// The file a key names, found as resolve() finds it, and recorded in used.par as an absolute
+// path: the record reproduces the picture from any working directory.
+std::string input_path(ParamFile& p, const std::string& key) {
+  const std::string given = p.get<std::string>(key);
+  const std::string found = resolve(given, p);
+  if (path_exists(found)) p.resolve(key, absolute_path(found), "given as " + given);
+  return found;
 }
 
 // 1-based column key; 0, negative or absent mean "no such column" (as in the original).
@@ -51,28 +63,50 @@ RawOptions read_raw_options(ParamFile& p, int simtype) {
   const int cols[] = {o.x, o.y, o.z, o.hsml, o.intensity, o.colour[0], o.colour[1], o.colour[2]};
   for (int k = 0; k < 8; ++k)
     if (cols[k] >= o.num_fields)
-      throw UserError(at(p, keys[k]) + " = " + std::to_string(cols[k] + 1) + " is beyond num_blocks = " +
-                      std::to_string(o.num_fields));
+      p.reject(at(p, keys[k]) + " = " + std::to_string(cols[k] + 1) + " is beyond num_blocks = " +
+               std::to_string(o.num_fields));
   o.swap_endian = p.get<bool>("swap_endian", true);
   o.smooth_factor = p.get<float>("smooth_factor", 1.0f);
-  if (!(o.smooth_factor > 0)) throw UserError(at(p, "smooth_factor") + " must be positive");
+  if (!(o.smooth_factor > 0)) p.reject(at(p, "smooth_factor") + " must be positive");
   return o;
 }
 
-// A mask of Gadget particle types (bit t: type t), when the key is given.
-std::optional<unsigned> type_mask(ParamFile& p, const std::string& key) {
+// A mask of Gadget particle types (bit t: type t), when the key is given; 0, as the original's
+// files write it, means "from the block's size", as when the key is absent. So does a mask
+// without the bit of the type read (`file_type`): the original's files use the key for the types
+// before it whose values to skip (demo.par: color_present1 = 1 for the stars' AGE), and the
+// block's size says the same where it can.
+std::optional<unsigned> type_mask(ParamFile& p, const std::string& key, int file_type, std::vector<std::string>& notes) {
   if (!p.has(key)) return std::nullopt;
   const int mask = p.get<int>(key);
-  if (mask < 1 || mask > 63)
-    throw UserError(at(p, key) + " = " + std::to_string(mask) + " must be a mask of particle types from 1 to 63 (bit t: type t)");
+  if (mask < 0 || mask > 63)
+    p.reject(at(p, key) + " = " + std::to_string(mask) +
+             " must be a mask of particle types from 1 to 63 (bit t: type t), or 0 to work it out from the block's size");
+  if (mask <= 0 || mask > 63) return std::nullopt;
+  if (file_type >= 0 && file_type < 6 && !(mask & (1 << file_type))) {
+    notes.push_back(at(p, key) + " = " + std::to_string(mask) + " does not hold particle type " +
+                    std::to_string(file_type) + ", whose values it reads: the types the block holds were worked out "
+                    "from its size");
+    return std::nullopt;
+  }
   return unsigned(mask);
 }
 
-GadgetQuantity gadget_quantity(ParamFile& p, const std::string& what, const std::string& n, const std::string& label) {
+// The original's placeholder label, its default: no such field.
+constexpr const char* no_label = "XXXX";
+
+// A block or dataset label (`fallback` when absent); XXXX means none ("").
+std::string label(ParamFile& p, const std::string& key, const std::string& fallback) {
+  const std::string v = p.get<std::string>(key, fallback);
+  return v == no_label ? "" : v;
+}
+
+GadgetQuantity gadget_quantity(ParamFile& p, const std::string& what, const std::string& n, const std::string& label,
+                               int file_type, std::vector<std::string>& notes) {
   GadgetQuantity q;
   q.label = label;
   q.factor = p.get<float>(what + "_fac" + n, 1.0f);
-  q.present = type_mask(p, what + "_present" + n);
+  q.present = type_mask(p, what + "_present" + n, file_type, notes);
   return q;
 }
 
@@ -86,7 +120,7 @@ int hdf5_files_in_header(const std::string& path) {
 
 // Gadget binary (2), HDF5 (7, 8) and Tipsy (11) snapshots: files, byte order, and per render
 // type the file type and the labels of its quantities.
-GadgetOptions read_gadget_options(ParamFile& p, int simtype, int ptypes) {
+GadgetOptions read_gadget_options(ParamFile& p, int simtype, int ptypes, std::vector<std::string>& notes) {
   GadgetOptions o;
   const bool hdf5 = simtype == 7 || simtype == 8, tipsy = simtype == 11;
   // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
@@ -100,37 +134,48 @@ GadgetOptions read_gadget_options(ParamFile& p, int simtype, int ptypes) {
     const std::string n = std::to_string(t);
     GadgetTypeRequest r;
     r.file_type = p.get<int>("ptype" + n, 0);
-    if (r.file_type < 0 || r.file_type > max_type)
-      throw UserError(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " +
-                      (tipsy ? "Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)"
-                             : std::string(hdf5 ? "HDF5" : "Gadget") + " particle types are 0 to " +
-                                   std::to_string(max_type)));
-    r.size_fix = p.get<float>("size_fix" + n, 1.0f);
-    if (!(r.size_fix >= 0)) throw UserError(at(p, "size_fix" + n) + " must not be negative (0: read size_label" + n + ")");
+    if (r.file_type < 0 || r.file_type > max_type) {
+      p.reject(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " +
+               (tipsy ? "Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)"
+                      : std::string(hdf5 ? "HDF5" : "Gadget") + " particle types are 0 to " + std::to_string(max_type)));
+      r.file_type = 0;
+    }
     const std::string estimate = p.get<std::string>("size_estimate" + n, "none");
     if (estimate == "knn") {
       r.size_estimate = SizeEstimate::knn;
       r.neighbours = p.get<int>("hsml_neighbours" + n, 32);
       if (r.neighbours < 2 || r.neighbours > 1024)
-        throw UserError(at(p, "hsml_neighbours" + n) + " = " + std::to_string(r.neighbours) + " must be from 2 to 1024");
+        p.reject(at(p, "hsml_neighbours" + n) + " = " + std::to_string(r.neighbours) + " must be from 2 to 1024");
     } else if (estimate == "volume") {
       r.size_estimate = SizeEstimate::volume;
     } else if (estimate != "none") {
-      throw UserError(at(p, "size_estimate" + n) + " = " + estimate +
-                      " is not a way to estimate smoothing lengths: knn (the distance to the hsml_neighbours" + n +
-                      "-th nearest particle), volume ((mass/density)^(1/3), AREPO cells) or none");
+      p.reject(at(p, "size_estimate" + n) + " = " + estimate +
+               " is not a way to estimate smoothing lengths: knn (the distance to the hsml_neighbours" + n +
+               "-th nearest particle), volume ((mass/density)^(1/3), AREPO cells) or none");
     }
     if (r.size_estimate != SizeEstimate::none) {
-      if (p.has("size_fix" + n) && r.size_fix != 0)
-        throw UserError(at(p, "size_fix" + n) + " and size_estimate" + n + " both give the smoothing lengths; drop one");
+      // size_fix is looked up only when given, so that used.par does not give it.
+      if (p.has("size_fix" + n) && p.get<float>("size_fix" + n) != 0)
+        p.reject(at(p, "size_fix" + n) + " and size_estimate" + n + " both give the smoothing lengths; drop one");
       r.size_fix = 0;
       r.size.factor = p.get<float>("size_fac" + n, 1.0f);
-    } else if (r.size_fix == 0) {
-      r.size = gadget_quantity(p, "size", n, p.get<std::string>("size_label" + n, "HSML"));
+    } else {
+      r.size_fix = p.get<float>("size_fix" + n, 1.0f);
+      if (!(r.size_fix >= 0)) {
+        p.reject(at(p, "size_fix" + n) + " must not be negative (0: read size_label" + n + ")");
+        r.size_fix = 1;
+      }
+      if (r.size_fix == 0) {
+        r.size = gadget_quantity(p, "size", n, label(p, "size_label" + n, "HSML"), simtype == 2 ? r.file_type : -1, notes);
+        if (r.size.label.empty())
+          p.reject(at(p, "size_label" + n) + " = " + no_label + " names no field, but size_fix" + n +
+                   " = 0 takes the smoothing lengths from one: name the field (HSML), or give size_fix" + n +
+                   " > 0 or size_estimate" + n + " = knn");
+      }
     }
-    r.colour = gadget_quantity(p, "color", n, p.get<std::string>("color_label" + n, ""));
+    r.colour = gadget_quantity(p, "color", n, label(p, "color_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
     r.vector_colour = p.get<bool>("color_is_vector" + n, false);
-    r.intensity = gadget_quantity(p, "intensity", n, p.get<std::string>("intensity_label" + n, ""));
+    r.intensity = gadget_quantity(p, "intensity", n, label(p, "intensity_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
     o.types.push_back(r);
   }
   return o;
@@ -153,19 +198,20 @@ TypeSettings read_type(ParamFile& p, int t) {
   tn.intensity_min = optional_float(p, "intensity_min" + n);
   tn.intensity_max = optional_float(p, "intensity_max" + n);
   if (tn.color_min && tn.color_max && *tn.color_min > *tn.color_max)
-    throw UserError(at(p, "color_min" + n) + " is larger than color_max" + n);
+    p.reject(at(p, "color_min" + n) + " is larger than color_max" + n);
   if (tn.intensity_min && tn.intensity_max && *tn.intensity_min > *tn.intensity_max)
-    throw UserError(at(p, "intensity_min" + n) + " is larger than intensity_max" + n);
+    p.reject(at(p, "intensity_min" + n) + " is larger than intensity_max" + n);
   s.vector_colour = tn.vector_colour = p.get<bool>("color_is_vector" + n, false);
   if (!s.vector_colour) {
     if (!p.has("palette" + n))
-      throw UserError(p.name() + ": palette" + n + " is missing: type " + n +
-                      " has scalar colours, which need a .pal file (testdata/palettes/ has some)");
-    s.palette_path = resolve(p.get<std::string>("palette" + n), p);
+      p.reject(p.name() + ": palette" + n + " is missing: type " + n +
+               " has scalar colours, which need a .pal file (testdata/palettes/ has some)");
+    else
+      s.palette_path = input_path(p, "palette" + n);
   }
   s.brightness = p.get<float>("brightness" + n, 1.0f);
   s.smooth_factor = p.get<float>("smooth_factor" + n, 1.0f);
-  if (!(s.smooth_factor > 0)) throw UserError(at(p, "smooth_factor" + n) + " must be positive");
+  if (!(s.smooth_factor > 0)) p.reject(at(p, "smooth_factor" + n) + " must be positive");
   return s;
 }
 
@@ -177,32 +223,64 @@ Vec3 vec3(ParamFile& p, const std::string& prefix, Vec3 fallback) {
           p.get<double>(prefix + "_z", fallback.z)};
 }
 
-Camera read_camera(ParamFile& p) {
+// An undefined view direction or sky is an error naming the camera's keys.
+void check_camera(ParamFile& p, const Camera& c) {
+  try {
+    camera_frame(c);
+  } catch (const UserError& e) {
+    p.reject(p.origin(p.has("camera_x") ? "camera_x" : "face") + ": " + e.what());
+  }
+}
+
+// The image's size, which the camera needs and a palette image (simtype -1) too.
+void read_image_size(ParamFile& p, Camera& c) {
+  const int max_side = 65535;  // the TGA header's limit, and 38 GiB of float image already
+  auto side = [&](const char* key, int fallback) {
+    int v = p.get<int>(key, fallback);
+    if (v <= 0 || v > max_side) {
+      p.reject(at(p, key) + " = " + std::to_string(v) + " must be a number of pixels from 1 to " + std::to_string(max_side));
+      v = fallback > 0 && fallback <= max_side ? fallback : 800;
+    }
+    return v;
+  };
+  c.xres = side("xres", 800);
+  c.yres = side("yres", c.xres);
+}
+
+// The camera; without camera_x/y/z it is placed from the data later (splotch/camera_placement.h).
+Camera read_camera(ParamFile& p, CameraPlacement& placement) {
   Camera c;
-  c.position = vec3(p, "camera");
-  c.lookat = vec3(p, "lookat");
-  c.sky = vec3(p, "sky", {0, 0, 1});
-  c.center = vec3(p, "center", c.position);
+  const bool any_camera = p.has("camera_x") || p.has("camera_y") || p.has("camera_z");
+  placement.from_data = !any_camera;
+  if (placement.from_data) {
+    const std::string face = p.get<std::string>("face", "FRONT");
+    if (const auto f = face_of(face)) placement.face = *f;
+    else p.reject(at(p, "face") + " = '" + face + "' is not one of FRONT, BACK, LEFT, RIGHT, TOP, BOTTOM");
+    placement.lookat_given = p.has("lookat_x") || p.has("lookat_y") || p.has("lookat_z");
+    placement.sky_given = p.has("sky_x") || p.has("sky_y") || p.has("sky_z");
+    placement.center_given = p.has("center_x") || p.has("center_y") || p.has("center_z");
+    // What is given is read (and checked) now; the rest is filled in from the data.
+    if (placement.lookat_given) c.lookat = vec3(p, "lookat");
+    if (placement.sky_given) c.sky = vec3(p, "sky");
+    if (placement.center_given) c.center = vec3(p, "center");
+  } else {
+    c.position = vec3(p, "camera");
+    c.lookat = vec3(p, "lookat");
+    c.sky = vec3(p, "sky", {0, 0, 1});
+    c.center = vec3(p, "center", c.position);
+  }
   c.fov_degrees = p.get<double>("fov", 45.0);
-  if (!(c.fov_degrees > 0 && c.fov_degrees < 180))
-    throw UserError(at(p, "fov") + " = " + p.get<std::string>("fov") + " must lie strictly between 0 and 180 degrees");
+  if (!(c.fov_degrees > 0 && c.fov_degrees < 180)) {
+    p.reject(at(p, "fov") + " = " + p.get<std::string>("fov") + " must lie strictly between 0 and 180 degrees");
+    c.fov_degrees = 45;
+  }
   c.perspective = p.get<bool>("projection", true);
   c.zmin = p.get<double>("zmin", 0.0);
   c.zmax = p.get<double>("zmax", 1e23);
   if (!(c.zmax > std::max(c.zmin, 0.0)))
-    throw UserError(at(p, "zmax") + " must be larger than zmin (and than 0): nothing could be seen");
-  c.xres = p.get<int>("xres", 800);
-  if (c.xres <= 0) throw UserError(at(p, "xres") + " = " + std::to_string(c.xres) + " must be a positive number of pixels");
-  c.yres = p.get<int>("yres", c.xres);
-  if (c.yres <= 0) throw UserError(at(p, "yres") + " = " + std::to_string(c.yres) + " must be a positive number of pixels");
-  const int max_side = 65535;  // the TGA header's limit, and 38 GiB of float image already
-  if (c.xres > max_side || c.yres > max_side)
-    throw UserError(at(p, c.xres > max_side ? "xres" : "yres") + " exceeds the largest image side, " + std::to_string(max_side));
-  try {
-    camera_frame(c);  // throws for an undefined view direction or sky
-  } catch (const UserError& e) {
-    throw UserError(p.origin("camera_x") + ": " + e.what());
-  }
+    p.reject(at(p, "zmax") + " must be larger than zmin (and than 0): nothing could be seen");
+  read_image_size(p, c);
+  if (!placement.from_data) check_camera(p, c);
   return c;
 }
 
@@ -223,6 +301,15 @@ ImageFormat format_of_pictype(int pictype, const std::string& where) {
     case 1: throw UserError(where + " = 1 (ASCII PPM) is not supported; use 2 (binary PPM)");
     default:
       throw UserError(where + " = " + std::to_string(pictype) + " is not an image type: use 0 (TGA), 2 (PPM), 3 (TGA run-length) or 4 (PNG)");
+  }
+}
+
+int pictype_of(ImageFormat f) {
+  switch (f) {
+    case ImageFormat::png: return 4;
+    case ImageFormat::ppm: return 2;
+    case ImageFormat::tga_rle: return 3;
+    default: return 0;
   }
 }
 
@@ -254,6 +341,11 @@ OutputSettings read_output(ParamFile& p, int frame, bool in_scene, std::vector<s
   o.path = name.path;
   o.format = name.format;
   check_writable_directory(o.path, at(p, "outfile"));
+  // The record names the image itself (a frame's own, the number in it) and its type, so that it
+  // renders this picture alone, from anywhere, without a warning of its own making.
+  p.resolve("outfile", absolute_path(o.path), "given as " + outfile);
+  p.resolve("pictype", std::to_string(pictype_of(o.format)),
+            pictype_given ? "the file name's type (given as " + std::to_string(pictype) + ")" : "the image's type");
   o.colour_bar = p.get<bool>("colorbar", false);
   o.gamma = p.get<double>("pic_gamma", 1.0);
   o.contrast = p.get<double>("pic_contrast", 1.0);
@@ -274,7 +366,8 @@ RendererChoice read_renderer(ParamFile& p, bool gpu_available, const std::string
                       "; use renderer = host or auto");
     return RendererChoice::cuda;
   }
-  throw UserError(at(p, "renderer") + " = '" + r + "' is not one of auto, host, cuda");
+  p.reject(at(p, "renderer") + " = '" + r + "' is not one of auto, host, cuda");
+  return RendererChoice::host;
 }
 
 CudaOptions read_cuda(ParamFile& p) {
@@ -282,32 +375,85 @@ CudaOptions read_cuda(ParamFile& p) {
   const std::string algorithm = p.get<std::string>("cuda_algorithm", "btile");
   if (algorithm == "fragment") o.algorithm = CudaAlgorithm::fragment;
   else if (algorithm != "btile")
-    throw UserError(at(p, "cuda_algorithm") + " = '" + algorithm + "' is not one of btile, fragment");
+    p.reject(at(p, "cuda_algorithm") + " = '" + algorithm + "' is not one of btile, fragment");
   const std::string writes = p.get<std::string>("btile_writes", writes_name(o.btile_writes));
   if (writes == "boundary") o.btile_writes = BtileWrites::boundary;
   else if (writes == "three_step") o.btile_writes = BtileWrites::three_step;
   else if (writes != "atomics")
-    throw UserError(at(p, "btile_writes") + " = '" + writes + "' is not one of atomics, boundary, three_step");
-  o.tile_x = p.get<int>("tile_x-side", o.tile_x);
-  o.tile_y = p.get<int>("tile_y-side", o.tile_y);
-  // The default boundary gives way on GPUs with less shared memory; one the user chose does not.
-  o.narrow_to_fit = !p.has("tile_boundary_width");
-  o.boundary = p.get<int>("tile_boundary_width", o.boundary);
-  auto out_of_range = [&](const char* key, long long value, const char* range) {
-    return UserError(at(p, key) + " = " + std::to_string(value) + " must be " + range);
+    p.reject(at(p, "btile_writes") + " = '" + writes + "' is not one of atomics, boundary, three_step");
+  const CudaOptions defaults;
+  auto in_range = [&](const char* key, int value, int lo, int hi, int fallback) {
+    if (value >= lo && value <= hi) return value;
+    p.reject(at(p, key) + " = " + std::to_string(value) + " must be between " + std::to_string(lo) + " and " +
+             std::to_string(hi) + " pixels");
+    return fallback;
   };
-  if (o.tile_x < 1 || o.tile_x > 256) throw out_of_range("tile_x-side", o.tile_x, "between 1 and 256 pixels");
-  if (o.tile_y < 1 || o.tile_y > 256) throw out_of_range("tile_y-side", o.tile_y, "between 1 and 256 pixels");
-  if (o.boundary < 0 || o.boundary > 128) throw out_of_range("tile_boundary_width", o.boundary, "between 0 and 128 pixels");
+  o.tile_x = in_range("tile_x-side", p.get<int>("tile_x-side", o.tile_x), 1, 256, defaults.tile_x);
+  o.tile_y = in_range("tile_y-side", p.get<int>("tile_y-side", o.tile_y), 1, 256, defaults.tile_y);
+  // The default boundary gives way on GPUs with less shared memory; one the user chose does not
+  // (so it is looked up only when given: used.par must not turn the default into a choice).
+  o.narrow_to_fit = !p.has("tile_boundary_width");
+  if (!o.narrow_to_fit)
+    o.boundary = in_range("tile_boundary_width", p.get<int>("tile_boundary_width"), 0, 128, defaults.boundary);
   if (o.btile_writes == BtileWrites::three_step && !three_step_fits(o.tile_x, o.tile_y, o.boundary))
     throw UserError(at(p, "btile_writes") + " = three_step needs tile_boundary_width (" + std::to_string(o.boundary) +
                     ") no wider than tile_x-side (" + std::to_string(o.tile_x) + ") and tile_y-side (" +
                     std::to_string(o.tile_y) + "): the strips of neighbouring tiles would overlap");
   // Whether the Btile fits the GPU's shared memory is checked against the GPU itself, at render time.
   const long long chunk = p.get<long long>("gpu_chunk_particles", 0);
-  if (chunk < 0) throw out_of_range("gpu_chunk_particles", chunk, "positive (or 0: sized from the free GPU memory)");
-  o.chunk_particles = std::size_t(chunk);
+  if (chunk < 0)
+    p.reject(at(p, "gpu_chunk_particles") + " = " + std::to_string(chunk) +
+             " must be positive (or 0: sized from the free GPU memory)");
+  o.chunk_particles = std::size_t(std::max(chunk, 0LL));
   return o;
+}
+
+// simtype 7: the original's generic HDF5 reader, datasets (or compound members) named by keys.
+Hdf5TableOptions read_table_options(ParamFile& p, int ptypes) {
+  if (ptypes != 1)
+    p.reject(at(p, "ptypes") + " = " + std::to_string(ptypes) + ": simtype = 7 reads one particle type (ptypes = 1)");
+  Hdf5TableOptions o;
+  o.path = input_path(p, "infile");
+  auto name = [&](const char* key) {  // "-1", the original's word for none
+    const std::string v = p.get<std::string>(key, "-1");
+    return v == "-1" ? std::string() : v;
+  };
+  for (auto [key, field] : {std::pair{"x", &o.x}, std::pair{"y", &o.y}, std::pair{"z", &o.z}}) {
+    *field = name(key);
+    if (field->empty()) p.reject(at(p, key) + " names no dataset: simtype = 7 needs the positions' datasets x, y, z");
+  }
+  o.hsml = name("r");
+  o.intensity = name("I");
+  o.colour[0] = name("C1");
+  o.vector_colour = p.get<bool>("color_is_vector0", false);
+  if (o.vector_colour) {
+    o.colour[1] = name("C2");
+    o.colour[2] = name("C3");
+  }
+  o.compound = p.get<bool>("is_compound_data", false);
+  if (o.compound) {
+    o.dataset = p.get<std::string>("dataset_name");
+    o.snapshot_field = name("snapshot");
+    if (!o.snapshot_field.empty()) o.snapshot_id = p.get<long long>("snapshotID");
+  }
+  o.hsml_absent = p.get<float>("smooth_param", 1.0f);
+  if (o.hsml.empty() && !(o.hsml_absent > 0))
+    p.reject(at(p, "smooth_param") + " must be positive: it is every particle's smoothing length when r is -1");
+  o.colour_offset = p.get<float>("thresh", 0.0f);
+  return o;
+}
+
+// swap_endian is only the first guess for Gadget and Tipsy files, whose own markers decide (as
+// the original's Gadget reader does): the report says so when the guess was wrong.
+void note_byte_order(ParamFile& p, InputSettings& in) {
+  const bool guess = *in.gadget.swap_endian;
+  const bool swapped = in.simtype == 11 ? TipsyFile(in.path, guess).swapped() : GadgetFile(in.path, guess).swapped();
+  if (swapped == guess) return;
+  const bool big = swapped != host_is_big_endian;
+  in.notes.push_back(at(p, "swap_endian") + " = " + (guess ? "TRUE" : "FALSE") + " is only a first guess for " +
+                     (in.simtype == 11 ? "Tipsy" : "Gadget") + " files: '" + in.path + "' is " +
+                     (big ? "big" : "little") + "-endian by its own " +
+                     (in.simtype == 11 ? "header" : "record markers") + ", and was read so");
 }
 
 }  // namespace
@@ -336,50 +482,115 @@ OutputName output_name(const std::string& outfile, int pictype, bool pictype_giv
 InputSettings read_input_settings(ParamFile& p) {
   InputSettings in;
   in.simtype = p.get<int>("simtype");
+  if (in.simtype == simtype::palette_only) return in;
   in.ptypes = p.get<int>("ptypes", 1);
-  if (in.ptypes < 1 || in.ptypes > 255) throw UserError(at(p, "ptypes") + " must be between 1 and 255");
+  if (in.ptypes < 0 || in.ptypes > 255) throw UserError(at(p, "ptypes") + " must be between 1 and 255");
   in.periodic = p.get<bool>("periodic", true);
+  if (in.simtype == simtype::hdf5_table && !p.has("x")) {
+    // The original's generic reader names its datasets; without them, a Gadget-layout file.
+    in.gadget = read_gadget_options(p, in.simtype, in.ptypes, in.notes);
+    in.path = in.gadget.files[0];
+    if (!is_gadget_layout_hdf5(in.path))
+      throw UserError(at(p, "simtype") + " = 7 reads the datasets that the keys x, y, z (and r, I, C1) name, and " +
+                      "there is no key x; for a Gadget-layout snapshot (Header, PartType0, ...) use simtype = 8");
+    in.simtype = simtype::hdf5;
+    in.notes.push_back(at(p, "simtype") + " = 7 with no dataset names (x, y, z): '" + in.path +
+                       "' is a Gadget-layout HDF5 snapshot and was read as simtype = 8 reads it");
+    return in;
+  }
   switch (in.simtype) {
-    case 0:
-    case 1:
+    case simtype::raw_table:
+    case simtype::raw_blocks:
       in.raw = read_raw_options(p, in.simtype);
       break;
-    case 2:
-    case 7:
-    case 8:
-    case 11:
-      in.gadget = read_gadget_options(p, in.simtype, in.ptypes);
+    case simtype::hdf5_table:
+      in.table = read_table_options(p, in.ptypes);
+      in.path = in.table.path;
+      return in;
+    case simtype::gadget:
+    case simtype::hdf5:
+    case simtype::tipsy:
+      in.gadget = read_gadget_options(p, in.simtype, in.ptypes, in.notes);
       in.path = in.gadget.files[0];
+      if (in.gadget.swap_endian) note_byte_order(p, in);
       return in;
     default:
       throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
-                      " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7/8 HDF5, 11 Tipsy)");
+                      " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7 HDF5 datasets by name, 8 "
+                      "Gadget-layout HDF5, 11 Tipsy; -1 an image of the palette)");
   }
-  in.path = resolve(p.get<std::string>("infile"), p);
+  in.path = input_path(p, "infile");
   return in;
 }
+
+bool analysis_only(ParamFile& p) {
+  return p.get<bool>("AnalyzeSimulationOnly", false) || (p.has("ptypes") && p.get<int>("ptypes") == 0);
+}
+
+bool snapshot_ids_only(ParamFile& p) {
+  return p.has("simtype") && p.get<std::string>("simtype") == "7" && p.get<bool>("print_snapIDs_in_file_ONLY", false);
+}
+
+namespace {
+
+// Work that may reject keys: a problem it throws is gathered with the others, and the reading goes
+// on with the next part.
+template <class Read>
+void gathered(ParamFile& p, Read&& read) {
+  try {
+    read();
+  } catch (const UserError& e) {
+    p.reject(e.what());
+  }
+}
+
+void read_render(ParamFile& p, Settings& s) {
+  s.minrad_pix = p.get<float>("minrad_pix", 1.0f);
+  if (!(s.minrad_pix >= 0)) p.reject(at(p, "minrad_pix") + " must not be negative");
+  s.render.a_eq_e = p.get<bool>("a_eq_e", true);
+  s.render.gray_absorption = p.get<float>("gray_absorption", 0.2f);
+  if (!(s.render.gray_absorption >= 0)) p.reject(at(p, "gray_absorption") + " must not be negative");
+  const int sort_type = p.get<int>("sort_type", 1);
+  if (sort_type < 0 || sort_type > 4)
+    p.reject(at(p, "sort_type") + " = " + std::to_string(sort_type) +
+             " is not one of 0 (none), 1 (depth), 2 (value), 3 (reversed value), 4 (size)");
+  else
+    s.sort = SortOrder(sort_type);  // only a_eq_e = FALSE depends on the order
+}
+
+}  // namespace
 
 Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::string& no_gpu_reason,
                        bool in_scene, std::string* input_keys) {
   Settings s;
-  const std::size_t mark = p.lookup_mark();
-  s.input = read_input_settings(p);
-  if (input_keys) *input_keys = p.looked_up_since(mark);
-  for (int t = 0; t < s.input.ptypes; ++t) s.types.push_back(read_type(p, t));
-  s.camera = read_camera(p);
-  s.minrad_pix = p.get<float>("minrad_pix", 1.0f);
-  if (!(s.minrad_pix >= 0)) throw UserError(at(p, "minrad_pix") + " must not be negative");
-  s.render.a_eq_e = p.get<bool>("a_eq_e", true);
-  s.render.gray_absorption = p.get<float>("gray_absorption", 0.2f);
-  if (!(s.render.gray_absorption >= 0)) throw UserError(at(p, "gray_absorption") + " must not be negative");
-  const int sort_type = p.get<int>("sort_type", 1);
-  if (sort_type < 0 || sort_type > 4)
-    throw UserError(at(p, "sort_type") + " = " + std::to_string(sort_type) +
-                    " is not one of 0 (none), 1 (depth), 2 (value), 3 (reversed value), 4 (size)");
-  s.sort = SortOrder(sort_type);  // only a_eq_e = FALSE depends on the order
-  s.renderer = read_renderer(p, gpu_available, no_gpu_reason);
-  if (s.renderer == RendererChoice::cuda) s.cuda = read_cuda(p);
-  s.output = read_output(p, frame, in_scene, s.warnings);
+  p.begin_gathering();
+  try {
+    const std::size_t mark = p.lookup_mark();
+    gathered(p, [&] {
+      s.input = read_input_settings(p);
+      if (s.input.ptypes == 0)
+        throw UserError(at(p, "ptypes") + " = 0 draws nothing: bin/splotch prints what the snapshot holds with "
+                        "AnalyzeSimulationOnly = TRUE (or --info), and renders with ptypes from 1");
+    });
+    if (input_keys) *input_keys = p.looked_up_since(mark);
+    const int types = s.input.simtype == simtype::palette_only ? std::max(1, p.get<int>("ptypes", 1)) : s.input.ptypes;
+    for (int t = 0; t < types; ++t) gathered(p, [&] { s.types.push_back(read_type(p, t)); });
+    if (s.input.simtype == simtype::palette_only) {
+      gathered(p, [&] { read_image_size(p, s.camera); });
+    } else {
+      gathered(p, [&] { s.camera = read_camera(p, s.placement); });
+      gathered(p, [&] { read_render(p, s); });
+      gathered(p, [&] {
+        s.renderer = read_renderer(p, gpu_available, no_gpu_reason);
+        if (s.renderer == RendererChoice::cuda) s.cuda = read_cuda(p);
+      });
+    }
+    gathered(p, [&] { s.output = read_output(p, frame, in_scene, s.warnings); });
+  } catch (...) {
+    p.end_gathering(false);
+    throw;
+  }
+  p.end_gathering();
   return s;
 }
 

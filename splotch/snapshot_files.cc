@@ -25,8 +25,10 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
   const std::string infile = p.get<std::string>("infile");
   const std::string datadir = p.get<std::string>("datadir", "");
   const std::string snapdir = p.get<std::string>("snapdir", "");
+  // fidx is looked up only when given: its presence changes which names are tried first, and
+  // used.par must not give it where the run did not.
   const bool fidx_given = p.has("fidx");
-  const int fidx = p.get<int>("fidx", 0);
+  const int fidx = fidx_given ? p.get<int>("fidx") : 0;
   if (fidx < 0 || fidx > 999999) throw UserError(p.origin("fidx") + ": fidx = " + std::to_string(fidx) + " must be from 0");
   const int numfiles = p.get<int>("numfiles", 0);
   if (p.has("numfiles") && numfiles < 1)
@@ -60,6 +62,15 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
     for (int k = 0; k < count; ++k) files.push_back(part(base, k));
     return files;
   };
+  // The record (used.par) names what was found: the absolute name the files derive from and their
+  // count, which find the same files from any working directory.
+  auto found = [&](const std::string& base, std::vector<std::string> files) {
+    p.resolve("infile", absolute_path(base), "given as " + infile);
+    if (!datadir.empty()) p.resolve("datadir", "", "in infile");
+    if (!snapdir.empty()) p.resolve("snapdir", "", "in infile");
+    p.resolve("numfiles", std::to_string(files.size()), p.has("numfiles") ? "" : "from the files found");
+    return files;
+  };
 
   std::string tried;
   for (const std::string& base : bases) {
@@ -68,18 +79,20 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
         tried += (tried.empty() ? "" : ", ") + part(base, 0);
         continue;
       }
-      return parts(base, numfiles);
+      return found(base, parts(base, numfiles));
     }
     if (is_regular_file(base)) {
       // One file, unless it is the first of several (snap.0) and numfiles was left out.
       const int in_header = p.has("numfiles") ? 1 : files_in_header(base);
       const std::string stem = without_extension(base);
-      if (in_header > 1 && ends_with(stem, ".0"))
-        return parts(stem.substr(0, stem.size() - 2) + (ends_with(base, extension) ? extension : ""), in_header);
-      return {base};
+      if (in_header > 1 && ends_with(stem, ".0")) {
+        const std::string first = stem.substr(0, stem.size() - 2) + (ends_with(base, extension) ? extension : "");
+        return found(first, parts(first, in_header));
+      }
+      return found(base, {base});
     }
     if (!p.has("numfiles") && is_regular_file(part(base, 0)))
-      return parts(base, std::max(files_in_header(part(base, 0)), 1));
+      return found(base, parts(base, std::max(files_in_header(part(base, 0)), 1)));
     tried += (tried.empty() ? "" : ", ") + base + (p.has("numfiles") ? "" : " (or " + part(base, 0) + ")");
   }
   throw UserError(p.origin("infile") + ": cannot find the snapshot of infile = " + infile + "; tried " + tried +

@@ -7,6 +7,7 @@
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
+#include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
@@ -53,10 +54,18 @@ void print_type_head(std::ostream& out, int type, const std::string& name, std::
 void print_raw_info(const InputSettings& input, Console& console, std::ostream& out) {
   ParticleSet p = read_snapshot(input, console.progress("read"));
   console.end_progress();
-  out << input.path << ": raw binary, " << (input.raw.layout == RawOptions::Layout::table ? "table" : "blocks")
-      << " layout, " << input.raw.num_fields << " float32 fields, "
-      << (input.raw.swap_endian ? "byte-swapped (swap_endian = TRUE)" : "native byte order") << "\n"
-      << "  type 0: " << p.size() << " particles\n";
+  if (input.simtype == simtype::hdf5_table) {
+    const Hdf5TableOptions& t = input.table;
+    out << input.path << ": HDF5, particles as rows of "
+        << (t.compound ? "the compound dataset " + t.dataset : std::string("datasets named by x, y, z, ..."));
+    if (!t.snapshot_field.empty()) out << ", rows whose " << t.snapshot_field << " is " << t.snapshot_id;
+    out << "\n";
+  } else {
+    out << input.path << ": raw binary, " << (input.raw.layout == RawOptions::Layout::table ? "table" : "blocks")
+        << " layout, " << input.raw.num_fields << " float32 fields, "
+        << (input.raw.swap_endian ? "byte-swapped (swap_endian = TRUE)" : "native byte order") << "\n";
+  }
+  out << "  type 0: " << p.size() << " particles\n";
   print_table_head(out);
   const std::pair<const char*, const ParticleArray<float>*> fields[] = {
       {"x", &p.x}, {"y", &p.y}, {"z", &p.z}, {"hsml", &p.hsml}, {"I", &p.intensity},
@@ -257,9 +266,22 @@ void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out)
   for (const std::string& w : params.warnings()) console.warning(w);
   const InputSettings input = read_input_settings(params);
   if (input.simtype == 2) print_gadget_info(input, console, out);
-  else if (input.simtype == 7 || input.simtype == 8) print_hdf5_info(input, out);
+  else if (input.simtype == simtype::hdf5) print_hdf5_info(input, out);
   else if (input.simtype == 11) print_tipsy_info(input, out);
   else print_raw_info(input, console, out);
+}
+
+void print_snapshot_ids(ParamFile& params, std::ostream& out) {
+  const InputSettings input = read_input_settings(params);
+  const Hdf5TableOptions& t = input.table;
+  if (input.simtype != simtype::hdf5_table || !t.compound || t.snapshot_field.empty())
+    throw UserError(params.origin("print_snapIDs_in_file_ONLY") +
+                    ": print_snapIDs_in_file_ONLY lists the values of the compound dataset's `snapshot` member: it "
+                    "needs simtype = 7, is_compound_data = TRUE, dataset_name and snapshot");
+  const auto ids = hdf5_table_snapshot_ids(t);
+  out << input.path << ": " << ids.size() << " snapshots in " << t.dataset << " (member " << t.snapshot_field
+      << "); render one with snapshotID = <id>\n";
+  for (const auto& [id, rows] : ids) out << "  snapshot " << id << ": " << rows << " rows\n";
 }
 
 }  // namespace splotch

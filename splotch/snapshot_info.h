@@ -18,4 +18,7 @@ ParamFile info_parameters(const std::string& file);
 // Reads the snapshot `params` names and prints what it holds; renders nothing.
 void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out);
 
+// The snapshot IDs of a simtype-7 compound table and their rows (print_snapIDs_in_file_ONLY).
+void print_snapshot_ids(ParamFile& params, std::ostream& out);
+
 }  // namespace splotch

@@ -72,6 +72,7 @@ LoadedSnapshot load(const InputSettings& input, const std::vector<TypeNormalizat
   out.particles = read_snapshot(input, console.progress("read"));
   console.end_progress();
   out.read = out.particles.size();
+  for (const std::string& w : out.particles.warnings) console.warning(w);
   const DroppedParticles dropped = drop_invalid_particles(out.particles);
   warn_dropped(dropped, out.read, input.path, console);
   out.dropped = dropped.total();
@@ -83,7 +84,7 @@ LoadedSnapshot load(const InputSettings& input, const std::vector<TypeNormalizat
     estimate_smoothing_lengths(out.particles, input, console);
     out.stages.push_back({"hsml", clock.lap()});
   }
-  normalize(out.particles, normalization, reduce);
+  out.ranges = normalize(out.particles, normalization, reduce);
   out.stages.push_back({"normalize", clock.lap()});
   return out;
 }

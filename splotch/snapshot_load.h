@@ -22,6 +22,7 @@ struct LoadedSnapshot {
   ParticleSet particles;
   std::size_t read = 0, dropped = 0;
   DroppedParticles dropped_kinds;  // `dropped`, by what was wrong with them
+  NormalizedRanges ranges;         // the colour and intensity ranges found and used, per type
   std::vector<std::pair<std::string, double>> stages;  // read, hsml, normalize: seconds
 
   std::size_t bytes() const;  // of the particle arrays

@@ -232,10 +232,21 @@ TEST_CASE("hdf5: bad files and requests are one clear error") {
 
   GadgetOptions o = gas_and_dm({path});
   o.types[0].colour.label = "Temperature";
-  const std::string missing = message_of([&] { read_hdf5(o); });
-  CHECK(missing.find("has no dataset 'Temperature' (color_label0)") != std::string::npos);
-  CHECK(missing.find("its datasets are: Coordinates, Density, InternalEnergy, Masses, ParticleIDs, SmoothingLength, "
-                     "Velocities") != std::string::npos);
+  o.types[1].intensity.label = "Temperature";
+  {  // colours and intensities the file lacks: 1, and one warning each naming the datasets there are
+    const ParticleSet p = read_hdf5(o);
+    REQUIRE(p.warnings.size() == 2);
+    CHECK(p.warnings[0].find("has no dataset 'Temperature' (color_label0)") != std::string::npos);
+    CHECK(p.warnings[0].find("its datasets are: Coordinates, Density, InternalEnergy, Masses, ParticleIDs, "
+                             "SmoothingLength, Velocities: type 0 is drawn with colour 1") != std::string::npos);
+    CHECK(p.warnings[1].find("PartType1 has no dataset 'Temperature' (intensity_label1)") != std::string::npos);
+    CHECK(p.warnings[1].find("type 1 is drawn with intensity 1") != std::string::npos);
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (p.type_of(i) == 1) CHECK(p.intensity[i] == 1.0f);
+    o.types[1].size.label = "Temperature";  // smoothing lengths the file lacks stay an error
+    o.types[1].size_fix = 0;
+    CHECK(message_of([&] { read_hdf5(o); }).find("has no dataset 'Temperature' (size_label1)") != std::string::npos);
+  }
 
   o = gas_and_dm({path});
   o.types[1].file_type = 4;

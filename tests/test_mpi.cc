@@ -174,6 +174,10 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
   for (int sort : {0, 4})
     check_processes(dir, "tipsy", tipsy, " a_eq_e=FALSE brightness0=10 brightness1=3 sort_type=" + std::to_string(sort),
                     {2, 3});
+  // No camera: placed from the bounding box of all processes' particles, as one process places it.
+  std::string placed = read_file(tipsy);
+  placed = placed.substr(0, placed.find(camera)) + "face = TOP\nxres = 160\nrenderer = host\n";
+  check_processes(dir, "tipsy_placed", dir.write("placed.par", placed), "", {2, 3});
 }
 
 TEST_CASE("mpi: what several processes cannot do, and an error on one process, end the job with one message") {

@@ -21,7 +21,7 @@ ParticleSet with_values(std::vector<float> colour, std::vector<float> intensity)
 
 TEST_CASE("normalize: linear ranges map the data range onto [0, 1]") {
   ParticleSet p = with_values({2, 4, 6}, {10, 30, 20});
-  auto ranges = normalize(p, {TypeNormalization{}});
+  auto ranges = normalize(p, {TypeNormalization{}}).used;
   CHECK(p.colour[0] == std::vector<float>{0.0f, 0.5f, 1.0f});
   CHECK(p.intensity == std::vector<float>{0.0f, 1.0f, 0.5f});
   CHECK(ranges[0].colour.min == 2.0f);
@@ -32,7 +32,7 @@ TEST_CASE("normalize: log10, with non-positive values at -38 and out of the rang
   TypeNormalization t;
   t.color_log = t.intensity_log = true;
   ParticleSet p = with_values({10, 1000, 0, -5, 100}, {1, 1, 1, 1, 1});
-  auto ranges = normalize(p, {t});
+  auto ranges = normalize(p, {t}).used;
   CHECK(ranges[0].colour.min == doctest::Approx(1.0));
   CHECK(ranges[0].colour.max == doctest::Approx(3.0));
   CHECK(p.colour[0][0] == doctest::Approx(0.0));
@@ -76,7 +76,7 @@ TEST_CASE("normalize: each type has its own range and settings") {
   logged.color_log = true;
   ParticleSet p = with_values({1, 3, 10, 1000}, {1, 2, 3, 4});
   p.type = {0, 0, 1, 1};
-  auto ranges = normalize(p, {scalar, logged});
+  auto ranges = normalize(p, {scalar, logged}).used;
   CHECK(p.colour[0] == std::vector<float>{0.0f, 1.0f, 0.0f, 1.0f});
   CHECK(p.intensity == std::vector<float>{0.0f, 1.0f, 0.0f, 1.0f});
   CHECK(ranges[1].colour.max == doctest::Approx(3.0));

@@ -488,3 +488,49 @@ TEST_CASE("read_settings errors") {
   }
   SUBCASE("control: the unmodified file reads") { CHECK(error_of(text) == ""); }
 }
+
+TEST_CASE("read_settings: the original's labels and masks (XXXX, *_present = 0, a mask of the types to skip)") {
+  const std::string data = splotch::testing::real_data_dir();
+  if (data.empty()) {
+    MESSAGE("label and mask settings skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  const std::string head = "simtype = 2\ninfile = " + data + "/gadgetreader_test_g2_snap\nptypes = 2\nptype0 = 0\n"
+                           "ptype1 = 4\nsize_fix1 = 5\n";
+  auto input = [&](const std::string& keys) {
+    ParamFile p = ParamFile::parse(head + keys, "t.par");
+    return read_input_settings(p);
+  };
+  const auto none = input("size_fix0 = 0\nsize_present0 = 0\ncolor_label0 = XXXX\nintensity_label0 = XXXX\n"
+                          "color_label1 = XXXX\nintensity_label1 = XXXX\n");
+  CHECK(none.gadget.types[0].size.label == "HSML");
+  CHECK(!none.gadget.types[0].size.present);  // 0: from the block's size
+  for (const auto& t : none.gadget.types) {
+    CHECK(t.colour.label.empty());
+    CHECK(t.intensity.label.empty());
+  }
+  CHECK(none.notes.empty());
+  // A mask without the bit of the type read: the original's "types to skip"; ours works it out.
+  const auto skip = input("color_label1 = AGE\ncolor_present1 = 1\nintensity_label1 = MASS\nintensity_present1 = 17\n");
+  CHECK(!skip.gadget.types[1].colour.present);
+  REQUIRE(skip.gadget.types[1].intensity.present);
+  CHECK(*skip.gadget.types[1].intensity.present == 17u);
+  REQUIRE(skip.notes.size() == 1);
+  CHECK(skip.notes[0] == "t.par:8: color_present1 = 1 does not hold particle type 4, whose values it reads: the types "
+                         "the block holds were worked out from its size");
+  // A smoothing length named XXXX with size_fix0 = 0 has nowhere to come from.
+  ParamFile p = ParamFile::parse(head + "size_fix0 = 0\nsize_label0 = XXXX\n", "t.par");
+  p.begin_gathering();
+  read_input_settings(p);
+  std::string message;
+  try {
+    p.end_gathering();
+  } catch (const UserError& e) {
+    message = e.what();
+  }
+  CHECK(message == "t.par:8: size_label0 = XXXX names no field, but size_fix0 = 0 takes the smoothing lengths from "
+                   "one: name the field (HSML), or give size_fix0 > 0 or size_estimate0 = knn");
+  // Outside a gathering a rejected value throws at once.
+  ParamFile q = ParamFile::parse(head + "size_fix0 = 0\nsize_label0 = XXXX\n", "t.par");
+  CHECK_THROWS_WITH_AS(read_input_settings(q), doctest::Contains("size_label0 = XXXX names no field"), UserError);
+}
