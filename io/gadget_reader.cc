@@ -13,6 +13,26 @@
 namespace splotch {
 namespace {
 
+// Where `block`'s values lie. A block of three values per particle (VEL) named for one value says
+// so, rather than that its size fits no set of types.
+GadgetBlockLayout layout_of(const GadgetFile& f, const GadgetBlock& block, int components, const GadgetQuantity& q,
+                            const std::string& key) {
+  try {
+    return f.layout(block, components, q.present, key + " = " + q.label);
+  } catch (const UserError&) {
+    if (components != 1 || key.rfind("color_label", 0) != 0) throw;
+    bool three_fit = true;
+    try {
+      f.layout(block, 3, q.present, key + " = " + q.label);
+    } catch (const UserError&) {
+      three_fit = false;
+    }
+    if (!three_fit) throw;  // the error for one value per particle
+    throw UserError("Gadget file '" + f.path() + "': block " + block.label + " (" + key + ") holds 3 values per " +
+                    "particle where one is needed; for vector colours give color_is_vector" + key.substr(11) + " = TRUE");
+  }
+}
+
 // Plans the reading of quantity `q` for `count` particles of file type `type` of `f`, from its
 // `skip`-th of the type, which go to [at, at + count) of `targets`.
 void plan_block(const GadgetFile& f, int type, const GadgetQuantity& q, int components, QuantityTargets targets,
@@ -28,7 +48,7 @@ void plan_block(const GadgetFile& f, int type, const GadgetQuantity& q, int comp
     throw MissingField("Gadget file '" + f.path() + "' has no block '" + q.label + "' (" + key + ") for its " +
                     std::to_string(count) + " particles of type " + std::to_string(type) + "; its blocks are: " +
                     f.labels());
-  const GadgetBlockLayout layout = f.layout(*block, components, q.present, key + " = " + q.label);
+  const GadgetBlockLayout layout = layout_of(f, *block, components, q, key);
   if (!(layout.types & (1u << type)))  // the block is there, but where its values lie is in doubt
     throw UserError("Gadget file '" + f.path() + "': block " + block->label + " (" + key + ") holds particle types " +
                     gadget_type_list(layout.types) + " but not type " + std::to_string(type) +

@@ -89,7 +89,12 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
   } else if (r.size_fix != 0) {
     plan.fills.push_back({p.hsml.data() + at, count, r.size_fix});
   } else {
-    quantity(r.size, 1, {&p.hsml, nullptr, nullptr}, "size_label" + key, 1.0f);
+    try {
+      quantity(r.size, 1, {&p.hsml, nullptr, nullptr}, "size_label" + key, 1.0f);
+    } catch (const MissingField& e) {  // what the user can do instead
+      throw UserError(std::string(e.what()) + "; give type " + key + " one smoothing length with size_fix" + key +
+                      " > 0, or estimate them with size_estimate" + key + " = knn");
+    }
   }
   // A colour or intensity the file lacks is drawn with its absent default, as the original does,
   // and said once per type and label (the message names the fields the file has).

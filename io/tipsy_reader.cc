@@ -105,7 +105,6 @@ class Planner {
                        file_.field_names(t);
     if (components == 3) throw MissingField(what + "; vector colours need pos or vel");
     what += ", and there is no auxiliary array '" + aux_path + "'";
-    if (key.rfind("size_label", 0) == 0) what += "; or give a constant smoothing length with size_fix" + key.substr(10);
     throw MissingField(what);
   }
 

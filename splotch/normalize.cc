@@ -183,17 +183,24 @@ std::string range_text(const ValueRange& data, const ValueRange& used, const cha
   const std::string found = data.empty() ? std::string("no value") + (*transform ? " above 0" : "") + " in the data"
                                          : number(data.min) + " to " + number(data.max) + transform + " in the data";
   const bool same = !data.empty() && data.min == used.min && data.max == used.max;
-  return found + (same ? "" : ", used " + number(used.min) + " to " + number(used.max));
+  // Data wholly outside the range used all take one end of it: one colour, maybe not the one meant.
+  const bool outside = !data.empty() && used.min < used.max && (data.min >= used.max || data.max <= used.min);
+  return found + (same ? "" : ", used " + number(used.min) + " to " + number(used.max)) +
+         (outside ? std::string(" (the data lie at or beyond one end of the range used: every value takes its ") +
+                        (data.min >= used.max ? "top" : "bottom") + ")"
+                  : "");
 }
 
 }  // namespace
 
-std::vector<std::string> range_lines(const NormalizedRanges& r, const std::vector<TypeNormalization>& types) {
+std::vector<std::string> range_lines(const NormalizedRanges& r, const std::vector<TypeNormalization>& types,
+                                     const std::vector<std::string>& type_names) {
   std::vector<std::string> out;
   for (std::size_t t = 0; t < r.data.size() && t < types.size(); ++t) {
     const TypeNormalization& tn = types[t];
     const char* colour_transform = tn.color_log ? " (log10)" : tn.color_asinh ? " (asinh)" : "";
-    out.push_back("type " + std::to_string(t) + ": colour " +
+    const std::string name = t < type_names.size() && !type_names[t].empty() ? " (" + type_names[t] + ")" : "";
+    out.push_back("type " + std::to_string(t) + name + ": colour " +
                   range_text(r.data[t].colour, r.used[t].colour, colour_transform) + "; intensity " +
                   range_text(r.data[t].intensity, r.used[t].intensity, tn.intensity_log ? " (log10)" : ""));
   }

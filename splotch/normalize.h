@@ -64,7 +64,9 @@ NormalizedRanges normalize(ParticleSet& particles, const std::vector<TypeNormali
 
 // The ranges for a user, as the original's "From data" lines: per type, one line of the report
 // ("type 0: colour 0.15 to 6.3 (log10) in the data, used 0.1 to 6; intensity ...") ...
-std::vector<std::string> range_lines(const NormalizedRanges& ranges, const std::vector<TypeNormalization>& types);
+// `type_names[t]`, where given, follows the type's number ("type 1 (file type 4): ...").
+std::vector<std::string> range_lines(const NormalizedRanges& ranges, const std::vector<TypeNormalization>& types,
+                                     const std::vector<std::string>& type_names = {});
 // ... and the keys that fix them, as comments for used.par: a movie whose frames must share one
 // colour scale sets color_min0 and the others to these values.
 std::string range_comments(const NormalizedRanges& ranges);

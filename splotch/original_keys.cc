@@ -42,7 +42,8 @@ std::string original_key_without_effect(const std::string& key) {
       {"tjpp_quality", "a setting of the original's server"},
       {"move_speed", "a setting of the original's server"},
       {"rotate_speed", "a setting of the original's server"},
-      {"resolution", "the image size is xres and yres"},
+      {"resolution", "no effect in the original either: the image size is xres and yres"},
+      {"gray_absorption", "one gray_absorption serves all types (the original reads no per-type one either)"},
   };
   for (const auto& [name, why] : keys)
     if (base == name) return why;

@@ -84,6 +84,17 @@ void check_data_parallel(const Settings& s, int processes) {
     }
 }
 
+// What each render type draws of the file, for the report: the file's type numbers are not the
+// render types' (ptype1 = 4: stars as type 1).
+std::vector<std::string> type_names(const InputSettings& in) {
+  std::vector<std::string> names;
+  static const char* const tipsy[] = {"gas", "dark", "star"};
+  for (const GadgetTypeRequest& r : in.gadget.types)
+    names.push_back(in.simtype == simtype::tipsy && r.file_type >= 0 && r.file_type < 3 ? tipsy[r.file_type]
+                                                                                        : "file type " + std::to_string(r.file_type));
+  return names;
+}
+
 // The image and its record, used.par, with the data ranges as comments.
 void write_picture(const ParamFile& params, const Settings& s, const Image& image, const NormalizedRanges& ranges) {
   write_image(s.output.path, to_8bit(image), s.output.format);
@@ -118,6 +129,7 @@ std::string record_placed_camera(ParamFile& params, const Settings& s) {
     params.resolve(prefix + "_z", number_text(v.z), why);
   };
   record("camera", c.position);
+  params.leave_out_of_record("face");  // the camera says it now; a record that gave both would not use it
   if (!s.placement.lookat_given) record("lookat", c.lookat);
   if (!s.placement.sky_given) record("sky", c.sky);
   auto text = [](Vec3 v) { return "(" + number_text(v.x) + ", " + number_text(v.y) + ", " + number_text(v.z) + ")"; };
@@ -176,6 +188,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     s = read_settings(params, frame.number, gpu, no_gpu, frame.in_scene, frame.cache ? &input_keys : nullptr);
   });
   for (const std::string& w : s.warnings) console.warning(w);
+  for (const std::string& w : s.input.warnings) console.warning(w);
   report.notes = s.input.notes;
   report.renderer = "host";
   report.image_path = s.output.path;
@@ -278,7 +291,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     });
   }
   report.particles_active = splats.size();
-  report.ranges = range_lines(ranges, normalization);
+  report.ranges = range_lines(ranges, normalization, type_names(s.input));
   // a_eq_e = FALSE with several processes: each draws one range of the draw order
   // (splotch/draw_order_split.h), and rank 0 composites their layers.
   const bool split = comm && !s.render.a_eq_e;

@@ -120,14 +120,16 @@ int hdf5_files_in_header(const std::string& path) {
 
 // Gadget binary (2), HDF5 (7, 8) and Tipsy (11) snapshots: files, byte order, and per render
 // type the file type and the labels of its quantities.
-GadgetOptions read_gadget_options(ParamFile& p, int simtype, int ptypes, std::vector<std::string>& notes) {
+GadgetOptions read_gadget_options(ParamFile& p, InputSettings& in) {
+  const int simtype = in.simtype, ptypes = in.ptypes;
+  std::vector<std::string>& notes = in.notes;
   GadgetOptions o;
   const bool hdf5 = simtype == 7 || simtype == 8, tipsy = simtype == 11;
   // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
   // Tipsy snapshot is one file.
-  if (hdf5) o.files = snapshot_files(p, ".hdf5", hdf5_files_in_header);
+  if (hdf5) o.files = snapshot_files(p, ".hdf5", hdf5_files_in_header, &in.warnings);
   else if (tipsy) o.files = snapshot_files(p, "", [](const std::string&) { return 1; });
-  else o.files = snapshot_files(p, "", gadget_files_in_header);
+  else o.files = snapshot_files(p, "", gadget_files_in_header, &in.warnings);
   if (!hdf5 && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
   const int max_type = hdf5 ? 63 : tipsy ? 2 : 5;  // Gadget-4 may have more than 6 types in HDF5
   for (int t = 0; t < ptypes; ++t) {
@@ -488,7 +490,7 @@ InputSettings read_input_settings(ParamFile& p) {
   in.periodic = p.get<bool>("periodic", true);
   if (in.simtype == simtype::hdf5_table && !p.has("x")) {
     // The original's generic reader names its datasets; without them, a Gadget-layout file.
-    in.gadget = read_gadget_options(p, in.simtype, in.ptypes, in.notes);
+    in.gadget = read_gadget_options(p, in);
     in.path = in.gadget.files[0];
     if (!is_gadget_layout_hdf5(in.path))
       throw UserError(at(p, "simtype") + " = 7 reads the datasets that the keys x, y, z (and r, I, C1) name, and " +
@@ -510,7 +512,7 @@ InputSettings read_input_settings(ParamFile& p) {
     case simtype::gadget:
     case simtype::hdf5:
     case simtype::tipsy:
-      in.gadget = read_gadget_options(p, in.simtype, in.ptypes, in.notes);
+      in.gadget = read_gadget_options(p, in);
       in.path = in.gadget.files[0];
       if (in.gadget.swap_endian) note_byte_order(p, in);
       return in;

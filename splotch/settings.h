@@ -36,7 +36,8 @@ struct InputSettings {
   GadgetOptions gadget;     // simtype 2, 8 (HDF5), 11 (Tipsy): the files and what to read of each type
   bool periodic = true;
   int ptypes = 1;
-  std::vector<std::string> notes;  // for the run's report, e.g. a swap_endian that the file overruled
+  std::vector<std::string> notes;     // for the run's report, e.g. a swap_endian that the file overruled
+  std::vector<std::string> warnings;  // e.g. numfiles = 1 for a snapshot of several files
 };
 
 struct TypeSettings {

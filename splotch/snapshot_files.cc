@@ -21,7 +21,8 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }  // namespace
 
 std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extension,
-                                        const std::function<int(const std::string&)>& files_in_header) {
+                                        const std::function<int(const std::string&)>& files_in_header,
+                                        std::vector<std::string>* warnings) {
   const std::string infile = p.get<std::string>("infile");
   const std::string datadir = p.get<std::string>("datadir", "");
   const std::string snapdir = p.get<std::string>("snapdir", "");
@@ -72,7 +73,7 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
     return files;
   };
 
-  std::string tried;
+  std::string tried, hint;
   for (const std::string& base : bases) {
     if (numfiles > 1) {
       if (!is_regular_file(part(base, 0))) {
@@ -84,6 +85,13 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
     if (is_regular_file(base)) {
       // One file, unless it is the first of several (snap.0) and numfiles was left out.
       const int in_header = p.has("numfiles") ? 1 : files_in_header(base);
+      if (p.has("numfiles") && warnings) {  // the original's files say numfiles = 1 by habit
+        const int said = files_in_header(base);
+        if (said > 1)
+          warnings->push_back(p.origin("numfiles") + ": numfiles = 1, but the header of '" + base + "' says the snapshot "
+                              "has " + std::to_string(said) + " files: only this one is read (leave numfiles out, or "
+                              "give numfiles = " + std::to_string(said) + " and infile without the .0, to read all)");
+      }
       const std::string stem = without_extension(base);
       if (in_header > 1 && ends_with(stem, ".0")) {
         const std::string first = stem.substr(0, stem.size() - 2) + (ends_with(base, extension) ? extension : "");
@@ -94,9 +102,11 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
     if (!p.has("numfiles") && is_regular_file(part(base, 0)))
       return found(base, parts(base, std::max(files_in_header(part(base, 0)), 1)));
     tried += (tried.empty() ? "" : ", ") + base + (p.has("numfiles") ? "" : " (or " + part(base, 0) + ")");
+    if (p.has("numfiles") && numfiles == 1 && is_regular_file(part(base, 0)) && hint.empty())
+      hint = "; " + part(base, 0) + " exists: for a snapshot in several files leave numfiles out (or give their count)";
   }
   throw UserError(p.origin("infile") + ": cannot find the snapshot of infile = " + infile + "; tried " + tried +
-                  " (from infile, datadir, snapdir, fidx and numfiles)");
+                  " (from infile, datadir, snapdir, fidx and numfiles)" + hint);
 }
 
 }  // namespace splotch

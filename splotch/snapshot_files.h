@@ -16,7 +16,10 @@ namespace splotch {
 
 // `extension` (".hdf5" for HDF5, "" for Gadget binary) is tried after each name that lacks it,
 // and ends the names of a snapshot in several files (snap_010.0.hdf5, snap_010.1.hdf5, ...).
+// `warnings`, when given, receives what the user should hear of (numfiles = 1 where the header
+// says there are more files: only the first is read).
 std::vector<std::string> snapshot_files(ParamFile& params, const std::string& extension,
-                                        const std::function<int(const std::string& path)>& files_in_header);
+                                        const std::function<int(const std::string& path)>& files_in_header,
+                                        std::vector<std::string>* warnings = nullptr);
 
 }  // namespace splotch

@@ -77,8 +77,13 @@ TEST_CASE("original parameter files: demo.par runs as it is (XXXX, colour label 
   CHECK(image.height == 800);
   CHECK(lit_pixels(image) > 1000);  // the gas of the box, not a black picture
   // The data ranges, per type, in the report and as keys to copy in used.par (log10 of U).
-  CHECK(r.out.find("type 0: colour 2.29") != std::string::npos);
-  CHECK(r.out.find("(log10) in the data, used 0.152815 to 6.29244") != std::string::npos);
+  CHECK(r.out.find("type 0 (file type 0): colour 2.29") != std::string::npos);
+  CHECK(r.out.find("(log10) in the data, used 0.152815 to 6.29244; intensity 2.5") != std::string::npos);
+  // demo.par gives intensity_min0/max0 as logs but no intensity_log0: every intensity is clamped to
+  // the top (as in the original), and the report says so.
+  CHECK(r.out.find("in the data, used -11.8784 to -1.44456 (the data lie at or beyond one end of the range used: "
+                   "every value takes its top)") != std::string::npos);
+  CHECK(r.out.find("type 1 (file type 4): colour") != std::string::npos);
   const std::string used = read_file(dir.path("demo0000.tga.used.par"));
   CHECK(used.find("#   color_min0 = 2.29") != std::string::npos);
   CHECK(used.find("#   intensity_max0 = 1.289") != std::string::npos);
@@ -101,6 +106,29 @@ TEST_CASE("original parameter files: sample.par and g51.par, swap_endian = TRUE 
     const Image8 picture = read_image(dir.path(image));
     CHECK(picture.width == side);
     CHECK(lit_pixels(picture) > 100);
+  }
+  // The original's numfiles = 1 on the first file of two: a warning that half is read; on the base
+  // name: where the files are; a smoothing-length block the file lacks: what to give instead.
+  {
+    TempDir dir;
+    const CommandResult half = splotch_in(dir, par + "/sample.par size_fix1=20 infile=" + snapshot("gadgetreader_test_g2_snap.0"));
+    CHECK(half.status == 0);
+    CHECK(half.err.find("sample.par:11: numfiles = 1, but the header of '" + snapshot("gadgetreader_test_g2_snap.0") +
+                        "' says the snapshot has 2 files: only this one is read") != std::string::npos);
+    const CommandResult base = splotch_in(dir, par + "/sample.par size_fix1=20 infile=" + snapshot("gadgetreader_test_g2_snap"));
+    CHECK(base.status == 1);
+    CHECK(base.err.find(snapshot("gadgetreader_test_g2_snap.0") + " exists: for a snapshot in several files leave "
+                        "numfiles out (or give their count)") != std::string::npos);
+    const CommandResult hsms = splotch_in(dir, par + "/sample.par numfiles=2 infile=" + snapshot("gadgetreader_test_g2_snap"));
+    CHECK(hsms.status == 1);
+    CHECK(hsms.err.find("has no block 'HSMS' (size_label1) for its 39 particles of type 4") != std::string::npos);
+    CHECK(hsms.err.find("; give type 1 one smoothing length with size_fix1 > 0, or estimate them with size_estimate1 = "
+                        "knn\n") != std::string::npos);
+    const CommandResult vel = splotch_in(dir, par + "/sample.par numfiles=2 size_fix1=20 color_label0=VEL color_present0=0 infile=" +
+                                                  snapshot("gadgetreader_test_g2_snap"));
+    CHECK(vel.status == 1);
+    CHECK(vel.err.find("block VEL (color_label0) holds 3 values per particle where one is needed; for vector colours "
+                       "give color_is_vector0 = TRUE") != std::string::npos);
   }
   // A guess that was right is not noted.
   TempDir dir;
@@ -257,7 +285,9 @@ TEST_CASE("original parameter files: HDF5_Compound.par (simtype 7 compound table
   const std::string first = read_file(dir.path("sage_autocamera_front_180000.tga"));
   std::remove(dir.path("sage_autocamera_front_180000.tga").c_str());
   TempDir elsewhere;
-  CHECK(splotch_in(elsewhere, dir.path("sage_autocamera_front_180000.tga.used.par")).status == 0);
+  const CommandResult again = splotch_in(elsewhere, dir.path("sage_autocamera_front_180000.tga.used.par"));
+  CHECK(again.status == 0);
+  CHECK(again.err.find("face") == std::string::npos);  // the record gives the camera, not the face
   CHECK(read_file(dir.path("sage_autocamera_front_180000.tga")) == first);
   // The other faces see the same galaxies, each from its own side.
   for (const char* face : {"BACK", "LEFT", "RIGHT", "TOP", "BOTTOM"}) {

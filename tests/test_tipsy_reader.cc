@@ -364,8 +364,8 @@ TEST_CASE("tipsy: a label the records do not have: an error for sizes, a warning
   o.types = {request(0, 1.0f, "", q(""), q("")), request(1, 0, "HSML", q(""), q(""))};
   CHECK(message_of([&] { read_tipsy(o); }) ==
         "Tipsy file '" + path + "' has no field 'HSML' (hsmooth) (size_label1) for its 3 dark particles: dark records "
-        "hold mass, pos, vel, eps, phi, and there is no auxiliary array '" + path + ".HSML'; or give a constant "
-        "smoothing length with size_fix1");
+        "hold mass, pos, vel, eps, phi, and there is no auxiliary array '" + path + ".HSML'; give type 1 one smoothing "
+        "length with size_fix1 > 0, or estimate them with size_estimate1 = knn");
   o.types[1] = request(1, 1.0f, "", q("rho"), q(""));
   ParticleSet p = read_tipsy(o);
   CHECK(p.warnings == std::vector<std::string>{
