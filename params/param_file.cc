@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -93,6 +94,7 @@ ParamFile ParamFile::parse(const std::string& text, const std::string& name) {
   p.name_ = name;
   std::istringstream in(text);
   std::string line;
+  int lines_without_assignment = 0;
   for (int lineno = 1; std::getline(in, line); ++lineno) {
     std::size_t hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);
@@ -101,7 +103,12 @@ ParamFile ParamFile::parse(const std::string& text, const std::string& name) {
     const std::string where = name + ":" + std::to_string(lineno);
     std::string key, value;
     if (!split_assignment(line, key, value)) {
-      p.warnings_.push_back(where + ": line '" + line + "' has no '=' and is ignored");
+      // Said for the first few lines; a text that is mostly something else is not a parameter file.
+      constexpr int said = 10;
+      if (++lines_without_assignment <= said)
+        p.warnings_.push_back(where + ": line '" + line + "' has no '=' and is ignored");
+      else if (lines_without_assignment == said + 1)
+        p.warnings_.push_back(name + ": more lines without '=' follow, also ignored");
       continue;
     }
     if (key.empty()) throw UserError(where + ": no key before '=' in '" + line + "'");
@@ -117,10 +124,32 @@ ParamFile ParamFile::parse(const std::string& text, const std::string& name) {
 ParamFile ParamFile::read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError("cannot open parameter file '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // A parameter file is a page or two of text: a device or a large file given by mistake is read
+  // no further than this.
+  constexpr std::size_t max_bytes = std::size_t(1) << 20;
+  std::string text(max_bytes + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
   if (in.bad()) throw UserError("cannot read parameter file '" + path + "'");
-  return parse(text.str(), path);
+  text.resize(std::size_t(in.gcount()));
+  // The first byte that is not text is said once, escaped, with its line.
+  int line = 1;
+  for (const char ch : text) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '\n') ++line;
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", unsigned(c));
+      throw UserError(path + ":" + std::to_string(line) + ": byte " + hex + " is not text: is this the file you "
+                      "meant? (a parameter file is key = value lines)");
+    }
+  }
+  if (text.size() > max_bytes)
+    throw UserError("'" + path + "' is larger than 1 MiB, which no parameter file is: is it the file you meant? (a "
+                    "parameter file is key = value lines)");
+  ParamFile p = parse(text, path);
+  if (p.entries_.empty() && !p.warnings_.empty())
+    throw UserError("'" + path + "' holds no key = value line: is it the file you meant? (" + p.warnings_.front() + ")");
+  return p;
 }
 
 void ParamFile::set_from_command_line(const std::string& assignment) {

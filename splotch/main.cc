@@ -15,6 +15,7 @@
 #include "splotch/comm.h"
 #include "splotch/command_line.h"
 #include "splotch/console.h"
+#include "splotch/input_kind.h"
 #include "splotch/pipeline.h"
 #include "splotch/scene_run.h"
 #include "splotch/settings.h"
@@ -35,7 +36,8 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
     std::printf("splotch %s\n", SPLOTCH_VERSION);
     return 0;
   }
-  ParamFile params = cl.info ? info_parameters(cl.parameter_file) : ParamFile::read(cl.parameter_file);
+  if (cl.info && print_auxiliary_info(cl.parameter_file, std::cout)) return 0;
+  ParamFile params = cl.info ? info_parameters(cl.parameter_file) : read_parameter_file(cl.parameter_file);
   for (const std::string& o : cl.overrides) params.set_from_command_line(o);
   // The other processes of an MPI run say nothing: rank 0 speaks for all.
   std::optional<Console> speaking, silent;

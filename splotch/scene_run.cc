@@ -96,6 +96,19 @@ std::string gib(std::size_t bytes) {
 
 }  // namespace
 
+ReadAhead read_ahead_mode(ParamFile& params) {
+  const std::string text = params.get<std::string>("scene_read_ahead", "auto");
+  if (text == "auto") return ReadAhead::automatic;
+  return parse_bool(text, params.origin("scene_read_ahead") + ": scene_read_ahead (auto, TRUE or FALSE)")
+             ? ReadAhead::always
+             : ReadAhead::never;
+}
+
+bool worth_reading_ahead(ReadAhead mode, double load_seconds) {
+  if (mode == ReadAhead::automatic) return load_seconds >= read_ahead_worth_seconds;
+  return mode == ReadAhead::always;
+}
+
 MpiMode read_mpi_mode(ParamFile& params) {
   const std::string mode = params.get<std::string>("mpi_mode", "auto");
   if (mode == "auto") return MpiMode::automatic;
@@ -117,10 +130,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   selection.last = params.get<int>("last_scene", -1);
   const bool resume = params.get<bool>("resume", false);
   // auto: when the snapshot before took long enough to load; TRUE: always; FALSE: never.
-  const std::string ahead_text = params.get<std::string>("scene_read_ahead", "auto");
-  const bool read_ahead = ahead_text == "auto" || parse_bool(ahead_text, params.origin("scene_read_ahead") +
-                                                                          ": scene_read_ahead (auto, TRUE or FALSE)");
-  const double worth_seconds = ahead_text == "auto" ? read_ahead_worth_seconds : 0.0;
+  const ReadAhead read_ahead = read_ahead_mode(params);
   const std::vector<SceneFrame> frames = read_scene_file(path, selection);
   auto frame_params = [&](std::size_t k) {
     ParamFile p = params;
@@ -176,7 +186,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     // that needs another snapshot has it read now, in the background.
     options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {
       if (dealer && !claimed) claimed = claim();
-      if (!read_ahead || cache.reading_ahead() || seconds < worth_seconds) return;
+      if (cache.reading_ahead() || !worth_reading_ahead(read_ahead, seconds)) return;
       const std::size_t from = dealer ? *claimed : k + 1, to = dealer ? *claimed + 1 : k + 1 + look_ahead_frames;
       for (std::size_t j = from; j < frames.size() && j < to; ++j) {
         if (!plans[j]) plans[j] = plan_frame(frame_params(j), frames[j], resume);

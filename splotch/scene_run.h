@@ -43,4 +43,12 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm 
 enum class MpiMode { automatic, data, frames };
 MpiMode read_mpi_mode(ParamFile& params);
 
+// scene_read_ahead: auto, TRUE or FALSE.
+enum class ReadAhead { automatic, always, never };
+ReadAhead read_ahead_mode(ParamFile& params);
+// Whether a scene reads the next snapshot while a frame renders, after the current snapshot took
+// `load_seconds` to load: auto only from 0.05 s (a quicker read gains nothing, and reading in the
+// background slows the frame). A pure decision, so that tests give it times instead of measuring.
+bool worth_reading_ahead(ReadAhead mode, double load_seconds);
+
 }  // namespace splotch

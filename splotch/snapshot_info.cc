@@ -11,6 +11,7 @@
 #include "io/input_file.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
+#include "splotch/input_kind.h"
 #include "splotch/read_snapshot.h"
 #include "splotch/settings.h"
 
@@ -237,29 +238,22 @@ void print_tipsy_info(const InputSettings& input, std::ostream& out) {
   }
 }
 
-// The snapshot format a file's first bytes (Tipsy: its header and size) show: 2 (Gadget), 8 (HDF5),
-// 11 (Tipsy), or 0 (not a snapshot).
-int simtype_of_start(const std::string& path) {
-  unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  try {
-    InputFile f(path);
-    if (f.size() < 8) return 0;
-    f.read_at(b, 8, 0);
-  } catch (const UserError&) {
-    return 0;
-  }
-  if (is_gadget_start(b)) return 2;
-  if (is_hdf5_start(b, 8)) return 8;
-  if (is_tipsy_file(path)) return 11;
-  return 0;
-}
-
 }  // namespace
 
 ParamFile info_parameters(const std::string& file) {
-  if (const int simtype = simtype_of_start(file))
-    return ParamFile::parse("simtype = " + std::to_string(simtype) + "\ninfile = " + file + "\n", "--info " + file);
-  return ParamFile::read(file);
+  const InputKind k = input_kind(file);
+  if (k.kind == InputKind::Kind::snapshot)
+    return ParamFile::parse("simtype = " + std::to_string(k.simtype) + "\ninfile = " + file + "\n", "--info " + file);
+  return read_parameter_file(file);
+}
+
+bool print_auxiliary_info(const std::string& file, std::ostream& out) {
+  const InputKind k = input_kind(file);
+  if (k.kind != InputKind::Kind::tipsy_aux_array) return false;
+  out << file << ": " << k.description << "\n"
+      << "  draw it with simtype = 11, infile = " << k.snapshot << " and a label of its name (color_label0 = "
+      << file.substr(k.snapshot.size() + 1) << ", say); bin/splotch --info " << k.snapshot << " shows the snapshot\n";
+  return true;
 }
 
 void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out) {

@@ -15,6 +15,10 @@ namespace splotch {
 // recognised from its first bytes) the few keys that read it.
 ParamFile info_parameters(const std::string& file);
 
+// For `--info FILE` on a Tipsy auxiliary array (snap.den): what it is and how to draw it; false
+// for any other file.
+bool print_auxiliary_info(const std::string& file, std::ostream& out);
+
 // Reads the snapshot `params` names and prints what it holds; renders nothing.
 void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out);
 

@@ -578,9 +578,9 @@ TEST_CASE("bin/splotch: a snapshot sequence reads the next snapshot while a fram
               .status == 0);
     CHECK(read_file(s.dir.file("seq000" + std::to_string(k) + ".tga")) == read_file(single));
   }
-  // scene_read_ahead = FALSE, and auto with snapshots this quick to read: the same reads, each in
-  // its frame's turn.
-  for (const char* ahead : {"FALSE", "auto"}) {
+  // scene_read_ahead = FALSE: the same reads, each in its frame's turn. (auto decides by the time a
+  // read took, which depends on the machine: tests/test_scene_file.cc gives it times.)
+  for (const char* ahead : {"FALSE"}) {
     INFO(ahead);
     CommandResult serial = s.run("scene_file=" + scene + " outfile=" + s.dir.file("serial.tga") +
                                  " scene_read_ahead=" + ahead);

@@ -4,6 +4,7 @@
 
 #include "params/user_error.h"
 #include "splotch/scene_file.h"
+#include "splotch/scene_run.h"
 
 namespace splotch {
 
@@ -57,3 +58,23 @@ TEST_CASE("scene file: bad files are one clear error") {
 }
 
 }  // namespace splotch
+
+TEST_CASE("scene read-ahead: auto reads ahead after a snapshot that took 0.05 s or more, TRUE always, FALSE never") {
+  using splotch::ReadAhead;
+  using splotch::worth_reading_ahead;
+  for (double seconds : {0.0, 0.01, 0.0499, 0.05, 0.2, 30.0}) {
+    CAPTURE(seconds);
+    CHECK(worth_reading_ahead(ReadAhead::automatic, seconds) == (seconds >= 0.05));
+    CHECK(worth_reading_ahead(ReadAhead::always, seconds));
+    CHECK_FALSE(worth_reading_ahead(ReadAhead::never, seconds));
+  }
+  auto mode = [](const std::string& value) {
+    splotch::ParamFile p = splotch::ParamFile::parse("scene_read_ahead = " + value + "\n", "t.par");
+    return splotch::read_ahead_mode(p);
+  };
+  CHECK(mode("auto") == ReadAhead::automatic);
+  CHECK(mode("TRUE") == ReadAhead::always);
+  CHECK(mode("no") == ReadAhead::never);
+  CHECK_THROWS_WITH_AS(mode("sometimes"), "t.par:1: scene_read_ahead (auto, TRUE or FALSE) = 'sometimes' is not a boolean (use TRUE or FALSE)",
+                       splotch::UserError);
+}

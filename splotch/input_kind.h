@@ -1,0 +1,27 @@
+// What a file named on the command line is, told from its first bytes before it is read as what
+// the user meant: a parameter file must be text of bounded size, and a snapshot, a Tipsy
+// auxiliary array, a directory, an empty file or a device given in its place is named as such,
+// with what to run instead (rather than parsed as key = value lines: binary garbage in an error,
+// or a read of /dev/zero that never ends).
+#pragma once
+
+#include <string>
+
+#include "params/param_file.h"
+
+namespace splotch {
+
+struct InputKind {
+  enum class Kind { text, snapshot, tipsy_aux_array, directory, empty, missing, other };
+  Kind kind = Kind::other;
+  int simtype = 0;          // a snapshot's: 2 Gadget, 8 HDF5, 11 Tipsy
+  std::string description;  // "a Gadget snapshot (format 2, 2 files)", ...
+  std::string snapshot;     // a Tipsy auxiliary array's snapshot
+};
+
+InputKind input_kind(const std::string& path);
+
+// The parameter file `path`; anything else is a UserError saying what it is and what to do.
+ParamFile read_parameter_file(const std::string& path);
+
+}  // namespace splotch
