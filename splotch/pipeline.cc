@@ -28,6 +28,7 @@
 #include "splotch/comm.h"
 #include "splotch/original_keys.h"
 #include "splotch/draw_order_split.h"
+#include "splotch/exposure.h"
 #include "splotch/settings.h"
 #include "splotch/sort.h"
 #include "splotch/tile_order.h"
@@ -403,7 +404,31 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   if (report.particles_active == 0)
     console.warning("no particle is in view: the image will be black (check the camera)");
 
-  postprocess(image, post_options(s, palettes));
+  // Exposure (with a_eq_e, on the sums), then the picture is checked before its colour bar.
+  double suggested = 0;
+  if (s.render.a_eq_e) {
+    double factor = s.exposure.mode == Exposure::Mode::factor ? s.exposure.factor : 1.0;
+    const double relative = automatic_exposure(image);
+    if (s.exposure.mode == Exposure::Mode::automatic && relative > 0) {
+      factor = double(float(relative));  // a float, so that its 9 digits in used.par give it back exactly
+      params.resolve("exposure", number_text(factor), "auto: the 99.5th percentile of the lit pixels at 0.9");
+      report.notes.push_back("exposure = auto: every brightness times " + number_text(factor) +
+                             " (written to used.par)");
+    } else if (s.exposure.mode != Exposure::Mode::automatic) {
+      suggested = relative * factor;
+    }
+    if (factor != 1.0) scale(image, factor);
+  }
+  PostOptions post = post_options(s, palettes);
+  const std::vector<const Palette*> bars = std::move(post.colour_bars);
+  post.colour_bars.clear();
+  postprocess(image, post);
+  if (report.particles_active > 0) {
+    const std::string warning =
+        level_warning(measure_levels(image), suggested, s.render.a_eq_e, s.render.gray_absorption);
+    if (!warning.empty()) console.warning(warning);
+  }
+  draw_colour_bars(image, bars);
   stage_done("post");
 
   write_picture(params, s, image, ranges);

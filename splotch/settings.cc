@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -280,12 +281,42 @@ void gathered(ParamFile& p, Read&& read) {
   }
 }
 
+// exposure: FALSE (none), auto (a_eq_e: from the picture) or a factor on every brightness.
+void read_exposure(ParamFile& p, Settings& s) {
+  const std::string text = p.get<std::string>("exposure", "FALSE");
+  std::string word = text;
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (word == "auto") {
+    if (s.render.a_eq_e)
+      s.exposure.mode = Exposure::Mode::automatic;
+    else
+      p.reject(at(p, "exposure") + " = auto needs a_eq_e = TRUE: with absorption apart from emission the picture "
+               "does not scale with one factor; give exposure a number (it multiplies every brightness)");
+    return;
+  }
+  if (word == "false" || word == "f" || word == "no" || word == "n" || word == ".false.") return;
+  const char* usage = " is not auto, FALSE or a positive factor (it multiplies every brightness)";
+  double factor = 0;
+  try {
+    factor = parse_real(text, at(p, "exposure"));
+  } catch (const UserError&) {
+    p.reject(at(p, "exposure") + " = '" + text + "'" + usage);
+    return;
+  }
+  if (!(factor > 0) || !std::isfinite(factor)) {
+    p.reject(at(p, "exposure") + " = " + text + usage);
+    return;
+  }
+  s.exposure = {Exposure::Mode::factor, factor};
+}
+
 void read_render(ParamFile& p, Settings& s) {
   s.minrad_pix = p.get<float>("minrad_pix", 1.0f);
   if (!(s.minrad_pix >= 0)) p.reject(at(p, "minrad_pix") + " must not be negative");
   s.render.a_eq_e = p.get<bool>("a_eq_e", true);
   s.render.gray_absorption = p.get<float>("gray_absorption", 0.2f);
   if (!(s.render.gray_absorption >= 0)) p.reject(at(p, "gray_absorption") + " must not be negative");
+  read_exposure(p, s);
   const int sort_type = p.get<int>("sort_type", 1);
   if (sort_type < 0 || sort_type > 4)
     p.reject(at(p, "sort_type") + " = " + std::to_string(sort_type) +
@@ -327,6 +358,10 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::s
     throw;
   }
   p.end_gathering();
+  // With a_eq_e the factor scales the summed picture (the same, as the sums are linear in the
+  // brightnesses); otherwise the brightnesses themselves.
+  if (s.exposure.mode == Exposure::Mode::factor && !s.render.a_eq_e)
+    for (TypeSettings& t : s.types) t.brightness = float(double(t.brightness) * s.exposure.factor);
   return s;
 }
 

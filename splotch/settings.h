@@ -14,6 +14,7 @@
 #include "io/raw_reader.h"
 #include "params/param_file.h"
 #include "splotch/camera_placement.h"
+#include "splotch/exposure.h"
 #include "splotch/geometry.h"
 #include "cuda/cuda_renderer.h"
 #include "splotch/host_renderer.h"
@@ -65,6 +66,7 @@ struct Settings {
   CameraPlacement placement;  // from_data: the camera is placed from the particles once they are read
   float minrad_pix = 1.0f;
   RenderOptions render;
+  Exposure exposure;  // a factor on every brightness (splotch/exposure.h)
   SortOrder sort = SortOrder::depth;
   RendererChoice renderer = RendererChoice::host;
   CudaOptions cuda;  // renderer = cuda
