@@ -226,14 +226,15 @@ struct StbFree {
   void operator()(stbi_uc* pixels) const { stbi_image_free(pixels); }
 };
 
-Image8 decode_png(const std::string& path, const Bytes& bytes) {
-  if (bytes.size() > std::size_t(INT_MAX)) fail(path, "the PNG file is too large for the decoder");
+// PNG and JPEG: stb_image decodes either (`what` names the format in messages).
+Image8 decode_stb(const std::string& path, const Bytes& bytes, const std::string& what) {
+  if (bytes.size() > std::size_t(INT_MAX)) fail(path, "the " + what + " file is too large for the decoder");
   int width = 0, height = 0, channels_in_file = 0;
   std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load_from_memory(
       bytes.data(), int(bytes.size()), &width, &height, &channels_in_file, 3));
   if (!pixels) {
     const char* reason = stbi_failure_reason();
-    fail(path, std::string("PNG decoding failed (") + (reason ? reason : "unknown reason") +
+    fail(path, what + " decoding failed (" + (reason ? reason : "unknown reason") +
                    "; truncated or corrupt file?)");
   }
   Image8 image(width, height);
@@ -243,7 +244,7 @@ Image8 decode_png(const std::string& path, const Bytes& bytes) {
 
 // ---- which format ----------------------------------------------------------------------------
 
-enum class FileKind { tga, ppm, png };
+enum class FileKind { tga, ppm, png, jpeg };
 
 bool starts_with(const Bytes& bytes, const char* magic, std::size_t length) {
   return bytes.size() >= length && std::memcmp(bytes.data(), magic, length) == 0;
@@ -272,6 +273,7 @@ FileKind detect_kind(const std::string& path, const Bytes& bytes) {
   if (bytes.empty()) fail(path, "the file is empty");
   if (starts_with(bytes, "\x89PNG\r\n\x1a\n", 8)) return FileKind::png;
   if (starts_with(bytes, "P6", 2)) return FileKind::ppm;
+  if (starts_with(bytes, "\xff\xd8\xff", 3)) return FileKind::jpeg;
   if (bytes.size() >= 2 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '7')
     fail(path, std::string("unsupported Netpbm variant P") + char(bytes[1]) +
                    " (only binary PPM, P6, is supported)");
@@ -279,7 +281,7 @@ FileKind detect_kind(const std::string& path, const Bytes& bytes) {
   if (extension == ".png") fail(path, "not a PNG file (the PNG signature is missing)");
   if (extension == ".ppm") fail(path, "not a binary PPM file (it does not start with \"P6\")");
   if (extension == ".tga" || looks_like_tga(bytes)) return FileKind::tga;
-  fail(path, "unrecognised image format (expected TGA, binary PPM or PNG)");
+  fail(path, "unrecognised image format (expected TGA, binary PPM, PNG or JPEG)");
 }
 
 }  // namespace
@@ -289,7 +291,8 @@ Image8 read_image(const std::string& path) {
   switch (detect_kind(path, bytes)) {
     case FileKind::tga: return decode_tga(path, bytes);
     case FileKind::ppm: return decode_ppm(path, bytes);
-    case FileKind::png: return decode_png(path, bytes);
+    case FileKind::png: return decode_stb(path, bytes, "PNG");
+    case FileKind::jpeg: return decode_stb(path, bytes, "JPEG");
   }
   throw std::logic_error("read_image: unknown file kind");
 }

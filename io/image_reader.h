@@ -1,6 +1,6 @@
 // Reads the pictures the writers produce (io/image_writer.h) and those of other tools: TGA types
 // 2 and 10 (24-bit true colour, plain and run-length, either row order), binary PPM (P6, maxval
-// 255) and PNG (any kind stb_image decodes, converted to 8-bit RGB). Used for stored reference
+// 255), PNG and JPEG (any kind stb_image decodes, converted to 8-bit RGB). Used for stored reference
 // images in the tests and for pictures given as inputs.
 #pragma once
 

@@ -198,6 +198,14 @@ void write_png(PendingFile& out, const Image8& image, const std::string& path) {
   if (!ok) fail(path, "PNG encoding failed (out of memory?)");
 }
 
+void write_jpeg(PendingFile& out, const Image8& image, const std::string& path, int quality) {
+  PngSink sink{&out, nullptr};
+  const int ok = stbi_write_jpg_to_func(png_write_callback, &sink, image.width, image.height, 3, image.rgb.data(),
+                                        quality);
+  if (sink.error) std::rethrow_exception(sink.error);
+  if (!ok) fail(path, "JPEG encoding failed (out of memory?)");
+}
+
 // ---- checks before anything touches the disk -------------------------------------------------
 
 void check_image(const std::string& path, const Image8& image, ImageFormat format) {
@@ -214,17 +222,18 @@ void check_image(const std::string& path, const Image8& image, ImageFormat forma
                    std::to_string(image.height) + " (use PNG or PPM)");
   // stb_image_write computes buffer sizes in int; one filter byte per row comes on top.
   const std::size_t png_bytes = image.rgb.size() + std::size_t(image.height);
-  if (format == ImageFormat::png && png_bytes > std::size_t(INT_MAX) / 2)
+  if ((format == ImageFormat::png || format == ImageFormat::jpeg) && png_bytes > std::size_t(INT_MAX) / 2)
     fail(path, "the image is too large for the PNG writer (" + std::to_string(image.width) + "x" +
                    std::to_string(image.height) + " pixels; use PPM)");
 }
 
-void encode(PendingFile& out, const Image8& image, ImageFormat format, const std::string& path) {
+void encode(PendingFile& out, const Image8& image, ImageFormat format, const std::string& path, int jpeg_quality) {
   switch (format) {
     case ImageFormat::tga: return write_tga(out, image);
     case ImageFormat::tga_rle: return write_tga_rle(out, image);
     case ImageFormat::ppm: return write_ppm(out, image);
     case ImageFormat::png: return write_png(out, image, path);
+    case ImageFormat::jpeg: return write_jpeg(out, image, path, jpeg_quality);
   }
   // No default label above, so that the compiler flags a format added to the enum but not here.
   throw std::invalid_argument("write_image: unknown ImageFormat value");
@@ -232,10 +241,10 @@ void encode(PendingFile& out, const Image8& image, ImageFormat format, const std
 
 }  // namespace
 
-void write_image(const std::string& path, const Image8& image, ImageFormat format) {
+void write_image(const std::string& path, const Image8& image, ImageFormat format, int jpeg_quality) {
   check_image(path, image, format);
   PendingFile out(path);
-  encode(out, image, format, path);
+  encode(out, image, format, path, jpeg_quality);
   out.commit();
 }
 

@@ -1,5 +1,6 @@
 // Image writers: the original Splotch's TGA (pictype 0), run-length TGA (pictype 3), binary PPM
-// (pictype 2) and PNG (pictype 4), byte for byte in the layouts the original wrote.
+// (pictype 2) and PNG (pictype 4), byte for byte in the layouts the original wrote; and JPEG
+// (chosen by the name .jpg or .jpeg; baseline, `jpeg_quality` 1 to 100) for pictures to share.
 //
 // A failed write never leaves a partial picture: the bytes go to a temporary file next to the
 // target (DESIGN.md section 2), which is renamed over the target only once it is complete.
@@ -11,11 +12,11 @@
 
 namespace splotch {
 
-enum class ImageFormat { tga, tga_rle, ppm, png };
+enum class ImageFormat { tga, tga_rle, ppm, png, jpeg };
 
 // Writes `image` (rows top first) to `path`, replacing any file there. Throws UserError naming
 // the path and the reason ("cannot write image 'out/x.tga': No such file or directory") when the
 // picture cannot be written; `path` is then left as it was and no temporary file remains.
-void write_image(const std::string& path, const Image8& image, ImageFormat format);
+void write_image(const std::string& path, const Image8& image, ImageFormat format, int jpeg_quality = 90);
 
 }  // namespace splotch

@@ -98,7 +98,7 @@ std::vector<std::string> type_names(const InputSettings& in) {
 
 // The image and its record, used.par, with the data ranges as comments.
 void write_picture(const ParamFile& params, const Settings& s, const Image& image, const NormalizedRanges& ranges) {
-  write_image(s.output.path, to_8bit(image), s.output.format);
+  write_image(s.output.path, to_8bit(image), s.output.format, s.output.jpeg_quality);
   std::ostringstream used;
   params.write_used(used);
   if (!ranges.data.empty()) used << range_comments(ranges);

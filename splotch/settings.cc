@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -45,17 +46,28 @@ TypeSettings read_type(ParamFile& p, int t) {
       s.palette_path = input_path(p, "palette" + n);
   }
   s.brightness = p.get<float>("brightness" + n, 1.0f);
+  if (!(s.brightness >= 0) || !std::isfinite(s.brightness))
+    p.reject(at(p, "brightness" + n) + " = " + p.get<std::string>("brightness" + n) +
+             " must be a finite number from 0 (0 hides the type)");
   s.smooth_factor = p.get<float>("smooth_factor" + n, 1.0f);
   if (!(s.smooth_factor > 0)) p.reject(at(p, "smooth_factor" + n) + " must be positive");
   return s;
 }
 
+// A coordinate: inf passes the number parser but places nothing anywhere.
+double finite(ParamFile& p, const std::string& key, double v) {
+  if (std::isfinite(v)) return v;
+  p.reject(at(p, key) + " = " + p.get<std::string>(key) + " must be a finite number");
+  return 0;
+}
 Vec3 vec3(ParamFile& p, const std::string& prefix) {
-  return {p.get<double>(prefix + "_x"), p.get<double>(prefix + "_y"), p.get<double>(prefix + "_z")};
+  const std::string x = prefix + "_x", y = prefix + "_y", z = prefix + "_z";
+  return {finite(p, x, p.get<double>(x)), finite(p, y, p.get<double>(y)), finite(p, z, p.get<double>(z))};
 }
 Vec3 vec3(ParamFile& p, const std::string& prefix, Vec3 fallback) {
-  return {p.get<double>(prefix + "_x", fallback.x), p.get<double>(prefix + "_y", fallback.y),
-          p.get<double>(prefix + "_z", fallback.z)};
+  const std::string x = prefix + "_x", y = prefix + "_y", z = prefix + "_z";
+  return {finite(p, x, p.get<double>(x, fallback.x)), finite(p, y, p.get<double>(y, fallback.y)),
+          finite(p, z, p.get<double>(z, fallback.z))};
 }
 
 // An undefined view direction or sky is an error naming the camera's keys.
@@ -139,6 +151,13 @@ ImageFormat format_of_pictype(int pictype, const std::string& where) {
   }
 }
 
+int read_jpeg_quality(ParamFile& p) {
+  const int q = p.get<int>("jpeg_quality", 90);
+  if (q >= 1 && q <= 100) return q;
+  p.reject(at(p, "jpeg_quality") + " = " + std::to_string(q) + " must be from 1 to 100");
+  return 90;
+}
+
 int pictype_of(ImageFormat f) {
   switch (f) {
     case ImageFormat::png: return 4;
@@ -172,14 +191,17 @@ OutputSettings read_output(ParamFile& p, int frame, bool in_scene, std::vector<s
   const int pictype = p.get<int>("pictype", 0);
   format_of_pictype(pictype, at(p, "pictype"));  // reject unknown values even when the name decides
   OutputName name = output_name(outfile, pictype, pictype_given, frame, in_scene);
-  if (!name.warning.empty()) warnings.push_back(at(p, "pictype") + ": " + name.warning);
+  if (!name.warning.empty())
+    warnings.push_back((name.warning.rfind("outfile", 0) == 0 ? p.origin("outfile") : at(p, "pictype")) + ": " +
+                       name.warning);
   o.path = name.path;
   o.format = name.format;
   check_writable_directory(o.path, at(p, "outfile"));
   // The record names the image itself (a frame's own, the number in it) and its type, so that it
   // renders this picture alone, from anywhere, without a warning of its own making.
   p.resolve("outfile", absolute_path(o.path), "given as " + outfile);
-  p.resolve("pictype", std::to_string(pictype_of(o.format)),
+  if (o.format == ImageFormat::jpeg) o.jpeg_quality = read_jpeg_quality(p);
+  else p.resolve("pictype", std::to_string(pictype_of(o.format)),
             pictype_given ? "the file name's type (given as " + std::to_string(pictype) + ")" : "the image's type");
   o.colour_bar = p.get<bool>("colorbar", false);
   o.gamma = p.get<double>("pic_gamma", 1.0);
@@ -251,6 +273,12 @@ OutputName output_name(const std::string& outfile, int pictype, bool pictype_giv
   const std::string ext = lower_extension(outfile);
   char number[16];
   std::snprintf(number, sizeof number, "%04d", frame);
+  if (ext == ".jpg" || ext == ".jpeg") {  // no pictype of the original's: the name alone chooses it
+    n.path = in_scene ? outfile.substr(0, outfile.size() - ext.size()) + number + outfile.substr(outfile.size() - ext.size())
+                      : outfile;
+    n.format = ImageFormat::jpeg;
+    return n;
+  }
   if (ext == ".png" || ext == ".tga" || ext == ".ppm") {
     n.path = in_scene ? outfile.substr(0, outfile.size() - ext.size()) + number + outfile.substr(outfile.size() - ext.size())
                       : outfile;
@@ -264,6 +292,13 @@ OutputName output_name(const std::string& outfile, int pictype, bool pictype_giv
   }
   n.format = format_of_pictype(pictype, "pictype");
   n.path = outfile + number + extension_of(n.format);
+  // A name that ends like another image type (x.gif, x.bmp) meant one; demo.dat or run.045 did not.
+  static const char* const other_images[] = {".gif", ".bmp", ".tif", ".tiff", ".webp", ".exr", ".hdr", ".pgm",
+                                             ".pbm", ".pnm", ".jp2", ".jxl", ".avif", ".heic", ".svg", ".eps",
+                                             ".pdf", ".ps", ".xpm"};
+  if (std::find(std::begin(other_images), std::end(other_images), ext) != std::end(other_images))
+    n.warning = "outfile = " + outfile + " ends in " + ext + ", which is no image type written here: the picture goes to " +
+                n.path + "; name it .png, .jpg, .tga or .ppm to choose the type";
   return n;
 }
 
@@ -312,7 +347,12 @@ void read_exposure(ParamFile& p, Settings& s) {
 
 void read_render(ParamFile& p, Settings& s) {
   s.minrad_pix = p.get<float>("minrad_pix", 1.0f);
+  const int side = std::max(s.camera.xres, s.camera.yres);
   if (!(s.minrad_pix >= 0)) p.reject(at(p, "minrad_pix") + " must not be negative");
+  else if (!(s.minrad_pix <= float(side)))  // inf, 1e9: every particle would cover the whole picture
+    p.reject(at(p, "minrad_pix") + " = " + p.get<std::string>("minrad_pix") + " is wider than the image (" +
+             std::to_string(side) + " pixels): every particle would cover all of it; it is the smallest radius in "
+             "pixels (1 by default)");
   s.render.a_eq_e = p.get<bool>("a_eq_e", true);
   s.render.gray_absorption = p.get<float>("gray_absorption", 0.2f);
   if (!(s.render.gray_absorption >= 0)) p.reject(at(p, "gray_absorption") + " must not be negative");

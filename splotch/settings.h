@@ -53,6 +53,7 @@ struct TypeSettings {
 struct OutputSettings {
   std::string path;  // the image file
   ImageFormat format = ImageFormat::tga;
+  int jpeg_quality = 90;  // ImageFormat::jpeg
   bool colour_bar = false;
   double gamma = 1.0, contrast = 1.0, brightness = 0.0;
 };
@@ -94,9 +95,10 @@ InputSettings read_input_settings(ParamFile& params);
 bool analysis_only(ParamFile& params);
 bool snapshot_ids_only(ParamFile& params);
 
-// The image file for `outfile`: used as given when it ends in .png/.tga/.ppm (a frame of a scene
-// file: with the 4-digit frame number before the extension), else with the 4-digit frame number
-// and the extension of `pictype` appended. Exposed for tests.
+// The image file for `outfile`: used as given when it ends in .png/.tga/.ppm/.jpg/.jpeg (a frame of
+// a scene file: with the 4-digit frame number before the extension), else with the 4-digit frame
+// number and the extension of `pictype` appended (and a warning when the name ends like another
+// image type, .gif say). Exposed for tests.
 struct OutputName {
   std::string path;
   ImageFormat format;

@@ -1,8 +1,10 @@
 #include "splotch/snapshot_load.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "params/user_error.h"
+#include "splotch/camera_placement.h"
 #include "splotch/estimate_hsml.h"
 #include "splotch/particle_check.h"
 #include "splotch/read_snapshot.h"
@@ -26,6 +28,32 @@ void warn_dropped(const DroppedParticles& d, std::size_t read, const std::string
   add(d.bad_value, "with a NaN or infinite intensity or colour");
   console.warning(std::to_string(d.total()) + " of " + std::to_string(read) + " particles of '" + path +
                   "' skipped: " + parts);
+}
+
+// Smoothing lengths far beyond the particles' own extent (1e30, a unit or factor gone wrong) make
+// every such particle cover the whole picture: said, with where they come from.
+void warn_huge_smoothing_lengths(const ParticleSet& p, const std::string& path, Console& console) {
+  if (p.size() < 2) return;
+  const BoundingBox box = bounding_box(p);
+  const double extent = std::max({box.hi.x - box.lo.x, box.hi.y - box.lo.y, box.hi.z - box.lo.z});
+  if (!(extent > 0)) return;
+  const float limit = float(std::min(1e37, 10 * extent));
+  std::size_t huge = 0;
+  float largest = 0;
+  const float* h = p.hsml.data();
+  const std::size_t n = p.size();
+#pragma omp parallel for schedule(static) reduction(+ : huge) reduction(max : largest)
+  for (std::size_t i = 0; i < n; ++i) {
+    if (h[i] > limit) ++huge;
+    if (h[i] > largest) largest = h[i];
+  }
+  if (huge == 0) return;
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g (the particles span %.3g)", double(largest), extent);
+  console.warning(std::to_string(huge) + " of " + std::to_string(n) + " particles of '" + path +
+                  "' have smoothing lengths over 10 times the extent of all the particles, the largest " + text +
+                  ": each covers the whole picture; check the smoothing lengths' source (size_fixN, size_facN, the "
+                  "file's HSML field, r and smooth_factor for raw files)");
 }
 
 void check_types(const ParticleSet& p, int ptypes, const std::string& path) {
@@ -77,6 +105,7 @@ LoadedSnapshot load(const InputSettings& input, const std::vector<TypeNormalizat
   warn_dropped(dropped, out.read, input.path, console);
   out.dropped = dropped.total();
   out.dropped_kinds = dropped;
+  warn_huge_smoothing_lengths(out.particles, input.path, console);
   if (out.particles.size() == 0 && !share) throw UserError("'" + input.path + "' holds no particle that can be drawn");
   check_types(out.particles, input.ptypes, input.path);
   out.stages.push_back({"read", clock.lap()});

@@ -431,6 +431,6 @@ TEST_CASE("read_image: errors name the file and the problem") {
   SUBCASE("not an image") {
     write_bytes(dir.file("cut"), to_bytes("# a parameter file\nxres=800\n"));
     CHECK(user_error_of([&] { splotch::read_image(dir.file("cut")); }) ==
-          prefix + "unrecognised image format (expected TGA, binary PPM or PNG)");
+          prefix + "unrecognised image format (expected TGA, binary PPM, PNG or JPEG)");
   }
 }

@@ -304,6 +304,9 @@ TEST_CASE("output_name") {
     check_name(output_name("demo", 4, true, 12345), "demo12345.png", ImageFormat::png);
     check_name(output_name("out.d/demo", 0, false, 3), "out.d/demo0003.tga", ImageFormat::tga);
     check_name(output_name("demo.dat", 0, false, 0), "demo.dat0000.tga", ImageFormat::tga);
+    check_name(output_name("x.jpg", 0, false, 0), "x.jpg", ImageFormat::jpeg);
+    check_name(output_name("x.jpeg", 0, false, 3, true), "x0003.jpeg", ImageFormat::jpeg);
+    CHECK(output_name("x.bmp", 0, false, 0).warning.rfind("outfile = x.bmp ends in .bmp, which is no image type written here", 0) == 0);
   }
   SUBCASE("an image extension: used as given, and it chooses the format") {
     check_name(output_name("x.png", 0, false, 0), "x.png", ImageFormat::png);
