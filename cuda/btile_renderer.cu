@@ -234,7 +234,11 @@ class BtileRenderer : public ChunkRenderer {
     // Per render, not per splat: allocated once (a smaller chunk would not make them smaller).
     if (writes_ == BtileWrites::boundary && !edge_.get()) {
       if (!edge_.try_allocate(std::size_t(g_.pixels()) * 3)) return false;
-      CUDA_CHECK(cudaMemset(edge_.get(), 0, std::size_t(g_.pixels()) * 3 * sizeof(float)));
+      // Waited for on a stream of its own: the legacy default stream of cudaMemset is not ordered
+      // with the render's non-blocking streams.
+      cuda_detail::Stream init;
+      CUDA_CHECK(cudaMemsetAsync(edge_.get(), 0, std::size_t(g_.pixels()) * 3 * sizeof(float), init));
+      CUDA_CHECK(cudaStreamSynchronize(init));
     }
     const BtileRing ring(g_);
     if (writes_ == BtileWrites::three_step && !strips_.get() &&

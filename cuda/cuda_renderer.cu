@@ -175,6 +175,9 @@ void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& r
     CUDA_CHECK(cudaEventRecord(slot.rendered, compute));
   }
   CUDA_CHECK(cudaStreamSynchronize(compute));
+  // The uploads' end events are on the copy stream, which the compute stream waited on only up to
+  // each chunk's `uploaded`: the last may still be pending.
+  CUDA_CHECK(cudaStreamSynchronize(copy));
   report.chunks = plan.chunks();
   for (const ChunkTiming& t : timing) {
     report.upload_seconds += t.upload_end.seconds_since(t.upload_start);
@@ -409,9 +412,19 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& 
   if (!device_image.try_allocate(floats))
     throw std::runtime_error("the GPU has too little free memory for a " + std::to_string(image.width) + " x " +
                              std::to_string(image.height) + " image");
-  // Added to the image at the end (a_eq_e), or composited over it.
-  if (o.host.a_eq_e) CUDA_CHECK(cudaMemset(device_image.get(), 0, floats * sizeof(float)));
-  else CUDA_CHECK(cudaMemcpy(device_image.get(), image.rgb.data(), floats * sizeof(float), cudaMemcpyHostToDevice));
+  // Added to the image at the end (a_eq_e), or composited over it. On a stream of its own, waited
+  // for: cudaMemset and cudaMemcpy go to the legacy default stream, with which the non-blocking
+  // streams of the render are not ordered (and a memcpy from pageable memory may return before
+  // its DMA is done).
+  {
+    Stream init;
+    if (o.host.a_eq_e)
+      CUDA_CHECK(cudaMemsetAsync(device_image.get(), 0, floats * sizeof(float), init));
+    else
+      CUDA_CHECK(cudaMemcpyAsync(device_image.get(), image.rgb.data(), floats * sizeof(float), cudaMemcpyHostToDevice,
+                                 init));
+    CUDA_CHECK(cudaStreamSynchronize(init));
+  }
 
   // a_eq_e: the large splats on CPU threads, straight into the image, while the GPU works.
   const std::vector<std::uint32_t> big = o.host.a_eq_e ? host_splats(s, o.boundary) : std::vector<std::uint32_t>{};

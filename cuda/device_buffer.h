@@ -102,10 +102,17 @@ class Event {
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
   operator cudaEvent_t() const { return e_; }
-  // Seconds from `start` to this event, both recorded and complete.
+  // Seconds from `start` to this event, both recorded. It waits for them: an event recorded on a
+  // stream that nobody synchronised (an upload's end, whose successor work waited on another
+  // event) may not be complete yet, and cudaEventElapsedTime then fails with cudaErrorNotReady.
+  // A time is a report, never a reason to fail a render: 0 where it cannot be had.
   double seconds_since(const Event& start) const {
     float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start.e_, e_));
+    if (cudaEventSynchronize(start.e_) != cudaSuccess || cudaEventSynchronize(e_) != cudaSuccess ||
+        cudaEventElapsedTime(&ms, start.e_, e_) != cudaSuccess) {
+      (void)cudaGetLastError();  // not sticky: the next real call says what went wrong, if anything
+      return 0;
+    }
     return double(ms) / 1000.0;
   }
 
