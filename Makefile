@@ -62,6 +62,11 @@ MPICXX   ?= $(shell command -v mpicxx 2>/dev/null)
 ifeq ($(MPI),1)
 DEB_PACKAGES += libopenmpi-dev openmpi-bin
 endif
+# `make deps FUZZ=1`: clang and its sanitizer runtimes, for the fuzzing harnesses (make fuzz).
+FUZZ     ?= 0
+ifeq ($(FUZZ),1)
+DEB_PACKAGES += clang libclang-rt-dev
+endif
 # Only splotch/mpi_comm.cc sees MPI: the other objects are the default build's.
 MPI_OBJ  := build/obj/splotch/main.o $(filter-out build/obj/splotch/no_mpi.o,$(LIB_OBJ)) build/mpi/splotch/mpi_comm.o
 MPI_STAMP := build/mpi_$(MPI)
@@ -70,7 +75,7 @@ TEST_OBJ := $(TEST_SRC:%.cc=build/obj/%.o)
 
 BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
 
-.PHONY: all deps demo test bench help clean references
+.PHONY: all deps demo test sanitize fuzz bench help clean references
 
 all: bin/splotch bin/splotch_path bin/make_demo
 
@@ -166,6 +171,30 @@ test: bin/splotch bin/splotch_path bin/splotch_tests bin/make_demo $(if $(MPICXX
 references: bin/splotch bin/make_demo
 	tests/make_references.sh
 
+# The test binary with AddressSanitizer and UndefinedBehaviorSanitizer (no GPU code: the CPU
+# stand-in, cuda/no_cuda.cc), run on the cases that work in the process itself; those that run
+# bin/splotch as a user does exercise the same code, which this run has covered, at a multiple of
+# the time.
+SAN_FLAGS := -std=c++17 -fopenmp -O1 -g $(ARCH) -fno-omit-frame-pointer -fsanitize=address,undefined \
+             -fno-sanitize-recover=undefined -Wall -Wextra -I.
+SAN_SRC   := $(filter-out cuda/no_cuda.cc,$(LIB_SRC)) cuda/no_cuda.cc $(TEST_SRC)
+SAN_OBJ   := $(SAN_SRC:%.cc=build/san/%.o)
+SAN_SKIP  := bin/splotch*,mpi*,end to end*,original parameter files*,used.par*,input kind*,bad values*,output names*
+build/san/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(SAN_FLAGS) $(HDF5_FLAGS) $(DEPFLAGS) -c $< -o $@
+build/san/tests/test_hdf5_reader.o build/san/tests/test_cli.o build/san/tests/test_hdf5_table_reader.o: $(HDF5_STAMP)
+bin/splotch_tests_san: $(SAN_OBJ)
+	@mkdir -p bin
+	$(CXX) $(SAN_FLAGS) $^ -lstb $(HDF5_LIBS) -o $@
+sanitize: bin/splotch_tests_san bin/splotch bin/make_demo
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 bin/splotch_tests_san -tce='$(SAN_SKIP)'
+
+# The fuzzing harnesses (tests/fuzz, libFuzzer with clang: make deps FUZZ=1) for FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 30
+fuzz:
+	SECONDS_EACH=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
 bench: bin/splotch bin/make_snapshot $(if $(MPICXX),bin/splotch_mpi)
 	tests/bench.sh
 	tests/bench_read.sh
@@ -175,4 +204,4 @@ bench: bin/splotch bin/make_snapshot $(if $(MPICXX),bin/splotch_mpi)
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) build/mpi/splotch/mpi_comm.d build/obj/splotch/main.d build/obj/tools/splotch_path.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi_comm.d build/obj/splotch/main.d build/obj/tools/splotch_path.d

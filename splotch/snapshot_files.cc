@@ -83,7 +83,7 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
       return found(base, parts(base, numfiles));
     }
     if (is_regular_file(base)) {
-      // One file, unless it is the first of several (snap.0) and numfiles was left out.
+      // One file, unless it is one of several (snap.0, snap.1) and numfiles was left out.
       const int in_header = p.has("numfiles") ? 1 : files_in_header(base);
       if (p.has("numfiles") && warnings) {  // the original's files say numfiles = 1 by habit
         const int said = files_in_header(base);
@@ -93,9 +93,14 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
                               "give numfiles = " + std::to_string(said) + " and infile without the .0, to read all)");
       }
       const std::string stem = without_extension(base);
-      if (in_header > 1 && ends_with(stem, ".0")) {
-        const std::string first = stem.substr(0, stem.size() - 2) + (ends_with(base, extension) ? extension : "");
-        return found(first, parts(first, in_header));
+      // snap.0, or any other file of the snapshot (snap.1): all its files.
+      const std::size_t dot = stem.rfind('.');
+      const bool numbered = dot != std::string::npos && dot + 1 < stem.size() &&
+                            stem.find_first_not_of("0123456789", dot + 1) == std::string::npos &&
+                            std::stoll(stem.substr(dot + 1, 9)) < in_header;
+      if (in_header > 1 && numbered) {
+        const std::string first = stem.substr(0, dot) + (ends_with(base, extension) ? extension : "");
+        if (is_regular_file(part(first, 0))) return found(first, parts(first, in_header));
       }
       return found(base, {base});
     }

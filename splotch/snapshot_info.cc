@@ -1,6 +1,7 @@
 #include "splotch/snapshot_info.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -18,24 +19,53 @@
 namespace splotch {
 namespace {
 
+// A field's statistics over its finite values, and how many are not (a NaN would make min and max
+// meaningless: an AREPO file's Density showed a max of 0.681 where its finite max is 25.7).
 struct FieldSummary {
-  float min, median, max;
+  float min = 0, median = 0, max = 0;
+  std::size_t nan = 0, inf = 0, finite = 0;
 };
 
 FieldSummary summarize(ParticleArray<float> v) {
-  if (v.empty()) return {0, 0, 0};
-  auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  const float median = *mid;
-  auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-  return {*lo, median, *hi};
+  FieldSummary f;
+  const auto end = std::partition(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
+  for (auto it = end; it != v.end(); ++it) ++(std::isnan(*it) ? f.nan : f.inf);
+  f.finite = std::size_t(end - v.begin());
+  if (f.finite == 0) return f;
+  auto mid = v.begin() + std::ptrdiff_t(f.finite / 2);
+  std::nth_element(v.begin(), mid, end);
+  f.median = *mid;
+  auto [lo, hi] = std::minmax_element(v.begin(), end);
+  f.min = *lo;
+  f.max = *hi;
+  return f;
+}
+
+// A value for the table: integers as integers, and no "-0".
+std::string cell(float v, bool integer) {
+  char text[32];
+  if (integer) std::snprintf(text, sizeof text, "%13.0f", double(v) + 0.0);
+  else std::snprintf(text, sizeof text, "%13.6g", double(v) + 0.0);
+  return text;
 }
 
 void print_row(std::ostream& out, const std::string& name, const std::string& type, const ParticleArray<float>& v) {
   char line[200];
   const FieldSummary f = summarize(v);
-  std::snprintf(line, sizeof line, "    %-16s %-8s %13.6g %13.6g %13.6g\n", name.c_str(), type.c_str(), f.min, f.median, f.max);
+  const bool integer = type.rfind("int", 0) == 0 || type.rfind("uint", 0) == 0;
+  std::snprintf(line, sizeof line, "    %-16s %-8s", name.c_str(), type.c_str());
   out << line;
+  if (f.finite == 0 && !v.empty())
+    out << "   no finite value";
+  else
+    out << " " << cell(f.min, integer) << " " << cell(f.median, integer) << " " << cell(f.max, integer);
+  if (f.nan + f.inf > 0) {
+    out << "   (";
+    if (f.nan) out << f.nan << " NaN" << (f.inf ? ", " : "");
+    if (f.inf) out << f.inf << " infinite";
+    out << ": not counted; a render skips such particles)";
+  }
+  out << "\n";
 }
 
 void print_table_head(std::ostream& out) {
@@ -160,7 +190,8 @@ void print_hdf5_info(const InputSettings& input, std::ostream& out) {
       if (std::optional<Hdf5Field> pos = first.find(t, "Coordinates"))
         precision = (pos->value_type == "float64" ? "double" : "single") + std::string(" precision positions");
   out << first.path() << ": HDF5 (Gadget/AREPO/GIZMO/SWIFT layout), " << precision << ", " << files.size()
-      << (files.size() == 1 ? " file" : " files") << ", " << types << " types in the header\n";
+      << (files.size() == 1 ? " file" : " files") << ", " << types << (types == 1 ? " type" : " types")
+      << " in the header\n";
   char line[300];
   std::string box = "no box size";
   if (!h.box_sides.empty()) {
@@ -204,6 +235,12 @@ void print_hdf5_info(const InputSettings& input, std::ostream& out) {
           const std::optional<Hdf5Field> here = file->find(t, field.name);
           if (!here) throw UserError("HDF5 file '" + file->path() + "' lacks PartType" + std::to_string(t) + "/" +
                                      field.name + ", which '" + f->path() + "' has");
+          if (here->rows != file->header().count(t) && c == 0) {
+            std::snprintf(line, sizeof line, "    %-16s %s: %zu rows, but the header says %llu particles of type %d "
+                          "(a render of this type stops here)\n", field.name.c_str(), file->path().c_str(), here->rows,
+                          static_cast<unsigned long long>(file->header().count(t)), t);
+            out << line;
+          }
           const ParticleArray<float> part = file->read_field(t, *here, c);
           values.insert(values.end(), part.begin(), part.end());
         }

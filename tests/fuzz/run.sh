@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer): builds tests/fuzz/fuzz_{gadget,tipsy} under build/fuzz, seeds them
 # (written seeds and the real files of ../shared/data) and runs each for SECONDS (default 600).
 # Findings (crash-*, leak-*, timeout-*) land in build/fuzz/<reader>/; the last lines of each log
-# say how many inputs were run.
+# say how many inputs were run; the exit status is 1 when there are findings.
 #
 #   tests/fuzz/run.sh                 # both, 10 minutes each
 #   SECONDS_EACH=60 tests/fuzz/run.sh tipsy
@@ -33,5 +33,11 @@ for r in $READERS; do
   (cd "$dir" && OMP_NUM_THREADS=2 ./fuzz_$r -max_len=300000 -timeout=20 -max_total_time="$SECONDS_EACH" \
      -print_final_stats=1 corpus seeds > fuzz.log 2>&1) || true
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Done [0-9]+ runs|ERROR|SUMMARY" "$dir/fuzz.log" | tail -6
-  ls "$dir" | grep -E "^(crash|leak|timeout|oom)-" || echo "no findings"
+  if ls "$dir" | grep -E "^(crash|leak|timeout|oom)-"; then
+    echo "fuzz_$r: findings above, in $dir (reproduce: $dir/fuzz_$r $dir/<finding>)"
+    found=1
+  else
+    echo "no findings"
+  fi
 done
+exit ${found:-0}
