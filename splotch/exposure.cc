@@ -19,11 +19,15 @@ std::string shortest(double v) {
 
 }  // namespace
 
-double automatic_exposure(const Image& sums) {
+std::size_t sample_stride(const Image& image) {
+  return std::max<std::size_t>(1, std::size_t(image.width) * std::size_t(image.height) >> 16);
+}
+
+double automatic_exposure(const Image& sums, std::size_t stride) {
   const std::size_t pixels = std::size_t(sums.width) * std::size_t(sums.height);
   std::vector<float> lit;
-  lit.reserve(pixels / 4);
-  for (std::size_t p = 0; p < pixels; ++p) {
+  lit.reserve(pixels / stride / 4);
+  for (std::size_t p = 0; p < pixels; p += stride) {
     const float* v = &sums.rgb[3 * p];
     const float m = std::max({v[0], v[1], v[2]});
     if (m > 0 && std::isfinite(m)) lit.push_back(m);

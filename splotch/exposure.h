@@ -24,8 +24,11 @@ struct Exposure {
 };
 
 // ln 10 / (the 99.5th percentile of the lit pixels' brightest channel of `sums`), the a_eq_e
-// sums S; 0 when no pixel is lit.
-double automatic_exposure(const Image& sums);
+// sums S; 0 when no pixel is lit. `stride` > 1 looks at every stride-th pixel only: enough for the
+// factor a warning suggests, at a fraction of the cost on every render (exposure = auto uses all).
+double automatic_exposure(const Image& sums, std::size_t stride = 1);
+// The stride that samples about 2^16 pixels of `image`.
+std::size_t sample_stride(const Image& image);
 
 // Multiplies every value of `sums` by `factor` (threads share the work).
 void scale(Image& sums, double factor);

@@ -33,20 +33,29 @@ void warn_dropped(const DroppedParticles& d, std::size_t read, const std::string
 // Smoothing lengths far beyond the particles' own extent (1e30, a unit or factor gone wrong) make
 // every such particle cover the whole picture: said, with where they come from.
 void warn_huge_smoothing_lengths(const ParticleSet& p, const std::string& path, Console& console) {
-  if (p.size() < 2) return;
+  const std::size_t n = p.size();
+  if (n < 2) return;
+  const float* h = p.hsml.data();
+  float largest = 0;
+#pragma omp parallel for schedule(static) reduction(max : largest)
+  for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, h[i]);
+  // The extent of a sample of the positions is at most the whole's: when the largest smoothing
+  // length is within 10 times it (the usual case), no pass over all the positions is needed.
+  const std::size_t stride = std::max<std::size_t>(1, n >> 16);
+  double sampled = 0;
+  for (const ParticleArray<float>* axis : {&p.x, &p.y, &p.z}) {
+    float lo = (*axis)[0], hi = lo;
+    for (std::size_t i = 0; i < n; i += stride) lo = std::min(lo, (*axis)[i]), hi = std::max(hi, (*axis)[i]);
+    sampled = std::max(sampled, double(hi) - double(lo));
+  }
+  if (double(largest) <= 10 * sampled) return;
   const BoundingBox box = bounding_box(p);
   const double extent = std::max({box.hi.x - box.lo.x, box.hi.y - box.lo.y, box.hi.z - box.lo.z});
   if (!(extent > 0)) return;
   const float limit = float(std::min(1e37, 10 * extent));
   std::size_t huge = 0;
-  float largest = 0;
-  const float* h = p.hsml.data();
-  const std::size_t n = p.size();
-#pragma omp parallel for schedule(static) reduction(+ : huge) reduction(max : largest)
-  for (std::size_t i = 0; i < n; ++i) {
-    if (h[i] > limit) ++huge;
-    if (h[i] > largest) largest = h[i];
-  }
+#pragma omp parallel for schedule(static) reduction(+ : huge)
+  for (std::size_t i = 0; i < n; ++i) huge += h[i] > limit;
   if (huge == 0) return;
   char text[64];
   std::snprintf(text, sizeof text, "%.3g (the particles span %.3g)", double(largest), extent);
