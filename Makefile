@@ -199,6 +199,7 @@ bench: bin/splotch bin/make_snapshot $(if $(MPICXX),bin/splotch_mpi)
 	tests/bench.sh
 	tests/bench_read.sh
 	tests/bench_scene.sh
+	tests/bench_auto.sh
 	tests/bench_mpi.sh
 
 clean:

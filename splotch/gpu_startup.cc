@@ -3,9 +3,17 @@
 #include <omp.h>
 
 #include <exception>
+#include <filesystem>
 #include <utility>
 
 namespace splotch {
+
+bool gpu_driver_loaded() {
+  std::error_code error;
+  for (const char* path : {"/proc/driver/nvidia/gpus", "/dev/nvidia0", "/dev/nvidiactl", "/dev/dxg"})
+    if (std::filesystem::exists(path, error)) return true;
+  return false;
+}
 
 GpuStartup::GpuStartup(int device) {
   threads_ = omp_get_max_threads();

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <memory>
 #include <string>
@@ -18,6 +19,11 @@
 #include "cuda/cuda_renderer.h"
 
 namespace splotch {
+
+// Whether an NVIDIA driver is loaded on this machine (its /proc and /dev entries, or WSL's /dev/dxg):
+// a file-system look, no CUDA call. Without one, renderer = auto renders on the host without
+// starting the search for a device.
+bool gpu_driver_loaded();
 
 class GpuStartup {
  public:
@@ -38,6 +44,12 @@ class GpuStartup {
   bool first_failure() { return !failure_said_ && (failure_said_ = true); }
   // The caller's OpenMP thread count back to what it was, if the start-up is over.
   void pace_threads();
+  // Whether the start is over (a session, or none), and how long ago it began: what is left of it
+  // weighs in renderer = auto's choice at the render stage.
+  bool over() const { return over_; }
+  double seconds_since_start() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - began_).count();
+  }
   // The threads the start-up holds back from the caller now (0 or 1).
   int threads_borrowed() const { return threads_ > 1 ? 1 : 0; }
 
@@ -51,6 +63,7 @@ class GpuStartup {
   bool failure_said_ = false;
   int threads_ = 0;  // the caller's OpenMP threads before; 0 once given back
   std::atomic<bool> over_{false};
+  std::chrono::steady_clock::time_point began_ = std::chrono::steady_clock::now();
   std::thread worker_;
 };
 

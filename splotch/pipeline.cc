@@ -33,6 +33,10 @@
 #include "splotch/sort.h"
 #include "splotch/tile_order.h"
 #include "splotch/host_render_config.h"
+#include "splotch/memory_need.h"
+#include "splotch/particle_count.h"
+#include "splotch/renderer_cost.h"
+#include "splotch/system_memory.h"
 
 namespace splotch {
 namespace {
@@ -173,9 +177,12 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   for (const std::string& w : params.warnings()) console.warning(w);
   // The GPU starts in the background while the CPU stages run. renderer = cuda waits for the
   // search for a device, so that its error comes before a long read; renderer = auto reads the GPU
-  // keys as if there were one and learns whether there is at the render stage.
+  // keys as if there were one, starts the GPU only when the particle count in the headers says
+  // that it can pay (splotch/renderer_cost.h), and learns whether there is one at the render stage.
   const std::string renderer = params.get<std::string>("renderer", "auto");
-  if ((renderer == "cuda" || renderer == "auto") && !gpu_start) gpu_start.emplace(frame.device);
+  const bool automatic = renderer == "auto";
+  const bool memory_check = params.get<bool>("memory_check", true);
+  if (renderer == "cuda" && !gpu_start) gpu_start.emplace(frame.device);
   report.threads = omp_get_max_threads() + (gpu_start ? gpu_start->threads_borrowed() : 0);
   const Comm* comm = frame.comm && frame.comm->size() > 1 ? frame.comm : nullptr;
   std::string no_gpu;
@@ -230,6 +237,50 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     check_data_parallel(s, comm->size());
     s.input.raw.share = s.input.gadget.share = s.input.table.share = ReadShare{comm->rank(), comm->size()};
   }
+  // The particles the headers promise (this process's share): whether the run fits in memory,
+  // and with renderer = auto, whether starting the GPU can pay.
+  const std::optional<std::uint64_t> to_read = particles_to_read(s.input);
+  auto work = [&](double particles) {
+    RenderWork w;
+    w.particles = particles;
+    w.pixels = double(s.camera.xres) * double(s.camera.yres);
+    w.a_eq_e = s.render.a_eq_e;
+    w.threads = report.threads;
+    w.frames = frame.frames;
+    return w;
+  };
+  std::string renderer_note;  // renderer = auto's choice, for the report
+  bool note_says_gpu = false;
+  if (automatic && s.renderer == RendererChoice::cuda && !gpu_start) {
+    if (!gpu_driver_loaded()) {
+      s.renderer = RendererChoice::host;
+    } else if (to_read) {
+      const RendererEstimate e = choose_before_read(work(double(*to_read)));
+      if (!e.gpu) {
+        s.renderer = RendererChoice::host;
+        renderer_note = describe_choice(e, work(double(*to_read)), true);
+      }
+    }
+    if (s.renderer == RendererChoice::cuda) gpu_start.emplace(frame.device);
+  }
+  auto check_memory_before_read = [&](bool keeps_particles) {
+    if (!to_read || !memory_check) return;
+    MemoryShape shape;
+    shape.pixels = std::size_t(s.camera.xres) * std::size_t(s.camera.yres);
+    for (const TypeSettings& t : s.types)
+      if (t.vector_colour) shape.fields = 8;
+    shape.types = s.input.ptypes > 1;
+    shape.a_eq_e = s.render.a_eq_e;
+    if (s.input.simtype >= simtype::gadget)
+      for (const GadgetTypeRequest& r : s.input.gadget.types) shape.knn |= r.size_estimate == SizeEstimate::knn;
+    shape.keeps_particles = keeps_particles;
+    const int on_node = comm ? comm->node_size() : 1;
+    agreed([&] {
+      const std::string w = check_memory(memory_need(*to_read, shape), *to_read,
+                                         available_memory_bytes() / std::size_t(on_node), on_node, s.input.path);
+      if (!w.empty()) console.warning(w);
+    });
+  };
   // A camera not given is placed from the particles' bounding box (all processes'), once they are
   // read, and recorded in the report and used.par.
   auto place = [&](const ParticleSet& particles) {
@@ -261,6 +312,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       stage_done("read");  // the wait for a read in the background, if any
     } else {
       cache.clear();  // its memory back before the read
+      check_memory_before_read(true);
       const double before = clock.lap();
       loaded = &cache.keep(signature, load_snapshot(s.input, normalization, console));
       loading_done(*loaded, before);
@@ -272,6 +324,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     place(loaded->particles);
     splats = project(loaded->particles, geometry, s.input.periodic);
   } else {
+    check_memory_before_read(false);
     const double before = clock.lap();
     LoadedSnapshot loaded = comm ? load_snapshot_share(s.input, normalization, *comm, console)
                                  : load_snapshot(s.input, normalization, console);
@@ -329,6 +382,17 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       tile_start = order_by_tile(splats, render.tile_size, s.camera.xres, s.camera.yres);
       stage_done("exchange");
     }
+    // renderer = auto, the GPU started: with the particles in view known, whether it still pays
+    // (the rest of its start against what it saves on this frame and the process's later ones).
+    if (automatic && s.renderer == RendererChoice::cuda) {
+      const RendererCosts costs;
+      const double left = gpu_start->over() ? 0 : std::max(0.0, costs.gpu_start - gpu_start->seconds_since_start());
+      const RenderWork w = work(double(splats.size()));
+      const RendererEstimate e = choose_at_render(w, left, costs);
+      if (!e.gpu) s.renderer = RendererChoice::host;
+      renderer_note = describe_choice(e, w, false);
+      note_says_gpu = e.gpu;
+    }
     // What of the GPU's start the CPU stages did not hide is a stage of its own.
     CudaSession* session = nullptr;
     if (s.renderer == RendererChoice::cuda && !gpu_start->device_present()) s.renderer = RendererChoice::host;
@@ -381,6 +445,8 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     }
     splats = Splats();
     stage_done("render");
+    // (not when the GPU it chose could not be started: a warning said so)
+    if (!renderer_note.empty() && note_says_gpu == report.gpu.has_value()) report.notes.push_back(renderer_note);
   });
   if (comm) {
     Stopwatch reduce_clock;

@@ -40,6 +40,9 @@ struct FrameOptions {
   // draws it (a_eq_e) or its range of the draw order (a_eq_e = FALSE), and rank 0 sums or
   // composites the images and writes the picture (the cache is not used then).
   const Comm* comm = nullptr;
+  // The frames this process renders in the run, this one included (a scene's frames from this one
+  // on): renderer = auto weighs the GPU's start against what it saves over them.
+  int frames = 1;
   // The GPU of this process among those it sees (Comm::gpu_index: one GPU per MPI process).
   int device = 0;
 };

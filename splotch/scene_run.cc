@@ -19,6 +19,7 @@
 #include "splotch/gpu_startup.h"
 #include "splotch/settings.h"
 #include "splotch/snapshot_cache.h"
+#include "splotch/memory_need.h"
 #include "splotch/system_memory.h"
 
 namespace splotch {
@@ -86,12 +87,6 @@ std::size_t snapshot_file_bytes(const InputSettings& input) {
     if (!error) bytes += std::size_t(size);
   }
   return bytes;
-}
-
-std::string gib(std::size_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(std::size_t(1) << 30));
-  return text;
 }
 
 }  // namespace
@@ -182,6 +177,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     options.gpu = &gpu;
     options.comm = deal ? nullptr : comm;
     options.device = comm ? comm->gpu_index() : 0;
+    options.frames = int(deal ? (frames.size() - k + std::size_t(processes) - 1) / std::size_t(processes) : frames.size() - k);
     // Once this frame has its particles: the first later frame of this process (within reach)
     // that needs another snapshot has it read now, in the background.
     options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {
@@ -201,8 +197,8 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
         const std::size_t available = available_memory_bytes();
         if (available < 2 * bytes) {
           if (!memory_said)
-            speaker.report("scene: the next snapshot is read after this frame, not during it: " + gib(available) +
-                           " of memory available, " + gib(2 * bytes) + " wanted\n");
+            speaker.report("scene: the next snapshot is read after this frame, not during it: " + gib_text(available) +
+                           " of memory available, " + gib_text(2 * bytes) + " wanted\n");
           memory_said = true;
           return;
         }
@@ -211,7 +207,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
       }
     };
     Stopwatch frame_clock;
-    char line[400];
+    char line[1200];
     std::string failure;
     try {
       ParamFile p = frame_params(k);
@@ -237,13 +233,16 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
       const double left = clock.seconds() / double(k + 1) * double(frames.size() - k - 1);
       ++(r.reused ? summary.reads_saved : summary.reads);
       if (r.read_ahead) ++summary.reads_ahead;
-      std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s in %.3f s%s; about %.0f s left\n", k + 1,
-                    frames.size(), f.origin.c_str(), r.image_path.c_str(), frame_clock.seconds(),
+      std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s in %.3f s, %s renderer%s; about %.0f s left\n", k + 1,
+                    frames.size(), f.origin.c_str(), r.image_path.c_str(), frame_clock.seconds(), r.renderer.c_str(),
                     r.reused       ? " (snapshot kept from the frame before)"
                     : r.read_ahead ? " (snapshot read while the frame before rendered)"
                                    : "",
                     left);
       speaker.report(line);
+      if (summary.rendered == 1)  // what renderer = auto weighed, once
+        for (const std::string& note : r.notes)
+          if (note.rfind("renderer = auto", 0) == 0) speaker.report("  note: " + note + "\n");
     } catch (const UserError& e) {
       failure = e.what();
     } catch (const std::bad_alloc&) {

@@ -1,5 +1,8 @@
 #include "splotch/system_memory.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -36,6 +39,16 @@ std::size_t available_memory_bytes() {
   std::size_t limit = 0, used = 0;
   if (read_number("/sys/fs/cgroup/memory.max", limit) && read_number("/sys/fs/cgroup/memory.current", used))
     available = std::min(available, limit > used ? limit - used : 0);
+  // An address-space limit (ulimit -v, as some batch systems set): what is left of it. The
+  // program's address space is /proc/self/statm's first number, in pages.
+  rlimit address_space{};
+  std::size_t pages = 0;
+  if (getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY &&
+      read_number("/proc/self/statm", pages)) {
+    const std::size_t limit_bytes = std::size_t(address_space.rlim_cur);
+    const std::size_t mapped = pages * std::size_t(sysconf(_SC_PAGESIZE));
+    available = std::min(available, limit_bytes > mapped ? limit_bytes - mapped : 0);
+  }
   return available;
 }
 

@@ -1,5 +1,6 @@
 // How much memory this process could still take: the kernel's MemAvailable, and less when the
-// process runs in a cgroup with a limit (a batch job's allocation on a shared node).
+// process runs in a cgroup with a limit (a batch job's allocation on a shared node) or under an
+// address-space limit (ulimit -v).
 #pragma once
 
 #include <cstddef>

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include <unistd.h>
+
 #include "io/byte_order.h"
 #include "tests/gadget_test_file.h"
 #include "tests/hdf5_test_file.h"
@@ -595,6 +597,27 @@ TEST_CASE("bin/splotch: a snapshot sequence reads the next snapshot while a fram
   CHECK(sizes.status == 0);
   CHECK(sizes.err.find("is 48 x 48 pixels, the first frame 64 x 64: a movie needs frames of one size") !=
         std::string::npos);
+}
+
+TEST_CASE("bin/splotch: a run too large for the memory stops before reading, with what it needs and what to do") {
+  // Under a 2 GiB address-space limit, a raw file of 1.8e8 particles (4.3 GB, sparse: its size is
+  // all the count needs) asks for about 4.7 GiB.
+  Scene s;
+  const std::string big = s.dir.file("big.bin");
+  write_file(big, "");
+  REQUIRE(::truncate(big.c_str(), off_t(24) * 180000000) == 0);
+  const std::string limited = "(ulimit -v 2097152 && OMP_NUM_THREADS=2 " + splotch_binary + " " + s.par + " renderer=host ";
+  // The small file renders under the same limit: the limit alone does not stop a run.
+  CHECK(run_command(limited + "outfile=" + s.dir.file("small.tga") + ")").status == 0);
+  const CommandResult r = run_command(limited + "infile=" + big + ")");
+  check_user_error(r, "needs about 4.", s.image);
+  CHECK(r.err.find("(1.8e+08 particles x 28 bytes") != std::string::npos);
+  CHECK(r.err.find("GiB are available") != std::string::npos);
+  CHECK(r.err.find("MPI") != std::string::npos);
+  // Without the check, the run gets as far as allocating the particles and fails there.
+  const CommandResult unchecked = run_command(limited + "infile=" + big + " memory_check=FALSE)");
+  CHECK(unchecked.status == 1);
+  CHECK(unchecked.err.find("out of memory") != std::string::npos);
 }
 
 TEST_CASE("bin/splotch_path: writes a scene file that bin/splotch renders; bad moves are one error line") {
