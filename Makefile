@@ -15,7 +15,7 @@ DEPFLAGS  = -MMD -MP
 # Debian packages the build and tests need (`make deps` installs the missing ones).
 DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev
 
-LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/main.cc splotch/mpi_comm.cc,$(wildcard splotch/*.cc))
+LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/app/main.cc splotch/mpi/mpi_comm.cc,$(wildcard splotch/*/*.cc))
 TEST_SRC := $(wildcard tests/test_*.cc)
 
 # HDF5 snapshots (simtype 7, 8) are read with Debian's serial libhdf5 when its headers are there;
@@ -56,7 +56,7 @@ LIB_OBJ  := $(LIB_SRC:%.cc=build/obj/%.o) $(CUDA_OBJ)
 # MPI (DESIGN.md section 6): bin/splotch_mpi is built with mpicxx (OpenMPI: Debian's
 # libopenmpi-dev and openmpi-bin) whenever mpicxx is found, into build/mpi; `make MPI=1` makes
 # bin/splotch that build, and `make deps MPI=1` installs OpenMPI. The default bin/splotch needs
-# no MPI (splotch/no_mpi.cc stands in).
+# no MPI (splotch/mpi/no_mpi.cc stands in).
 MPI      ?= 0
 MPICXX   ?= $(shell command -v mpicxx 2>/dev/null)
 ifeq ($(MPI),1)
@@ -67,8 +67,8 @@ FUZZ     ?= 0
 ifeq ($(FUZZ),1)
 DEB_PACKAGES += clang libclang-rt-dev
 endif
-# Only splotch/mpi_comm.cc sees MPI: the other objects are the default build's.
-MPI_OBJ  := build/obj/splotch/main.o $(filter-out build/obj/splotch/no_mpi.o,$(LIB_OBJ)) build/mpi/splotch/mpi_comm.o
+# Only splotch/mpi/mpi_comm.cc sees MPI: the other objects are the default build's.
+MPI_OBJ  := build/obj/splotch/app/main.o $(filter-out build/obj/splotch/mpi/no_mpi.o,$(LIB_OBJ)) build/mpi/splotch/mpi/mpi_comm.o
 MPI_STAMP := build/mpi_$(MPI)
 $(shell mkdir -p build && [ -f $(MPI_STAMP) ] || { rm -f build/mpi_[01]; touch $(MPI_STAMP); })
 TEST_OBJ := $(TEST_SRC:%.cc=build/obj/%.o)
@@ -119,7 +119,7 @@ ifeq ($(MPI),1)
 bin/splotch: bin/splotch_mpi $(MPI_STAMP)
 	cp bin/splotch_mpi $@
 else
-bin/splotch: build/obj/splotch/main.o build/libsplotch.a $(MPI_STAMP)
+bin/splotch: build/obj/splotch/app/main.o build/libsplotch.a $(MPI_STAMP)
 	@mkdir -p bin
 	$(CXX) $(CXXFLAGS) $(filter-out $(MPI_STAMP),$^) $(LDLIBS) $(HDF5_LIBS) -o $@
 endif
@@ -205,4 +205,4 @@ bench: bin/splotch bin/make_snapshot $(if $(MPICXX),bin/splotch_mpi)
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi_comm.d build/obj/splotch/main.d build/obj/tools/splotch_path.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi/mpi_comm.d build/obj/splotch/app/main.d build/obj/tools/splotch_path.d

@@ -1,6 +1,6 @@
 // What every GPU renderer computes about a splat, with the host renderer's float operations, so
-// that the GPU covers the same pixels (splotch/geometry.h footprint(), the column-wise disc of
-// splotch/host_renderer.cc) and the same weights.
+// that the GPU covers the same pixels (splotch/stages/geometry.h footprint(), the column-wise disc of
+// splotch/render/host_renderer.cc) and the same weights.
 #pragma once
 
 #include <cstdint>
@@ -20,10 +20,10 @@ struct RenderGrid {
   __host__ __device__ std::uint32_t pixels() const { return std::uint32_t(xres) * std::uint32_t(yres); }
 };
 
-// As truncate_to_int (splotch/geometry.h): clamped first, so that huge splats cannot overflow.
+// As truncate_to_int (splotch/stages/geometry.h): clamped first, so that huge splats cannot overflow.
 __device__ inline int truncate_clamped(float v) { return int(fminf(fmaxf(v, -1.0e9f), 1.0e9f)); }
 
-// As centre_tile_along (splotch/tile_order.h): off-image centres count for the nearest tile.
+// As centre_tile_along (splotch/stages/tile_order.h): off-image centres count for the nearest tile.
 __device__ inline int centre_tile(float v, int resolution, int tile, int tiles) {
   const int pixel = min(max(int(fminf(fmaxf(v, 0.0f), 1.0e9f)), 0), resolution - 1);
   return min(pixel / tile, tiles - 1);

@@ -25,7 +25,7 @@ struct GadgetQuantity {
 // Smoothing lengths where the file has none (size_estimateN).
 enum class SizeEstimate {
   none,    // size_fix, or the `size` quantity
-  knn,     // from the distance to the k-th nearest neighbour, after reading (splotch/estimate_hsml.h)
+  knn,     // from the distance to the k-th nearest neighbour, after reading (splotch/load/estimate_hsml.h)
   volume,  // (MASS / RHO)^(1/3), the size of an AREPO cell, as the file is read
 };
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "io/image.h"
-#include "splotch/host_renderer.h"
+#include "splotch/render/host_renderer.h"
 
 namespace splotch::testing {
 

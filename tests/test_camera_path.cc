@@ -1,4 +1,4 @@
-// Camera paths (splotch/camera_path.h): orbits, flights and zooms pass smoothly through their
+// Camera paths (splotch/scene/camera_path.h): orbits, flights and zooms pass smoothly through their
 // frames (consecutive cameras move by similar steps), hit their ends, and keep the sky upright.
 #include <doctest/doctest.h>
 
@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "params/user_error.h"
-#include "splotch/camera_path.h"
-#include "splotch/scene_file.h"
+#include "splotch/scene/camera_path.h"
+#include "splotch/scene/scene_file.h"
 
 namespace splotch {
 namespace {

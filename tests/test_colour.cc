@@ -1,7 +1,7 @@
 // The colour stage: palette look-up or vector colour, times intensity and brightness.
 #include <doctest/doctest.h>
 
-#include "splotch/colour.h"
+#include "splotch/stages/colour.h"
 
 using namespace splotch;
 

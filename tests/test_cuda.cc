@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cuda/cuda_renderer.h"
-#include "splotch/host_renderer.h"
+#include "splotch/render/host_renderer.h"
 #include "tests/test_support.h"
 
 namespace splotch {

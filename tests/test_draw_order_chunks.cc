@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "splotch/draw_order_chunks.h"
+#include "splotch/render/draw_order_chunks.h"
 
 namespace splotch {
 namespace {

@@ -1,9 +1,9 @@
-// The hsml stage (splotch/estimate_hsml.h): which render types get nearest-neighbour smoothing
+// The hsml stage (splotch/load/estimate_hsml.h): which render types get nearest-neighbour smoothing
 // lengths, among which particles, times which factor.
 #include <doctest/doctest.h>
 
-#include "splotch/console.h"
-#include "splotch/estimate_hsml.h"
+#include "splotch/app/console.h"
+#include "splotch/load/estimate_hsml.h"
 
 namespace splotch {
 

@@ -1,4 +1,4 @@
-// Pictures that went wrong say so (splotch/exposure.h): a picture mostly saturated or nearly black
+// Pictures that went wrong say so (splotch/stages/exposure.h): a picture mostly saturated or nearly black
 // is a warning naming the exposure that would fix it; exposure = auto chooses it (a_eq_e), writes it
 // to used.par, whose re-render gives the same bytes; a given factor multiplies every brightness.
 #include <doctest/doctest.h>
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "io/image_reader.h"
-#include "splotch/exposure.h"
+#include "splotch/stages/exposure.h"
 #include "tests/test_support.h"
 
 using namespace splotch;

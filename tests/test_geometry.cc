@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "params/user_error.h"
-#include "splotch/geometry.h"
+#include "splotch/stages/geometry.h"
 
 using namespace splotch;
 

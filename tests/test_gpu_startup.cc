@@ -1,4 +1,4 @@
-// GpuStartup (splotch/gpu_startup.h): the background start of the GPU tells what
+// GpuStartup (splotch/render/gpu_startup.h): the background start of the GPU tells what
 // cuda_device_present() tells, and where there is a GPU its session renders the host's picture.
 #include <doctest/doctest.h>
 
@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <string>
 
-#include "splotch/gpu_startup.h"
-#include "splotch/host_renderer.h"
+#include "splotch/render/gpu_startup.h"
+#include "splotch/render/host_renderer.h"
 #include "tests/test_support.h"
 
 namespace splotch {

@@ -13,7 +13,7 @@
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"
 #include "params/param_file.h"
-#include "splotch/snapshot_files.h"
+#include "splotch/load/snapshot_files.h"
 #include "tests/hdf5_test_file.h"
 #include "tests/snapshot_test_data.h"
 

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <random>
 
-#include "splotch/host_renderer.h"
-#include "splotch/host_render_config.h"
-#include "splotch/tile_order.h"
+#include "splotch/render/host_renderer.h"
+#include "splotch/render/host_render_config.h"
+#include "splotch/stages/tile_order.h"
 #include "tests/reference_renderer.h"
 #include "tests/test_support.h"
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "io/hdf5_file.h"
-#include "splotch/file_paths.h"
-#include "splotch/input_kind.h"
+#include "splotch/app/file_paths.h"
+#include "splotch/app/input_kind.h"
 #include "tests/hdf5_test_file.h"
 #include "tests/snapshot_test_data.h"
 #include "tests/test_support.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "params/user_error.h"
-#include "splotch/knn_hsml.h"
+#include "splotch/load/knn_hsml.h"
 
 using namespace splotch;
 

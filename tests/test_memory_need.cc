@@ -1,13 +1,13 @@
-// The memory estimate before reading (splotch/memory_need.h) and the particle count it starts from
-// (splotch/particle_count.h).
+// The memory estimate before reading (splotch/app/memory_need.h) and the particle count it starts from
+// (splotch/load/particle_count.h).
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
 #include "params/user_error.h"
-#include "splotch/memory_need.h"
-#include "splotch/particle_count.h"
+#include "splotch/app/memory_need.h"
+#include "splotch/load/particle_count.h"
 #include "tests/gadget_test_file.h"
 #include "tests/test_support.h"
 

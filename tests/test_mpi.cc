@@ -130,7 +130,7 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
   // The demo (raw table), smaller.
   REQUIRE(run_command("bin/make_demo --n 60000 --out " + dir.file("demo.bin")).status == 0);
   // a_eq_e = FALSE: each process draws a range of the draw order, composited on rank 0
-  // (splotch/draw_order_split.h); brighter, so that most pixels are lit.
+  // (splotch/mpi/draw_order_split.h); brighter, so that most pixels are lit.
   const std::string opaque = " a_eq_e=FALSE brightness0=30";
   const std::string demo = "infile=" + dir.file("demo.bin") + " xres=200 colorbar=FALSE";
   check_processes(dir, "demo", "testdata/demo.par", demo);

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "splotch/normalize.h"
+#include "splotch/stages/normalize.h"
 
 using namespace splotch;
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "splotch/postprocess.h"
+#include "splotch/stages/postprocess.h"
 
 using namespace splotch;
 

@@ -1,10 +1,10 @@
-// renderer = auto's cost model (splotch/renderer_cost.h) against what the H100 node measured.
+// renderer = auto's cost model (splotch/render/renderer_cost.h) against what the H100 node measured.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
-#include "splotch/renderer_cost.h"
+#include "splotch/render/renderer_cost.h"
 
 using namespace splotch;
 

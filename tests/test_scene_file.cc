@@ -1,10 +1,10 @@
-// Scene files (splotch/scene_file.h): the header form, the legacy 10-number form, which frames
+// Scene files (splotch/scene/scene_file.h): the header form, the legacy 10-number form, which frames
 // scene_start / scene_incr / last_scene choose, and bad files.
 #include <doctest/doctest.h>
 
 #include "params/user_error.h"
-#include "splotch/scene_file.h"
-#include "splotch/scene_run.h"
+#include "splotch/scene/scene_file.h"
+#include "splotch/scene/scene_run.h"
 
 namespace splotch {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "splotch/sort.h"
+#include "splotch/stages/sort.h"
 
 using namespace splotch;
 

@@ -19,7 +19,7 @@
 
 #include "io/image.h"
 #include "io/particle_array.h"
-#include "splotch/host_renderer.h"
+#include "splotch/render/host_renderer.h"
 
 namespace splotch::testing {
 

@@ -1,5 +1,5 @@
 // bin/splotch_path: writes a scene file (camera, lookat and sky per frame) for a common camera
-// move, to give bin/splotch as scene_file. See splotch/camera_path.h for the moves.
+// move, to give bin/splotch as scene_file. See splotch/scene/camera_path.h for the moves.
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -9,7 +9,7 @@
 
 #include "params/param_file.h"
 #include "params/user_error.h"
-#include "splotch/camera_path.h"
+#include "splotch/scene/camera_path.h"
 
 namespace {
 

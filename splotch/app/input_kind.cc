@@ -1,0 +1,126 @@
+#include "splotch/app/input_kind.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "io/gadget_file.h"
+#include "io/hdf5_file.h"
+#include "io/input_file.h"
+#include "io/tipsy_aux_array.h"
+#include "io/tipsy_file.h"
+#include "params/user_error.h"
+#include "splotch/app/file_paths.h"
+
+namespace splotch {
+namespace {
+
+std::string plural(std::uint64_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+// A snapshot's format from its first bytes (Tipsy: its header and size); 0 for none.
+int snapshot_simtype(const std::string& path) {
+  unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  try {
+    InputFile f(path);
+    if (f.size() < 8) return 0;
+    f.read_at(b, 8, 0);
+  } catch (const UserError&) {
+    return 0;
+  }
+  if (is_gadget_start(b)) return 2;
+  if (is_hdf5_start(b, 8)) return 8;
+  if (is_tipsy_file(path)) return 11;
+  return 0;
+}
+
+std::string snapshot_description(const std::string& path, int simtype) {
+  try {
+    if (simtype == 2) {
+      const GadgetFile f(path);
+      return "a Gadget snapshot (format " + std::to_string(f.format()) + ", " +
+             plural(std::uint64_t(std::max(f.header().num_files, 1)), "file") + ")";
+    }
+    if (simtype == 8) return "an HDF5 snapshot (" + plural(std::uint64_t(Hdf5File(path).header().num_files), "file") + ")";
+    return "a Tipsy snapshot (" + plural(TipsyFile(path).total(), "particle") + ")";
+  } catch (const UserError&) {  // a damaged one is still not a parameter file
+    return simtype == 2 ? "a Gadget snapshot" : simtype == 8 ? "an HDF5 file" : "a Tipsy snapshot";
+  }
+}
+
+// `snap.den` beside the Tipsy snapshot `snap`, with a count that fits it: its description.
+std::string tipsy_aux_description(const std::string& path, std::string& snapshot) {
+  const std::size_t dot = path.rfind('.'), slash = path.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  snapshot = path.substr(0, dot);
+  if (!is_regular_file(snapshot) || !is_tipsy_file(snapshot)) return "";
+  try {
+    const TipsyFile tipsy(snapshot);
+    const TipsyAuxArray aux(path, tipsy.total(), tipsy.swapped());
+    return "an auxiliary array of the Tipsy snapshot '" + snapshot + "' (" + (aux.binary() ? "binary" : "ASCII") +
+           ", " + plural(tipsy.total(), "value") + ", one per particle)";
+  } catch (const UserError&) {
+    return "";
+  }
+}
+
+}  // namespace
+
+InputKind input_kind(const std::string& path) {
+  InputKind k;
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    k.kind = InputKind::Kind::missing;
+    k.description = std::strerror(errno);
+    return k;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    k.kind = InputKind::Kind::directory;
+    k.description = "a directory";
+    return k;
+  }
+  if (!S_ISREG(st.st_mode)) {  // a device or a pipe: read as text, within the bound
+    k.kind = InputKind::Kind::text;
+    return k;
+  }
+  if (st.st_size == 0) {
+    k.kind = InputKind::Kind::empty;
+    k.description = "empty";
+    return k;
+  }
+  if ((k.simtype = snapshot_simtype(path)) != 0) {
+    k.kind = InputKind::Kind::snapshot;
+    k.description = snapshot_description(path, k.simtype);
+    return k;
+  }
+  k.description = tipsy_aux_description(path, k.snapshot);
+  k.kind = k.description.empty() ? InputKind::Kind::text : InputKind::Kind::tipsy_aux_array;
+  return k;
+}
+
+ParamFile read_parameter_file(const std::string& path) {
+  const InputKind k = input_kind(path);
+  const std::string what = "'" + path + "' is ";
+  const std::string how = " (README: A minimal parameter file)";
+  switch (k.kind) {
+    case InputKind::Kind::snapshot:
+      throw UserError(what + k.description + ", not a parameter file: run `bin/splotch --info " + path +
+                      "` to see what it holds, or write a parameter file that names it with infile" + how);
+    case InputKind::Kind::tipsy_aux_array:
+      throw UserError(what + k.description + ", not a parameter file: a parameter file with simtype = 11 and infile = " +
+                      k.snapshot + " draws it with a label of its name (color_label0 = " +
+                      path.substr(k.snapshot.size() + 1) + ", say)");
+    case InputKind::Kind::directory:
+      throw UserError(what + "a directory, not a parameter file: name the .par file in it" + how);
+    case InputKind::Kind::empty:
+      throw UserError(what + "empty: a parameter file holds key = value lines" + how);
+    case InputKind::Kind::missing:
+      throw UserError("cannot open parameter file '" + path + "': " + k.description);
+    default:
+      return ParamFile::read(path);
+  }
+}
+
+}  // namespace splotch

@@ -1,0 +1,289 @@
+// The input half of the settings: which snapshot, in which format, and what to read of each type
+// (DESIGN.md section 3, input keys). Reading them may open a snapshot's first file (its header
+// counts the files, its markers the byte order), but reads no particle.
+#include "splotch/app/settings.h"
+
+#include "io/byte_order.h"
+#include "io/gadget_file.h"
+#include "io/hdf5_file.h"
+#include "io/hdf5_table_reader.h"
+#include "io/tipsy_file.h"
+#include "params/user_error.h"
+#include "splotch/app/file_paths.h"
+#include "splotch/app/settings_keys.h"
+#include "splotch/load/snapshot_files.h"
+
+namespace splotch {
+namespace {
+
+// A relative path is taken from the working directory, as the original does; when nothing is
+// there, from the parameter file's directory, so that a .par and its data can move together.
+std::string resolve(const std::string& path, const ParamFile& params) {
+  if (path.empty() || path[0] == '/' || path_exists(path)) return path;
+  const std::string beside = directory_of(params.name()) + path;
+  return path_exists(beside) ? beside : path;
+}
+
+}  // namespace
+
+// The file a key names, found as resolve() finds it, and recorded in used.par as an absolute
+// path: the record reproduces the picture from any working directory.
+std::string input_path(ParamFile& p, const std::string& key) {
+  const std::string given = p.get<std::string>(key);
+  const std::string found = resolve(given, p);
+  if (path_exists(found)) p.resolve(key, absolute_path(found), "given as " + given);
+  return found;
+}
+
+namespace {
+
+// 1-based column key; 0, negative or absent mean "no such column" (as in the original).
+int column(ParamFile& p, const std::string& key, bool required) {
+  int v = required ? p.get<int>(key) : p.get<int>(key, -1);
+  if (required && v < 1) throw UserError(at(p, key) + " = " + std::to_string(v) + ": a column number from 1 is needed");
+  return v >= 1 ? v - 1 : -1;
+}
+
+RawOptions read_raw_options(ParamFile& p, int simtype) {
+  RawOptions o;
+  o.layout = simtype == 0 ? RawOptions::Layout::table : RawOptions::Layout::blocks;
+  o.num_fields = p.get<int>("num_blocks");
+  if (o.num_fields < 1) throw UserError(at(p, "num_blocks") + " = " + std::to_string(o.num_fields) + " must be at least 1");
+  o.x = column(p, "x", true);
+  o.y = column(p, "y", true);
+  o.z = column(p, "z", true);
+  o.hsml = column(p, "r", false);
+  o.intensity = column(p, "I", false);
+  o.colour[0] = column(p, "C1", false);
+  o.vector_colour = p.get<bool>("color_is_vector0", false);
+  if (o.vector_colour) {
+    o.colour[1] = column(p, "C2", false);
+    o.colour[2] = column(p, "C3", false);
+  }
+  const char* keys[] = {"x", "y", "z", "r", "I", "C1", "C2", "C3"};
+  const int cols[] = {o.x, o.y, o.z, o.hsml, o.intensity, o.colour[0], o.colour[1], o.colour[2]};
+  for (int k = 0; k < 8; ++k)
+    if (cols[k] >= o.num_fields)
+      p.reject(at(p, keys[k]) + " = " + std::to_string(cols[k] + 1) + " is beyond num_blocks = " +
+               std::to_string(o.num_fields));
+  o.swap_endian = p.get<bool>("swap_endian", true);
+  o.smooth_factor = p.get<float>("smooth_factor", 1.0f);
+  if (!(o.smooth_factor > 0)) p.reject(at(p, "smooth_factor") + " must be positive");
+  return o;
+}
+
+// A mask of Gadget particle types (bit t: type t), when the key is given; 0, as the original's
+// files write it, means "from the block's size", as when the key is absent. So does a mask
+// without the bit of the type read (`file_type`): the original's files use the key for the types
+// before it whose values to skip (demo.par: color_present1 = 1 for the stars' AGE), and the
+// block's size says the same where it can.
+std::optional<unsigned> type_mask(ParamFile& p, const std::string& key, int file_type, std::vector<std::string>& notes) {
+  if (!p.has(key)) return std::nullopt;
+  const int mask = p.get<int>(key);
+  if (mask < 0 || mask > 63)
+    p.reject(at(p, key) + " = " + std::to_string(mask) +
+             " must be a mask of particle types from 1 to 63 (bit t: type t), or 0 to work it out from the block's size");
+  if (mask <= 0 || mask > 63) return std::nullopt;
+  if (file_type >= 0 && file_type < 6 && !(mask & (1 << file_type))) {
+    notes.push_back(at(p, key) + " = " + std::to_string(mask) + " does not hold particle type " +
+                    std::to_string(file_type) + ", whose values it reads: the types the block holds were worked out "
+                    "from its size");
+    return std::nullopt;
+  }
+  return unsigned(mask);
+}
+
+// The original's placeholder label, its default: no such field.
+constexpr const char* no_label = "XXXX";
+
+// A block or dataset label (`fallback` when absent); XXXX means none ("").
+std::string label(ParamFile& p, const std::string& key, const std::string& fallback) {
+  const std::string v = p.get<std::string>(key, fallback);
+  return v == no_label ? "" : v;
+}
+
+GadgetQuantity gadget_quantity(ParamFile& p, const std::string& what, const std::string& n, const std::string& label,
+                               int file_type, std::vector<std::string>& notes) {
+  GadgetQuantity q;
+  q.label = label;
+  q.factor = p.get<float>(what + "_fac" + n, 1.0f);
+  q.present = type_mask(p, what + "_present" + n, file_type, notes);
+  return q;
+}
+
+int gadget_files_in_header(const std::string& path) {
+  return GadgetFile(path).header().num_files;
+}
+
+int hdf5_files_in_header(const std::string& path) {
+  return Hdf5File(path).header().num_files;
+}
+
+// Gadget binary (2), HDF5 (7, 8) and Tipsy (11) snapshots: files, byte order, and per render
+// type the file type and the labels of its quantities.
+GadgetOptions read_gadget_options(ParamFile& p, InputSettings& in) {
+  const int simtype = in.simtype, ptypes = in.ptypes;
+  std::vector<std::string>& notes = in.notes;
+  GadgetOptions o;
+  const bool hdf5 = simtype == 7 || simtype == 8, tipsy = simtype == 11;
+  // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
+  // Tipsy snapshot is one file.
+  if (hdf5) o.files = snapshot_files(p, ".hdf5", hdf5_files_in_header, &in.warnings);
+  else if (tipsy) o.files = snapshot_files(p, "", [](const std::string&) { return 1; });
+  else o.files = snapshot_files(p, "", gadget_files_in_header, &in.warnings);
+  if (!hdf5 && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
+  const int max_type = hdf5 ? 63 : tipsy ? 2 : 5;  // Gadget-4 may have more than 6 types in HDF5
+  for (int t = 0; t < ptypes; ++t) {
+    const std::string n = std::to_string(t);
+    GadgetTypeRequest r;
+    r.file_type = p.get<int>("ptype" + n, 0);
+    if (r.file_type < 0 || r.file_type > max_type) {
+      p.reject(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " +
+               (tipsy ? "Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)"
+                      : std::string(hdf5 ? "HDF5" : "Gadget") + " particle types are 0 to " + std::to_string(max_type)));
+      r.file_type = 0;
+    }
+    const std::string estimate = p.get<std::string>("size_estimate" + n, "none");
+    if (estimate == "knn") {
+      r.size_estimate = SizeEstimate::knn;
+      r.neighbours = p.get<int>("hsml_neighbours" + n, 32);
+      if (r.neighbours < 2 || r.neighbours > 1024)
+        p.reject(at(p, "hsml_neighbours" + n) + " = " + std::to_string(r.neighbours) + " must be from 2 to 1024");
+    } else if (estimate == "volume") {
+      r.size_estimate = SizeEstimate::volume;
+    } else if (estimate != "none") {
+      p.reject(at(p, "size_estimate" + n) + " = " + estimate +
+               " is not a way to estimate smoothing lengths: knn (the distance to the hsml_neighbours" + n +
+               "-th nearest particle), volume ((mass/density)^(1/3), AREPO cells) or none");
+    }
+    if (r.size_estimate != SizeEstimate::none) {
+      // size_fix is looked up only when given, so that used.par does not give it.
+      if (p.has("size_fix" + n) && p.get<float>("size_fix" + n) != 0)
+        p.reject(at(p, "size_fix" + n) + " and size_estimate" + n + " both give the smoothing lengths; drop one");
+      r.size_fix = 0;
+      r.size.factor = p.get<float>("size_fac" + n, 1.0f);
+    } else {
+      r.size_fix = p.get<float>("size_fix" + n, 1.0f);
+      if (!(r.size_fix >= 0)) {
+        p.reject(at(p, "size_fix" + n) + " must not be negative (0: read size_label" + n + ")");
+        r.size_fix = 1;
+      }
+      if (r.size_fix == 0) {
+        r.size = gadget_quantity(p, "size", n, label(p, "size_label" + n, "HSML"), simtype == 2 ? r.file_type : -1, notes);
+        if (r.size.label.empty())
+          p.reject(at(p, "size_label" + n) + " = " + no_label + " names no field, but size_fix" + n +
+                   " = 0 takes the smoothing lengths from one: name the field (HSML), or give size_fix" + n +
+                   " > 0 or size_estimate" + n + " = knn");
+      }
+    }
+    r.colour = gadget_quantity(p, "color", n, label(p, "color_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
+    r.vector_colour = p.get<bool>("color_is_vector" + n, false);
+    r.intensity = gadget_quantity(p, "intensity", n, label(p, "intensity_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
+    o.types.push_back(r);
+  }
+  return o;
+}
+
+// simtype 7: the original's generic HDF5 reader, datasets (or compound members) named by keys.
+Hdf5TableOptions read_table_options(ParamFile& p, int ptypes) {
+  if (ptypes != 1)
+    p.reject(at(p, "ptypes") + " = " + std::to_string(ptypes) + ": simtype = 7 reads one particle type (ptypes = 1)");
+  Hdf5TableOptions o;
+  o.path = input_path(p, "infile");
+  auto name = [&](const char* key) {  // "-1", the original's word for none
+    const std::string v = p.get<std::string>(key, "-1");
+    return v == "-1" ? std::string() : v;
+  };
+  for (auto [key, field] : {std::pair{"x", &o.x}, std::pair{"y", &o.y}, std::pair{"z", &o.z}}) {
+    *field = name(key);
+    if (field->empty()) p.reject(at(p, key) + " names no dataset: simtype = 7 needs the positions' datasets x, y, z");
+  }
+  o.hsml = name("r");
+  o.intensity = name("I");
+  o.colour[0] = name("C1");
+  o.vector_colour = p.get<bool>("color_is_vector0", false);
+  if (o.vector_colour) {
+    o.colour[1] = name("C2");
+    o.colour[2] = name("C3");
+  }
+  o.compound = p.get<bool>("is_compound_data", false);
+  if (o.compound) {
+    o.dataset = p.get<std::string>("dataset_name");
+    o.snapshot_field = name("snapshot");
+    if (!o.snapshot_field.empty()) o.snapshot_id = p.get<long long>("snapshotID");
+  }
+  o.hsml_absent = p.get<float>("smooth_param", 1.0f);
+  if (o.hsml.empty() && !(o.hsml_absent > 0))
+    p.reject(at(p, "smooth_param") + " must be positive: it is every particle's smoothing length when r is -1");
+  o.colour_offset = p.get<float>("thresh", 0.0f);
+  return o;
+}
+
+// swap_endian is only the first guess for Gadget and Tipsy files, whose own markers decide (as
+// the original's Gadget reader does): the report says so when the guess was wrong.
+void note_byte_order(ParamFile& p, InputSettings& in) {
+  const bool guess = *in.gadget.swap_endian;
+  const bool swapped = in.simtype == 11 ? TipsyFile(in.path, guess).swapped() : GadgetFile(in.path, guess).swapped();
+  if (swapped == guess) return;
+  const bool big = swapped != host_is_big_endian;
+  in.notes.push_back(at(p, "swap_endian") + " = " + (guess ? "TRUE" : "FALSE") + " is only a first guess for " +
+                     (in.simtype == 11 ? "Tipsy" : "Gadget") + " files: '" + in.path + "' is " +
+                     (big ? "big" : "little") + "-endian by its own " +
+                     (in.simtype == 11 ? "header" : "record markers") + ", and was read so");
+}
+
+}  // namespace
+
+InputSettings read_input_settings(ParamFile& p) {
+  InputSettings in;
+  in.simtype = p.get<int>("simtype");
+  if (in.simtype == simtype::palette_only) return in;
+  in.ptypes = p.get<int>("ptypes", 1);
+  if (in.ptypes < 0 || in.ptypes > 255) throw UserError(at(p, "ptypes") + " must be between 1 and 255");
+  in.periodic = p.get<bool>("periodic", true);
+  if (in.simtype == simtype::hdf5_table && !p.has("x")) {
+    // The original's generic reader names its datasets; without them, a Gadget-layout file.
+    in.gadget = read_gadget_options(p, in);
+    in.path = in.gadget.files[0];
+    if (!is_gadget_layout_hdf5(in.path))
+      throw UserError(at(p, "simtype") + " = 7 reads the datasets that the keys x, y, z (and r, I, C1) name, and " +
+                      "there is no key x; for a Gadget-layout snapshot (Header, PartType0, ...) use simtype = 8");
+    in.simtype = simtype::hdf5;
+    in.notes.push_back(at(p, "simtype") + " = 7 with no dataset names (x, y, z): '" + in.path +
+                       "' is a Gadget-layout HDF5 snapshot and was read as simtype = 8 reads it");
+    return in;
+  }
+  switch (in.simtype) {
+    case simtype::raw_table:
+    case simtype::raw_blocks:
+      in.raw = read_raw_options(p, in.simtype);
+      break;
+    case simtype::hdf5_table:
+      in.table = read_table_options(p, in.ptypes);
+      in.path = in.table.path;
+      return in;
+    case simtype::gadget:
+    case simtype::hdf5:
+    case simtype::tipsy:
+      in.gadget = read_gadget_options(p, in);
+      in.path = in.gadget.files[0];
+      if (in.gadget.swap_endian) note_byte_order(p, in);
+      return in;
+    default:
+      throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
+                      " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7 HDF5 datasets by name, 8 "
+                      "Gadget-layout HDF5, 11 Tipsy; -1 an image of the palette)");
+  }
+  in.path = input_path(p, "infile");
+  return in;
+}
+
+bool analysis_only(ParamFile& p) {
+  return p.get<bool>("AnalyzeSimulationOnly", false) || (p.has("ptypes") && p.get<int>("ptypes") == 0);
+}
+
+bool snapshot_ids_only(ParamFile& p) {
+  return p.has("simtype") && p.get<std::string>("simtype") == "7" && p.get<bool>("print_snapIDs_in_file_ONLY", false);
+}
+
+}  // namespace splotch

@@ -1,0 +1,121 @@
+// bin/splotch: parses the command line, runs the pipeline, and turns every failure into one line
+// on stderr and an exit status (0 success, 1 user error, 2 internal error). This is the only place
+// that catches exceptions.
+#include <omp.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <new>
+#include <optional>
+#include <string>
+
+#include "params/param_file.h"
+#include "params/user_error.h"
+#include "splotch/mpi/comm.h"
+#include "splotch/app/command_line.h"
+#include "splotch/app/console.h"
+#include "splotch/app/input_kind.h"
+#include "splotch/app/pipeline.h"
+#include "splotch/scene/scene_run.h"
+#include "splotch/app/settings.h"
+#include "splotch/app/snapshot_info.h"
+#include "splotch/app/version.h"
+
+namespace {
+
+int run(int argc, char** argv, const splotch::Comm& comm) {
+  using namespace splotch;
+  const CommandLine cl = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+  if (!comm.root() && (cl.help || cl.version || cl.info)) return 0;  // said once, by rank 0
+  if (cl.help) {
+    std::fputs(usage_text().c_str(), stdout);
+    return 0;
+  }
+  if (cl.version) {
+    std::printf("splotch %s\n", SPLOTCH_VERSION);
+    return 0;
+  }
+  if (cl.info && print_auxiliary_info(cl.parameter_file, std::cout)) return 0;
+  ParamFile params = cl.info ? info_parameters(cl.parameter_file) : read_parameter_file(cl.parameter_file);
+  for (const std::string& o : cl.overrides) params.set_from_command_line(o);
+  // The other processes of an MPI run say nothing: rank 0 speaks for all.
+  std::optional<Console> speaking, silent;
+  if (comm.root())
+    speaking.emplace(cl.quiet, ::isatty(STDERR_FILENO) != 0);
+  else
+    silent.emplace(Console::Holding{});
+  Console& console = comm.root() ? *speaking : *silent;
+  if (params.get<bool>("server", false))
+    throw UserError(params.origin("server") + ": server = TRUE asks for the original's interactive server, which this "
+                    "splotch does not have; leave the key out (or FALSE) to render the file's picture");
+  if (cl.info || analysis_only(params)) {
+    if (!cl.info && !comm.root()) return 0;
+    if (!cl.info)
+      console.report("splotch: " + std::string(params.has("AnalyzeSimulationOnly") ? "AnalyzeSimulationOnly = TRUE"
+                                                                                     : "ptypes = 0") +
+                     ": what the snapshot holds (nothing is rendered; this is bin/splotch --info)\n");
+    print_snapshot_info(params, console, std::cout);
+    return 0;
+  }
+  if (snapshot_ids_only(params)) {
+    if (comm.root()) print_snapshot_ids(params, std::cout);
+    return 0;
+  }
+  if (!params.get<std::string>("scene_file", "").empty()) {
+    // Each process's own voice, for frames dealt out to processes (no progress bars: they would
+    // draw over each other).
+    Console own(cl.quiet, comm.size() == 1 && ::isatty(STDERR_FILENO) != 0,
+                comm.size() > 1 ? "process " + std::to_string(comm.rank()) : "");
+    const SceneSummary summary = render_scene(params, console, &comm, &own);
+    console.report(summary.text());
+    return summary.failed > 0 ? 1 : 0;  // the frames that failed said why as they went
+  }
+  if (read_mpi_mode(params) == MpiMode::frames)
+    throw UserError(params.origin("mpi_mode") + ": mpi_mode = frames deals out the frames of a scene file, and "
+                    "there is no scene_file");
+  FrameOptions frame;
+  frame.comm = &comm;
+  frame.device = comm.gpu_index();
+  const RunReport report = render_frame(params, console, frame);
+  console.report(report.text());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The passes that split work by thread (tile order, bucket sorts, the MPI split) count on the
+  // threads they ask for.
+  omp_set_dynamic(0);
+  std::optional<splotch::Comm> comm;
+  try {
+    comm.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "splotch: error: MPI did not start: %s\n", e.what());
+    return 1;
+  }
+  // Errors of an MPI run's processes are agreed on (splotch/mpi/comm.h): every process throws the
+  // same one, and rank 0 says it. What only one process meets is said by it, with its rank.
+  const bool root = comm->root();
+  const std::string who = root ? "splotch" : "splotch (process " + std::to_string(comm->rank()) + ")";
+  // A user error is met by every process alike (a bad key) or agreed on; any other failure may be
+  // this process's alone while the others wait for it in MPI, so the job is ended outright.
+  auto end = [&](int status) {
+    if (comm->size() > 1) comm->abort(status);
+    return status;
+  };
+  try {
+    return run(argc, argv, *comm);
+  } catch (const splotch::UserError& e) {
+    if (root) std::fprintf(stderr, "splotch: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: out of memory (fewer particles, a smaller image, or a larger machine)\n",
+                 who.c_str());
+    return end(1);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: internal error: %s\n", who.c_str(), e.what());
+    return end(2);
+  }
+}

@@ -1,0 +1,61 @@
+#include "splotch/app/run_report.h"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+
+namespace splotch {
+
+double peak_memory_mib() {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return double(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+std::string RunReport::text() const {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "splotch: wrote %s (%d x %d, %s renderer, %d threads)\n", image_path.c_str(), width,
+                height, renderer.c_str(), threads);
+  out += line;
+  std::snprintf(line, sizeof line, "  particles  %zu %s, %zu dropped as invalid, %zu in view\n", particles_read,
+                reused ? "from the previous frame (not read again)" : read_ahead ? "read (while the frame before rendered)" : "read", particles_dropped, particles_active);
+  out += line;
+  for (const std::string& r : ranges) out += "  " + r + "\n";
+  for (const std::string& n : notes) out += "  note: " + n + "\n";
+  if (gpu) {
+    std::snprintf(line, sizeof line,
+                  "  splats     %zu on the GPU (%zu chunks, %.0f MiB of GPU memory in use), %zu on the host (larger "
+                  "than the tile boundary)\n",
+                  gpu->on_gpu, gpu->chunks, gpu->device_mib, gpu->on_host);
+    out += line;
+  }
+  for (const auto& [name, seconds] : stages) {
+    std::snprintf(line, sizeof line, "  %-11s %9.3f s\n", name.c_str(), seconds);
+    out += line;
+    if (name == "render" && gpu) {
+      // The render stage's parts on the GPU run at the same time as each other and the host part.
+      std::snprintf(line, sizeof line,
+                    "    gpu_part  %9.3f s   (GPU work, wall time)\n"
+                    "    upload    %9.3f s   (chunks to the device, summed; overlaps the kernels)\n"
+                    "    kernels   %9.3f s   (drawing the chunks, summed)\n"
+                    "    host_part %9.3f s   (splats larger than the tile boundary, on CPU threads meanwhile)\n",
+                    gpu->gpu_seconds, gpu->upload_seconds, gpu->kernel_seconds, gpu->host_seconds);
+      out += line;
+    }
+  }
+  std::snprintf(line, sizeof line, "  %-11s %9.3f s   (%.3g particles/s)\n", "total", total_seconds,
+                total_seconds > 0 ? double(particles_read) / total_seconds : 0.0);
+  out += line;
+  std::snprintf(line, sizeof line, "  %-11s %9.1f MiB\n", "peak memory", peak_memory_mib);
+  out += line;
+  return out;
+}
+
+double RunReport::stage_seconds(const std::string& name) const {
+  for (const auto& [stage, seconds] : stages)
+    if (stage == name) return seconds;
+  return 0;
+}
+
+}  // namespace splotch

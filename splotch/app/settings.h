@@ -1,0 +1,109 @@
+// Settings: the parameter file turned into the plain option structs of the stages. This (with
+// splotch/app/input_settings.cc for the input keys) is the one place that knows the keys of DESIGN.md
+// section 3, their defaults and their valid values, so
+// every key is read (and checked) before the first particle is: a typo in the camera fails at
+// once, not after a long read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "io/gadget_reader.h"
+#include "io/hdf5_table_reader.h"
+#include "io/image_writer.h"
+#include "io/raw_reader.h"
+#include "params/param_file.h"
+#include "splotch/stages/camera_placement.h"
+#include "splotch/stages/exposure.h"
+#include "splotch/stages/geometry.h"
+#include "cuda/cuda_renderer.h"
+#include "splotch/render/host_renderer.h"
+#include "splotch/stages/normalize.h"
+#include "splotch/stages/sort.h"
+
+namespace splotch {
+
+// The input formats, numbered as the original's simtype (a Gadget-layout HDF5 file given with 7,
+// the original's generic HDF5 reader, is read as 8).
+namespace simtype {
+constexpr int palette_only = -1;  // no snapshot: an image of the palettes (the original's show_palette.par)
+constexpr int raw_table = 0, raw_blocks = 1, gadget = 2, hdf5_table = 7, hdf5 = 8, tipsy = 11;
+}  // namespace simtype
+
+struct InputSettings {
+  int simtype = 0;
+  std::string path;  // the snapshot file, resolved (the first, when there are several)
+  RawOptions raw;           // simtype 0, 1
+  Hdf5TableOptions table;   // simtype 7: datasets named by the parameter file
+  GadgetOptions gadget;     // simtype 2, 8 (HDF5), 11 (Tipsy): the files and what to read of each type
+  bool periodic = true;
+  int ptypes = 1;
+  std::vector<std::string> notes;     // for the run's report, e.g. a swap_endian that the file overruled
+  std::vector<std::string> warnings;  // e.g. numfiles = 1 for a snapshot of several files
+};
+
+struct TypeSettings {
+  TypeNormalization normalization;
+  bool vector_colour = false;
+  std::string palette_path;  // empty for vector types
+  float brightness = 1.0f;
+  float smooth_factor = 1.0f;
+};
+
+struct OutputSettings {
+  std::string path;  // the image file
+  ImageFormat format = ImageFormat::tga;
+  int jpeg_quality = 90;  // ImageFormat::jpeg
+  bool colour_bar = false;
+  double gamma = 1.0, contrast = 1.0, brightness = 0.0;
+};
+
+enum class RendererChoice { host, cuda };
+
+struct Settings {
+  InputSettings input;
+  std::vector<TypeSettings> types;  // [ptypes]
+  Camera camera;
+  CameraPlacement placement;  // from_data: the camera is placed from the particles once they are read
+  float minrad_pix = 1.0f;
+  RenderOptions render;
+  Exposure exposure;  // a factor on every brightness (splotch/stages/exposure.h)
+  SortOrder sort = SortOrder::depth;
+  RendererChoice renderer = RendererChoice::host;
+  CudaOptions cuda;  // renderer = cuda
+  OutputSettings output;
+  std::vector<std::string> warnings;  // for the user, e.g. a pictype that the file name overrides
+};
+
+// Every problem with the keys is gathered and thrown as one UserError listing them all (file, line,
+// key, value each), so that a user fixes a parameter file in one round.
+// `frame` numbers the image (DESIGN.md section 4, "Output name"; `in_scene`: a frame of a scene
+// file). `gpu_available` decides renderer=auto; `no_gpu_reason` says why there is none, for the
+// error of renderer=cuda. `input_keys`, when given, receives the keys that reading the input
+// settings looked up, with their values (as used.par lists them): they decide which particles a
+// frame reads.
+Settings read_settings(ParamFile& params, int frame = 0, bool gpu_available = false,
+                       const std::string& no_gpu_reason = "", bool in_scene = false,
+                       std::string* input_keys = nullptr);
+
+// Only what reading the snapshot needs (for --info; ptypes = 0 is allowed there).
+InputSettings read_input_settings(ParamFile& params);
+
+// The original's ways of asking for no picture: AnalyzeSimulationOnly = TRUE or ptypes = 0 (what
+// the snapshot holds, as --info says it), and print_snapIDs_in_file_ONLY = TRUE with simtype 7
+// (the snapshot IDs of a compound table).
+bool analysis_only(ParamFile& params);
+bool snapshot_ids_only(ParamFile& params);
+
+// The image file for `outfile`: used as given when it ends in .png/.tga/.ppm/.jpg/.jpeg (a frame of
+// a scene file: with the 4-digit frame number before the extension), else with the 4-digit frame
+// number and the extension of `pictype` appended (and a warning when the name ends like another
+// image type, .gif say). Exposed for tests.
+struct OutputName {
+  std::string path;
+  ImageFormat format;
+  std::string warning;  // non-empty when a given pictype contradicts the extension
+};
+OutputName output_name(const std::string& outfile, int pictype, bool pictype_given, int frame, bool in_scene = false);
+
+}  // namespace splotch

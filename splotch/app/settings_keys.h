@@ -1,0 +1,19 @@
+// What the two halves of the settings (splotch/app/settings.cc, splotch/app/input_settings.cc) share in
+// reading keys: how a message names a key, and how a key naming a file is found and recorded.
+#pragma once
+
+#include <string>
+
+#include "params/param_file.h"
+
+namespace splotch {
+
+// "demo.par:12: xres", or "command line: xres": how a message about a key begins.
+inline std::string at(const ParamFile& p, const std::string& key) { return p.origin(key) + ": " + key; }
+
+// The file `key` names: a relative path from the working directory, else from the parameter
+// file's directory (as the original, and so that a .par and its data can move together); recorded
+// in used.par as an absolute path, so that the record reproduces the picture from anywhere.
+std::string input_path(ParamFile& p, const std::string& key);
+
+}  // namespace splotch

@@ -1,0 +1,59 @@
+#include "splotch/load/particle_count.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "io/gadget_reader.h"
+#include "io/hdf5_reader.h"
+#include "io/tipsy_file.h"
+
+namespace splotch {
+namespace {
+
+// The particles of the requested file types, summed over the files ([file][type] counts).
+std::uint64_t requested(const std::vector<std::vector<std::uint64_t>>& counts, const GadgetOptions& o) {
+  std::uint64_t n = 0;
+  for (const GadgetTypeRequest& r : o.types)
+    for (const auto& file : counts)
+      if (r.file_type >= 0 && std::size_t(r.file_type) < file.size()) n += file[std::size_t(r.file_type)];
+  return n;
+}
+
+std::uint64_t whole_snapshot(const InputSettings& in) {
+  switch (in.simtype) {
+    case simtype::raw_table:
+    case simtype::raw_blocks: {
+      const std::uint64_t record = 4 * std::uint64_t(in.raw.num_fields);
+      return record ? std::filesystem::file_size(in.path) / record : 0;
+    }
+    case simtype::gadget:
+      return requested(gadget_file_counts(in.gadget), in.gadget);
+    case simtype::hdf5:
+      return requested(hdf5_file_counts(in.gadget), in.gadget);
+    case simtype::tipsy: {
+      std::vector<std::vector<std::uint64_t>> counts;
+      for (const std::string& path : in.gadget.files) {
+        const TipsyFile f(path, in.gadget.swap_endian);
+        counts.emplace_back(f.header().count.begin(), f.header().count.end());
+      }
+      return requested(counts, in.gadget);
+    }
+    default:
+      throw std::invalid_argument("no count before reading");
+  }
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> particles_to_read(const InputSettings& input) {
+  try {
+    const std::uint64_t all = whole_snapshot(input);
+    const int parts = std::max(1, input.gadget.share.parts);
+    return all / std::uint64_t(parts) + (all % std::uint64_t(parts) != 0);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace splotch

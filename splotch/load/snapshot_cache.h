@@ -1,0 +1,60 @@
+// What a scene keeps from frame to frame (DESIGN.md section 3, scene files): the snapshot of the
+// frame before, ready for any camera, and the snapshot of a later frame read in the background
+// while the current frame renders. A snapshot is known by its signature: the keys and values that
+// chose and read it, and those of its normalisation; frames with the same signature need the
+// same particles.
+#pragma once
+
+#include <exception>
+#include <future>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "splotch/app/console.h"
+#include "splotch/load/snapshot_load.h"
+
+namespace splotch {
+
+// `input_keys`: the keys reading the input settings looked up, with their values (as used.par
+// lists them).
+std::string snapshot_signature(const std::string& input_keys, const std::vector<TypeNormalization>& normalization);
+
+class SnapshotCache {
+ public:
+  SnapshotCache() = default;
+  ~SnapshotCache();  // waits for a read in the background: it cannot be abandoned
+  SnapshotCache(const SnapshotCache&) = delete;
+  SnapshotCache& operator=(const SnapshotCache&) = delete;
+
+  // The kept snapshot, when it has this signature; else null.
+  const LoadedSnapshot* kept(const std::string& signature) const;
+  // Keeps `loaded` for later frames (instead of the one kept before).
+  const LoadedSnapshot& keep(std::string signature, LoadedSnapshot loaded);
+  // The kept snapshot's memory back.
+  void clear();
+
+  // Starts reading `input` in the background (when nothing is read there already).
+  void read_ahead(std::string signature, InputSettings input, std::vector<TypeNormalization> normalization);
+  // Whether a read in the background is going on or done (and not taken yet).
+  bool reading_ahead() const { return ahead_.valid(); }
+  // The snapshot read in the background, when it has this signature: waits for the read, keeps it
+  // (in place of the one kept before, whose memory goes first), gives its warnings to `console`,
+  // and throws its error. Null when there is none for this signature, or when it ran out of
+  // memory (then the caller reads it itself, with the kept snapshot's memory back). A read for
+  // another signature is waited for and dropped.
+  const LoadedSnapshot* take_read_ahead(const std::string& signature, Console& console);
+
+ private:
+  struct Ahead {
+    LoadedSnapshot loaded;
+    std::vector<std::string> warnings;
+    std::exception_ptr error;
+  };
+  std::string signature_;  // empty: nothing kept
+  LoadedSnapshot kept_;
+  std::string ahead_signature_;
+  std::future<Ahead> ahead_;
+};
+
+}  // namespace splotch

@@ -1,0 +1,47 @@
+// The particles of a frame's snapshot made ready for any camera: read, the invalid ones dropped
+// (and counted), smoothing lengths estimated where asked, intensities and colours normalised.
+// What follows depends on the camera (splotch/stages/geometry.h), so a scene can keep this for the
+// frames that only move the camera, and read the next snapshot in the background.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/particle_set.h"
+#include "splotch/mpi/comm.h"
+#include "splotch/app/console.h"
+#include "splotch/stages/normalize.h"
+#include "splotch/load/particle_check.h"
+#include "splotch/app/settings.h"
+
+namespace splotch {
+
+struct LoadedSnapshot {
+  ParticleSet particles;
+  std::size_t read = 0, dropped = 0;
+  DroppedParticles dropped_kinds;  // `dropped`, by what was wrong with them
+  NormalizedRanges ranges;         // the colour and intensity ranges found and used, per type
+  std::vector<std::pair<std::string, double>> stages;  // read, hsml, normalize: seconds
+
+  std::size_t bytes() const;  // of the particle arrays
+  double seconds() const;     // the stages' sum
+};
+
+// The normalisation of each type (one per ptypes).
+std::vector<TypeNormalization> normalizations(const Settings& s);
+
+// Reads and prepares the snapshot `input` names; warnings and progress go to `console`. Throws
+// UserError when nothing can be drawn or a type is out of range.
+LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+                             Console& console);
+
+// One process's share of the snapshot in an MPI run (its ReadShare set in `input`): as
+// load_snapshot, but a share may be empty, the normalisation's ranges are those of all processes,
+// and `console` warns of the invalid particles of all. Every process calls it; an error on any of
+// them is thrown on all, naming the first process that failed.
+LoadedSnapshot load_snapshot_share(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+                                   const Comm& comm, Console& console);
+
+}  // namespace splotch

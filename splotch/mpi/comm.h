@@ -1,0 +1,127 @@
+// The processes of an MPI run, as the pipeline needs them (DESIGN.md section 6): which one this
+// is, agreement on failures, and the few reductions of the data-parallel mode. A build without
+// MPI (the default; splotch/mpi/no_mpi.cc) has one process and no MPI library at all; `make MPI=1`
+// links splotch/mpi/mpi_comm.cc.
+//
+// Failures follow one rule so that no process waits forever for one that has given up: work
+// that may fail on some processes only is followed by first_error(), which every process calls
+// the same number of times, before any other collective call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "io/particle_array.h"
+#include "params/user_error.h"
+
+namespace splotch {
+
+// A failure every process has heard of (from Comm::first_error), thrown on all of them at once;
+// main() reports it as the user error it (most often) is, once, from rank 0.
+struct AgreedError : UserError {
+  using UserError::UserError;
+};
+
+class Comm {
+ public:
+  // Starts MPI (when built with it) for the life of the object; main() makes one.
+  Comm(int& argc, char**& argv);
+  ~Comm();
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
+
+  // Ends every process of the job at once (MPI_Abort) with `status`: for a failure that the
+  // others did not hear of and may be waiting for.
+  [[noreturn]] void abort(int status) const;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool root() const { return rank_ == 0; }
+  // How many processes share this one's node (and its memory).
+  int node_size() const { return node_size_; }
+  // Which of the GPUs it sees this process uses (one GPU per process): its rank among the
+  // processes of its node that see the same GPUs (CUDA_VISIBLE_DEVICES). So where a launcher gives
+  // each process a GPU of its own (Slurm's --gpu-bind), each uses its first.
+  int gpu_index() const { return gpu_index_; }
+
+  // Every process passes its error ("" for none) and gets the first one by rank, "" when none
+  // failed; with several processes the message says which failed, unless all did.
+  std::string first_error(const std::string& local) const;
+  // Element-wise minimum of `mins` and maximum of `maxs` over all processes, in place.
+  void min_max(std::vector<float>& mins, std::vector<float>& maxs) const;
+  std::uint64_t sum(std::uint64_t value) const;
+  // Whether `value` holds on every process.
+  bool all(bool value) const;
+  // The element-wise sum over all processes, in place on rank 0 (other ranks' values are left
+  // as they were).
+  void sum_to_root(float* values, std::size_t count) const;
+  // The element-wise sum over all processes, in place on every process.
+  void sum(std::vector<std::uint64_t>& values) const;
+  // Rank 0's `values` on every process.
+  void broadcast(std::vector<std::uint64_t>& values) const;
+  // Every process's `mine` (of one length on all), process after process.
+  std::vector<std::uint64_t> gather_all(const std::vector<std::uint64_t>& mine) const;
+  // Records of `record_bytes` passed between all processes: `send` holds those for process 0, then
+  // those for process 1, ..., `to[p]` records for process p. Returns what came, process 0's first;
+  // `from[p]` says how many records came from process p. A process without the memory for what
+  // comes makes all of them throw.
+  ParticleArray<char> exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to,
+                               std::size_t record_bytes, std::vector<std::size_t>& from) const;
+  // Composites the processes' partial images on rank 0, in process order: `layers` holds six
+  // floats per pixel, the colour C (RGB) a process drew over black and the transmittance T (RGB)
+  // of its splats. Process p's layer lies over those of processes before it: on rank 0 the result
+  // is C = C_last + T_last (... + T_1 C_0), T the product. (Other ranks' values are left as they
+  // were.)
+  void composite_to_root(float* layers, std::size_t pixels) const;
+
+ private:
+  int rank_ = 0, size_ = 1, node_size_ = 1, gpu_index_ = 0;
+};
+
+// Runs `work`, which may fail on some processes only, and then has every process learn of the
+// first failure (Comm::first_error), which all throw as an AgreedError. `out_of_memory` names what
+// a process ran out of memory for. Without several processes, `work` runs and its errors pass
+// through as they are.
+template <class Work>
+void agreed(const Comm* comm, const std::string& out_of_memory, Work&& work) {
+  if (!comm || comm->size() == 1) return work();
+  std::string failure, known;
+  try {
+    work();
+  } catch (const AgreedError& e) {  // all know it already, with the failing process named
+    failure = known = e.what();
+  } catch (const std::bad_alloc&) {
+    failure = "out of memory " + out_of_memory;
+  } catch (const std::exception& e) {
+    failure = *e.what() ? e.what() : "an error without a message";
+  }
+  const std::string error = comm->first_error(failure);
+  if (!error.empty()) throw AgreedError(known.empty() ? error : known);
+}
+
+// The numbers 0, 1, 2, ... each handed to whichever process asks for the next one first: work
+// (the frames of a scene) dealt out as processes become free, so that a process with slow frames
+// takes fewer. Making and destroying one are collective; next() is not. (With MPI a one-sided
+// fetch-and-add on rank 0's memory: no process waits for rank 0 to finish what it is doing,
+// where the MPI transport does atomics itself, as shared memory within a node does.)
+class SharedCounter {
+ public:
+  explicit SharedCounter(const Comm& comm);
+  ~SharedCounter();
+  SharedCounter(const SharedCounter&) = delete;
+  SharedCounter& operator=(const SharedCounter&) = delete;
+
+  std::uint64_t next();
+
+ private:
+  struct Window;
+  std::unique_ptr<Window> window_;
+  std::uint64_t local_ = 0;  // without MPI
+};
+
+}  // namespace splotch

@@ -1,0 +1,257 @@
+// The processes of an MPI run (make MPI=1): MPI_COMM_WORLD. MPI is called from the main thread
+// only (MPI_THREAD_FUNNELED); OpenMP and the GPU's start-up thread do not call it.
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <new>
+#include <stdexcept>
+
+#include "splotch/mpi/comm.h"
+
+namespace splotch {
+namespace {
+
+void check(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw std::runtime_error(std::string(call) + " failed: " + std::string(text, std::size_t(length)));
+}
+
+// MPI counts are ints: larger arrays go in pieces.
+constexpr std::size_t max_count = std::size_t(1) << 30;
+
+}  // namespace
+
+Comm::Comm(int& argc, char**& argv) {
+  int provided = 0;
+  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  // Errors come back as codes (and become exceptions) rather than ending the job unexplained.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm node;
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+        "MPI_Comm_split_type");
+  int node_rank = 0;
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_size(node, &node_size_);
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  const int sees = int(std::hash<std::string>{}(visible ? visible : "*") & 0x7fffffff);
+  MPI_Comm same_gpus;
+  check(MPI_Comm_split(node, sees, node_rank, &same_gpus), "MPI_Comm_split");
+  MPI_Comm_rank(same_gpus, &gpu_index_);
+  MPI_Comm_free(&same_gpus);
+  MPI_Comm_free(&node);
+}
+
+Comm::~Comm() { MPI_Finalize(); }
+
+void Comm::abort(int status) const {
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::exit(status);  // MPI_Abort does not return; this satisfies [[noreturn]]
+}
+
+std::string Comm::first_error(const std::string& local) const {
+  if (size_ == 1) return local;
+  const int mine = local.empty() ? INT_MAX : rank_, failed = local.empty() ? 0 : 1;
+  int first = INT_MAX, failures = 0;
+  check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (first == INT_MAX) return "";
+  check(MPI_Allreduce(&failed, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  std::string message = rank_ == first ? local : std::string();
+  int length = int(message.size());
+  check(MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD), "MPI_Bcast");
+  message.resize(std::size_t(length));
+  check(MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD), "MPI_Bcast");
+  // What every process met (a key's bad value) needs no process named.
+  if (failures == size_) return message;
+  return "process " + std::to_string(first) + " of " + std::to_string(size_) + ": " + message;
+}
+
+void Comm::min_max(std::vector<float>& mins, std::vector<float>& maxs) const {
+  if (size_ == 1) return;
+  check(MPI_Allreduce(MPI_IN_PLACE, mins.data(), int(mins.size()), MPI_FLOAT, MPI_MIN, MPI_COMM_WORLD),
+        "MPI_Allreduce");
+  check(MPI_Allreduce(MPI_IN_PLACE, maxs.data(), int(maxs.size()), MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD),
+        "MPI_Allreduce");
+}
+
+std::uint64_t Comm::sum(std::uint64_t value) const {
+  std::uint64_t total = value;
+  if (size_ > 1)
+    check(MPI_Allreduce(&value, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  return total;
+}
+
+bool Comm::all(bool value) const {
+  int mine = value ? 1 : 0, every = mine;
+  if (size_ > 1) check(MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
+  return every != 0;
+}
+
+void Comm::sum_to_root(float* values, std::size_t count) const {
+  if (size_ == 1) return;
+  for (std::size_t done = 0; done < count; done += max_count) {
+    const int n = int(std::min(max_count, count - done));
+    float* v = values + done;
+    check(MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : v, rank_ == 0 ? v : nullptr, n, MPI_FLOAT, MPI_SUM, 0,
+                     MPI_COMM_WORLD),
+          "MPI_Reduce");
+  }
+}
+
+void Comm::sum(std::vector<std::uint64_t>& values) const {
+  if (size_ == 1) return;
+  for (std::size_t done = 0; done < values.size(); done += max_count)
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data() + done, int(std::min(max_count, values.size() - done)),
+                        MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+}
+
+void Comm::broadcast(std::vector<std::uint64_t>& values) const {
+  if (size_ == 1) return;
+  std::uint64_t count = values.size();
+  check(MPI_Bcast(&count, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  values.resize(std::size_t(count));
+  for (std::size_t done = 0; done < values.size(); done += max_count)
+    check(MPI_Bcast(values.data() + done, int(std::min(max_count, values.size() - done)), MPI_UINT64_T, 0,
+                    MPI_COMM_WORLD),
+          "MPI_Bcast");
+}
+
+std::vector<std::uint64_t> Comm::gather_all(const std::vector<std::uint64_t>& mine) const {
+  std::vector<std::uint64_t> all(mine.size() * std::size_t(size_));
+  check(MPI_Allgather(mine.data(), int(mine.size()), MPI_UINT64_T, all.data(), int(mine.size()), MPI_UINT64_T,
+                      MPI_COMM_WORLD),
+        "MPI_Allgather");
+  return all;
+}
+
+namespace {
+
+// A datatype of one record, for the life of the object.
+class RecordType {
+ public:
+  explicit RecordType(std::size_t bytes) {
+    check(MPI_Type_contiguous(int(bytes), MPI_BYTE, &type_), "MPI_Type_contiguous");
+    check(MPI_Type_commit(&type_), "MPI_Type_commit");
+  }
+  ~RecordType() { MPI_Type_free(&type_); }
+  RecordType(const RecordType&) = delete;
+  RecordType& operator=(const RecordType&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// MPI's counts and offsets are ints.
+std::vector<int> as_counts(const std::vector<std::size_t>& counts, std::vector<int>& offsets) {
+  std::vector<int> out;
+  std::size_t at = 0;
+  offsets.clear();
+  for (std::size_t c : counts) {
+    if (c > std::size_t(INT_MAX) || at > std::size_t(INT_MAX))
+      throw std::runtime_error("more than 2^31 particles to pass between two processes: use more processes");
+    out.push_back(int(c));
+    offsets.push_back(int(at));
+    at += c;
+  }
+  return out;
+}
+
+// (C, T) of a later process over (C, T) of an earlier one, six floats per pixel: MPI calls it
+// with `earlier` the lower ranks' part, and the result goes to `later`.
+void composite_over(void* earlier_v, void* later_v, int* pixels, MPI_Datatype*) {
+  const float* earlier = static_cast<const float*>(earlier_v);
+  float* later = static_cast<float*>(later_v);
+  const long n = long(*pixels);
+  // MPI calls this on the main thread; the threads it starts do not call MPI.
+#pragma omp parallel for schedule(static) if (n > 32768)
+  for (long p = 0; p < n; ++p)
+    for (long c = 0; c < 3; ++c) {
+      later[6 * p + c] += later[6 * p + 3 + c] * earlier[6 * p + c];
+      later[6 * p + 3 + c] *= earlier[6 * p + 3 + c];
+    }
+}
+
+}  // namespace
+
+ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to,
+                                   std::size_t record_bytes, std::vector<std::size_t>& from) const {
+  std::vector<std::uint64_t> to64(to.begin(), to.end()), from64(to.size());
+  check(MPI_Alltoall(to64.data(), 1, MPI_UINT64_T, from64.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Alltoall");
+  from.assign(from64.begin(), from64.end());
+  std::size_t total = 0;
+  for (std::size_t c : from) total += c;
+  ParticleArray<char> received;  // not zero-filled: all of it is written
+  std::vector<int> send_counts, receive_counts, send_at, receive_at;
+  agreed(this, "for the " + std::to_string(total) + " particles other processes pass it", [&] {
+    send_counts = as_counts(to, send_at);
+    receive_counts = as_counts(from, receive_at);
+    received.resize(total * record_bytes);
+  });
+  const RecordType record(record_bytes);
+  check(MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), record.get(), received.data(),
+                      receive_counts.data(), receive_at.data(), record.get(), MPI_COMM_WORLD),
+        "MPI_Alltoallv");
+  return received;
+}
+
+void Comm::composite_to_root(float* layers, std::size_t pixels) const {
+  if (size_ == 1) return;
+  const RecordType pixel(6 * sizeof(float));
+  MPI_Op over;
+  check(MPI_Op_create(&composite_over, 0 /* not commutative: in rank order */, &over), "MPI_Op_create");
+  try {
+    for (std::size_t done = 0; done < pixels; done += max_count / 8) {
+      const int n = int(std::min(max_count / 8, pixels - done));
+      float* v = layers + 6 * done;
+      check(MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : v, rank_ == 0 ? v : nullptr, n, pixel.get(), over, 0,
+                       MPI_COMM_WORLD),
+            "MPI_Reduce");
+    }
+  } catch (...) {
+    MPI_Op_free(&over);
+    throw;
+  }
+  MPI_Op_free(&over);
+}
+
+struct SharedCounter::Window {
+  MPI_Win win = MPI_WIN_NULL;
+};
+
+SharedCounter::SharedCounter(const Comm& comm) : window_(std::make_unique<Window>()) {
+  std::uint64_t* base = nullptr;
+  const MPI_Aint bytes = comm.root() ? MPI_Aint(sizeof(std::uint64_t)) : 0;
+  check(MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &window_->win),
+        "MPI_Win_allocate");
+  MPI_Win_set_errhandler(window_->win, MPI_ERRORS_RETURN);
+  if (comm.root()) {
+    const std::uint64_t zero = 0;
+    check(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, window_->win), "MPI_Win_lock");
+    check(MPI_Put(&zero, 1, MPI_UINT64_T, 0, 0, 1, MPI_UINT64_T, window_->win), "MPI_Put");
+    check(MPI_Win_unlock(0, window_->win), "MPI_Win_unlock");
+  }
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // no process counts before it is zero
+}
+
+SharedCounter::~SharedCounter() { MPI_Win_free(&window_->win); }
+
+std::uint64_t SharedCounter::next() {
+  const std::uint64_t one = 1;
+  std::uint64_t got = 0;
+  check(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, window_->win), "MPI_Win_lock");
+  check(MPI_Fetch_and_op(&one, &got, MPI_UINT64_T, 0, 0, MPI_SUM, window_->win), "MPI_Fetch_and_op");
+  check(MPI_Win_unlock(0, window_->win), "MPI_Win_unlock");
+  return got;
+}
+
+}  // namespace splotch

@@ -1,0 +1,31 @@
+// The one process of a build without MPI.
+#include <cstdlib>
+
+#include "splotch/mpi/comm.h"
+
+namespace splotch {
+
+Comm::Comm(int&, char**&) {}
+Comm::~Comm() = default;
+void Comm::abort(int status) const { std::exit(status); }
+std::string Comm::first_error(const std::string& local) const { return local; }
+void Comm::min_max(std::vector<float>&, std::vector<float>&) const {}
+std::uint64_t Comm::sum(std::uint64_t value) const { return value; }
+bool Comm::all(bool value) const { return value; }
+void Comm::sum_to_root(float*, std::size_t) const {}
+void Comm::sum(std::vector<std::uint64_t>&) const {}
+void Comm::broadcast(std::vector<std::uint64_t>&) const {}
+std::vector<std::uint64_t> Comm::gather_all(const std::vector<std::uint64_t>& mine) const { return mine; }
+ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to, std::size_t,
+                                   std::vector<std::size_t>& from) const {
+  from = to;
+  return send;
+}
+void Comm::composite_to_root(float*, std::size_t) const {}
+
+struct SharedCounter::Window {};
+SharedCounter::SharedCounter(const Comm&) {}
+SharedCounter::~SharedCounter() = default;
+std::uint64_t SharedCounter::next() { return local_++; }
+
+}  // namespace splotch

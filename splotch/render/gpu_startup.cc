@@ -1,0 +1,73 @@
+#include "splotch/render/gpu_startup.h"
+
+#include <omp.h>
+
+#include <exception>
+#include <filesystem>
+#include <utility>
+
+namespace splotch {
+
+bool gpu_driver_loaded() {
+  std::error_code error;
+  for (const char* path : {"/proc/driver/nvidia/gpus", "/dev/nvidia0", "/dev/nvidiactl", "/dev/dxg"})
+    if (std::filesystem::exists(path, error)) return true;
+  return false;
+}
+
+GpuStartup::GpuStartup(int device) {
+  threads_ = omp_get_max_threads();
+  if (threads_ > 1) omp_set_num_threads(threads_ - 1);
+  worker_ = std::thread([this, device] {
+    std::string why;
+    const bool present = cuda_device_present(&why, device);
+    if (!present) {
+      over_ = true;
+      probe_.set_value(why.empty() ? std::string("no usable GPU") : why);
+      return;
+    }
+    probe_.set_value(std::string());
+    try {
+      auto session = std::make_shared<CudaSession>(0, device);
+      over_ = true;
+      session_.set_value(std::move(session));
+    } catch (...) {
+      over_ = true;
+      session_.set_exception(std::current_exception());
+    }
+  });
+}
+
+GpuStartup::~GpuStartup() {
+  worker_.join();
+  restore_threads();
+}
+
+void GpuStartup::restore_threads() {
+  if (threads_ > 1) omp_set_num_threads(threads_);
+  threads_ = 0;
+}
+
+void GpuStartup::pace_threads() {
+  if (threads_ && over_) restore_threads();
+}
+
+bool GpuStartup::device_present(std::string* why) {
+  const std::string& no_device = probe_result_.get();
+  if (!no_device.empty()) restore_threads();
+  if (why) *why = no_device;
+  return no_device.empty();
+}
+
+CudaSession* GpuStartup::session() {
+  try {
+    CudaSession* session = session_result_.get().get();
+    restore_threads();
+    return session;
+  } catch (...) {
+    restore_threads();
+    throw;
+  }
+}
+
+}  // namespace splotch

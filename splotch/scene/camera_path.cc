@@ -1,0 +1,119 @@
+#include "splotch/scene/camera_path.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "params/user_error.h"
+
+namespace splotch {
+namespace {
+
+// `sky` made orthogonal to the view from `camera` to `lookat`, of unit length.
+Vec3 upright(Vec3 sky, Vec3 camera, Vec3 lookat) {
+  const Vec3 view = normalized(lookat - camera);
+  const Vec3 up = sky - dot(sky, view) * view;
+  if (length(up) < 1e-9 * length(sky))
+    throw UserError("the sky vector is parallel to the view direction at camera (" + std::to_string(camera.x) + ", " +
+                    std::to_string(camera.y) + ", " + std::to_string(camera.z) + "): choose another sky");
+  return normalized(up);
+}
+
+void check_frames(int frames) {
+  if (frames < 2) throw UserError("frames = " + std::to_string(frames) + ": a camera path needs at least 2 frames");
+}
+
+// The point at parameter t in [0, 1] of segment k of `p`, linear or Catmull-Rom (the ends
+// repeated as their own neighbours).
+Vec3 point_on(const std::vector<Vec3>& p, std::size_t k, double t, PathInterpolation how) {
+  const Vec3 p1 = p[k], p2 = p[k + 1];
+  if (how == PathInterpolation::linear) return p1 + t * (p2 - p1);
+  const Vec3 p0 = k > 0 ? p[k - 1] : p1, p3 = k + 2 < p.size() ? p[k + 2] : p2;
+  const double t2 = t * t, t3 = t2 * t;
+  return 0.5 * ((2.0 * p1) + t * (p2 - p0) + t2 * (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3) +
+                t3 * (3.0 * p1 - p0 - 3.0 * p2 + p3));
+}
+
+// Points along the path through `p`, at `frames` even steps of its length (measured on a fine
+// sampling of the curve, so that a spline's bends count too).
+std::vector<Vec3> even_points(const std::vector<Vec3>& p, int frames, PathInterpolation how) {
+  if (p.size() == 1) return std::vector<Vec3>(std::size_t(frames), p[0]);
+  constexpr int fine = 256;  // samples per segment
+  std::vector<Vec3> samples;
+  std::vector<double> at{0.0};
+  for (std::size_t k = 0; k + 1 < p.size(); ++k)
+    for (int j = (k == 0 ? 0 : 1); j <= fine; ++j) {
+      samples.push_back(point_on(p, k, double(j) / fine, how));
+      if (samples.size() > 1) at.push_back(at.back() + length(samples.back() - samples[samples.size() - 2]));
+    }
+  std::vector<Vec3> out;
+  std::size_t i = 0;
+  for (int f = 0; f < frames; ++f) {
+    const double s = at.back() * double(f) / double(frames - 1);
+    while (i + 2 < at.size() && at[i + 1] < s) ++i;
+    const double span = at[i + 1] - at[i];
+    const double t = span > 0 ? (s - at[i]) / span : 0.0;
+    out.push_back(samples[i] + std::fmin(std::fmax(t, 0.0), 1.0) * (samples[i + 1] - samples[i]));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<CameraKey> orbit_path(const CameraKey& start, int frames, double turns) {
+  check_frames(frames);
+  const Vec3 axis = normalized(start.sky);
+  const Vec3 r = start.camera - start.lookat;
+  const Vec3 along = dot(r, axis) * axis, radial = r - along;
+  const Vec3 side = cross(axis, radial);
+  std::vector<CameraKey> out;
+  for (int f = 0; f < frames; ++f) {
+    const double angle = 2.0 * M_PI * turns * double(f) / double(frames);
+    CameraKey k;
+    k.lookat = start.lookat;
+    k.camera = start.lookat + along + std::cos(angle) * radial + std::sin(angle) * side;
+    k.sky = upright(start.sky, k.camera, k.lookat);
+    out.push_back(k);
+  }
+  return out;
+}
+
+std::vector<CameraKey> fly_path(const std::vector<Vec3>& cameras, const std::vector<Vec3>& lookats, Vec3 sky,
+                                int frames, PathInterpolation interpolation) {
+  check_frames(frames);
+  if (cameras.size() < 2) throw UserError("a fly path needs at least 2 camera points");
+  if (lookats.size() != 1 && lookats.size() != cameras.size())
+    throw UserError("a fly path needs 1 lookat point or as many as camera points (" + std::to_string(cameras.size()) +
+                    "), not " + std::to_string(lookats.size()));
+  const std::vector<Vec3> c = even_points(cameras, frames, interpolation);
+  const std::vector<Vec3> l = even_points(lookats, frames, interpolation);
+  std::vector<CameraKey> out;
+  for (int f = 0; f < frames; ++f) out.push_back({c[std::size_t(f)], l[std::size_t(f)], upright(sky, c[std::size_t(f)], l[std::size_t(f)])});
+  return out;
+}
+
+std::vector<CameraKey> zoom_path(const CameraKey& start, int frames, double factor) {
+  check_frames(frames);
+  if (!(factor > 0)) throw UserError("zoom factor = " + std::to_string(factor) + " must be positive");
+  std::vector<CameraKey> out;
+  for (int f = 0; f < frames; ++f) {
+    const double scale = std::pow(factor, double(f) / double(frames - 1));
+    CameraKey k = start;
+    k.camera = start.lookat + scale * (start.camera - start.lookat);
+    k.sky = upright(start.sky, k.camera, k.lookat);
+    out.push_back(k);
+  }
+  return out;
+}
+
+std::string scene_text(const std::vector<CameraKey>& frames) {
+  std::string out = "camera_x camera_y camera_z lookat_x lookat_y lookat_z sky_x sky_y sky_z\n";
+  char line[512];
+  for (const CameraKey& k : frames) {
+    std::snprintf(line, sizeof line, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", k.camera.x, k.camera.y,
+                  k.camera.z, k.lookat.x, k.lookat.y, k.lookat.z, k.sky.x, k.sky.y, k.sky.z);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace splotch

@@ -1,0 +1,278 @@
+#include "splotch/scene/scene_run.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <new>
+#include <optional>
+#include <system_error>
+#include <utility>
+
+#include "cuda/cuda_renderer.h"
+#include "io/hdf5_file.h"
+#include "params/user_error.h"
+#include "splotch/mpi/comm.h"
+#include "splotch/app/file_paths.h"
+#include "splotch/app/pipeline.h"
+#include "splotch/app/run_report.h"
+#include "splotch/scene/scene_file.h"
+#include "splotch/render/gpu_startup.h"
+#include "splotch/app/settings.h"
+#include "splotch/load/snapshot_cache.h"
+#include "splotch/app/memory_need.h"
+#include "splotch/app/system_memory.h"
+
+namespace splotch {
+
+std::string SceneSummary::text() const {
+  char line[500];
+  // The share of the processes' time together.
+  const double whole = (seconds > 0 ? seconds : 1) * processes;
+  const std::string dealt = processes > 1 ? " dealt out to " + std::to_string(processes) + " processes" : "";
+  std::snprintf(line, sizeof line,
+                "scene: %d frames%s: %d rendered, %d skipped (resume), %d failed, in %.3f s (%.3f s per rendered "
+                "frame; %d snapshot reads, %d of them while a frame rendered; waiting for reads %.0f%% and rendering "
+                "%.0f%% of the run's time)\n",
+                frames, dealt.c_str(), rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads, reads_ahead,
+                100 * read_seconds / whole, 100 * render_seconds / whole);
+  return line;
+}
+
+namespace {
+
+// How many frames ahead a scene looks for the next snapshot to read: working out a frame's
+// signature reads its snapshot's header, so a fly-through of thousands of frames looks only this
+// far (the read then starts this many frames early).
+constexpr std::size_t look_ahead_frames = 32;
+
+// A snapshot whose loading took less is not read ahead: the background read costs the frame that
+// renders meanwhile more than it saves. On the 16-core H100 node, 20-ms frames of the 1e6
+// benchmark snapshot (read from the page cache in a few ms) took 1.4 to 2.8 times as long with
+// the read ahead, while 1e7 snapshots read from disk (0.1 to 0.2 s) made frames 1.2 to 1.4 times
+// faster.
+constexpr double read_ahead_worth_seconds = 0.05;
+
+// What a later frame needs, worked out from its keys once: its snapshot and whether it is to be
+// rendered at all (resume). `usable` is false when its keys are in error: the frame says so in
+// its turn.
+struct FramePlan {
+  bool usable = false, exists = false;
+  std::string signature;
+  InputSettings input;
+  std::vector<TypeNormalization> normalization;
+};
+
+FramePlan plan_frame(ParamFile params, const SceneFrame& f, bool resume) {
+  FramePlan plan;
+  try {
+    std::string input_keys;
+    const Settings s = read_settings(params, f.number, true, "", true, &input_keys);
+    plan.normalization = normalizations(s);
+    plan.signature = snapshot_signature(input_keys, plan.normalization);
+    plan.input = s.input;
+    plan.exists = resume && path_exists(s.output.path);
+    plan.usable = true;
+  } catch (const UserError&) {
+  }
+  return plan;
+}
+
+// The bytes of the snapshot's files: what reading it takes, about (a file holds fields that are
+// not read, and its particles take a little more memory once projected).
+std::size_t snapshot_file_bytes(const InputSettings& input) {
+  std::size_t bytes = 0;
+  std::error_code error;
+  for (const std::string& f : input.gadget.files.empty() ? std::vector<std::string>{input.path} : input.gadget.files) {
+    const std::uintmax_t size = std::filesystem::file_size(f, error);
+    if (!error) bytes += std::size_t(size);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+ReadAhead read_ahead_mode(ParamFile& params) {
+  const std::string text = params.get<std::string>("scene_read_ahead", "auto");
+  if (text == "auto") return ReadAhead::automatic;
+  return parse_bool(text, params.origin("scene_read_ahead") + ": scene_read_ahead (auto, TRUE or FALSE)")
+             ? ReadAhead::always
+             : ReadAhead::never;
+}
+
+bool worth_reading_ahead(ReadAhead mode, double load_seconds) {
+  if (mode == ReadAhead::automatic) return load_seconds >= read_ahead_worth_seconds;
+  return mode == ReadAhead::always;
+}
+
+MpiMode read_mpi_mode(ParamFile& params) {
+  const std::string mode = params.get<std::string>("mpi_mode", "auto");
+  if (mode == "auto") return MpiMode::automatic;
+  if (mode == "data") return MpiMode::data;
+  if (mode == "frames") return MpiMode::frames;
+  throw UserError(params.origin("mpi_mode") + ": mpi_mode = '" + mode + "' is not one of auto, data, frames");
+}
+
+SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm, Console* process_console) {
+  Stopwatch clock;
+  const MpiMode mode = read_mpi_mode(params);
+  std::string path = params.get<std::string>("scene_file");
+  // A relative name: from the working directory, else from the parameter file's directory.
+  if (!path.empty() && path[0] != '/' && !path_exists(path) && path_exists(directory_of(params.name()) + path))
+    path = directory_of(params.name()) + path;
+  SceneSelection selection;
+  selection.start = params.get<int>("scene_start", 0);
+  selection.increment = params.get<int>("scene_incr", 1);
+  selection.last = params.get<int>("last_scene", -1);
+  const bool resume = params.get<bool>("resume", false);
+  // auto: when the snapshot before took long enough to load; TRUE: always; FALSE: never.
+  const ReadAhead read_ahead = read_ahead_mode(params);
+  const std::vector<SceneFrame> frames = read_scene_file(path, selection);
+  auto frame_params = [&](std::size_t k) {
+    ParamFile p = params;
+    for (const auto& [key, value] : frames[k].values) p.set(key, value, frames[k].origin);
+    return p;
+  };
+
+  std::vector<std::optional<FramePlan>> plans(frames.size());
+  const int processes = comm ? comm->size() : 1;
+  bool deal = processes > 1 && mode == MpiMode::frames;
+  if (processes > 1 && mode == MpiMode::automatic && frames.size() > std::size_t(processes)) {
+    // Every process holds a whole snapshot then: the node's memory is shared by its processes.
+    plans[0] = plan_frame(frame_params(0), frames[0], resume);
+    const std::size_t wanted = 2 * snapshot_file_bytes(plans[0]->input);
+    deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
+  }
+  if (deal && params.get<std::string>("renderer", "auto") == "cuda") {
+    // Said once before dealing: a process without a GPU would fail each frame it took at once,
+    // and so take most of them.
+    agreed(comm, "", [&] {
+      std::string why;
+      if (!cuda_device_present(&why, comm->gpu_index()))
+        throw UserError(params.origin("renderer") + ": renderer = cuda, but " + why + "; use renderer = host or auto");
+    });
+  }
+  Console& speaker = deal && process_console ? *process_console : console;
+  std::unique_ptr<SharedCounter> dealer;
+  if (deal) dealer = std::make_unique<SharedCounter>(*comm);
+  // Frames in turn, or as dealt out: a process asks for its next frame as soon as the current one
+  // has its particles, so that the next one's snapshot can be read meanwhile.
+  std::size_t in_turn = 0;
+  auto claim = [&] { return dealer ? std::size_t(dealer->next()) : in_turn++; };
+  std::optional<std::size_t> claimed;
+
+  SceneSummary summary;
+  summary.frames = int(frames.size());
+  SnapshotCache cache;
+  std::optional<GpuStartup> gpu;  // started by the first frame that wants it
+  bool memory_said = false;
+  int first_width = 0, first_height = 0;
+  for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
+    const SceneFrame& f = frames[k];
+    FrameOptions options;
+    options.number = f.number;
+    options.in_scene = true;
+    options.resume = resume;
+    options.warn_unused = k == 0;
+    options.cache = &cache;
+    options.gpu = &gpu;
+    options.comm = deal ? nullptr : comm;
+    options.device = comm ? comm->gpu_index() : 0;
+    options.frames = int(deal ? (frames.size() - k + std::size_t(processes) - 1) / std::size_t(processes) : frames.size() - k);
+    // Once this frame has its particles: the first later frame of this process (within reach)
+    // that needs another snapshot has it read now, in the background.
+    options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {
+      if (dealer && !claimed) claimed = claim();
+      if (cache.reading_ahead() || !worth_reading_ahead(read_ahead, seconds)) return;
+      const std::size_t from = dealer ? *claimed : k + 1, to = dealer ? *claimed + 1 : k + 1 + look_ahead_frames;
+      for (std::size_t j = from; j < frames.size() && j < to; ++j) {
+        if (!plans[j]) plans[j] = plan_frame(frame_params(j), frames[j], resume);
+        const FramePlan& plan = *plans[j];
+        if (!plan.usable) return;
+        if (plan.exists || plan.signature == signature) continue;
+        // This frame reads HDF5 headers on this thread while the read runs.
+        const bool hdf5 = plan.input.simtype == 7 || plan.input.simtype == 8;
+        if (hdf5 && !hdf5_thread_safe()) return;
+        // The next snapshot is likely of the size of this one (the same simulation); the margin
+        // covers the reader's and the estimators' working memory.
+        const std::size_t available = available_memory_bytes();
+        if (available < 2 * bytes) {
+          if (!memory_said)
+            speaker.report("scene: the next snapshot is read after this frame, not during it: " + gib_text(available) +
+                           " of memory available, " + gib_text(2 * bytes) + " wanted\n");
+          memory_said = true;
+          return;
+        }
+        cache.read_ahead(plan.signature, plan.input, plan.normalization);
+        return;
+      }
+    };
+    Stopwatch frame_clock;
+    char line[1200];
+    std::string failure;
+    try {
+      ParamFile p = frame_params(k);
+      const RunReport r = render_frame(p, speaker, options);
+      if (r.skipped) {
+        ++summary.skipped;
+        std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s exists, skipped\n", k + 1, frames.size(),
+                      f.origin.c_str(), r.image_path.c_str());
+        speaker.report(line);
+        continue;
+      }
+      ++summary.rendered;
+      if (summary.rendered == 1) {
+        first_width = r.width;
+        first_height = r.height;
+      } else if (r.width != first_width || r.height != first_height) {
+        speaker.warning("frame " + std::to_string(k + 1) + " (" + f.origin + ") is " + std::to_string(r.width) + " x " +
+                        std::to_string(r.height) + " pixels, the first frame " + std::to_string(first_width) + " x " +
+                        std::to_string(first_height) + ": a movie needs frames of one size");
+      }
+      summary.read_seconds += r.stage_seconds("read") + r.stage_seconds("hsml");
+      summary.render_seconds += r.stage_seconds("render");
+      const double left = clock.seconds() / double(k + 1) * double(frames.size() - k - 1);
+      ++(r.reused ? summary.reads_saved : summary.reads);
+      if (r.read_ahead) ++summary.reads_ahead;
+      std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s in %.3f s, %s renderer%s; about %.0f s left\n", k + 1,
+                    frames.size(), f.origin.c_str(), r.image_path.c_str(), frame_clock.seconds(), r.renderer.c_str(),
+                    r.reused       ? " (snapshot kept from the frame before)"
+                    : r.read_ahead ? " (snapshot read while the frame before rendered)"
+                                   : "",
+                    left);
+      speaker.report(line);
+      if (summary.rendered == 1)  // what renderer = auto weighed, once
+        for (const std::string& note : r.notes)
+          if (note.rfind("renderer = auto", 0) == 0) speaker.report("  note: " + note + "\n");
+    } catch (const UserError& e) {
+      failure = e.what();
+    } catch (const std::bad_alloc&) {
+      if (!deal) throw;  // a process dealt frames goes on with its next (the others do not wait for it)
+      failure = "out of memory";
+    } catch (const std::exception& e) {
+      if (!deal) throw;
+      failure = std::string("internal error: ") + e.what();
+    }
+    if (!failure.empty()) {
+      ++summary.failed;
+      speaker.warning("frame " + std::to_string(k + 1) + " of " + std::to_string(frames.size()) + " (" + f.origin +
+                      ") failed: " + failure);
+    }
+  }
+  if (deal) {  // what all processes did
+    dealer.reset();
+    summary.processes = processes;
+    int* counts[] = {&summary.rendered, &summary.skipped, &summary.failed,
+                     &summary.reads,    &summary.reads_saved, &summary.reads_ahead};
+    double* seconds[] = {&summary.read_seconds, &summary.render_seconds};  // summed as milliseconds
+    std::vector<std::uint64_t> all;
+    for (int* c : counts) all.push_back(std::uint64_t(*c));
+    for (double* t : seconds) all.push_back(std::uint64_t(*t * 1e3 + 0.5));
+    comm->sum(all);
+    for (std::size_t k = 0; k < 6; ++k) *counts[k] = int(all[k]);
+    for (std::size_t k = 0; k < 2; ++k) *seconds[k] = 1e-3 * double(all[6 + k]);
+  }
+  summary.seconds = clock.seconds();
+  return summary;
+}
+
+}  // namespace splotch

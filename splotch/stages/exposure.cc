@@ -1,0 +1,85 @@
+#include "splotch/stages/exposure.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <vector>
+
+namespace splotch {
+namespace {
+
+constexpr double saturated_warning_fraction = 0.30;
+constexpr int dark_warning_level = 13;  // 5% of 255
+
+std::string shortest(double v) {
+  char buf[32];
+  const auto res = std::to_chars(buf, buf + sizeof buf, float(v));
+  return std::string(buf, res.ptr);
+}
+
+}  // namespace
+
+std::size_t sample_stride(const Image& image) {
+  return std::max<std::size_t>(1, std::size_t(image.width) * std::size_t(image.height) >> 16);
+}
+
+double automatic_exposure(const Image& sums, std::size_t stride) {
+  const std::size_t pixels = std::size_t(sums.width) * std::size_t(sums.height);
+  std::vector<float> lit;
+  lit.reserve(pixels / stride / 4);
+  for (std::size_t p = 0; p < pixels; p += stride) {
+    const float* v = &sums.rgb[3 * p];
+    const float m = std::max({v[0], v[1], v[2]});
+    if (m > 0 && std::isfinite(m)) lit.push_back(m);
+  }
+  if (lit.empty()) return 0;
+  const std::size_t k = std::min(lit.size() - 1, std::size_t(0.995 * double(lit.size())));
+  std::nth_element(lit.begin(), lit.begin() + std::ptrdiff_t(k), lit.end());
+  return lit[k] > 0 ? std::log(10.0) / double(lit[k]) : 0;
+}
+
+void scale(Image& sums, double factor) {
+  const float f = float(factor);
+  float* v = sums.rgb.data();
+  const std::size_t n = sums.rgb.size();
+#pragma omp parallel for simd schedule(static)
+  for (std::size_t i = 0; i < n; ++i) v[i] *= f;
+}
+
+PictureLevels measure_levels(const Image& picture) {
+  const std::size_t pixels = std::size_t(picture.width) * std::size_t(picture.height);
+  std::size_t saturated = 0;
+  float brightest = 0;
+  const float* v = picture.rgb.data();
+#pragma omp parallel for schedule(static) reduction(+ : saturated) reduction(max : brightest)
+  for (std::size_t p = 0; p < pixels; ++p) {
+    const float m = std::max({v[3 * p], v[3 * p + 1], v[3 * p + 2]});
+    if (m * 256.0f >= 255.0f) ++saturated;  // the 8-bit value 255 (to_8bit)
+    if (m > brightest) brightest = m;
+  }
+  PictureLevels l;
+  l.saturated_fraction = pixels ? double(saturated) / double(pixels) : 0;
+  l.brightest = int(std::min(255.0f, std::max(0.0f, brightest * 256.0f)));
+  return l;
+}
+
+std::string level_warning(const PictureLevels& l, double suggested, bool a_eq_e, float gray_absorption) {
+  const std::string fix = suggested > 0 ? "exposure = " + shortest(suggested) +
+                                              " (every brightness times that), or exposure = auto, would put its "
+                                              "brightest 0.5% just below white"
+                                        : "";
+  if (l.saturated_fraction > saturated_warning_fraction)
+    return std::to_string(int(std::lround(100 * l.saturated_fraction))) + "% of the picture is saturated (white in "
+           "some colour): " + (fix.empty() ? "lower the brightnesses (brightnessN)" : fix);
+  if (l.brightest < dark_warning_level) {
+    std::string text = "the picture is nearly black (its brightest value is " + std::to_string(l.brightest) +
+                       " of 255): " + (fix.empty() ? "raise the brightnesses (brightnessN)" : fix);
+    if (!a_eq_e)
+      text += "; with a_eq_e = FALSE a colour much weaker than gray_absorption (" + shortest(gray_absorption) +
+              ") stays dark: lower gray_absorption";
+    return text;
+  }
+  return "";
+}
+
+}  // namespace splotch

@@ -1,0 +1,86 @@
+// Geometry stage (DESIGN.md section 4): world positions -> pixel coordinates, smoothing lengths
+// -> pixel radii, and the "classic" kernel normalisation of the intensity.
+//
+// Camera frame: z = normalize(center - lookat) (the camera looks along -z), x = normalize(sky x z),
+// y = z x x. With d = p - camera, (x', y', z') = (d.x, d.y, d.z); a particle is active only when
+// zmin < -z' < zmax. With res2 = xres/2, ycorr = (yres - xres)/2, fovfct = tan(fov/2):
+//   perspective:  f = -res2 / (fovfct z'),          X = res2 + x' f + xshift, Y = res2 + ycorr + y' f + yshift
+//   orthographic: f = res2 / (fovfct |center - lookat|), X = res2 + x' f,     Y = res2 + ycorr + y' f
+// where (xshift, yshift) is minus the projected offset of `center` from the camera (zero by
+// default). Then I *= 0.5 bfak / h (bfak = 0.5 pi^(-5/6)), r = 2 h f smooth_factor, and small
+// particles are widened: rcorr = sqrt(r^2 + minrad_pix^2) / r, r *= rcorr, I /= rcorr. A particle
+// whose footprint (radius 0.75 r) misses the image is dropped.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "io/particle_set.h"
+#include "splotch/stages/splats.h"
+#include "splotch/util/vec3.h"
+
+namespace splotch {
+
+struct Camera {
+  Vec3 position, lookat, sky{0, 0, 1}, center;  // center defaults to position (set by the caller)
+  double fov_degrees = 45;
+  bool perspective = true;
+  double zmin = 0, zmax = 1e23;
+  int xres = 800, yres = 800;
+};
+
+// The orthonormal camera frame; throws UserError when the view direction is undefined (center ==
+// lookat) or the sky vector is parallel to it.
+struct CameraFrame {
+  Vec3 x_axis, y_axis, z_axis;
+};
+CameraFrame camera_frame(const Camera& camera);
+
+struct GeometryOptions {
+  Camera camera;
+  float minrad_pix = 1;
+  std::vector<float> smooth_factor;  // per type
+};
+
+// Moves each coordinate by a multiple of `box_size` so that it lies within box_size/2 of `lookat`.
+void wrap_periodic(ParticleSet& particles, Vec3 lookat);
+inline float wrapped(float v, double centre, double box) {
+  const double d = v - centre;
+  return d > 0.5 * box || d < -0.5 * box ? float(v - box * std::floor(d / box + 0.5)) : v;
+}
+
+// Projects, scales and keeps only the active particles (in their original order), in the
+// particles' own arrays.
+Splats project(ParticleSet&& particles, const GeometryOptions& options);
+// The same from particles that stay as they are (the snapshot a scene keeps for its next frame):
+// wrapped about the camera's lookat first when `wrap` (as wrap_periodic), and only the active
+// ones copied, so a frame needs no copy of the whole snapshot.
+Splats project(const ParticleSet& particles, const GeometryOptions& options, bool wrap);
+
+// The footprint of a splat of pixel radius r centred at (X, Y): columns [x_lo, x_hi) and rows
+// [y_lo, y_hi) of the image, from R = 0.75 r as the original computes them (int() truncates).
+struct Footprint {
+  int x_lo, x_hi, y_lo, y_hi;
+  bool empty() const { return x_lo >= x_hi || y_lo >= y_hi; }
+};
+inline int truncate_to_int(float v) {
+  // int() of values far outside the image would overflow; anything beyond +-1e9 is off-screen.
+  // (min/max rather than comparisons: they compile to single vector instructions.)
+  return int(std::min(std::max(v, -1.0e9f), 1.0e9f));
+}
+inline Footprint footprint(float X, float Y, float r, int xres, int yres) {
+  const float R = 0.75f * r;
+  Footprint f;
+  f.x_lo = truncate_to_int(X - R + 1.0f);
+  f.x_hi = truncate_to_int(X + R + 1.0f);
+  f.y_lo = truncate_to_int(Y - R + 1.0f);
+  f.y_hi = truncate_to_int(Y + R + 1.0f);
+  f.x_lo = f.x_lo < 0 ? 0 : f.x_lo;
+  f.y_lo = f.y_lo < 0 ? 0 : f.y_lo;
+  f.x_hi = f.x_hi > xres ? xres : f.x_hi;
+  f.y_hi = f.y_hi > yres ? yres : f.y_hi;
+  return f;
+}
+
+}  // namespace splotch
