@@ -238,8 +238,21 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     s.input.raw.share = s.input.gadget.share = s.input.table.share = ReadShare{comm->rank(), comm->size()};
   }
   // The particles the headers promise (this process's share): whether the run fits in memory,
-  // and with renderer = auto, whether starting the GPU can pay.
-  const std::optional<std::uint64_t> to_read = particles_to_read(s.input);
+  // and with renderer = auto, whether starting the GPU can pay. Counted when first needed (a
+  // scene's frame that keeps its snapshot and has its renderer needs no header); in an MPI run
+  // rank 0 reads the headers for all, as for the read (splotch/load/snapshot_load.cc).
+  std::optional<std::optional<std::uint64_t>> counted;
+  if (comm) {
+    std::vector<std::uint64_t> known = {0, 0};
+    if (comm->root())
+      if (const std::optional<std::uint64_t> n = particles_to_read(s.input)) known = {1, *n};
+    comm->broadcast(known);
+    counted = known[0] ? std::optional<std::uint64_t>(known[1]) : std::nullopt;
+  }
+  auto to_read = [&] {
+    if (!counted) counted = particles_to_read(s.input);
+    return *counted;
+  };
   auto work = [&](double particles) {
     RenderWork w;
     w.particles = particles;
@@ -252,19 +265,24 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   std::string renderer_note;  // renderer = auto's choice, for the report
   bool note_says_gpu = false;
   if (automatic && s.renderer == RendererChoice::cuda && !gpu_start) {
-    if (!gpu_driver_loaded()) {
+    // No driver, or the scene's first frame found the GPU would not pay: the host, with no count.
+    const bool declined = !gpu_driver_loaded() || (frame.gpu_declined && *frame.gpu_declined);
+    const std::optional<std::uint64_t> n = declined ? std::nullopt : to_read();
+    if (declined) {
       s.renderer = RendererChoice::host;
-    } else if (to_read) {
-      const RendererEstimate e = choose_before_read(work(double(*to_read)));
+    } else if (n) {
+      const RendererEstimate e = choose_before_read(work(double(*n)));
       if (!e.gpu) {
         s.renderer = RendererChoice::host;
-        renderer_note = describe_choice(e, work(double(*to_read)), true);
+        renderer_note = describe_choice(e, work(double(*n)), true);
+        if (frame.gpu_declined) *frame.gpu_declined = true;
       }
     }
     if (s.renderer == RendererChoice::cuda) gpu_start.emplace(frame.device);
   }
   auto check_memory_before_read = [&](bool keeps_particles) {
-    if (!to_read || !memory_check) return;
+    const std::optional<std::uint64_t> n = memory_check ? to_read() : std::nullopt;
+    if (!n) return;
     MemoryShape shape;
     shape.pixels = std::size_t(s.camera.xres) * std::size_t(s.camera.yres);
     for (const TypeSettings& t : s.types)
@@ -276,7 +294,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     shape.keeps_particles = keeps_particles;
     const int on_node = comm ? comm->node_size() : 1;
     agreed([&] {
-      const std::string w = check_memory(memory_need(*to_read, shape), *to_read,
+      const std::string w = check_memory(memory_need(*n, shape), *n,
                                          available_memory_bytes() / std::size_t(on_node), on_node, s.input.path);
       if (!w.empty()) console.warning(w);
     });

@@ -40,6 +40,10 @@ struct FrameOptions {
   // draws it (a_eq_e) or its range of the draw order (a_eq_e = FALSE), and rank 0 sums or
   // composites the images and writes the picture (the cache is not used then).
   const Comm* comm = nullptr;
+  // renderer = auto in a scene: set by the first frame that finds starting the GPU would not pay
+  // over the frames left, so that the later ones (fewer frames, the same snapshots as a rule) take
+  // the host without reading the headers again (null: a single frame).
+  bool* gpu_declined = nullptr;
   // The frames this process renders in the run, this one included (a scene's frames from this one
   // on): renderer = auto weighs the GPU's start against what it saves over them.
   int frames = 1;

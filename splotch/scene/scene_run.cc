@@ -164,6 +164,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   summary.frames = int(frames.size());
   SnapshotCache cache;
   std::optional<GpuStartup> gpu;  // started by the first frame that wants it
+  bool gpu_declined = false;      // renderer = auto found it would not pay (splotch/app/pipeline.h)
   bool memory_said = false;
   int first_width = 0, first_height = 0;
   for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
@@ -175,6 +176,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     options.warn_unused = k == 0;
     options.cache = &cache;
     options.gpu = &gpu;
+    options.gpu_declined = &gpu_declined;
     options.comm = deal ? nullptr : comm;
     options.device = comm ? comm->gpu_index() : 0;
     options.frames = int(deal ? (frames.size() - k + std::size_t(processes) - 1) / std::size_t(processes) : frames.size() - k);
