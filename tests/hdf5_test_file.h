@@ -135,6 +135,32 @@ class Hdf5TestWriter {
   }
 };
 
+// A member of a compound dataset's rows: its name, offset in the row and HDF5 type.
+struct CompoundMember {
+  const char* name;
+  std::size_t offset;
+  hid_t type;
+};
+
+// A new file at `path` holding one compound dataset `dataset` of `rows` (as a semi-analytic
+// catalogue is written), each row a `Row` with the members given.
+template <class Row>
+void write_compound_table(const std::string& path, const std::string& dataset, const std::vector<Row>& rows,
+                          const std::vector<CompoundMember>& members) {
+  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (file < 0) throw std::runtime_error("cannot create " + path);
+  hid_t type = H5Tcreate(H5T_COMPOUND, sizeof(Row));
+  for (const CompoundMember& m : members) H5Tinsert(type, m.name, m.offset, m.type);
+  const hsize_t n = rows.size();
+  hid_t space = H5Screate_simple(1, &n, nullptr);
+  hid_t d = H5Dcreate2(file, dataset.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data());
+  H5Dclose(d);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Fclose(file);
+}
+
 }  // namespace splotch::testing
 
 #endif  // SPLOTCH_HDF5

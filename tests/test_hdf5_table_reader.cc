@@ -16,7 +16,7 @@
 #include "tests/test_support.h"
 
 #ifdef SPLOTCH_HDF5
-#include <hdf5.h>
+#include "tests/hdf5_test_file.h"
 #endif
 
 namespace splotch {
@@ -117,21 +117,12 @@ Galaxy galaxy(std::size_t i) {
 }
 
 void write_galaxies(const std::string& path, const std::vector<Galaxy>& rows) {
-  hid_t type = H5Tcreate(H5T_COMPOUND, sizeof(Galaxy));
-  H5Tinsert(type, "position_x", HOFFSET(Galaxy, position_x), H5T_NATIVE_DOUBLE);
-  H5Tinsert(type, "position_y", HOFFSET(Galaxy, position_y), H5T_NATIVE_FLOAT);
-  H5Tinsert(type, "position_z", HOFFSET(Galaxy, position_z), H5T_NATIVE_DOUBLE);
-  H5Tinsert(type, "velocity_x", HOFFSET(Galaxy, velocity_x), H5T_NATIVE_FLOAT);
-  H5Tinsert(type, "snapshot", HOFFSET(Galaxy, snapshot), H5T_NATIVE_INT);
-  hid_t file = create_file(path);
-  const hsize_t dims[1] = {hsize_t(rows.size())};
-  hid_t space = H5Screate_simple(1, dims, nullptr);
-  hid_t d = H5Dcreate2(file, "galaxies", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data());
-  H5Dclose(d);
-  H5Sclose(space);
-  H5Tclose(type);
-  H5Fclose(file);
+  testing::write_compound_table(path, "galaxies", rows,
+                       {{"position_x", HOFFSET(Galaxy, position_x), H5T_NATIVE_DOUBLE},
+                        {"position_y", HOFFSET(Galaxy, position_y), H5T_NATIVE_FLOAT},
+                        {"position_z", HOFFSET(Galaxy, position_z), H5T_NATIVE_DOUBLE},
+                        {"velocity_x", HOFFSET(Galaxy, velocity_x), H5T_NATIVE_FLOAT},
+                        {"snapshot", HOFFSET(Galaxy, snapshot), H5T_NATIVE_INT}});
 }
 
 std::vector<Galaxy> galaxies(std::size_t n) {

@@ -223,7 +223,7 @@ TEST_CASE("bin/splotch: one run lists every problem of a parameter file, each wi
 }
 
 #ifdef SPLOTCH_HDF5
-#include <hdf5.h>
+#include "tests/hdf5_test_file.h"
 
 namespace {
 
@@ -245,21 +245,12 @@ std::vector<Galaxy> catalogue(int rows) {
 }
 
 void write_catalogue(const std::string& path, const std::vector<Galaxy>& rows) {
-  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t type = H5Tcreate(H5T_COMPOUND, sizeof(Galaxy));
-  H5Tinsert(type, "position_x", HOFFSET(Galaxy, position_x), H5T_NATIVE_FLOAT);
-  H5Tinsert(type, "position_y", HOFFSET(Galaxy, position_y), H5T_NATIVE_FLOAT);
-  H5Tinsert(type, "position_z", HOFFSET(Galaxy, position_z), H5T_NATIVE_FLOAT);
-  H5Tinsert(type, "velocity_x", HOFFSET(Galaxy, velocity_x), H5T_NATIVE_FLOAT);
-  H5Tinsert(type, "snapshot", HOFFSET(Galaxy, snapshot), H5T_NATIVE_INT);
-  const hsize_t n = rows.size();
-  hid_t space = H5Screate_simple(1, &n, nullptr);
-  hid_t d = H5Dcreate2(file, "galaxies", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data());
-  H5Dclose(d);
-  H5Sclose(space);
-  H5Tclose(type);
-  H5Fclose(file);
+  write_compound_table(path, "galaxies", rows,
+                       {{"position_x", HOFFSET(Galaxy, position_x), H5T_NATIVE_FLOAT},
+                        {"position_y", HOFFSET(Galaxy, position_y), H5T_NATIVE_FLOAT},
+                        {"position_z", HOFFSET(Galaxy, position_z), H5T_NATIVE_FLOAT},
+                        {"velocity_x", HOFFSET(Galaxy, velocity_x), H5T_NATIVE_FLOAT},
+                        {"snapshot", HOFFSET(Galaxy, snapshot), H5T_NATIVE_INT}});
 }
 
 }  // namespace
