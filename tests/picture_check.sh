@@ -6,6 +6,9 @@
 # and on the GPU too where one answers, into DIR, and writes DIR/sums (sha256 of each picture).
 # Threads are fixed (OMP_NUM_THREADS=2): a_eq_e = FALSE breaks ties by a tile order whose tile
 # side follows the thread count.
+# The GPU's a_eq_e pictures are not byte-stable from one run to the next (its atomic float sums
+# add in no fixed order: on the H100, 3 of 18 differed between two runs of one build), so where a
+# GPU answers, run the check twice on one build to see which differences are that.
 #
 #   tests/picture_check.sh build/pictures_before          # at the old commit
 #   tests/picture_check.sh build/pictures_after           # at the new one
