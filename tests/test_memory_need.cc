@@ -76,6 +76,10 @@ TEST_CASE("memory: a run that does not fit is an error saying what it needs and 
     CHECK(text.find("MPI") != std::string::npos);
     CHECK(text.find("memory_check = FALSE") != std::string::npos);
   }
+  // An image that takes more than the particles: a smaller image is the advice, not MPI.
+  const MemoryNeed image = memory_need(50000, shape(30000, true));
+  CHECK_THROWS_WITH(check_memory(image, 50000, std::size_t(1) << 30, 1, "s"),
+                    doctest::Contains("Render a smaller image (xres, yres"));
   // Shared by the 4 processes of a node: said.
   CHECK_THROWS_WITH(check_memory(need, 1000000000, std::size_t(4) << 30, 4, "snap_100"),
                     doctest::Contains("shared by 4 processes"));

@@ -56,13 +56,17 @@ std::string check_memory(const MemoryNeed& need, std::uint64_t particles, std::s
       processes_on_node > 1 ? " (this process's part of the node's, shared by " + std::to_string(processes_on_node) +
                                   " processes)"
                             : "";
+  // What to do follows what takes the memory: every MPI process holds the whole image.
+  const std::string advice =
+      need.image_bytes > need.particle_bytes
+          ? "Render a smaller image (xres, yres: every process holds all of it)"
+          : "Render fewer particle types (ptypes), share the particles among the processes of several nodes with MPI "
+            "(bin/splotch_mpi, mpi_mode = data: each holds its part)";
   if (need.total > available)
-    throw UserError(
-        "rendering '" + input_path + "' needs about " + gib_text(need.total) + " of memory (" + counts + "), but " +
-        gib_text(available) + " are available" + per_process +
-        ": the run would fail or be killed. Render fewer particle types (ptypes), share the particles among the "
-        "processes of several nodes with MPI (bin/splotch_mpi, mpi_mode = data: each holds its part), or use a "
-        "node with more memory; memory_check = FALSE renders anyway");
+    throw UserError("rendering '" + input_path + "' needs about " + gib_text(need.total) + " of memory (" + counts +
+                    "), but " + gib_text(available) + " are available" + per_process +
+                    ": the run would fail or be killed. " + advice +
+                    ", or use a node with more memory; memory_check = FALSE renders anyway");
   if (double(need.total) > 0.9 * double(available))
     return "this run needs about " + gib_text(need.total) + " of the " + gib_text(available) +
            " of memory available" + per_process + ": it may be killed if anything else takes memory meanwhile";
