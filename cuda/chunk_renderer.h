@@ -20,7 +20,7 @@ namespace splotch::cuda_detail {
 
 // A chunk on the device: x, y, radius, e0, e1, e2, and with a_eq_e = FALSE the draw keys (null:
 // draw in chunk order). Either the arrays hold the chunk's `count` splats, in draw order one
-// chunk after another (splotch/render/draw_order_chunks.h) but not within a chunk; or `order` lists
+// chunk after another (splotch/splat/draw_order_chunks.h) but not within a chunk; or `order` lists
 // them: the chunk's splats are x[order[0]], ... x[order[count - 1]], already in draw order (all
 // splats on the device, sorted there).
 struct Chunk {

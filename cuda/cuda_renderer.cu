@@ -27,7 +27,7 @@
 #include "cuda/cuda_renderer.h"
 #include "cuda/device_buffer.h"
 #include "cuda/splat_items.cuh"
-#include "splotch/render/draw_order_chunks.h"
+#include "splotch/splat/draw_order_chunks.h"
 
 namespace splotch {
 namespace {

@@ -15,7 +15,7 @@
 // a_eq_e = FALSE every splat is drawn on the GPU: compositing is not additive, so a separate host
 // part could not be combined with the GPU's (each pixel needs its splats in one order).
 // The splats travel in chunks (`chunk_particles`), so device memory does not grow with N; with
-// a_eq_e = FALSE the chunks follow the draw order (splotch/render/draw_order_chunks.h).
+// a_eq_e = FALSE the chunks follow the draw order (splotch/splat/draw_order_chunks.h).
 #pragma once
 
 #include <cstddef>

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "splotch/render/draw_order_chunks.h"
+#include "splotch/splat/draw_order_chunks.h"
 
 namespace splotch {
 namespace {

@@ -1,4 +1,4 @@
-#include "splotch/render/draw_order_chunks.h"
+#include "splotch/splat/draw_order_chunks.h"
 
 #include <algorithm>
 #include <stdexcept>
