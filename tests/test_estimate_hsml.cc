@@ -2,7 +2,7 @@
 // lengths, among which particles, times which factor.
 #include <doctest/doctest.h>
 
-#include "splotch/app/console.h"
+#include "splotch/util/console.h"
 #include "splotch/load/estimate_hsml.h"
 
 namespace splotch {

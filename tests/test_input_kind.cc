@@ -8,7 +8,7 @@
 #include <string>
 
 #include "io/hdf5_file.h"
-#include "splotch/app/file_paths.h"
+#include "splotch/util/file_paths.h"
 #include "splotch/app/input_kind.h"
 #include "tests/hdf5_test_file.h"
 #include "tests/snapshot_test_data.h"

@@ -1,4 +1,4 @@
-// The memory estimate before reading (splotch/app/memory_need.h) and the particle count it starts from
+// The memory estimate before reading (splotch/frame/memory_need.h) and the particle count it starts from
 // (splotch/load/particle_count.h).
 #include <doctest/doctest.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "params/user_error.h"
-#include "splotch/app/memory_need.h"
+#include "splotch/frame/memory_need.h"
 #include "splotch/load/particle_count.h"
 #include "tests/gadget_test_file.h"
 #include "tests/test_support.h"

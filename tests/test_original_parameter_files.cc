@@ -10,7 +10,7 @@
 
 #include "io/image_reader.h"
 #include "io/palette.h"
-#include "splotch/app/file_paths.h"
+#include "splotch/util/file_paths.h"
 #include "tests/test_support.h"
 
 using namespace splotch;

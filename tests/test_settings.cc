@@ -14,7 +14,7 @@
 
 #include "params/param_file.h"
 #include "params/user_error.h"
-#include "splotch/app/settings.h"
+#include "splotch/settings/settings.h"
 #include "tests/test_support.h"
 
 using splotch::ImageFormat;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "splotch/app/file_paths.h"
+#include "splotch/util/file_paths.h"
 #include "tests/test_support.h"
 
 #ifdef SPLOTCH_HDF5

@@ -11,7 +11,7 @@
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
-#include "splotch/app/file_paths.h"
+#include "splotch/util/file_paths.h"
 
 namespace splotch {
 namespace {

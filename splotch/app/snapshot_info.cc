@@ -14,7 +14,7 @@
 #include "params/user_error.h"
 #include "splotch/app/input_kind.h"
 #include "splotch/load/read_snapshot.h"
-#include "splotch/app/settings.h"
+#include "splotch/settings/settings.h"
 
 namespace splotch {
 namespace {

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "io/particle_set.h"
-#include "splotch/app/console.h"
-#include "splotch/app/settings.h"
+#include "splotch/util/console.h"
+#include "splotch/settings/settings.h"
 
 namespace splotch {
 

@@ -1,11 +1,11 @@
 // The particles a render will read, from the headers alone, before reading: what choosing the
-// renderer (splotch/render/renderer_cost.h) and checking the memory (splotch/app/memory_need.h) start from.
+// renderer (splotch/render/renderer_cost.h) and checking the memory (splotch/frame/memory_need.h) start from.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
-#include "splotch/app/settings.h"
+#include "splotch/settings/settings.h"
 
 namespace splotch {
 

@@ -3,7 +3,7 @@
 
 #include "io/particle_set.h"
 #include "io/progress.h"
-#include "splotch/app/settings.h"
+#include "splotch/settings/settings.h"
 
 namespace splotch {
 

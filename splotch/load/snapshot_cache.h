@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "splotch/app/console.h"
+#include "splotch/util/console.h"
 #include "splotch/load/snapshot_load.h"
 
 namespace splotch {

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "params/user_error.h"
-#include "splotch/app/file_paths.h"
+#include "splotch/util/file_paths.h"
 
 namespace splotch {
 namespace {

@@ -8,7 +8,7 @@
 #include "splotch/load/estimate_hsml.h"
 #include "splotch/load/particle_check.h"
 #include "splotch/load/read_snapshot.h"
-#include "splotch/app/run_report.h"
+#include "splotch/frame/run_report.h"
 
 namespace splotch {
 namespace {

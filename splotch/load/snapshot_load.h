@@ -11,10 +11,10 @@
 
 #include "io/particle_set.h"
 #include "splotch/mpi/comm.h"
-#include "splotch/app/console.h"
+#include "splotch/util/console.h"
 #include "splotch/stages/normalize.h"
 #include "splotch/load/particle_check.h"
-#include "splotch/app/settings.h"
+#include "splotch/settings/settings.h"
 
 namespace splotch {
 

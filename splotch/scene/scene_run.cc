@@ -12,15 +12,15 @@
 #include "io/hdf5_file.h"
 #include "params/user_error.h"
 #include "splotch/mpi/comm.h"
-#include "splotch/app/file_paths.h"
-#include "splotch/app/pipeline.h"
-#include "splotch/app/run_report.h"
+#include "splotch/util/file_paths.h"
+#include "splotch/frame/pipeline.h"
+#include "splotch/frame/run_report.h"
 #include "splotch/scene/scene_file.h"
 #include "splotch/render/gpu_startup.h"
-#include "splotch/app/settings.h"
+#include "splotch/settings/settings.h"
 #include "splotch/load/snapshot_cache.h"
-#include "splotch/app/memory_need.h"
-#include "splotch/app/system_memory.h"
+#include "splotch/frame/memory_need.h"
+#include "splotch/frame/system_memory.h"
 
 namespace splotch {
 
@@ -164,7 +164,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   summary.frames = int(frames.size());
   SnapshotCache cache;
   std::optional<GpuStartup> gpu;  // started by the first frame that wants it
-  bool gpu_declined = false;      // renderer = auto found it would not pay (splotch/app/pipeline.h)
+  bool gpu_declined = false;      // renderer = auto found it would not pay (splotch/frame/pipeline.h)
   bool memory_said = false;
   int first_width = 0, first_height = 0;
   for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "params/param_file.h"
-#include "splotch/app/console.h"
+#include "splotch/util/console.h"
 
 namespace splotch {
 

@@ -1,4 +1,4 @@
-#include "splotch/app/original_keys.h"
+#include "splotch/settings/original_keys.h"
 
 #include <cctype>
 #include <utility>

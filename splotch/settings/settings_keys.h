@@ -1,4 +1,4 @@
-// What the two halves of the settings (splotch/app/settings.cc, splotch/app/input_settings.cc) share in
+// What the two halves of the settings (splotch/settings/settings.cc, splotch/settings/input_settings.cc) share in
 // reading keys: how a message names a key, and how a key naming a file is found and recorded.
 #pragma once
 

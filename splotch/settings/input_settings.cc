@@ -1,7 +1,7 @@
 // The input half of the settings: which snapshot, in which format, and what to read of each type
 // (DESIGN.md section 3, input keys). Reading them may open a snapshot's first file (its header
 // counts the files, its markers the byte order), but reads no particle.
-#include "splotch/app/settings.h"
+#include "splotch/settings/settings.h"
 
 #include "io/byte_order.h"
 #include "io/gadget_file.h"
@@ -9,8 +9,8 @@
 #include "io/hdf5_table_reader.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
-#include "splotch/app/file_paths.h"
-#include "splotch/app/settings_keys.h"
+#include "splotch/util/file_paths.h"
+#include "splotch/settings/settings_keys.h"
 #include "splotch/load/snapshot_files.h"
 
 namespace splotch {

@@ -1,5 +1,5 @@
 // Settings: the parameter file turned into the plain option structs of the stages. This (with
-// splotch/app/input_settings.cc for the input keys) is the one place that knows the keys of DESIGN.md
+// splotch/settings/input_settings.cc for the input keys) is the one place that knows the keys of DESIGN.md
 // section 3, their defaults and their valid values, so
 // every key is read (and checked) before the first particle is: a typo in the camera fails at
 // once, not after a long read.

@@ -1,7 +1,7 @@
 // The rendering half of the settings: types, camera, render, renderer and output keys, and
 // read_settings, which gathers every problem of both halves into one error
-// (splotch/app/input_settings.cc reads the input keys).
-#include "splotch/app/settings.h"
+// (splotch/settings/input_settings.cc reads the input keys).
+#include "splotch/settings/settings.h"
 
 #include <unistd.h>
 
@@ -11,8 +11,8 @@
 #include <cstdio>
 
 #include "params/user_error.h"
-#include "splotch/app/file_paths.h"
-#include "splotch/app/settings_keys.h"
+#include "splotch/util/file_paths.h"
+#include "splotch/settings/settings_keys.h"
 
 namespace splotch {
 namespace {

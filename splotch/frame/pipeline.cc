@@ -1,4 +1,4 @@
-#include "splotch/app/pipeline.h"
+#include "splotch/frame/pipeline.h"
 
 #include <omp.h>
 
@@ -22,21 +22,21 @@
 #include "splotch/render/host_renderer.h"
 #include "splotch/stages/normalize.h"
 #include "splotch/stages/postprocess.h"
-#include "splotch/app/file_paths.h"
+#include "splotch/util/file_paths.h"
 #include "splotch/load/snapshot_cache.h"
 #include "splotch/load/snapshot_load.h"
 #include "splotch/mpi/comm.h"
-#include "splotch/app/original_keys.h"
+#include "splotch/settings/original_keys.h"
 #include "splotch/mpi/draw_order_split.h"
 #include "splotch/stages/exposure.h"
-#include "splotch/app/settings.h"
+#include "splotch/settings/settings.h"
 #include "splotch/stages/sort.h"
 #include "splotch/stages/tile_order.h"
 #include "splotch/render/host_render_config.h"
-#include "splotch/app/memory_need.h"
+#include "splotch/frame/memory_need.h"
 #include "splotch/load/particle_count.h"
 #include "splotch/render/renderer_cost.h"
-#include "splotch/app/system_memory.h"
+#include "splotch/frame/system_memory.h"
 
 namespace splotch {
 namespace {

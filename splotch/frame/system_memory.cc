@@ -1,4 +1,4 @@
-#include "splotch/app/system_memory.h"
+#include "splotch/frame/system_memory.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "splotch/app/memory_need.h"
+#include "splotch/frame/memory_need.h"
 
 #include <algorithm>
 #include <cstdio>

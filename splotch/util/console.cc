@@ -1,4 +1,4 @@
-#include "splotch/app/console.h"
+#include "splotch/util/console.h"
 
 #include <algorithm>
 #include <cstdio>

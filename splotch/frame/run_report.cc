@@ -1,4 +1,4 @@
-#include "splotch/app/run_report.h"
+#include "splotch/frame/run_report.h"
 
 #include <sys/resource.h>
 
