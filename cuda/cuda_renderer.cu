@@ -1,18 +1,16 @@
-// The GPU renderer's driver (cuda_renderer.h): the host's share of the splats, the chunks to the
-// device, the algorithm drawing each chunk (chunk_renderer.h), and the image back.
+// The GPU renderer's driver (cuda_renderer.h): the chunks to the device, the algorithm drawing
+// each chunk (chunk_renderer.h), the caller's work alongside, and the image back.
 //
 // Chunks go through two slots (pinned staging buffer, device buffers): while the kernels of one
 // slot's chunk run on the compute stream, the next chunk is copied into the other slot on the
 // copy stream. The image comes back through the same staging buffers.
 #include <cuda_runtime.h>
-#include <omp.h>
 
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <future>
@@ -28,6 +26,7 @@
 #include "cuda/device_buffer.h"
 #include "cuda/splat_items.cuh"
 #include "splotch/splat/draw_order_chunks.h"
+#include "splotch/splat/splat_view.h"
 
 namespace splotch {
 namespace {
@@ -282,49 +281,6 @@ void fetch_device_image(const float* device, std::size_t floats, CudaSession::Bu
   }
 }
 
-// The splats whose footprint radius is beyond the boundary, in index order (drawn_on_gpu() in
-// splat_shape.cuh leaves exactly these out, with the same float comparison).
-std::vector<std::uint32_t> host_splats(const SplatView& s, int boundary) {
-  const int threads = omp_get_max_threads();
-  std::vector<std::vector<std::uint32_t>> found(std::size_t(threads), std::vector<std::uint32_t>{});
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num();
-    const std::size_t lo = s.n * std::size_t(t) / std::size_t(threads), hi = s.n * std::size_t(t + 1) / std::size_t(threads);
-    for (std::size_t i = lo; i < hi; ++i)
-      if (0.75f * s.radius[i] > float(boundary)) found[std::size_t(t)].push_back(std::uint32_t(i));
-  }
-  std::vector<std::uint32_t> all;
-  for (auto& part : found) all.insert(all.end(), part.begin(), part.end());
-  return all;
-}
-
-struct GatheredSplats {
-  std::vector<float> field[float_fields];
-  SplatView view() const {
-    SplatView v;
-    v.n = field[0].size();
-    v.x = field[0].data();
-    v.y = field[1].data();
-    v.radius = field[2].data();
-    for (int c = 0; c < 3; ++c) v.e[c] = field[3 + c].data();
-    return v;
-  }
-};
-
-GatheredSplats gather(const SplatView& s, const std::vector<std::uint32_t>& which) {
-  GatheredSplats g;
-  const auto in = fields_of(s);
-  for (int f = 0; f < float_fields; ++f) {
-    g.field[f].resize(which.size());
-    float* out = g.field[f].data();
-    const float* from = in[std::size_t(f)];
-#pragma omp parallel for schedule(static)
-    for (std::size_t k = 0; k < which.size(); ++k) out[k] = from[which[k]];
-  }
-  return g;
-}
-
 RenderGrid grid_for(const CudaOptions& o, const Image& image) {
   RenderGrid g;
   g.xres = image.width;
@@ -335,7 +291,6 @@ RenderGrid grid_for(const CudaOptions& o, const Image& image) {
   g.nx = (image.width + o.tile_x - 1) / o.tile_x;
   g.ny = (image.height + o.tile_y - 1) / o.tile_y;
   g.tiles = std::uint32_t(g.nx) * std::uint32_t(g.ny);
-  g.h2sigma = float(0.5 * std::pow(3.14159265358979323846, -1.0 / 6.0));
   g.gray = o.host.gray_absorption;
   g.big_on_host = o.host.a_eq_e;
   return g;
@@ -392,7 +347,8 @@ bool cuda_device_present(std::string* why, int device) {
   return true;
 }
 
-CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& image, CudaSession* session) {
+CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& image, CudaSession* session,
+                       const AlongsideGpu& alongside) {
   CudaReport report;
   if (s.n == 0 || image.width <= 0 || image.height <= 0) return report;
   if (requested.tile_x < 1 || requested.tile_y < 1 || requested.boundary < 0)
@@ -426,18 +382,13 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& 
     CUDA_CHECK(cudaStreamSynchronize(init));
   }
 
-  // a_eq_e: the large splats on CPU threads, straight into the image, while the GPU works.
-  const std::vector<std::uint32_t> big = o.host.a_eq_e ? host_splats(s, o.boundary) : std::vector<std::uint32_t>{};
-  report.on_host = big.size();
-  report.on_gpu = s.n - big.size();
-  const GatheredSplats host_part = gather(s, big);
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   std::future<double> host_work;
-  if (!big.empty())
+  if (alongside)
     host_work = std::async(std::launch::async, [&] {
-      render_host(host_part.view(), o.host, image);
+      alongside(o.boundary);
       return seconds_since(start);
     });
 

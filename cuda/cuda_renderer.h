@@ -10,20 +10,22 @@
 //             shared memory and adds the Btile to the image. With a_eq_e = FALSE each tile
 //             composites, one thread per pixel, every splat touching it, in draw order.
 //   fragment: a fragment per pixel of each footprint, sorted and combined by pixel.
-// With a_eq_e the splats larger than the boundary are rendered by the host renderer on CPU threads
-// while the GPU works, straight into the image, and the GPU's image is added at the end. With
-// a_eq_e = FALSE every splat is drawn on the GPU: compositing is not additive, so a separate host
-// part could not be combined with the GPU's (each pixel needs its splats in one order).
+// With a_eq_e the GPU leaves out the splats larger than the boundary (beyond_boundary(),
+// splotch/splat/splat_maths.h): the caller draws them on CPU threads while the GPU works
+// (splotch/render/gpu_render.h, which is what the rest of splotch calls), and the GPU's image is
+// added at the end. With a_eq_e = FALSE every splat is drawn on the GPU: compositing is not
+// additive, so a separate host part could not be combined with the GPU's.
 // The splats travel in chunks (`chunk_particles`), so device memory does not grow with N; with
 // a_eq_e = FALSE the chunks follow the draw order (splotch/splat/draw_order_chunks.h).
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "io/image.h"
-#include "splotch/render/host_renderer.h"
+#include "splotch/splat/splat_view.h"
 
 namespace splotch {
 
@@ -53,7 +55,7 @@ struct CudaOptions {
   bool narrow_to_fit = false;
   BtileWrites btile_writes = BtileWrites::atomics;
   std::size_t chunk_particles = 0;   // splats per transfer; 0: from the free device memory
-  RenderOptions host;                // a_eq_e, gray absorption; the host part's tile size
+  RenderOptions host;                // a_eq_e, gray absorption; the CPU threads' part's tile size
   // Work items per pass (fragments; tile-list entries with a_eq_e = FALSE); 0: from the free
   // device memory. Tests set it small to force many passes.
   std::size_t pass_items = 0;
@@ -123,10 +125,17 @@ class CudaSession {
   std::unique_ptr<Buffers> buffers_;
 };
 
-// Draws the splats into `image` as render_host() does: with a_eq_e added to what it holds,
-// otherwise composited over it in draw order (SplatView::key). Errors of the CUDA runtime are thrown as
-// std::runtime_error naming the call, file and line. Without a session, one is made for the call.
+// Work that a caller runs on a thread of its own while the GPU draws, given the Btile boundary in
+// use (narrowed to fit, perhaps); it may write into the image, and has finished before the GPU's
+// image is added to it. Returns nothing: the caller keeps what it wants to know.
+using AlongsideGpu = std::function<void(int boundary)>;
+
+// Draws the GPU's splats into `image` as render_host() does: with a_eq_e added to what it holds
+// (the splats beyond the boundary left out, for `alongside`), otherwise composited over it in draw
+// order (SplatView::key). Errors of the CUDA runtime are thrown as std::runtime_error naming the
+// call, file and line. Without a session, one is made for the call. The report's on_gpu and
+// on_host are the caller's to fill; host_seconds is the time `alongside` took.
 CudaReport render_cuda(const SplatView& splats, const CudaOptions& options, Image& image,
-                       CudaSession* session = nullptr);
+                       CudaSession* session = nullptr, const AlongsideGpu& alongside = {});
 
 }  // namespace splotch

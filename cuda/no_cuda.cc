@@ -15,7 +15,7 @@ CudaSession::CudaSession(std::size_t, int) { throw std::logic_error("CudaSession
 CudaSession::CudaSession() : CudaSession(0) {}
 CudaSession::~CudaSession() = default;
 
-CudaReport render_cuda(const SplatView&, const CudaOptions&, Image&, CudaSession*) {
+CudaReport render_cuda(const SplatView&, const CudaOptions&, Image&, CudaSession*, const AlongsideGpu&) {
   throw std::logic_error("render_cuda called in a build without CUDA");
 }
 

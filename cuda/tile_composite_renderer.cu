@@ -23,14 +23,6 @@ namespace {
 // shape the additive Btiles; here a splat costs each pixel of its tiles a test, so small tiles).
 constexpr int composite_side = 16, composite_threads = composite_side * composite_side;
 
-struct TileSpan {
-  int tx0, tx1, ty0, ty1;  // inclusive
-  __device__ int width() const { return tx1 - tx0 + 1; }
-};
-__device__ inline TileSpan tile_span(const Footprint& f, const RenderGrid& g) {
-  return {f.x_lo / g.tile_x, (f.x_hi - 1) / g.tile_x, f.y_lo / g.tile_y, (f.y_hi - 1) / g.tile_y};
-}
-
 // The number of tiles each splat touches, in draw order.
 __global__ void tile_count_kernel(Chunk c, const std::uint32_t* __restrict__ order, RenderGrid g,
                                   std::uint64_t* __restrict__ count) {
@@ -41,8 +33,8 @@ __global__ void tile_count_kernel(Chunk c, const std::uint32_t* __restrict__ ord
     count[j] = 0;
     return;
   }
-  const TileSpan t = tile_span(s.f, g);
-  count[j] = std::uint64_t(t.width()) * std::uint64_t(t.ty1 - t.ty0 + 1);
+  const TileSpan t = tile_span(s.f, g.tile_x, g.tile_y);
+  count[j] = std::uint64_t(t.width()) * std::uint64_t(t.height());
 }
 
 // Entries [first, first + n) of the lists: (tile, draw position of the splat).
@@ -55,7 +47,7 @@ __global__ void tile_entries_kernel(Chunk c, const std::uint32_t* __restrict__ o
   const std::uint32_t j = owner_of(end, c.count, item);
   const std::uint32_t k = std::uint32_t(item - (j > 0 ? end[j - 1] : 0));
   const std::uint32_t p = order[j];
-  const TileSpan s = tile_span(shape_of(c.x[p], c.y[p], c.radius[p], g).f, g);
+  const TileSpan s = tile_span(shape_of(c.x[p], c.y[p], c.radius[p], g).f, g.tile_x, g.tile_y);
   tile[t] = std::uint32_t(s.ty0 + int(k) / s.width()) * std::uint32_t(g.nx) + std::uint32_t(s.tx0 + int(k) % s.width());
   position[t] = j;
 }

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "cuda/cuda_renderer.h"
+#include "splotch/render/gpu_render.h"
 #include "splotch/render/host_renderer.h"
 #include "tests/test_support.h"
 
@@ -60,7 +60,7 @@ CudaReport check_against_host(SplatArrays s, int w, int h, const CudaOptions& o)
   for (std::size_t i = 0; i < host.rgb.size(); ++i) host.rgb[i] = 0.05f * float(i % 7);
   Image gpu = host;
   render_host(s.view(), o.host, host);
-  const CudaReport report = render_cuda(s.view(), o, gpu);
+  const CudaReport report = render_gpu(s.view(), o, gpu);
   CHECK(report.on_gpu + report.on_host == s.x.size());
   if (!o.host.a_eq_e) CHECK(report.on_host == 0);  // compositing stays on the GPU
   const float scale = std::max(max_value(host), 1e-30f);
@@ -83,7 +83,7 @@ TEST_CASE("gpu: empty input leaves the image as it was") {
     SplatArrays none;
     Image image(40, 30);
     image.pixel(3, 4)[1] = 0.5f;
-    const CudaReport report = render_cuda(none.view(), options_for(v), image);
+    const CudaReport report = render_gpu(none.view(), options_for(v), image);
     CHECK(report.on_gpu == 0);
     CHECK(image.pixel(3, 4)[1] == 0.5f);
   }
@@ -210,7 +210,7 @@ TEST_CASE("gpu btile: a Btile larger than the GPU's shared memory is an error na
   o.boundary = 128;  // 512 x 512 x 3 floats: 3 MiB
   Image image(300, 300);
   try {
-    render_cuda(testing::random_splats(10, 300, 300, 1, 5.0f).view(), o, image);
+    render_gpu(testing::random_splats(10, 300, 300, 1, 5.0f).view(), o, image);
     FAIL("no error");
   } catch (const std::runtime_error& e) {
     const std::string m = e.what();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "splotch/render/gpu_render.h"
 #include "splotch/render/gpu_startup.h"
 #include "splotch/render/host_renderer.h"
 #include "tests/test_support.h"
@@ -38,7 +39,7 @@ TEST_CASE("gpu startup: finds the device (or says why not), lends a core meanwhi
   Image host(40, 30), gpu(40, 30);
   CudaOptions o;
   render_host(s.view(), o.host, host);
-  const CudaReport report = render_cuda(s.view(), o, gpu, session);
+  const CudaReport report = render_gpu(s.view(), o, gpu, session);
   CHECK(report.on_gpu == 1);
   CHECK(report.on_host == 1);
   CHECK(testing::max_abs_difference(host, gpu) <= 1e-4f * testing::max_value(host));

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "splotch/render/host_renderer.h"
+#include "splotch/splat/splat_maths.h"
 #include "splotch/render/host_render_config.h"
 #include "splotch/stages/tile_order.h"
 #include "tests/reference_renderer.h"
@@ -18,7 +19,7 @@ using namespace splotch::testing;
 
 namespace {
 
-const double h2sigma = 0.5 * std::pow(3.14159265358979323846, -1.0 / 6.0);
+const double exact_h2sigma = 0.5 * std::pow(3.14159265358979323846, -1.0 / 6.0);
 
 Image render(const SplatArrays& s, bool a_eq_e, int w, int h, float gray = 0.2f) {
   Image image(w, h);
@@ -55,13 +56,33 @@ void check_matches_reference(const SplatArrays& s, int w, int h) {
 
 }  // namespace
 
+TEST_CASE("splat maths: the constants are DESIGN.md's, rounded once to float") {
+  CHECK(splotch::h2sigma == float(exact_h2sigma));
+  CHECK(footprint_radius(4.0f) == 3.0f);
+  CHECK(beyond_boundary(32.0f / 0.75f + 0.01f, 32));
+  CHECK_FALSE(beyond_boundary(32.0f / 0.75f, 32));
+  const Footprint f = footprint(10.5f, 3.2f, 4.0f, 12, 100);  // R = 3: columns 8..12 clipped, rows 1..7
+  CHECK(f.x_lo == 8);
+  CHECK(f.x_hi == 12);
+  CHECK(f.y_lo == 1);
+  CHECK(f.y_hi == 7);
+  CHECK(footprint(-5e12f, 0.0f, 1.0f, 10, 10).empty());  // clamped, not overflowed
+  const TileSpan t = tile_span(f, 4, 2);
+  CHECK(t.tx0 == 2);
+  CHECK(t.tx1 == 2);
+  CHECK(t.ty0 == 0);
+  CHECK(t.ty1 == 3);
+  CHECK(absorption_colour(0.6f, 0.2f) == doctest::Approx(0.75));
+  CHECK(absorption_colour(0.0f, 0.0f) == 0.0f);
+}
+
 TEST_CASE("render_host: one particle is the analytic Gaussian of DESIGN.md section 4") {
   const float X = 37.3f, Y = 52.8f, r = 21.7f, e[3] = {0.8f, 0.3f, 0.05f};
   SplatArrays s;
   s.add(X, Y, r, e[0], e[1], e[2]);
   const int w = 100, h = 90;
   const Image img = render(s, true, w, h);
-  const double sigma = h2sigma * r;
+  const double sigma = exact_h2sigma * r;
   int inside = 0;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
@@ -85,7 +106,7 @@ TEST_CASE("render_host: a_eq_e = FALSE, one particle over black is q (1 - exp(-w
   SplatArrays s;
   s.add(X, Y, r, e, e, e);
   const Image img = render(s, false, 40, 40, gray);
-  const double sigma = h2sigma * r, q = e / (e + gray);
+  const double sigma = exact_h2sigma * r, q = e / (e + gray);
   for (int y = 0; y < 40; ++y)
     for (int x = 0; x < 40; ++x) {
       const double d2 = (x - double(X)) * (x - double(X)) + (y - double(Y)) * (y - double(Y));
@@ -100,7 +121,7 @@ TEST_CASE("render_host: a_eq_e = FALSE follows the transfer equation for two ove
   const float A[3] = {30.0f, 30.0f, 12.0f}, B[3] = {33.0f, 28.0f, 15.0f};
   const float eA[3] = {0.9f, 0.1f, 0.1f}, eB[3] = {0.1f, 0.2f, 1.5f};
   auto weight = [](const float* p, int x, int y) {
-    const double sigma = h2sigma * p[2];
+    const double sigma = exact_h2sigma * p[2];
     const double d2 = (x - double(p[0])) * (x - double(p[0])) + (y - double(p[1])) * (y - double(p[1]));
     return in_footprint(x, y, p[0], p[1], p[2]) ? std::exp(-d2 / (sigma * sigma)) : 0.0;
   };

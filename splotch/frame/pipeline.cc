@@ -17,6 +17,7 @@
 #include "splotch/stages/camera_placement.h"
 #include "splotch/stages/colour.h"
 #include "splotch/stages/geometry.h"
+#include "splotch/render/gpu_render.h"
 #include "splotch/render/gpu_startup.h"
 #include "cuda/cuda_renderer.h"
 #include "splotch/render/host_renderer.h"
@@ -432,9 +433,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       if (s.renderer == RendererChoice::cuda) {
         CudaOptions cuda = s.cuda;
         cuda.host = options;
-        SplatView all = view;
-        all.tile_start = nullptr;  // the host part is a subset of the splats
-        report.gpu = render_cuda(all, cuda, into, session);
+        report.gpu = render_gpu(view, cuda, into, session);
         if (report.gpu->boundary >= 0)
           console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
                           std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(report.gpu->boundary) +

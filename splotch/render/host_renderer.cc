@@ -15,26 +15,18 @@
 #include "splotch/util/fast_exp.h"
 #include "splotch/stages/geometry.h"
 #include "splotch/render/host_render_config.h"
+#include "splotch/splat/splat_maths.h"
 #include "splotch/util/simd.h"
 #include "splotch/stages/tile_order.h"
 
 namespace splotch {
 namespace {
 
-const float h2sigma = float(0.5 * std::pow(3.14159265358979323846, -1.0 / 6.0));
 struct TileGrid {
   int xres, yres, tile, nx, ny;
   TileGrid(int w, int h, int t) : xres(w), yres(h), tile(t), nx((w + t - 1) / t), ny((h + t - 1) / t) {}
   int count() const { return nx * ny; }
 };
-
-// The tiles a splat touches: its footprint's bounding box in tile units.
-struct TileSpan {
-  int tx0, tx1, ty0, ty1;  // inclusive
-};
-inline TileSpan tile_span(const Footprint& f, int T) {
-  return {f.x_lo / T, (f.x_hi - 1) / T, f.y_lo / T, (f.y_hi - 1) / T};
-}
 
 // For each tile, the indices of the splats touching it, in splat order.
 struct TileLists {
@@ -47,7 +39,7 @@ template <class Visit>
 inline void for_each_tile(const SplatView& s, std::size_t i, const TileGrid& g, Visit visit) {
   const Footprint f = footprint(s.x[i], s.y[i], s.radius[i], g.xres, g.yres);
   if (f.empty()) return;
-  const TileSpan t = tile_span(f, g.tile);
+  const TileSpan t = tile_span(f, g.tile, g.tile);
   for (int ty = t.ty0; ty <= t.ty1; ++ty)
     for (int tx = t.tx0; tx <= t.tx1; ++tx) visit(ty * g.nx + tx);
 }
@@ -66,8 +58,8 @@ TileLists bin_splats(const SplatView& s, const TileGrid& g) {
 template <class F>
 auto spills_at(const SplatView& s, std::size_t at, const TileGrid& g, float inverse_tile) {
   using namespace simd;
-  const F X = load(s.x + at, F{}), Y = load(s.y + at, F{}), R = 0.75f * load(s.radius + at, F{});
-  auto edge = [](F v) { return truncate(min(max(v, F{} - 1.0e9f), F{} + 1.0e9f)); };
+  const F X = load(s.x + at, F{}), Y = load(s.y + at, F{}), R = footprint_factor * load(s.radius + at, F{});
+  auto edge = [](F v) { return truncate(min(max(v, F{} - coordinate_limit), F{} + coordinate_limit)); };
   const auto x_lo = clamp(edge(X - R + 1.0f), 0, g.xres), x_hi = clamp(edge(X + R + 1.0f), 0, g.xres);
   const auto y_lo = clamp(edge(Y - R + 1.0f), 0, g.yres), y_hi = clamp(edge(Y + R + 1.0f), 0, g.yres);
   // The centre tile, as pixel bounds.
@@ -221,7 +213,7 @@ inline bool clip(const SplatView& s, std::size_t i, const TileBuffer& b, Clipped
   c.y_lo = std::max(f.y_lo, b.y0) - b.y0;
   c.y_hi = f.y_hi - b.y0;
   if (c.x_lo >= c.x_hi || c.y_lo >= c.y_hi) return false;
-  const float R = 0.75f * r, sigma = h2sigma * r;
+  const float R = footprint_radius(r), sigma = h2sigma * r;
   c.X = X;
   c.Y = Y;
   c.R2 = R * R;
@@ -256,8 +248,8 @@ inline void fill_columns(const ClippedSplat& c, TileBuffer& b) {
     const vfloat dx = first + float(k), dx2 = dx * dx;
     const vfloat dy = sqrt(max(c.R2 - dx2, vfloat{}));
     // As truncate_to_int: clamp to +-1e9 first, so that huge splats cannot overflow.
-    const vfloat top = min(max(c.Y - dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
-    const vfloat bottom = min(max(c.Y + dy + 1.0f, splat(-1.0e9f)), splat(1.0e9f));
+    const vfloat top = min(max(c.Y - dy + 1.0f, splat(-coordinate_limit)), splat(coordinate_limit));
+    const vfloat bottom = min(max(c.Y + dy + 1.0f, splat(-coordinate_limit)), splat(coordinate_limit));
     store_int(lo + k, max(y_lo, truncate(top)) - origin);
     store_int(hi + k, min(y_hi, truncate(bottom)) - origin);
     store(weight + k, fast_exp(-dx2 * c.inv_sigma2));
@@ -325,11 +317,6 @@ void add_splat(const SplatView& s, std::size_t i, TileBuffer& b) {
     store(p1 + at, load(p1 + at) + w * e1);
     store(p2 + at, load(p2 + at) + w * e2);
   });
-}
-
-inline float absorption_colour(float e, float gray) {
-  const float d = e + gray;
-  return d != 0.0f ? e / d : 0.0f;
 }
 
 // Compositing one splat: P <- P exp(-w e) + q (1 - exp(-w e)) per channel, written as

@@ -12,37 +12,15 @@
 // of the arrays.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-
 #include "io/image.h"
 #include "io/progress.h"
+#include "splotch/splat/splat_view.h"
 #include "splotch/stages/splats.h"
 
 namespace splotch {
 
-// The splats as plain arrays (what the GPU path receives too).
-struct SplatView {
-  std::size_t n = 0;
-  const float* x = nullptr;
-  const float* y = nullptr;
-  const float* radius = nullptr;
-  const float* e[3] = {nullptr, nullptr, nullptr};
-  // a_eq_e = FALSE: splats are composited in ascending key order, equal keys in array order;
-  // null: in array order.
-  const std::uint32_t* key = nullptr;
-  // When the splats are ordered by the tile of their centre (order_by_tile with the tile size the
-  // render uses and this image's size): where each tile's splats start. The renderer then lists
-  // only the splats that reach beyond their own tile. Null: any order.
-  const std::size_t* tile_start = nullptr;
-};
+// The splats as plain arrays, for a renderer (splotch/splat/splat_view.h).
 SplatView view_of(const Splats& splats);
-
-struct RenderOptions {
-  bool a_eq_e = true;
-  float gray_absorption = 0.2f;
-  int tile_size = 0;  // pixels; 0: host_tile_size() of the image and thread count
-};
 
 // Renders into `image`: with a_eq_e the splats are added to what it holds; otherwise they are
 // composited over it, in order.

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <omp.h>
 
+#include "splotch/splat/splat_maths.h"
 #include "params/user_error.h"
 #include "splotch/util/simd.h"
 
@@ -143,8 +144,8 @@ auto project_at(std::size_t at, ParticleSet& p, F smooth, const ProjectionConsta
   r *= rcorr;
   // The footprint of DESIGN.md section 4 (R = 0.75 r) must touch the image; compared in floats
   // after truncation towards zero, exactly as footprint() does with ints.
-  const F R = 0.75f * r;
-  auto edge = [](F v) { return min(max(v, F{} - 1.0e9f), F{} + 1.0e9f); };
+  const F R = footprint_factor * r;
+  auto edge = [](F v) { return min(max(v, F{} - coordinate_limit), F{} + coordinate_limit); };
   const auto on_image = (to_float(truncate(edge(X - R + 1.0f))) < k.xres) & (to_float(truncate(edge(X + R + 1.0f))) > 0.0f) &
                         (to_float(truncate(edge(Y - R + 1.0f))) < k.yres) & (to_float(truncate(edge(Y + R + 1.0f))) > 0.0f);
   const auto keep = in_depth & on_image;

@@ -58,29 +58,4 @@ Splats project(ParticleSet&& particles, const GeometryOptions& options);
 // ones copied, so a frame needs no copy of the whole snapshot.
 Splats project(const ParticleSet& particles, const GeometryOptions& options, bool wrap);
 
-// The footprint of a splat of pixel radius r centred at (X, Y): columns [x_lo, x_hi) and rows
-// [y_lo, y_hi) of the image, from R = 0.75 r as the original computes them (int() truncates).
-struct Footprint {
-  int x_lo, x_hi, y_lo, y_hi;
-  bool empty() const { return x_lo >= x_hi || y_lo >= y_hi; }
-};
-inline int truncate_to_int(float v) {
-  // int() of values far outside the image would overflow; anything beyond +-1e9 is off-screen.
-  // (min/max rather than comparisons: they compile to single vector instructions.)
-  return int(std::min(std::max(v, -1.0e9f), 1.0e9f));
-}
-inline Footprint footprint(float X, float Y, float r, int xres, int yres) {
-  const float R = 0.75f * r;
-  Footprint f;
-  f.x_lo = truncate_to_int(X - R + 1.0f);
-  f.x_hi = truncate_to_int(X + R + 1.0f);
-  f.y_lo = truncate_to_int(Y - R + 1.0f);
-  f.y_hi = truncate_to_int(Y + R + 1.0f);
-  f.x_lo = f.x_lo < 0 ? 0 : f.x_lo;
-  f.y_lo = f.y_lo < 0 ? 0 : f.y_lo;
-  f.x_hi = f.x_hi > xres ? xres : f.x_hi;
-  f.y_hi = f.y_hi > yres ? yres : f.y_hi;
-  return f;
-}
-
 }  // namespace splotch

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "splotch/splat/splat_maths.h"
 #include "splotch/util/simd.h"
 #include "splotch/stages/splats.h"
 
@@ -15,7 +16,7 @@ namespace splotch {
 
 // The tile (row-major index) holding a splat centre; off-image centres count for the nearest one.
 inline int centre_tile(float x, float y, int tile_size, int tiles_x, int tiles_y) {
-  const int px = int(std::min(std::max(x, 0.0f), 1.0e9f)), py = int(std::min(std::max(y, 0.0f), 1.0e9f));
+  const int px = int(std::min(std::max(x, 0.0f), coordinate_limit)), py = int(std::min(std::max(y, 0.0f), coordinate_limit));
   return std::min(py / tile_size, tiles_y - 1) * tiles_x + std::min(px / tile_size, tiles_x - 1);
 }
 
@@ -26,7 +27,7 @@ inline int centre_tile(float x, float y, int tile_size, int tiles_x, int tiles_y
 template <class F>
 auto centre_tile_along(F v, int resolution, int tile, float inverse_tile, int tiles) {
   using namespace simd;
-  const auto pixel = clamp(truncate(min(max(v, F{}), F{} + 1.0e9f)), 0, resolution - 1);
+  const auto pixel = clamp(truncate(min(max(v, F{}), F{} + coordinate_limit)), 0, resolution - 1);
   return clamp(divide(pixel, tile, inverse_tile), 0, tiles - 1);
 }
 
