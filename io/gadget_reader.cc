@@ -15,7 +15,7 @@ namespace {
 
 // Where `block`'s values lie. A block of three values per particle (VEL) named for one value says
 // so, rather than that its size fits no set of types.
-GadgetBlockLayout layout_of(const GadgetFile& f, const GadgetBlock& block, int components, const GadgetQuantity& q,
+GadgetBlockLayout layout_of(const GadgetFile& f, const GadgetBlock& block, int components, const QuantityRequest& q,
                             const std::string& key) {
   try {
     return f.layout(block, components, q.present, key + " = " + q.label);
@@ -35,7 +35,7 @@ GadgetBlockLayout layout_of(const GadgetFile& f, const GadgetBlock& block, int c
 
 // Plans the reading of quantity `q` for `count` particles of file type `type` of `f`, from its
 // `skip`-th of the type, which go to [at, at + count) of `targets`.
-void plan_block(const GadgetFile& f, int type, const GadgetQuantity& q, int components, QuantityTargets targets,
+void plan_block(const GadgetFile& f, int type, const QuantityRequest& q, int components, QuantityTargets targets,
                 std::size_t at, std::size_t skip, std::size_t count, const std::string& key, ReadPlan& plan) {
   const std::string label = gadget_block_label(q.label);
   const double table_mass = f.header().mass[std::size_t(type)];
@@ -67,7 +67,7 @@ void plan_block(const GadgetFile& f, int type, const GadgetQuantity& q, int comp
 
 }  // namespace
 
-std::vector<std::vector<std::uint64_t>> gadget_file_counts(const GadgetOptions& o) {
+std::vector<std::vector<std::uint64_t>> gadget_file_counts(const TypedSnapshotRequest& o) {
   std::vector<std::vector<std::uint64_t>> counts;
   for (const std::string& path : o.files) {
     const GadgetFile f(path, o.swap_endian);
@@ -76,7 +76,7 @@ std::vector<std::vector<std::uint64_t>> gadget_file_counts(const GadgetOptions& 
   return counts;
 }
 
-ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress) {
+ParticleSet read_gadget(const TypedSnapshotRequest& o, const ProgressCallback& progress) {
   if (o.files.empty()) throw std::invalid_argument("read_gadget: no files");
   for (std::size_t n = 0; n < o.types.size(); ++n)
     if (o.types[n].file_type < 0 || o.types[n].file_type >= gadget_types)
@@ -114,7 +114,7 @@ ParticleSet read_gadget(const GadgetOptions& o, const ProgressCallback& progress
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = open(0).header().box_size;
   plan_files(o.types, first, files.size(), count_of, p, plan,
-             [&](std::size_t f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
+             [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets,
                  std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
                plan_block(*files[f], t, q, components, targets, at, skip, count, key, plan);
              },

@@ -16,7 +16,7 @@
 namespace splotch {
 
 // A per-particle quantity taken from a block (or the constant 1 when `label` is empty).
-struct GadgetQuantity {
+struct QuantityRequest {
   std::string label;                // block label, or an HDF5 dataset name (io/field_names.h)
   float factor = 1.0f;              // multiplies the values
   std::optional<unsigned> present;  // the file types the block holds (bit t: type t); unset: from its size
@@ -30,28 +30,28 @@ enum class SizeEstimate {
 };
 
 // One type of the render.
-struct GadgetTypeRequest {
+struct RenderTypeRequest {
   int file_type = 0;      // ptypeN
   float size_fix = 1.0f;  // non-zero: every particle's smoothing length; 0: `size`
-  GadgetQuantity size, colour, intensity;
+  QuantityRequest size, colour, intensity;
   bool vector_colour = false;  // colour: three values per particle (VEL, say)
   SizeEstimate size_estimate = SizeEstimate::none;  // not none: `size` gives only the factor
   int neighbours = 32;                              // knn: particles within the smoothing length, itself included
 };
 
-struct GadgetOptions {
+struct TypedSnapshotRequest {
   std::vector<std::string> files;   // the snapshot's files, in order
   std::optional<bool> swap_endian;  // the byte order tried first (swap_endian); each file's own decides
-  std::vector<GadgetTypeRequest> types;
+  std::vector<RenderTypeRequest> types;
   ReadShare share;                  // an MPI process's slice of each render type
 };
 
 // Particles grouped by render type (ParticleSet::type; empty for a single type), each type's in
 // file order; the box size from the first file's header.
-ParticleSet read_gadget(const GadgetOptions& options, const ProgressCallback& progress = {});
+ParticleSet read_gadget(const TypedSnapshotRequest& options, const ProgressCallback& progress = {});
 
 // The particles of each type in each file ([file][type], from the headers): what ReadShare's
 // file_counts take.
-std::vector<std::vector<std::uint64_t>> gadget_file_counts(const GadgetOptions& options);
+std::vector<std::vector<std::uint64_t>> gadget_file_counts(const TypedSnapshotRequest& options);
 
 }  // namespace splotch

@@ -29,7 +29,7 @@ std::string rows_mismatch(const std::string& where, const Hdf5Field& field, std:
 
 // Plans the reading of quantity `q` for `count` particles of type `type` in `f`, from its
 // `skip`-th, which go to [at, at + count) of `targets`.
-void plan_dataset(SnapshotFile& f, int type, const GadgetQuantity& q, int components, QuantityTargets targets,
+void plan_dataset(SnapshotFile& f, int type, const QuantityRequest& q, int components, QuantityTargets targets,
                   std::size_t at, std::size_t skip, std::size_t count, const std::string& key, ReadPlan& plan) {
   const std::string where = "HDF5 file '" + f.hdf5.path() + "' PartType" + std::to_string(type);
   const std::optional<Hdf5Field> found = f.hdf5.find(type, q.label);
@@ -77,7 +77,7 @@ void plan_dataset(SnapshotFile& f, int type, const GadgetQuantity& q, int compon
 
 }  // namespace
 
-std::vector<std::vector<std::uint64_t>> hdf5_file_counts(const GadgetOptions& o) {
+std::vector<std::vector<std::uint64_t>> hdf5_file_counts(const TypedSnapshotRequest& o) {
   std::vector<std::vector<std::uint64_t>> counts;
   std::size_t types = 0;
   for (const std::string& path : o.files) {
@@ -90,7 +90,7 @@ std::vector<std::vector<std::uint64_t>> hdf5_file_counts(const GadgetOptions& o)
   return counts;
 }
 
-ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) {
+ParticleSet read_hdf5(const TypedSnapshotRequest& o, const ProgressCallback& progress) {
   if (o.files.empty()) throw std::invalid_argument("read_hdf5: no files");
   // The files are opened as needed: with the counts of all files given (an MPI share), only the
   // first (for the box size) and those holding particles of the share.
@@ -123,7 +123,7 @@ ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) 
   for (std::size_t f = 0; f < files.size(); ++f) {
     if (!used[f]) continue;
     const Hdf5File& file = open(f).hdf5;
-    for (const GadgetTypeRequest& r : o.types) {
+    for (const RenderTypeRequest& r : o.types) {
       const std::size_t count = file.header().count(r.file_type);
       if (count == 0) continue;
       const std::optional<Hdf5Field> pos = file.find(r.file_type, "POS");
@@ -138,7 +138,7 @@ ParticleSet read_hdf5(const GadgetOptions& o, const ProgressCallback& progress) 
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = open(0).hdf5.header().box_size;
   plan_files(o.types, first, files.size(), count_of, p, plan,
-             [&](std::size_t f, int t, const GadgetQuantity& q, int components, QuantityTargets targets,
+             [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets,
                  std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
                plan_dataset(*files[f], t, q, components, targets, at, skip, count, key, plan);
              },

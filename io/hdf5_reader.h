@@ -10,10 +10,10 @@
 
 namespace splotch {
 
-ParticleSet read_hdf5(const GadgetOptions& options, const ProgressCallback& progress = {});
+ParticleSet read_hdf5(const TypedSnapshotRequest& options, const ProgressCallback& progress = {});
 
 // The particles of each type in each file ([file][type], from the headers; types up to the most
 // any file has): what ReadShare's file_counts take.
-std::vector<std::vector<std::uint64_t>> hdf5_file_counts(const GadgetOptions& options);
+std::vector<std::vector<std::uint64_t>> hdf5_file_counts(const TypedSnapshotRequest& options);
 
 }  // namespace splotch

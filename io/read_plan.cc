@@ -50,12 +50,12 @@ void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress) {
   for (const auto& f : plan.finish) f();
 }
 
-ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std::vector<GadgetTypeRequest>& types,
+ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std::vector<RenderTypeRequest>& types,
                                ReadPlan& plan) {
   const std::size_t total = first.back();
   ParticleSet p;
   for (ParticleArray<float>* a : {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0]}) a->resize(total);
-  if (std::any_of(types.begin(), types.end(), [](const GadgetTypeRequest& r) { return r.vector_colour; })) {
+  if (std::any_of(types.begin(), types.end(), [](const RenderTypeRequest& r) { return r.vector_colour; })) {
     p.colour[1].resize(total);
     p.colour[2].resize(total);
     for (std::size_t n = 0; n < types.size(); ++n)
@@ -70,7 +70,7 @@ ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std:
   return p;
 }
 
-std::vector<std::size_t> render_type_starts(const std::vector<GadgetTypeRequest>& types,
+std::vector<std::size_t> render_type_starts(const std::vector<RenderTypeRequest>& types,
                                             const std::vector<std::uint64_t>& totals, const std::string& first_file,
                                             bool several_files, const ShareRanges& ranges) {
   std::vector<std::size_t> first(types.size() + 1, 0);

@@ -48,7 +48,7 @@ void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress);
 // Particle arrays for render types whose particles are [first[n], first[n + 1]): colour[1] and [2]
 // when some type has vector colours (the plan fills the others' with 0), the type array when
 // there are several render types.
-ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std::vector<GadgetTypeRequest>& types,
+ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std::vector<RenderTypeRequest>& types,
                                ReadPlan& plan);
 
 // The arrays a quantity goes to (up to three components; null: not wanted).
@@ -59,10 +59,10 @@ using QuantityTargets = std::array<ParticleArray<float>*, 3>;
 // without a label gets its default; the others go to `read(quantity, components, targets, key)`,
 // which plans the reading from the file (`key` names the parameter, for messages).
 template <class Read>
-void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t count, ParticleSet& p,
+void plan_request(const RenderTypeRequest& r, int n, std::size_t at, std::size_t count, ParticleSet& p,
                   ReadPlan& plan, Read&& read) {
   const std::string key = std::to_string(n);
-  auto quantity = [&](const GadgetQuantity& q, int components, QuantityTargets arrays, const std::string& name,
+  auto quantity = [&](const QuantityRequest& q, int components, QuantityTargets arrays, const std::string& name,
                       float absent) {
     if (q.label.empty()) {
       for (int j = 0; j < components; ++j) plan.fills.push_back({arrays[std::size_t(j)]->data() + at, count, absent});
@@ -70,15 +70,15 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
     }
     read(q, components, arrays, name);
   };
-  quantity(GadgetQuantity{"POS", 1.0f, std::nullopt}, 3, {&p.x, &p.y, &p.z}, "positions", 0.0f);
+  quantity(QuantityRequest{"POS", 1.0f, std::nullopt}, 3, {&p.x, &p.y, &p.z}, "positions", 0.0f);
   if (r.size_estimate == SizeEstimate::knn) {
     plan.fills.push_back({p.hsml.data() + at, count, 1.0f});  // a placeholder, replaced after reading
   } else if (r.size_estimate == SizeEstimate::volume) {
     // hsml = factor (mass / density)^(1/3): the masses go to hsml, the densities to scratch.
     if (!plan.scratch) plan.scratch.emplace(p.size());  // one for every file and type
     ParticleArray<float>& density = *plan.scratch;
-    read(GadgetQuantity{"MASS", 1.0f, std::nullopt}, 1, {&p.hsml, nullptr, nullptr}, "size_estimate" + key);
-    read(GadgetQuantity{"RHO", 1.0f, std::nullopt}, 1, {&density, nullptr, nullptr}, "size_estimate" + key);
+    read(QuantityRequest{"MASS", 1.0f, std::nullopt}, 1, {&p.hsml, nullptr, nullptr}, "size_estimate" + key);
+    read(QuantityRequest{"RHO", 1.0f, std::nullopt}, 1, {&density, nullptr, nullptr}, "size_estimate" + key);
     float* hsml = p.hsml.data() + at;
     const float* rho = density.data() + at;
     const float factor = r.size.factor;
@@ -98,7 +98,7 @@ void plan_request(const GadgetTypeRequest& r, int n, std::size_t at, std::size_t
   }
   // A colour or intensity the file lacks is drawn with its absent default, as the original does,
   // and said once per type and label (the message names the fields the file has).
-  auto or_absent = [&](const GadgetQuantity& q, int components, QuantityTargets arrays, const std::string& name) {
+  auto or_absent = [&](const QuantityRequest& q, int components, QuantityTargets arrays, const std::string& name) {
     try {
       quantity(q, components, arrays, name, 1.0f);
     } catch (const MissingField& e) {
@@ -125,17 +125,17 @@ using ShareRanges = std::vector<std::pair<std::size_t, std::size_t>>;
 // The ranges of `share` (ReadShare::ranges), from `count_of(f, t)`, the particles of file type t
 // in file f (0 to files - 1).
 template <class CountOf>
-ShareRanges share_ranges(const std::vector<GadgetTypeRequest>& types, std::size_t files, CountOf&& count_of,
+ShareRanges share_ranges(const std::vector<RenderTypeRequest>& types, std::size_t files, CountOf&& count_of,
                          const ReadShare& share) {
   std::vector<std::vector<std::size_t>> counts(files);
   for (std::size_t f = 0; f < files; ++f)
-    for (const GadgetTypeRequest& r : types) counts[f].push_back(std::size_t(count_of(f, r.file_type)));
+    for (const RenderTypeRequest& r : types) counts[f].push_back(std::size_t(count_of(f, r.file_type)));
   return share.ranges(counts, types.size());
 }
 
 // Which files hold particles of the ranges (and so are read).
 template <class CountOf>
-std::vector<bool> files_of_share(const std::vector<GadgetTypeRequest>& types, std::size_t files, CountOf&& count_of,
+std::vector<bool> files_of_share(const std::vector<RenderTypeRequest>& types, std::size_t files, CountOf&& count_of,
                                  const ShareRanges& ranges) {
   std::vector<bool> used(files, false);
   for (std::size_t n = 0; n < types.size(); ++n) {
@@ -152,7 +152,7 @@ std::vector<bool> files_of_share(const std::vector<GadgetTypeRequest>& types, st
 // Each render type's first particle in the set, and the total last: render type n takes
 // ranges[n] of the particles of file type types[n].file_type, of which the files hold totals[t]
 // (all files together); a type with none is an error naming `first_file`.
-std::vector<std::size_t> render_type_starts(const std::vector<GadgetTypeRequest>& types,
+std::vector<std::size_t> render_type_starts(const std::vector<RenderTypeRequest>& types,
                                             const std::vector<std::uint64_t>& totals, const std::string& first_file,
                                             bool several_files, const ShareRanges& ranges);
 
@@ -161,10 +161,10 @@ std::vector<std::size_t> render_type_starts(const std::vector<GadgetTypeRequest>
 // it, `count` particles from its `skip`-th of the type, is read by `read(f, t, quantity,
 // components, targets, at, skip, count, key)` (see plan_request) into [at, at + count).
 template <class CountOf, class Read>
-void plan_files(const std::vector<GadgetTypeRequest>& types, const std::vector<std::size_t>& first, std::size_t files,
+void plan_files(const std::vector<RenderTypeRequest>& types, const std::vector<std::size_t>& first, std::size_t files,
                 CountOf&& count_of, ParticleSet& p, ReadPlan& plan, Read&& read, const ShareRanges& ranges) {
   for (std::size_t n = 0; n < types.size(); ++n) {
-    const GadgetTypeRequest& r = types[n];
+    const RenderTypeRequest& r = types[n];
     const auto [lo, hi] = ranges[n];
     std::size_t at = first[n], file_first = 0;  // file_first: the file's first particle of the type, over all
     for (std::size_t f = 0; f < files; ++f) {
@@ -174,7 +174,7 @@ void plan_files(const std::vector<GadgetTypeRequest>& types, const std::vector<s
       if (from >= to) continue;
       const std::size_t skip = from - (file_first - in_file), count = to - from;
       plan_request(r, int(n), at, count, p, plan,
-                   [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
+                   [&](const QuantityRequest& q, int components, QuantityTargets targets, const std::string& key) {
                      read(f, r.file_type, q, components, targets, at, skip, count, key);
                    });
       at += count;

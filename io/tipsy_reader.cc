@@ -45,13 +45,13 @@ class Planner {
   std::vector<TextRead> texts;
 
   // Render type n: `count` particles of its file type from the `skip`-th, to [first, first + count).
-  void plan_type(int n, const GadgetTypeRequest& r, std::size_t first, std::size_t skip, std::size_t count) {
+  void plan_type(int n, const RenderTypeRequest& r, std::size_t first, std::size_t skip, std::size_t count) {
     const int t = r.file_type;
     TipsyRecords type_records = file_.records(t);
     type_records.start += skip * type_records.record_bytes;
     Source records{type_records, count, {}};
     plan_request(r, n, first, records.count, p_, plan_,
-                 [&](const GadgetQuantity& q, int components, QuantityTargets targets, const std::string& key) {
+                 [&](const QuantityRequest& q, int components, QuantityTargets targets, const std::string& key) {
                    quantity(records, t, skip, q, components, targets, first, key);
                  });
     sources.push_back(std::move(records));
@@ -59,7 +59,7 @@ class Planner {
 
  private:
   // From the type's records or an auxiliary array.
-  void quantity(Source& records, int t, std::size_t skip, const GadgetQuantity& q, int components,
+  void quantity(Source& records, int t, std::size_t skip, const QuantityRequest& q, int components,
                 QuantityTargets arrays, std::size_t first, const std::string& key) {
     const std::size_t count = records.count;
     if (const TipsyField* f = file_.field(t, q.label)) {
@@ -133,7 +133,7 @@ std::string type_counts(const TipsyFile& f) {
 }
 
 // Each render type's first particle in the set (and the total, last), checking the ptypes.
-std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<GadgetTypeRequest>& types,
+std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<RenderTypeRequest>& types,
                                      ReadShare share) {
   std::vector<std::size_t> first(types.size() + 1, 0);
   for (std::size_t n = 0; n < types.size(); ++n) {
@@ -152,7 +152,7 @@ std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<Ga
 
 }  // namespace
 
-ParticleSet read_tipsy(const GadgetOptions& o, const ProgressCallback& progress) {
+ParticleSet read_tipsy(const TypedSnapshotRequest& o, const ProgressCallback& progress) {
   if (o.files.empty()) throw std::invalid_argument("read_tipsy: no files");
   if (o.files.size() > 1)
     throw UserError("a Tipsy snapshot is one file, but " + std::to_string(o.files.size()) +

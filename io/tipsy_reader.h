@@ -17,6 +17,6 @@ namespace splotch {
 // Particles grouped by render type (ParticleSet::type; empty for a single type), each type's in
 // file order. The `present` masks of the request do not apply (every Tipsy record of a type has
 // the same fields). box_size is 0: the format stores no box.
-ParticleSet read_tipsy(const GadgetOptions& options, const ProgressCallback& progress = {});
+ParticleSet read_tipsy(const TypedSnapshotRequest& options, const ProgressCallback& progress = {});
 
 }  // namespace splotch

@@ -65,16 +65,16 @@ inline GadgetTestFile snapshot(const Variant& v, int gas, int dm, int gas0 = 0, 
 
 // Render type 0: gas, hsml from HSML, colour U x 2, intensity RHO; type 1: DM, hsml 0.5,
 // colour from the mass table, intensity 1.
-inline GadgetOptions gas_and_dm(const std::vector<std::string>& files) {
-  GadgetOptions o;
+inline TypedSnapshotRequest gas_and_dm(const std::vector<std::string>& files) {
+  TypedSnapshotRequest o;
   o.files = files;
-  GadgetTypeRequest gas;
+  RenderTypeRequest gas;
   gas.file_type = 0;
   gas.size_fix = 0;
   gas.size.label = "HSML";
   gas.colour = {"U", 2.0f, std::nullopt};
   gas.intensity.label = "RHO";
-  GadgetTypeRequest dm;
+  RenderTypeRequest dm;
   dm.file_type = 1;
   dm.size_fix = 0.5f;
   dm.colour.label = "MASS";

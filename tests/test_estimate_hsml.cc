@@ -21,13 +21,13 @@ TEST_CASE("hsml stage: sizes only the render types that ask, each among its own 
     p.colour[0].push_back(1);
     p.type.push_back(dm ? 1 : 0);
   }
-  InputSettings input;
+  SnapshotRequest input;
   input.simtype = 2;
   input.periodic = false;
-  input.gadget.types.resize(2);
-  input.gadget.types[1].size_estimate = SizeEstimate::knn;
-  input.gadget.types[1].neighbours = 4;
-  input.gadget.types[1].size.factor = 2.0f;
+  input.typed.types.resize(2);
+  input.typed.types[1].size_estimate = SizeEstimate::knn;
+  input.typed.types[1].neighbours = 4;
+  input.typed.types[1].size.factor = 2.0f;
   CHECK(needs_hsml_estimate(input));
   Console console(true, false);
   estimate_smoothing_lengths(p, input, console);

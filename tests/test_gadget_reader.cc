@@ -65,9 +65,9 @@ TEST_CASE("gadget: vector colours, aliases of HDF5 names, a single type") {
   TempDir dir;
   const std::string path = dir.path("snap");
   snapshot({2, false, 4, 4}, 4, 2).write(path);
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   o.files = {path};
-  GadgetTypeRequest r;
+  RenderTypeRequest r;
   r.file_type = 1;  // dark matter: VEL for colour, HSML absent (size_fix)
   r.size_fix = 2.0f;
   r.colour.label = "Velocities";
@@ -101,9 +101,9 @@ TEST_CASE("gadget: smoothing lengths from (mass / density)^(1/3), from the MASS 
     g.write(dir.path("v." + std::to_string(k)));
     files.push_back(dir.path("v." + std::to_string(k)));
   }
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   o.files = files;
-  GadgetTypeRequest gas;
+  RenderTypeRequest gas;
   gas.file_type = 0;
   gas.size_fix = 0;
   gas.size_estimate = SizeEstimate::volume;
@@ -179,9 +179,9 @@ TEST_CASE("gadget: blocks of some types, from their size or from the *_present m
   f.blocks[3].values.insert(f.blocks[3].values.end(), {3.0, 4.0});             // MASS: gas and stars
   f.blocks.push_back({"AGE", {0.75, 0.875}});
   f.write(path);
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   o.files = {path};
-  GadgetTypeRequest stars;
+  RenderTypeRequest stars;
   stars.file_type = 4;
   stars.colour.label = "AGE";
   stars.intensity.label = "MASS";
@@ -207,7 +207,7 @@ TEST_CASE("gadget: bad files are one clear error") {
   const std::string good = snapshot({2, false, 4, 4}, 3, 2).bytes();
   auto error_for = [&](const std::string& bytes, std::optional<bool> swap = std::nullopt) {
     const std::string path = dir.write("bad", bytes);
-    GadgetOptions o = gas_and_dm({path});
+    TypedSnapshotRequest o = gas_and_dm({path});
     o.swap_endian = swap;
     return message_of([&] { read_gadget(o); });
   };
@@ -235,7 +235,7 @@ TEST_CASE("gadget: bad files are one clear error") {
   CHECK(error_for(huge).find("the POS block is 60 bytes, which is neither 4- nor 8-byte x, y, z for the 2000000003 "
                              "particles of the header") != std::string::npos);
 
-  GadgetOptions no_label = gas_and_dm({dir.write("snap", good)});
+  TypedSnapshotRequest no_label = gas_and_dm({dir.write("snap", good)});
   no_label.types[0].colour.label = "TEMP";
   {  // a colour the file lacks: drawn with colour 1 and said once, as the original does
     const ParticleSet p = read_gadget(no_label);
@@ -251,7 +251,7 @@ TEST_CASE("gadget: bad files are one clear error") {
     no_label.types[0].size_fix = 0;
     CHECK(message_of([&] { read_gadget(no_label); }).find("has no block 'TEMP' (size_label0)") != std::string::npos);
   }
-  GadgetOptions no_stars = gas_and_dm({dir.path("snap")});
+  TypedSnapshotRequest no_stars = gas_and_dm({dir.path("snap")});
   no_stars.types[1].file_type = 4;
   CHECK(message_of([&] { read_gadget(no_stars); }).find("holds no particles of type 4 (ptype1); it holds 3, 2, 0, 0, 0, 0") !=
         std::string::npos);
@@ -314,9 +314,9 @@ TEST_CASE("gadget: the real snapshots of ../shared/data, every type, counts as i
     CHECK(files == expected);
     for (int t = 0; t < 6; ++t) {
       if (counts[std::size_t(t)] == 0) continue;
-      GadgetOptions o;
+      TypedSnapshotRequest o;
       o.files = files;
-      GadgetTypeRequest req;
+      RenderTypeRequest req;
       req.file_type = t;
       req.intensity.label = "MASS";  // the MASS block or the mass table
       req.colour.label = "VEL";

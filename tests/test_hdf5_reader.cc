@@ -163,9 +163,9 @@ TEST_CASE("hdf5: vector colours, the mass table, a single type, several files") 
   const ParticleSet p = read_hdf5(gas_and_dm(expected));
   check_particles(p, {{0, 4}, {4, 7}}, {{0, 2}, {2, 5}});
 
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   o.files = expected;
-  GadgetTypeRequest dm;
+  RenderTypeRequest dm;
   dm.file_type = 1;
   dm.colour.label = "Velocities";
   dm.vector_colour = true;
@@ -192,7 +192,7 @@ TEST_CASE("hdf5: many pieces of parallel reading, contiguous and chunked, agains
   chunked.chunked = true;
   Hdf5TestWriter::write(g, dir.path("big.hdf5"));
   Hdf5TestWriter::write(g, dir.path("big_chunked.hdf5"), chunked);
-  GadgetOptions gas = gas_and_dm({dir.path("big")});
+  TypedSnapshotRequest gas = gas_and_dm({dir.path("big")});
   gas.types.pop_back();
   gas.types[0].colour = {"VEL", 1.0f, std::nullopt};
   gas.types[0].vector_colour = true;
@@ -230,7 +230,7 @@ TEST_CASE("hdf5: bad files and requests are one clear error") {
   const std::string path = dir.path("snap.hdf5");
   Hdf5TestWriter::write(snapshot(Variant{2, false, 4, 4}, 5, 3), path);
 
-  GadgetOptions o = gas_and_dm({path});
+  TypedSnapshotRequest o = gas_and_dm({path});
   o.types[0].colour.label = "Temperature";
   o.types[1].intensity.label = "Temperature";
   {  // colours and intensities the file lacks: 1, and one warning each naming the datasets there are
@@ -325,9 +325,9 @@ TEST_CASE("hdf5: the real HDF5 snapshots of ../shared/data, every type, counts a
     CHECK(f.header().box_size == r.box);
     for (int t = 0; t < f.header().types(); ++t) {
       if (f.header().count(t) == 0) continue;
-      GadgetOptions o;
+      TypedSnapshotRequest o;
       o.files = {path};
-      GadgetTypeRequest req;
+      RenderTypeRequest req;
       req.file_type = t;
       req.intensity.label = "MASS";  // the Masses dataset or the mass table
       if (t == 0) {

@@ -98,25 +98,25 @@ TEST_CASE("memory: the particles to read come from the headers, of the types ask
   file.npart_total = file.npart;
   file.blocks.push_back({"POS", std::vector<double>(3 * 157, 1.0)});
   file.write(path);
-  InputSettings in;
+  SnapshotRequest in;
   in.simtype = simtype::gadget;
   in.path = path;
-  in.gadget.files = {path};
-  in.gadget.types.resize(2);
-  in.gadget.types[0].file_type = 0;
-  in.gadget.types[1].file_type = 4;
+  in.typed.files = {path};
+  in.typed.types.resize(2);
+  in.typed.types[0].file_type = 0;
+  in.typed.types[1].file_type = 4;
   CHECK(particles_to_read(in) == std::uint64_t(107));
-  in.gadget.share = ReadShare(1, 4);
+  in.typed.share = ReadShare(1, 4);
   CHECK(particles_to_read(in) == std::uint64_t(27));  // 107 shared by 4: at most 27 each
 
-  InputSettings raw;
+  SnapshotRequest raw;
   raw.simtype = simtype::raw_blocks;
   raw.path = dir.file("raw.bin");
   raw.raw.num_fields = 6;
   write_file(raw.path, std::string(6 * 4 * 1000, '\0'));
   CHECK(particles_to_read(raw) == std::uint64_t(1000));
 
-  InputSettings table;
+  SnapshotRequest table;
   table.simtype = simtype::hdf5_table;
   CHECK_FALSE(particles_to_read(table).has_value());  // rows may be selected: not known before reading
   raw.path = dir.file("missing.bin");

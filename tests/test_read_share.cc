@@ -124,7 +124,7 @@ TEST_CASE("read share: Gadget and HDF5 snapshots of two files, two render types;
   // Gas and DM of each file: with one or two parts, whole files.
   const std::vector<std::vector<std::size_t>> files = {{9, 3}, {5, 5}};
   check_parts(2, [&](ReadShare share) {
-    GadgetOptions o = testing::gas_and_dm(gadget);
+    TypedSnapshotRequest o = testing::gas_and_dm(gadget);
     o.share = share;
     return read_gadget(o);
   }, files);
@@ -133,7 +133,7 @@ TEST_CASE("read share: Gadget and HDF5 snapshots of two files, two render types;
     return;
   }
   check_parts(2, [&](ReadShare share) {
-    GadgetOptions o = testing::gas_and_dm(hdf5);
+    TypedSnapshotRequest o = testing::gas_and_dm(hdf5);
     o.share = share;
     return read_hdf5(o);
   }, files);
@@ -157,7 +157,7 @@ TEST_CASE("read share: Tipsy records and auxiliary arrays") {
   testing::write_file(path + ".smoothlength", testing::tipsy_ascii_array(ascii));
   testing::write_file(path + ".HI", testing::tipsy_binary_array(binary, true));
   auto request = [](int type, const std::string& size, const std::string& colour, const std::string& intensity) {
-    GadgetTypeRequest r;
+    RenderTypeRequest r;
     r.file_type = type;
     r.size_fix = 0;
     r.size.label = size;
@@ -166,7 +166,7 @@ TEST_CASE("read share: Tipsy records and auxiliary arrays") {
     return r;
   };
   check_parts(3, [&](ReadShare share) {
-    GadgetOptions o;
+    TypedSnapshotRequest o;
     o.files = {path};
     o.types = {request(0, "smoothlength", "HI", "rho"), request(1, "eps", "HI", "mass"),
                request(2, "smoothlength", "metals", "HI")};
@@ -211,25 +211,25 @@ TEST_CASE("read share: with every file's counts given, a share opens only the fi
     }
   }
   auto check = [&](const std::vector<std::string>& files, auto read, auto counts_of) {
-    GadgetOptions o = splotch::testing::gas_and_dm(files);
+    TypedSnapshotRequest o = splotch::testing::gas_and_dm(files);
     o.share = ReadShare{2, 3};
     const ParticleSet last = read(o);  // the third file, opening all
     REQUIRE(last.size() == 8);
     o.share.file_counts = counts_of(o);
     CHECK(o.share.file_counts == std::vector<std::vector<std::uint64_t>>(3, o.share.file_counts[0]));
     testing::write_file(files[1], "not a snapshot");  // the middle file, which the share does not read
-    CHECK_THROWS_AS(read(GadgetOptions(splotch::testing::gas_and_dm(files))), UserError);
+    CHECK_THROWS_AS(read(TypedSnapshotRequest(splotch::testing::gas_and_dm(files))), UserError);
     const ParticleSet again = read(o);
     for (int n = 0; n < 2; ++n) CHECK(rows_of_type(again, n) == rows_of_type(last, n));
     CHECK(again.box_size == last.box_size);
   };
-  check(gadget, [](const GadgetOptions& o) { return read_gadget(o); },
-        [](const GadgetOptions& o) { return gadget_file_counts(o); });
+  check(gadget, [](const TypedSnapshotRequest& o) { return read_gadget(o); },
+        [](const TypedSnapshotRequest& o) { return gadget_file_counts(o); });
   if (!hdf5_supported()) {
     MESSAGE("HDF5 part skipped: this build has no HDF5");
     return;
   }
-  check(hdf5, [](const GadgetOptions& o) { return read_hdf5(o); }, [](const GadgetOptions& o) { return hdf5_file_counts(o); });
+  check(hdf5, [](const TypedSnapshotRequest& o) { return read_hdf5(o); }, [](const TypedSnapshotRequest& o) { return hdf5_file_counts(o); });
 }
 
 }  // namespace splotch

@@ -22,7 +22,7 @@ using splotch::output_name;
 using splotch::OutputName;
 using splotch::ParamFile;
 using splotch::RawOptions;
-using splotch::read_input_settings;
+using splotch::read_snapshot_request;
 using splotch::read_settings;
 using splotch::RendererChoice;
 using splotch::Settings;
@@ -262,11 +262,11 @@ TEST_CASE("read_settings given values") {
   }
 }
 
-TEST_CASE("read_input_settings") {
+TEST_CASE("read_snapshot_request") {
   const TempDir dir;
   SUBCASE("reads only the input keys") {
     ParamFile p = ParamFile::parse("simtype = 1\ninfile = /abs/p.bin\nnum_blocks = 3\nx=1\ny=2\nz=3\n", "t.par");
-    const splotch::InputSettings in = read_input_settings(p);
+    const splotch::SnapshotRequest in = read_snapshot_request(p);
     CHECK(in.simtype == 1);
     CHECK(in.path == "/abs/p.bin");
     CHECK(in.raw.layout == RawOptions::Layout::blocks);
@@ -277,14 +277,14 @@ TEST_CASE("read_input_settings") {
     std::ofstream(dir.path("beside.bin")) << "x";
     ParamFile p = ParamFile::parse("simtype = 0\ninfile = beside.bin\nnum_blocks = 3\nx=1\ny=2\nz=3\n",
                                    dir.path("t.par"));
-    CHECK(read_input_settings(p).path == dir.path("beside.bin"));
+    CHECK(read_snapshot_request(p).path == dir.path("beside.bin"));
   }
   SUBCASE("a missing simtype or infile") {
     ParamFile p = ParamFile::parse("infile = p.bin\n", "t.par");
-    CHECK_THROWS_WITH_AS(read_input_settings(p), doctest::Contains("t.par: required parameter 'simtype'"),
+    CHECK_THROWS_WITH_AS(read_snapshot_request(p), doctest::Contains("t.par: required parameter 'simtype'"),
                          UserError);
     ParamFile q = ParamFile::parse("simtype = 0\nnum_blocks = 3\nx=1\ny=2\nz=3\n", "t.par");
-    CHECK_THROWS_WITH_AS(read_input_settings(q), doctest::Contains("'infile'"), UserError);
+    CHECK_THROWS_WITH_AS(read_snapshot_request(q), doctest::Contains("'infile'"), UserError);
   }
 }
 
@@ -502,29 +502,29 @@ TEST_CASE("read_settings: the original's labels and masks (XXXX, *_present = 0, 
                            "ptype1 = 4\nsize_fix1 = 5\n";
   auto input = [&](const std::string& keys) {
     ParamFile p = ParamFile::parse(head + keys, "t.par");
-    return read_input_settings(p);
+    return read_snapshot_request(p);
   };
   const auto none = input("size_fix0 = 0\nsize_present0 = 0\ncolor_label0 = XXXX\nintensity_label0 = XXXX\n"
                           "color_label1 = XXXX\nintensity_label1 = XXXX\n");
-  CHECK(none.gadget.types[0].size.label == "HSML");
-  CHECK(!none.gadget.types[0].size.present);  // 0: from the block's size
-  for (const auto& t : none.gadget.types) {
+  CHECK(none.typed.types[0].size.label == "HSML");
+  CHECK(!none.typed.types[0].size.present);  // 0: from the block's size
+  for (const auto& t : none.typed.types) {
     CHECK(t.colour.label.empty());
     CHECK(t.intensity.label.empty());
   }
   CHECK(none.notes.empty());
   // A mask without the bit of the type read: the original's "types to skip"; ours works it out.
   const auto skip = input("color_label1 = AGE\ncolor_present1 = 1\nintensity_label1 = MASS\nintensity_present1 = 17\n");
-  CHECK(!skip.gadget.types[1].colour.present);
-  REQUIRE(skip.gadget.types[1].intensity.present);
-  CHECK(*skip.gadget.types[1].intensity.present == 17u);
+  CHECK(!skip.typed.types[1].colour.present);
+  REQUIRE(skip.typed.types[1].intensity.present);
+  CHECK(*skip.typed.types[1].intensity.present == 17u);
   REQUIRE(skip.notes.size() == 1);
   CHECK(skip.notes[0] == "t.par:8: color_present1 = 1 does not hold particle type 4, whose values it reads: the types "
                          "the block holds were worked out from its size");
   // A smoothing length named XXXX with size_fix0 = 0 has nowhere to come from.
   ParamFile p = ParamFile::parse(head + "size_fix0 = 0\nsize_label0 = XXXX\n", "t.par");
   p.begin_gathering();
-  read_input_settings(p);
+  read_snapshot_request(p);
   std::string message;
   try {
     p.end_gathering();
@@ -535,5 +535,5 @@ TEST_CASE("read_settings: the original's labels and masks (XXXX, *_present = 0, 
                    "one: name the field (HSML), or give size_fix0 > 0 or size_estimate0 = knn");
   // Outside a gathering a rejected value throws at once.
   ParamFile q = ParamFile::parse(head + "size_fix0 = 0\nsize_label0 = XXXX\n", "t.par");
-  CHECK_THROWS_WITH_AS(read_input_settings(q), doctest::Contains("size_label0 = XXXX names no field"), UserError);
+  CHECK_THROWS_WITH_AS(read_snapshot_request(q), doctest::Contains("size_label0 = XXXX names no field"), UserError);
 }

@@ -50,9 +50,9 @@ TipsyTestFile snapshot(bool big_endian, bool padded, int gas, int dark, int star
   return f;
 }
 
-GadgetTypeRequest request(int file_type, float size_fix, const std::string& size, const GadgetQuantity& colour,
-                          const GadgetQuantity& intensity) {
-  GadgetTypeRequest r;
+RenderTypeRequest request(int file_type, float size_fix, const std::string& size, const QuantityRequest& colour,
+                          const QuantityRequest& intensity) {
+  RenderTypeRequest r;
   r.file_type = file_type;
   r.size_fix = size_fix;
   r.size.label = size;
@@ -61,12 +61,12 @@ GadgetTypeRequest request(int file_type, float size_fix, const std::string& size
   return r;
 }
 
-GadgetQuantity q(const std::string& label, float factor = 1.0f) { return {label, factor, std::nullopt}; }
+QuantityRequest q(const std::string& label, float factor = 1.0f) { return {label, factor, std::nullopt}; }
 
 // Render types 0 gas, 1 dark, 2 star, each taking its quantities by another kind of name: a
 // Gadget label, an HDF5 name, a Tipsy field name.
-GadgetOptions all_types(const std::string& path) {
-  GadgetOptions o;
+TypedSnapshotRequest all_types(const std::string& path) {
+  TypedSnapshotRequest o;
   o.files = {path};
   o.types = {request(0, 0, "HSML", q("Temperature", 2), q("Density")),
              request(1, 0.5f, "", q("eps"), q("MASS")),
@@ -164,7 +164,7 @@ TEST_CASE("tipsy: both byte orders, both header sizes, every type and field") {
       // The byte order given, right or wrong: the same (the file decides, as the original's Gadget
       // reader does).
       for (bool guess : {big, !big}) {
-        GadgetOptions guessed = all_types(path);
+        TypedSnapshotRequest guessed = all_types(path);
         guessed.swap_endian = guess;
         check_all_types(read_tipsy(guessed), 5, 3, 4);
       }
@@ -216,12 +216,12 @@ TEST_CASE("tipsy: labels in any case and the aliases of other codes") {
 TEST_CASE("tipsy: vector colours from vel and pos, beside a type of scalar colours; one type") {
   TempDir dir;
   const std::string path = dir.write("snap", snapshot(false, true, 2, 3, 1).bytes());
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   o.files = {path};
-  GadgetTypeRequest dark = request(1, 0.25f, "", q("Velocities", 2), q(""));
+  RenderTypeRequest dark = request(1, 0.25f, "", q("Velocities", 2), q(""));
   dark.vector_colour = true;
-  GadgetTypeRequest gas = request(0, 1.5f, "", q("rho"), q("phi"));
-  GadgetTypeRequest star = request(2, 0.75f, "", q("POS"), q("mass"));
+  RenderTypeRequest gas = request(0, 1.5f, "", q("rho"), q("phi"));
+  RenderTypeRequest star = request(2, 0.75f, "", q("POS"), q("mass"));
   star.vector_colour = true;
   o.types = {dark, gas, star};
   const ParticleSet p = read_tipsy(o);
@@ -259,9 +259,9 @@ TEST_CASE("tipsy: many pieces of parallel reading, with progress") {
   // Enough records for several pieces of about 1 MiB each, with counts that end mid-piece.
   const int gas = 100003, dark = 70001;
   const std::string path = dir.write("snap", snapshot(true, true, gas, dark, 0).bytes());
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   o.files = {path};
-  GadgetTypeRequest g = request(0, 0, "hsmooth", q("vel"), q("metals"));
+  RenderTypeRequest g = request(0, 0, "hsmooth", q("vel"), q("metals"));
   g.vector_colour = true;
   o.types = {g, request(1, 1.0f, "", q("phi"), q(""))};
   std::vector<double> reports;
@@ -294,7 +294,7 @@ TEST_CASE("tipsy: auxiliary arrays, ASCII and binary") {
     smooth.push_back(0.125 * (i + 1));
     den.push_back(100.0 + i);
   }
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   o.files = {path};
   o.types = {request(1, 0, "smoothlength", q("den", 2), q("rho")), request(2, 0, "smoothlength", q("den"), q(""))};
   auto check = [&](const ParticleSet& p) {
@@ -328,7 +328,7 @@ TEST_CASE("tipsy: bad auxiliary arrays are one clear error") {
   TempDir dir;
   const std::string path = dir.write("snap", snapshot(true, true, 2, 3, 2).bytes());
   const std::vector<double> seven = {1, 2, 3, 4, 5, 6, 7};
-  GadgetOptions one;
+  TypedSnapshotRequest one;
   one.files = {path};
   one.types = {request(1, 1.0f, "", q("aux"), q(""))};
   auto error_for = [&](const std::string& bytes) {
@@ -359,7 +359,7 @@ TEST_CASE("tipsy: bad auxiliary arrays are one clear error") {
 TEST_CASE("tipsy: a label the records do not have: an error for sizes, a warning and 1 for colours and intensities") {
   TempDir dir;
   const std::string path = dir.write("snap", snapshot(true, true, 2, 3, 0).bytes());
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   o.files = {path};
   o.types = {request(0, 1.0f, "", q(""), q("")), request(1, 0, "HSML", q(""), q(""))};
   CHECK(message_of([&] { read_tipsy(o); }) ==
@@ -406,7 +406,7 @@ TEST_CASE("tipsy: bad files are one clear error") {
   const std::string good = good_file.bytes();
   auto error_for = [&](const std::string& bytes, std::optional<bool> swap = std::nullopt) {
     const std::string path = dir.write("bad", bytes);
-    GadgetOptions o;
+    TypedSnapshotRequest o;
     o.files = {path};
     o.swap_endian = swap;
     o.types = {request(0, 1.0f, "", q(""), q(""))};
@@ -448,9 +448,9 @@ TEST_CASE("tipsy: bad files are one clear error") {
     }
   CHECK(contains(error_for("simtype = 11\ninfile = snap.000010\n"), "does not look like a Tipsy snapshot"));
   CHECK(contains(error_for("simtype = 11\ninfile = snap.000010\n"), "; it looks like a text file"));
-  GadgetOptions directory;
+  TypedSnapshotRequest directory;
   directory.files = {dir.path()};
-  directory.types = {GadgetTypeRequest{}};
+  directory.types = {RenderTypeRequest{}};
   CHECK(contains(message_of([&] { read_tipsy(directory); }), "is a directory"));
   CHECK(!is_tipsy_file(dir.path()));
   CHECK(!is_tipsy_file(dir.path("bad")));
@@ -458,7 +458,7 @@ TEST_CASE("tipsy: bad files are one clear error") {
 
   // The request: an empty type, a type out of range, more than one file.
   const std::string path = dir.path("good");
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   o.files = {path};
   o.types = {request(0, 1.0f, "", q(""), q("")), request(2, 1.0f, "", q(""), q(""))};
   CHECK(message_of([&] { read_tipsy(o); }).empty());
@@ -532,9 +532,9 @@ TEST_CASE("tipsy: the real snapshots of ../shared/data, every type, counts as in
     for (int t = 0; t < 3; ++t) {
       CHECK(f.count(t) == h.count[std::size_t(t)]);
       if (h.count[std::size_t(t)] == 0) continue;
-      GadgetOptions o;
+      TypedSnapshotRequest o;
       o.files = {path};
-      GadgetTypeRequest r = request(t, 0.1f, "", q("vel"), q("mass"));
+      RenderTypeRequest r = request(t, 0.1f, "", q("vel"), q("mass"));
       r.vector_colour = true;
       o.types = {r};
       const ParticleSet p = read_tipsy(o);

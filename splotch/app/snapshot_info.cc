@@ -82,7 +82,7 @@ void print_type_head(std::ostream& out, int type, const std::string& name, std::
   print_table_head(out);
 }
 
-void print_raw_info(const InputSettings& input, Console& console, std::ostream& out) {
+void print_raw_info(const SnapshotRequest& input, Console& console, std::ostream& out) {
   ParticleSet p = read_snapshot(input, console.progress("read"));
   console.end_progress();
   if (input.simtype == simtype::hdf5_table) {
@@ -107,8 +107,8 @@ void print_raw_info(const InputSettings& input, Console& console, std::ostream& 
 
 bool is_vector_block(const std::string& label) { return label == "POS" || label == "VEL" || label == "ACCE"; }
 
-void print_gadget_info(const InputSettings& input, Console& console, std::ostream& out) {
-  const GadgetOptions& g = input.gadget;
+void print_gadget_info(const SnapshotRequest& input, Console& console, std::ostream& out) {
+  const TypedSnapshotRequest& g = input.typed;
   std::vector<std::unique_ptr<GadgetFile>> files;
   std::array<std::uint64_t, gadget_types> counts{};
   for (const std::string& path : g.files) {
@@ -154,10 +154,10 @@ void print_gadget_info(const InputSettings& input, Console& console, std::ostrea
         out << line;
         continue;
       }
-      GadgetOptions o;
+      TypedSnapshotRequest o;
       o.files = g.files;
       o.swap_endian = g.swap_endian;
-      GadgetTypeRequest r;
+      RenderTypeRequest r;
       r.file_type = t;
       r.colour.label = b.label;
       r.colour.present = layout.types;
@@ -174,9 +174,9 @@ void print_gadget_info(const InputSettings& input, Console& console, std::ostrea
   }
 }
 
-void print_hdf5_info(const InputSettings& input, std::ostream& out) {
+void print_hdf5_info(const SnapshotRequest& input, std::ostream& out) {
   std::vector<std::unique_ptr<Hdf5File>> files;
-  for (const std::string& path : input.gadget.files) files.push_back(std::make_unique<Hdf5File>(path));
+  for (const std::string& path : input.typed.files) files.push_back(std::make_unique<Hdf5File>(path));
   int types = 0;
   for (const auto& f : files) types = std::max(types, f->header().types());
   std::vector<std::uint64_t> counts(std::size_t(types), 0);
@@ -251,8 +251,8 @@ void print_hdf5_info(const InputSettings& input, std::ostream& out) {
   }
 }
 
-void print_tipsy_info(const InputSettings& input, std::ostream& out) {
-  const TipsyFile f(input.gadget.files[0], input.gadget.swap_endian);
+void print_tipsy_info(const SnapshotRequest& input, std::ostream& out) {
+  const TipsyFile f(input.typed.files[0], input.typed.swap_endian);
   out << f.path() << ": Tipsy standard binary, " << (f.big_endian() ? "big-endian" : "little-endian") << " ("
       << (f.swapped() ? "byte-swapped" : "native byte order") << "), " << f.header_bytes() << "-byte header, "
       << (f.position_bytes() == 8 ? "double" : "single") << " precision positions, no box size\n";
@@ -295,7 +295,7 @@ bool print_auxiliary_info(const std::string& file, std::ostream& out) {
 
 void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out) {
   for (const std::string& w : params.warnings()) console.warning(w);
-  const InputSettings input = read_input_settings(params);
+  const SnapshotRequest input = read_snapshot_request(params);
   if (input.simtype == 2) print_gadget_info(input, console, out);
   else if (input.simtype == simtype::hdf5) print_hdf5_info(input, out);
   else if (input.simtype == 11) print_tipsy_info(input, out);
@@ -303,7 +303,7 @@ void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out)
 }
 
 void print_snapshot_ids(ParamFile& params, std::ostream& out) {
-  const InputSettings input = read_input_settings(params);
+  const SnapshotRequest input = read_snapshot_request(params);
   const Hdf5TableOptions& t = input.table;
   if (input.simtype != simtype::hdf5_table || !t.compound || t.snapshot_field.empty())
     throw UserError(params.origin("print_snapIDs_in_file_ONLY") +

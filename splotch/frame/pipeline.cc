@@ -81,8 +81,8 @@ PostOptions post_options(const Settings& s, const std::vector<std::unique_ptr<Pa
 // What a data-parallel MPI run cannot do yet, said before any reading.
 void check_data_parallel(const Settings& s, int processes) {
   const std::string with = " with " + std::to_string(processes) + " MPI processes";
-  for (std::size_t n = 0; n < s.input.gadget.types.size() && s.input.simtype >= 2; ++n)
-    if (s.input.gadget.types[n].size_estimate == SizeEstimate::knn) {
+  for (std::size_t n = 0; n < s.input.typed.types.size() && s.input.simtype >= 2; ++n)
+    if (s.input.typed.types[n].size_estimate == SizeEstimate::knn) {
       const std::string N = std::to_string(n);
       throw UserError("size_estimate" + N + " = knn cannot run" + with +
                       ": a process's share of the particles does not hold their neighbours; run it with one "
@@ -92,10 +92,10 @@ void check_data_parallel(const Settings& s, int processes) {
 
 // What each render type draws of the file, for the report: the file's type numbers are not the
 // render types' (ptype1 = 4: stars as type 1).
-std::vector<std::string> type_names(const InputSettings& in) {
+std::vector<std::string> type_names(const SnapshotRequest& in) {
   std::vector<std::string> names;
   static const char* const tipsy[] = {"gas", "dark", "star"};
-  for (const GadgetTypeRequest& r : in.gadget.types)
+  for (const RenderTypeRequest& r : in.typed.types)
     names.push_back(in.simtype == simtype::tipsy && r.file_type >= 0 && r.file_type < 3 ? tipsy[r.file_type]
                                                                                         : "file type " + std::to_string(r.file_type));
   return names;
@@ -236,7 +236,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     // Data-parallel (DESIGN.md section 6): this process reads and draws its share of every
     // render type; the images are summed on rank 0.
     check_data_parallel(s, comm->size());
-    s.input.raw.share = s.input.gadget.share = s.input.table.share = ReadShare{comm->rank(), comm->size()};
+    s.input.raw.share = s.input.typed.share = s.input.table.share = ReadShare{comm->rank(), comm->size()};
   }
   // The particles the headers promise (this process's share): whether the run fits in memory,
   // and with renderer = auto, whether starting the GPU can pay. Counted when first needed (a
@@ -291,7 +291,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     shape.types = s.input.ptypes > 1;
     shape.a_eq_e = s.render.a_eq_e;
     if (s.input.simtype >= simtype::gadget)
-      for (const GadgetTypeRequest& r : s.input.gadget.types) shape.knn |= r.size_estimate == SizeEstimate::knn;
+      for (const RenderTypeRequest& r : s.input.typed.types) shape.knn |= r.size_estimate == SizeEstimate::knn;
     shape.keeps_particles = keeps_particles;
     const int on_node = comm ? comm->node_size() : 1;
     agreed([&] {

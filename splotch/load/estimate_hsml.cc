@@ -7,16 +7,16 @@
 
 namespace splotch {
 
-bool needs_hsml_estimate(const InputSettings& input) {
+bool needs_hsml_estimate(const SnapshotRequest& input) {
   if (input.simtype < 2) return false;
-  return std::any_of(input.gadget.types.begin(), input.gadget.types.end(),
-                     [](const GadgetTypeRequest& r) { return r.size_estimate == SizeEstimate::knn; });
+  return std::any_of(input.typed.types.begin(), input.typed.types.end(),
+                     [](const RenderTypeRequest& r) { return r.size_estimate == SizeEstimate::knn; });
 }
 
-void estimate_smoothing_lengths(ParticleSet& p, const InputSettings& input, Console& console) {
+void estimate_smoothing_lengths(ParticleSet& p, const SnapshotRequest& input, Console& console) {
   const double box = input.periodic ? p.box_size : 0.0;
-  for (std::size_t n = 0; n < input.gadget.types.size(); ++n) {
-    const GadgetTypeRequest& r = input.gadget.types[n];
+  for (std::size_t n = 0; n < input.typed.types.size(); ++n) {
+    const RenderTypeRequest& r = input.typed.types[n];
     if (r.size_estimate != SizeEstimate::knn) continue;
     // This type's particles: [lo, hi).
     std::size_t lo = 0, hi = p.size();

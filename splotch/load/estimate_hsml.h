@@ -11,10 +11,10 @@
 namespace splotch {
 
 // Whether any render type of `input` needs the estimate.
-bool needs_hsml_estimate(const InputSettings& input);
+bool needs_hsml_estimate(const SnapshotRequest& input);
 
 // Replaces the placeholder smoothing lengths the reader left for those types. The particles of a
 // render type are contiguous (readers deliver them so, and dropping keeps the order).
-void estimate_smoothing_lengths(ParticleSet& particles, const InputSettings& input, Console& console);
+void estimate_smoothing_lengths(ParticleSet& particles, const SnapshotRequest& input, Console& console);
 
 }  // namespace splotch

@@ -12,15 +12,15 @@ namespace splotch {
 namespace {
 
 // The particles of the requested file types, summed over the files ([file][type] counts).
-std::uint64_t requested(const std::vector<std::vector<std::uint64_t>>& counts, const GadgetOptions& o) {
+std::uint64_t requested(const std::vector<std::vector<std::uint64_t>>& counts, const TypedSnapshotRequest& o) {
   std::uint64_t n = 0;
-  for (const GadgetTypeRequest& r : o.types)
+  for (const RenderTypeRequest& r : o.types)
     for (const auto& file : counts)
       if (r.file_type >= 0 && std::size_t(r.file_type) < file.size()) n += file[std::size_t(r.file_type)];
   return n;
 }
 
-std::uint64_t whole_snapshot(const InputSettings& in) {
+std::uint64_t whole_snapshot(const SnapshotRequest& in) {
   switch (in.simtype) {
     case simtype::raw_table:
     case simtype::raw_blocks: {
@@ -28,16 +28,16 @@ std::uint64_t whole_snapshot(const InputSettings& in) {
       return record ? std::filesystem::file_size(in.path) / record : 0;
     }
     case simtype::gadget:
-      return requested(gadget_file_counts(in.gadget), in.gadget);
+      return requested(gadget_file_counts(in.typed), in.typed);
     case simtype::hdf5:
-      return requested(hdf5_file_counts(in.gadget), in.gadget);
+      return requested(hdf5_file_counts(in.typed), in.typed);
     case simtype::tipsy: {
       std::vector<std::vector<std::uint64_t>> counts;
-      for (const std::string& path : in.gadget.files) {
-        const TipsyFile f(path, in.gadget.swap_endian);
+      for (const std::string& path : in.typed.files) {
+        const TipsyFile f(path, in.typed.swap_endian);
         counts.emplace_back(f.header().count.begin(), f.header().count.end());
       }
-      return requested(counts, in.gadget);
+      return requested(counts, in.typed);
     }
     default:
       throw std::invalid_argument("no count before reading");
@@ -46,10 +46,10 @@ std::uint64_t whole_snapshot(const InputSettings& in) {
 
 }  // namespace
 
-std::optional<std::uint64_t> particles_to_read(const InputSettings& input) {
+std::optional<std::uint64_t> particles_to_read(const SnapshotRequest& input) {
   try {
     const std::uint64_t all = whole_snapshot(input);
-    const int parts = std::max(1, input.gadget.share.parts);
+    const int parts = std::max(1, input.typed.share.parts);
     return all / std::uint64_t(parts) + (all % std::uint64_t(parts) != 0);
   } catch (const std::exception&) {
     return std::nullopt;

@@ -13,6 +13,6 @@ namespace splotch {
 // the render types asked for. Unset where the count is not known without reading: a table file
 // (simtype 7), whose rows may be selected by snapshot ID, or a header that cannot be read (the
 // read then says why).
-std::optional<std::uint64_t> particles_to_read(const InputSettings& input);
+std::optional<std::uint64_t> particles_to_read(const SnapshotRequest& input);
 
 }  // namespace splotch

@@ -35,7 +35,7 @@ class SnapshotCache {
   void clear();
 
   // Starts reading `input` in the background (when nothing is read there already).
-  void read_ahead(std::string signature, InputSettings input, std::vector<TypeNormalization> normalization);
+  void read_ahead(std::string signature, SnapshotRequest input, std::vector<TypeNormalization> normalization);
   // Whether a read in the background is going on or done (and not taken yet).
   bool reading_ahead() const { return ahead_.valid(); }
   // The snapshot read in the background, when it has this signature: waits for the read, keeps it

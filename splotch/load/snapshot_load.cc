@@ -102,7 +102,7 @@ std::vector<TypeNormalization> normalizations(const Settings& s) {
 
 namespace {
 
-LoadedSnapshot load(const InputSettings& input, const std::vector<TypeNormalization>& normalization, Console& console,
+LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization, Console& console,
                     bool share, const RangeReduction& reduce) {
   Stopwatch clock;
   LoadedSnapshot out;
@@ -129,7 +129,7 @@ LoadedSnapshot load(const InputSettings& input, const std::vector<TypeNormalizat
 
 }  // namespace
 
-LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+LoadedSnapshot load_snapshot(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
                              Console& console) {
   return load(input, normalization, console, false, {});
 }
@@ -139,9 +139,9 @@ namespace {
 // The share's input: with the counts of a many-file snapshot's files read by rank 0 for all, so
 // that each process opens only the files it reads (on a parallel file system, every process
 // opening every header is a storm of metadata requests).
-InputSettings with_file_counts(const InputSettings& input, const Comm& comm) {
-  InputSettings mine = input;
-  const bool many_files = mine.gadget.files.size() > 1 && (input.simtype == 2 || input.simtype == 7 || input.simtype == 8);
+SnapshotRequest with_file_counts(const SnapshotRequest& input, const Comm& comm) {
+  SnapshotRequest mine = input;
+  const bool many_files = mine.typed.files.size() > 1 && (input.simtype == 2 || input.simtype == 7 || input.simtype == 8);
   if (!many_files || comm.size() == 1) return mine;
   std::vector<std::uint64_t> flat;
   agreed(&comm, "reading the files' headers", [&] {
@@ -153,17 +153,17 @@ InputSettings with_file_counts(const InputSettings& input, const Comm& comm) {
   });
   comm.broadcast(flat);
   for (std::size_t at = 0; at < flat.size(); at += 1 + std::size_t(flat[at]))
-    mine.gadget.share.file_counts.emplace_back(flat.begin() + std::ptrdiff_t(at + 1),
+    mine.typed.share.file_counts.emplace_back(flat.begin() + std::ptrdiff_t(at + 1),
                                                flat.begin() + std::ptrdiff_t(at + 1 + flat[at]));
   return mine;
 }
 
 }  // namespace
 
-LoadedSnapshot load_snapshot_share(const InputSettings& shared, const std::vector<TypeNormalization>& normalization,
+LoadedSnapshot load_snapshot_share(const SnapshotRequest& shared, const std::vector<TypeNormalization>& normalization,
                                    const Comm& comm, Console& console) {
   Stopwatch clock;
-  const InputSettings input = with_file_counts(shared, comm);
+  const SnapshotRequest input = with_file_counts(shared, comm);
   const double counting = clock.seconds();
   // The processes agree once, where the ranges are reduced: a process that failed before (say,
   // reading its files) says so there instead of reducing.

@@ -34,14 +34,14 @@ std::vector<TypeNormalization> normalizations(const Settings& s);
 
 // Reads and prepares the snapshot `input` names; warnings and progress go to `console`. Throws
 // UserError when nothing can be drawn or a type is out of range.
-LoadedSnapshot load_snapshot(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+LoadedSnapshot load_snapshot(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
                              Console& console);
 
 // One process's share of the snapshot in an MPI run (its ReadShare set in `input`): as
 // load_snapshot, but a share may be empty, the normalisation's ranges are those of all processes,
 // and `console` warns of the invalid particles of all. Every process calls it; an error on any of
 // them is thrown on all, naming the first process that failed.
-LoadedSnapshot load_snapshot_share(const InputSettings& input, const std::vector<TypeNormalization>& normalization,
+LoadedSnapshot load_snapshot_share(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
                                    const Comm& comm, Console& console);
 
 }  // namespace splotch

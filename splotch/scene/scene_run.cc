@@ -58,7 +58,7 @@ constexpr double read_ahead_worth_seconds = 0.05;
 struct FramePlan {
   bool usable = false, exists = false;
   std::string signature;
-  InputSettings input;
+  SnapshotRequest input;
   std::vector<TypeNormalization> normalization;
 };
 
@@ -79,10 +79,10 @@ FramePlan plan_frame(ParamFile params, const SceneFrame& f, bool resume) {
 
 // The bytes of the snapshot's files: what reading it takes, about (a file holds fields that are
 // not read, and its particles take a little more memory once projected).
-std::size_t snapshot_file_bytes(const InputSettings& input) {
+std::size_t snapshot_file_bytes(const SnapshotRequest& input) {
   std::size_t bytes = 0;
   std::error_code error;
-  for (const std::string& f : input.gadget.files.empty() ? std::vector<std::string>{input.path} : input.gadget.files) {
+  for (const std::string& f : input.typed.files.empty() ? std::vector<std::string>{input.path} : input.typed.files) {
     const std::uintmax_t size = std::filesystem::file_size(f, error);
     if (!error) bytes += std::size_t(size);
   }

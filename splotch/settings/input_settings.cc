@@ -102,9 +102,9 @@ std::string label(ParamFile& p, const std::string& key, const std::string& fallb
   return v == no_label ? "" : v;
 }
 
-GadgetQuantity gadget_quantity(ParamFile& p, const std::string& what, const std::string& n, const std::string& label,
+QuantityRequest quantity_request(ParamFile& p, const std::string& what, const std::string& n, const std::string& label,
                                int file_type, std::vector<std::string>& notes) {
-  GadgetQuantity q;
+  QuantityRequest q;
   q.label = label;
   q.factor = p.get<float>(what + "_fac" + n, 1.0f);
   q.present = type_mask(p, what + "_present" + n, file_type, notes);
@@ -121,10 +121,10 @@ int hdf5_files_in_header(const std::string& path) {
 
 // Gadget binary (2), HDF5 (7, 8) and Tipsy (11) snapshots: files, byte order, and per render
 // type the file type and the labels of its quantities.
-GadgetOptions read_gadget_options(ParamFile& p, InputSettings& in) {
+TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   const int simtype = in.simtype, ptypes = in.ptypes;
   std::vector<std::string>& notes = in.notes;
-  GadgetOptions o;
+  TypedSnapshotRequest o;
   const bool hdf5 = simtype == 7 || simtype == 8, tipsy = simtype == 11;
   // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
   // Tipsy snapshot is one file.
@@ -135,7 +135,7 @@ GadgetOptions read_gadget_options(ParamFile& p, InputSettings& in) {
   const int max_type = hdf5 ? 63 : tipsy ? 2 : 5;  // Gadget-4 may have more than 6 types in HDF5
   for (int t = 0; t < ptypes; ++t) {
     const std::string n = std::to_string(t);
-    GadgetTypeRequest r;
+    RenderTypeRequest r;
     r.file_type = p.get<int>("ptype" + n, 0);
     if (r.file_type < 0 || r.file_type > max_type) {
       p.reject(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " +
@@ -169,16 +169,16 @@ GadgetOptions read_gadget_options(ParamFile& p, InputSettings& in) {
         r.size_fix = 1;
       }
       if (r.size_fix == 0) {
-        r.size = gadget_quantity(p, "size", n, label(p, "size_label" + n, "HSML"), simtype == 2 ? r.file_type : -1, notes);
+        r.size = quantity_request(p, "size", n, label(p, "size_label" + n, "HSML"), simtype == 2 ? r.file_type : -1, notes);
         if (r.size.label.empty())
           p.reject(at(p, "size_label" + n) + " = " + no_label + " names no field, but size_fix" + n +
                    " = 0 takes the smoothing lengths from one: name the field (HSML), or give size_fix" + n +
                    " > 0 or size_estimate" + n + " = knn");
       }
     }
-    r.colour = gadget_quantity(p, "color", n, label(p, "color_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
+    r.colour = quantity_request(p, "color", n, label(p, "color_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
     r.vector_colour = p.get<bool>("color_is_vector" + n, false);
-    r.intensity = gadget_quantity(p, "intensity", n, label(p, "intensity_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
+    r.intensity = quantity_request(p, "intensity", n, label(p, "intensity_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
     o.types.push_back(r);
   }
   return o;
@@ -221,8 +221,8 @@ Hdf5TableOptions read_table_options(ParamFile& p, int ptypes) {
 
 // swap_endian is only the first guess for Gadget and Tipsy files, whose own markers decide (as
 // the original's Gadget reader does): the report says so when the guess was wrong.
-void note_byte_order(ParamFile& p, InputSettings& in) {
-  const bool guess = *in.gadget.swap_endian;
+void note_byte_order(ParamFile& p, SnapshotRequest& in) {
+  const bool guess = *in.typed.swap_endian;
   const bool swapped = in.simtype == 11 ? TipsyFile(in.path, guess).swapped() : GadgetFile(in.path, guess).swapped();
   if (swapped == guess) return;
   const bool big = swapped != host_is_big_endian;
@@ -234,8 +234,8 @@ void note_byte_order(ParamFile& p, InputSettings& in) {
 
 }  // namespace
 
-InputSettings read_input_settings(ParamFile& p) {
-  InputSettings in;
+SnapshotRequest read_snapshot_request(ParamFile& p) {
+  SnapshotRequest in;
   in.simtype = p.get<int>("simtype");
   if (in.simtype == simtype::palette_only) return in;
   in.ptypes = p.get<int>("ptypes", 1);
@@ -243,8 +243,8 @@ InputSettings read_input_settings(ParamFile& p) {
   in.periodic = p.get<bool>("periodic", true);
   if (in.simtype == simtype::hdf5_table && !p.has("x")) {
     // The original's generic reader names its datasets; without them, a Gadget-layout file.
-    in.gadget = read_gadget_options(p, in);
-    in.path = in.gadget.files[0];
+    in.typed = read_typed_request(p, in);
+    in.path = in.typed.files[0];
     if (!is_gadget_layout_hdf5(in.path))
       throw UserError(at(p, "simtype") + " = 7 reads the datasets that the keys x, y, z (and r, I, C1) name, and " +
                       "there is no key x; for a Gadget-layout snapshot (Header, PartType0, ...) use simtype = 8");
@@ -265,9 +265,9 @@ InputSettings read_input_settings(ParamFile& p) {
     case simtype::gadget:
     case simtype::hdf5:
     case simtype::tipsy:
-      in.gadget = read_gadget_options(p, in);
-      in.path = in.gadget.files[0];
-      if (in.gadget.swap_endian) note_byte_order(p, in);
+      in.typed = read_typed_request(p, in);
+      in.path = in.typed.files[0];
+      if (in.typed.swap_endian) note_byte_order(p, in);
       return in;
     default:
       throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +

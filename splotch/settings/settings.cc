@@ -374,7 +374,7 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::s
   try {
     const std::size_t mark = p.lookup_mark();
     gathered(p, [&] {
-      s.input = read_input_settings(p);
+      s.input = read_snapshot_request(p);
       if (s.input.ptypes == 0)
         throw UserError(at(p, "ptypes") + " = 0 draws nothing: bin/splotch prints what the snapshot holds with "
                         "AnalyzeSimulationOnly = TRUE (or --info), and renders with ptypes from 1");

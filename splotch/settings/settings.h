@@ -30,12 +30,12 @@ constexpr int palette_only = -1;  // no snapshot: an image of the palettes (the 
 constexpr int raw_table = 0, raw_blocks = 1, gadget = 2, hdf5_table = 7, hdf5 = 8, tipsy = 11;
 }  // namespace simtype
 
-struct InputSettings {
+struct SnapshotRequest {
   int simtype = 0;
   std::string path;  // the snapshot file, resolved (the first, when there are several)
   RawOptions raw;           // simtype 0, 1
   Hdf5TableOptions table;   // simtype 7: datasets named by the parameter file
-  GadgetOptions gadget;     // simtype 2, 8 (HDF5), 11 (Tipsy): the files and what to read of each type
+  TypedSnapshotRequest typed;      // simtype 2, 8 (HDF5), 11 (Tipsy): the files and what to read of each type
   bool periodic = true;
   int ptypes = 1;
   std::vector<std::string> notes;     // for the run's report, e.g. a swap_endian that the file overruled
@@ -61,7 +61,7 @@ struct OutputSettings {
 enum class RendererChoice { host, cuda };
 
 struct Settings {
-  InputSettings input;
+  SnapshotRequest input;
   std::vector<TypeSettings> types;  // [ptypes]
   Camera camera;
   CameraPlacement placement;  // from_data: the camera is placed from the particles once they are read
@@ -87,7 +87,7 @@ Settings read_settings(ParamFile& params, int frame = 0, bool gpu_available = fa
                        std::string* input_keys = nullptr);
 
 // Only what reading the snapshot needs (for --info; ptypes = 0 is allowed there).
-InputSettings read_input_settings(ParamFile& params);
+SnapshotRequest read_snapshot_request(ParamFile& params);
 
 // The original's ways of asking for no picture: AnalyzeSimulationOnly = TRUE or ptypes = 0 (what
 // the snapshot holds, as --info says it), and print_snapIDs_in_file_ONLY = TRUE with simtype 7

@@ -32,8 +32,8 @@ void remove_file() { std::remove(snapshot_path().c_str()); }
 
 // The requests a render might make: gas with its SPH blocks, dark matter with the mass table,
 // stars, several types at once, masks given, the volume estimate, a type out of range.
-const std::vector<std::vector<GadgetTypeRequest>>& requests() {
-  static const std::vector<std::vector<GadgetTypeRequest>> all = {
+const std::vector<std::vector<RenderTypeRequest>>& requests() {
+  static const std::vector<std::vector<RenderTypeRequest>> all = {
       {request(0, 0, "HSML", "U", "RHO")},
       {request(1, 1.0f, "", "VEL", "MASS", true)},
       {request(4, 0.5f, "", "MASS", "")},
@@ -93,7 +93,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzzing::write(snapshot_path(), data, size);
-  fuzzing::try_reads([](const GadgetOptions& o) { return read_gadget(o); }, snapshot_path(), requests());
+  fuzzing::try_reads([](const TypedSnapshotRequest& o) { return read_gadget(o); }, snapshot_path(), requests());
   try_layouts();
   return 0;
 }

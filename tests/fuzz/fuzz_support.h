@@ -32,10 +32,10 @@ inline void write(const std::string& path, const std::uint8_t* data, std::size_t
   }
 }
 
-inline GadgetTypeRequest request(int type, float size_fix, const char* size, const char* colour, const char* intensity,
+inline RenderTypeRequest request(int type, float size_fix, const char* size, const char* colour, const char* intensity,
                                  bool vector_colour = false, std::optional<unsigned> present = std::nullopt,
                                  SizeEstimate estimate = SizeEstimate::none) {
-  GadgetTypeRequest r;
+  RenderTypeRequest r;
   r.file_type = type;
   r.size_fix = size_fix;
   r.size.label = size;
@@ -49,10 +49,10 @@ inline GadgetTypeRequest request(int type, float size_fix, const char* size, con
 // Each request read from `path` with the byte order detected, forced on and forced off; the
 // particles must come with every array of one length, or the read must end in a UserError.
 template <class Read>
-void try_reads(Read&& read, const std::string& path, const std::vector<std::vector<GadgetTypeRequest>>& requests) {
+void try_reads(Read&& read, const std::string& path, const std::vector<std::vector<RenderTypeRequest>>& requests) {
   for (std::optional<bool> swap : {std::optional<bool>(), std::optional<bool>(true), std::optional<bool>(false)})
     for (const auto& types : requests) {
-      GadgetOptions o;
+      TypedSnapshotRequest o;
       o.files = {path};
       o.swap_endian = swap;
       o.types = types;

@@ -41,8 +41,8 @@ void remove_files() {
 
 // The requests a render might make: each type alone, with record fields, aliases and the
 // auxiliary array; all types at once; a type out of range.
-const std::vector<std::vector<GadgetTypeRequest>>& requests() {
-  static const std::vector<std::vector<GadgetTypeRequest>> all = {
+const std::vector<std::vector<RenderTypeRequest>>& requests() {
+  static const std::vector<std::vector<RenderTypeRequest>> all = {
       {request(0, 0, "hsmooth", "rho", "mass")},
       {request(1, 1.0f, "", "vel", "aux", true)},
       {request(2, 0, "aux", "tform", "")},
@@ -115,7 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::remove(aux_path.c_str());
   }
   fuzzing::write(snapshot_path(), data, size);
-  fuzzing::try_reads([](const GadgetOptions& o) { return read_tipsy(o); }, snapshot_path(), requests());
+  fuzzing::try_reads([](const TypedSnapshotRequest& o) { return read_tipsy(o); }, snapshot_path(), requests());
   try_fields();
   return 0;
 }
