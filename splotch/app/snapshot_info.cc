@@ -13,7 +13,7 @@
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
 #include "splotch/app/input_kind.h"
-#include "splotch/load/read_snapshot.h"
+#include "io/read_snapshot.h"
 #include "splotch/settings/settings.h"
 
 namespace splotch {

@@ -7,7 +7,7 @@
 #include "splotch/stages/camera_placement.h"
 #include "splotch/load/estimate_hsml.h"
 #include "splotch/load/particle_check.h"
-#include "splotch/load/read_snapshot.h"
+#include "io/read_snapshot.h"
 #include "splotch/frame/run_report.h"
 
 namespace splotch {

@@ -1,4 +1,4 @@
-#include "splotch/load/read_snapshot.h"
+#include "io/read_snapshot.h"
 
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"
