@@ -1,12 +1,14 @@
 // The HDF5 snapshot reader (simtype 7 and 8): Gadget-2/3/4, AREPO, GIZMO and SWIFT files, one or
-// many. It takes the requests of the Gadget reader (io/gadget_reader.h), so that one parameter
+// many. It takes the request of the Gadget reader (io/typed_snapshot_request.h), so that one parameter
 // file serves both formats: a label is a dataset name or its Gadget block label (HSML finds
 // SmoothingLength or SmoothingLengths). Contiguous float datasets are read like Gadget blocks,
 // by parallel positioned reads straight into the arrays; chunked or compressed ones through the
 // library, a piece of rows at a time.
 #pragma once
 
-#include "io/gadget_reader.h"
+#include "io/particle_set.h"
+#include "io/progress.h"
+#include "io/typed_snapshot_request.h"
 
 namespace splotch {
 

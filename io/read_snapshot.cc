@@ -5,33 +5,109 @@
 #include "io/hdf5_table_reader.h"
 #include "io/raw_reader.h"
 #include "io/tipsy_reader.h"
+#include <algorithm>
+#include <stdexcept>
+
+#include "io/gadget_file.h"
+#include "io/hdf5_file.h"
+#include "io/input_file.h"
+#include "io/tipsy_file.h"
 #include "params/user_error.h"
 
 namespace splotch {
 
 ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& progress) {
-  switch (input.simtype) {
-    case 0:
-    case 1:
+  switch (input.format) {
+    case SnapshotFormat::raw_table:
+    case SnapshotFormat::raw_blocks:
       return read_raw(input.path, input.raw, progress);
-    case 2:
+    case SnapshotFormat::gadget:
       return read_gadget(input.typed, progress);
-    case 7:
+    case SnapshotFormat::hdf5_table:
       return read_hdf5_table(input.table, progress);
-    case 8:
+    case SnapshotFormat::hdf5:
       return read_hdf5(input.typed, progress);
-    case 11:
+    case SnapshotFormat::tipsy:
       return read_tipsy(input.typed, progress);
-    default:
-      throw UserError("simtype " + std::to_string(input.simtype) + " has no reader yet");
+    case SnapshotFormat::palette_only:
+      break;
   }
+  throw std::logic_error("read_snapshot: a request with no snapshot (simtype -1)");
 }
 
 std::vector<std::vector<std::uint64_t>> snapshot_file_counts(const SnapshotRequest& input) {
   if (input.typed.files.size() < 2) return {};
-  if (input.simtype == 2) return gadget_file_counts(input.typed);
-  if (input.simtype == 7 || input.simtype == 8) return hdf5_file_counts(input.typed);
+  if (input.format == SnapshotFormat::gadget) return gadget_file_counts(input.typed);
+  if (input.format == SnapshotFormat::hdf5) return hdf5_file_counts(input.typed);
   return {};
+}
+
+int simtype_number(SnapshotFormat format) {
+  switch (format) {
+    case SnapshotFormat::palette_only: return -1;
+    case SnapshotFormat::raw_table: return 0;
+    case SnapshotFormat::raw_blocks: return 1;
+    case SnapshotFormat::gadget: return 2;
+    case SnapshotFormat::hdf5_table: return 7;
+    case SnapshotFormat::hdf5: return 8;
+    case SnapshotFormat::tipsy: return 11;
+  }
+  return -1;
+}
+
+std::optional<SnapshotFormat> format_of_simtype(int simtype) {
+  for (SnapshotFormat f : {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks,
+                           SnapshotFormat::gadget, SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy})
+    if (simtype_number(f) == simtype) return f;
+  return std::nullopt;
+}
+
+const char* format_description(SnapshotFormat format) {
+  switch (format) {
+    case SnapshotFormat::palette_only: return "no snapshot (an image of the palettes)";
+    case SnapshotFormat::raw_table: return "a raw table";
+    case SnapshotFormat::raw_blocks: return "a raw file of blocks";
+    case SnapshotFormat::gadget: return "a Gadget snapshot";
+    case SnapshotFormat::hdf5_table: return "an HDF5 file of named datasets";
+    case SnapshotFormat::hdf5: return "an HDF5 file";
+    case SnapshotFormat::tipsy: return "a Tipsy snapshot";
+  }
+  return "";
+}
+
+namespace {
+std::string plural(std::uint64_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+}  // namespace
+
+std::optional<SnapshotFormat> detect_snapshot_format(const std::string& path) {
+  unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  try {
+    InputFile f(path);
+    if (f.size() < 8) return std::nullopt;
+    f.read_at(b, 8, 0);
+  } catch (const UserError&) {
+    return std::nullopt;
+  }
+  if (is_gadget_start(b)) return SnapshotFormat::gadget;
+  if (is_hdf5_start(b, 8)) return SnapshotFormat::hdf5;
+  if (is_tipsy_file(path)) return SnapshotFormat::tipsy;
+  return std::nullopt;
+}
+
+std::string describe_snapshot(const std::string& path, SnapshotFormat format) {
+  try {
+    if (format == SnapshotFormat::gadget) {
+      const GadgetFile f(path);
+      return "a Gadget snapshot (format " + std::to_string(f.format()) + ", " +
+             plural(std::uint64_t(std::max(f.header().num_files, 1)), "file") + ")";
+    }
+    if (format == SnapshotFormat::hdf5) return "an HDF5 snapshot (" + plural(std::uint64_t(Hdf5File(path).header().num_files), "file") + ")";
+    if (format == SnapshotFormat::tipsy) return "a Tipsy snapshot (" + plural(TipsyFile(path).total(), "particle") + ")";
+  } catch (const UserError&) {  // a damaged one is still a snapshot (and not a parameter file)
+  }
+  return format_description(format);
 }
 
 }  // namespace splotch

@@ -22,7 +22,7 @@ TEST_CASE("hsml stage: sizes only the render types that ask, each among its own 
     p.type.push_back(dm ? 1 : 0);
   }
   SnapshotRequest input;
-  input.simtype = 2;
+  input.format = SnapshotFormat::gadget;
   input.periodic = false;
   input.typed.types.resize(2);
   input.typed.types[1].size_estimate = SizeEstimate::knn;

@@ -46,7 +46,7 @@ TEST_CASE("input kind: a snapshot given as the parameter file is named, with the
   const std::string gadget = dir.path("snap_010.0");
   snapshot({2, false, 4, 4}, 3, 2).write(gadget);
   CHECK(input_kind(gadget).kind == InputKind::Kind::snapshot);
-  CHECK(input_kind(gadget).simtype == 2);
+  CHECK(input_kind(gadget).format == SnapshotFormat::gadget);
   CHECK(contains(error_of(gadget), "'" + gadget + "' is a Gadget snapshot (format 2, 1 file), not a parameter file: "
                                    "run `bin/splotch --info " + gadget + "` to see what it holds, or write a parameter "
                                    "file that names it with infile (README: A minimal parameter file)"));
@@ -56,7 +56,7 @@ TEST_CASE("input kind: a snapshot given as the parameter file is named, with the
   if (hdf5_supported()) {
     const std::string hdf5 = dir.path("snap_010.hdf5");
     Hdf5TestWriter::write(snapshot({2, false, 4, 4}, 3, 2), hdf5);
-    CHECK(input_kind(hdf5).simtype == 8);
+    CHECK(input_kind(hdf5).format == SnapshotFormat::hdf5);
     CHECK(contains(error_of(hdf5), "'" + hdf5 + "' is an HDF5 snapshot (1 file), not a parameter file"));
   }
   // --info on the snapshot itself still reads it.

@@ -99,7 +99,7 @@ TEST_CASE("memory: the particles to read come from the headers, of the types ask
   file.blocks.push_back({"POS", std::vector<double>(3 * 157, 1.0)});
   file.write(path);
   SnapshotRequest in;
-  in.simtype = simtype::gadget;
+  in.format = SnapshotFormat::gadget;
   in.path = path;
   in.typed.files = {path};
   in.typed.types.resize(2);
@@ -110,14 +110,14 @@ TEST_CASE("memory: the particles to read come from the headers, of the types ask
   CHECK(particles_to_read(in) == std::uint64_t(27));  // 107 shared by 4: at most 27 each
 
   SnapshotRequest raw;
-  raw.simtype = simtype::raw_blocks;
+  raw.format = SnapshotFormat::raw_blocks;
   raw.path = dir.file("raw.bin");
   raw.raw.num_fields = 6;
   write_file(raw.path, std::string(6 * 4 * 1000, '\0'));
   CHECK(particles_to_read(raw) == std::uint64_t(1000));
 
   SnapshotRequest table;
-  table.simtype = simtype::hdf5_table;
+  table.format = SnapshotFormat::hdf5_table;
   CHECK_FALSE(particles_to_read(table).has_value());  // rows may be selected: not known before reading
   raw.path = dir.file("missing.bin");
   CHECK_FALSE(particles_to_read(raw).has_value());  // the read says what is wrong

@@ -96,7 +96,7 @@ TEST_CASE("read_settings defaults of a minimal raw parameter file") {
   const Settings s = read_settings(p);
 
   SUBCASE("input") {
-    CHECK(s.input.simtype == 0);
+    CHECK(s.input.format == splotch::SnapshotFormat::raw_table);
     CHECK(s.input.path == "particles.bin");
     CHECK(s.input.ptypes == 1);
     CHECK(s.input.periodic == true);
@@ -267,7 +267,7 @@ TEST_CASE("read_snapshot_request") {
   SUBCASE("reads only the input keys") {
     ParamFile p = ParamFile::parse("simtype = 1\ninfile = /abs/p.bin\nnum_blocks = 3\nx=1\ny=2\nz=3\n", "t.par");
     const splotch::SnapshotRequest in = read_snapshot_request(p);
-    CHECK(in.simtype == 1);
+    CHECK(in.format == splotch::SnapshotFormat::raw_blocks);
     CHECK(in.path == "/abs/p.bin");
     CHECK(in.raw.layout == RawOptions::Layout::blocks);
     CHECK(in.raw.num_fields == 3);
@@ -536,4 +536,18 @@ TEST_CASE("read_settings: the original's labels and masks (XXXX, *_present = 0, 
   // Outside a gathering a rejected value throws at once.
   ParamFile q = ParamFile::parse(head + "size_fix0 = 0\nsize_label0 = XXXX\n", "t.par");
   CHECK_THROWS_WITH_AS(read_snapshot_request(q), doctest::Contains("size_label0 = XXXX names no field"), UserError);
+}
+
+TEST_CASE("snapshot formats: the original's simtype numbers, both ways") {
+  using splotch::SnapshotFormat;
+  const int numbers[] = {-1, 0, 1, 2, 7, 8, 11};
+  for (int n : numbers) {
+    const auto f = splotch::format_of_simtype(n);
+    REQUIRE(f.has_value());
+    CHECK(splotch::simtype_number(*f) == n);
+  }
+  CHECK(splotch::format_of_simtype(2) == SnapshotFormat::gadget);
+  CHECK(splotch::format_of_simtype(11) == SnapshotFormat::tipsy);
+  CHECK_FALSE(splotch::format_of_simtype(3).has_value());
+  CHECK_FALSE(splotch::format_of_simtype(12).has_value());
 }

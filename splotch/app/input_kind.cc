@@ -8,6 +8,7 @@
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/input_file.h"
+#include "io/read_snapshot.h"
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
@@ -18,36 +19,6 @@ namespace {
 
 std::string plural(std::uint64_t n, const std::string& what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
-// A snapshot's format from its first bytes (Tipsy: its header and size); 0 for none.
-int snapshot_simtype(const std::string& path) {
-  unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  try {
-    InputFile f(path);
-    if (f.size() < 8) return 0;
-    f.read_at(b, 8, 0);
-  } catch (const UserError&) {
-    return 0;
-  }
-  if (is_gadget_start(b)) return 2;
-  if (is_hdf5_start(b, 8)) return 8;
-  if (is_tipsy_file(path)) return 11;
-  return 0;
-}
-
-std::string snapshot_description(const std::string& path, int simtype) {
-  try {
-    if (simtype == 2) {
-      const GadgetFile f(path);
-      return "a Gadget snapshot (format " + std::to_string(f.format()) + ", " +
-             plural(std::uint64_t(std::max(f.header().num_files, 1)), "file") + ")";
-    }
-    if (simtype == 8) return "an HDF5 snapshot (" + plural(std::uint64_t(Hdf5File(path).header().num_files), "file") + ")";
-    return "a Tipsy snapshot (" + plural(TipsyFile(path).total(), "particle") + ")";
-  } catch (const UserError&) {  // a damaged one is still not a parameter file
-    return simtype == 2 ? "a Gadget snapshot" : simtype == 8 ? "an HDF5 file" : "a Tipsy snapshot";
-  }
 }
 
 // `snap.den` beside the Tipsy snapshot `snap`, with a count that fits it: its description.
@@ -90,9 +61,9 @@ InputKind input_kind(const std::string& path) {
     k.description = "empty";
     return k;
   }
-  if ((k.simtype = snapshot_simtype(path)) != 0) {
+  if ((k.format = detect_snapshot_format(path))) {
     k.kind = InputKind::Kind::snapshot;
-    k.description = snapshot_description(path, k.simtype);
+    k.description = describe_snapshot(path, *k.format);
     return k;
   }
   k.description = tipsy_aux_description(path, k.snapshot);

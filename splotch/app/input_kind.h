@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "io/snapshot_request.h"
 #include "params/param_file.h"
 
 namespace splotch {
@@ -14,7 +15,7 @@ namespace splotch {
 struct InputKind {
   enum class Kind { text, snapshot, tipsy_aux_array, directory, empty, missing, other };
   Kind kind = Kind::other;
-  int simtype = 0;          // a snapshot's: 2 Gadget, 8 HDF5, 11 Tipsy
+  std::optional<SnapshotFormat> format;  // a snapshot's (Gadget, HDF5, Tipsy)
   std::string description;  // "a Gadget snapshot (format 2, 2 files)", ...
   std::string snapshot;     // a Tipsy auxiliary array's snapshot
 };

@@ -85,7 +85,7 @@ void print_type_head(std::ostream& out, int type, const std::string& name, std::
 void print_raw_info(const SnapshotRequest& input, Console& console, std::ostream& out) {
   ParticleSet p = read_snapshot(input, console.progress("read"));
   console.end_progress();
-  if (input.simtype == simtype::hdf5_table) {
+  if (input.format == SnapshotFormat::hdf5_table) {
     const Hdf5TableOptions& t = input.table;
     out << input.path << ": HDF5, particles as rows of "
         << (t.compound ? "the compound dataset " + t.dataset : std::string("datasets named by x, y, z, ..."));
@@ -280,7 +280,7 @@ void print_tipsy_info(const SnapshotRequest& input, std::ostream& out) {
 ParamFile info_parameters(const std::string& file) {
   const InputKind k = input_kind(file);
   if (k.kind == InputKind::Kind::snapshot)
-    return ParamFile::parse("simtype = " + std::to_string(k.simtype) + "\ninfile = " + file + "\n", "--info " + file);
+    return ParamFile::parse("simtype = " + std::to_string(simtype_number(*k.format)) + "\ninfile = " + file + "\n", "--info " + file);
   return read_parameter_file(file);
 }
 
@@ -296,16 +296,16 @@ bool print_auxiliary_info(const std::string& file, std::ostream& out) {
 void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out) {
   for (const std::string& w : params.warnings()) console.warning(w);
   const SnapshotRequest input = read_snapshot_request(params);
-  if (input.simtype == 2) print_gadget_info(input, console, out);
-  else if (input.simtype == simtype::hdf5) print_hdf5_info(input, out);
-  else if (input.simtype == 11) print_tipsy_info(input, out);
+  if (input.format == SnapshotFormat::gadget) print_gadget_info(input, console, out);
+  else if (input.format == SnapshotFormat::hdf5) print_hdf5_info(input, out);
+  else if (input.format == SnapshotFormat::tipsy) print_tipsy_info(input, out);
   else print_raw_info(input, console, out);
 }
 
 void print_snapshot_ids(ParamFile& params, std::ostream& out) {
   const SnapshotRequest input = read_snapshot_request(params);
   const Hdf5TableOptions& t = input.table;
-  if (input.simtype != simtype::hdf5_table || !t.compound || t.snapshot_field.empty())
+  if (input.format != SnapshotFormat::hdf5_table || !t.compound || t.snapshot_field.empty())
     throw UserError(params.origin("print_snapIDs_in_file_ONLY") +
                     ": print_snapIDs_in_file_ONLY lists the values of the compound dataset's `snapshot` member: it "
                     "needs simtype = 7, is_compound_data = TRUE, dataset_name and snapshot");

@@ -81,7 +81,7 @@ PostOptions post_options(const Settings& s, const std::vector<std::unique_ptr<Pa
 // What a data-parallel MPI run cannot do yet, said before any reading.
 void check_data_parallel(const Settings& s, int processes) {
   const std::string with = " with " + std::to_string(processes) + " MPI processes";
-  for (std::size_t n = 0; n < s.input.typed.types.size() && s.input.simtype >= 2; ++n)
+  for (std::size_t n = 0; n < s.input.typed.types.size() && has_particle_types(s.input.format); ++n)
     if (s.input.typed.types[n].size_estimate == SizeEstimate::knn) {
       const std::string N = std::to_string(n);
       throw UserError("size_estimate" + N + " = knn cannot run" + with +
@@ -96,7 +96,7 @@ std::vector<std::string> type_names(const SnapshotRequest& in) {
   std::vector<std::string> names;
   static const char* const tipsy[] = {"gas", "dark", "star"};
   for (const RenderTypeRequest& r : in.typed.types)
-    names.push_back(in.simtype == simtype::tipsy && r.file_type >= 0 && r.file_type < 3 ? tipsy[r.file_type]
+    names.push_back(in.format == SnapshotFormat::tipsy && r.file_type >= 0 && r.file_type < 3 ? tipsy[r.file_type]
                                                                                         : "file type " + std::to_string(r.file_type));
   return names;
 }
@@ -213,7 +213,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
 
   const auto palettes = read_palettes(s);
   if (gpu_start) gpu_start->pace_threads();  // without a GPU, the search for one is over by now
-  if (s.input.simtype == simtype::palette_only) {  // the original's show_palette.par: no snapshot
+  if (s.input.format == SnapshotFormat::palette_only) {  // the original's show_palette.par: no snapshot
     if (comm && !comm->root()) return report;
     Image image(s.camera.xres, s.camera.yres);
     std::vector<const Palette*> bands;
@@ -290,7 +290,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       if (t.vector_colour) shape.fields = 8;
     shape.types = s.input.ptypes > 1;
     shape.a_eq_e = s.render.a_eq_e;
-    if (s.input.simtype >= simtype::gadget)
+    if (has_particle_types(s.input.format))
       for (const RenderTypeRequest& r : s.input.typed.types) shape.knn |= r.size_estimate == SizeEstimate::knn;
     shape.keeps_particles = keeps_particles;
     const int on_node = comm ? comm->node_size() : 1;

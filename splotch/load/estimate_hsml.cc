@@ -8,7 +8,7 @@
 namespace splotch {
 
 bool needs_hsml_estimate(const SnapshotRequest& input) {
-  if (input.simtype < 2) return false;
+  if (!has_particle_types(input.format)) return false;
   return std::any_of(input.typed.types.begin(), input.typed.types.end(),
                      [](const RenderTypeRequest& r) { return r.size_estimate == SizeEstimate::knn; });
 }

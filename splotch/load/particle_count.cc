@@ -21,17 +21,17 @@ std::uint64_t requested(const std::vector<std::vector<std::uint64_t>>& counts, c
 }
 
 std::uint64_t whole_snapshot(const SnapshotRequest& in) {
-  switch (in.simtype) {
-    case simtype::raw_table:
-    case simtype::raw_blocks: {
+  switch (in.format) {
+    case SnapshotFormat::raw_table:
+    case SnapshotFormat::raw_blocks: {
       const std::uint64_t record = 4 * std::uint64_t(in.raw.num_fields);
       return record ? std::filesystem::file_size(in.path) / record : 0;
     }
-    case simtype::gadget:
+    case SnapshotFormat::gadget:
       return requested(gadget_file_counts(in.typed), in.typed);
-    case simtype::hdf5:
+    case SnapshotFormat::hdf5:
       return requested(hdf5_file_counts(in.typed), in.typed);
-    case simtype::tipsy: {
+    case SnapshotFormat::tipsy: {
       std::vector<std::vector<std::uint64_t>> counts;
       for (const std::string& path : in.typed.files) {
         const TipsyFile f(path, in.typed.swap_endian);

@@ -141,7 +141,7 @@ namespace {
 // opening every header is a storm of metadata requests).
 SnapshotRequest with_file_counts(const SnapshotRequest& input, const Comm& comm) {
   SnapshotRequest mine = input;
-  const bool many_files = mine.typed.files.size() > 1 && (input.simtype == 2 || input.simtype == 7 || input.simtype == 8);
+  const bool many_files = mine.typed.files.size() > 1 && counts_per_file(input.format);
   if (!many_files || comm.size() == 1) return mine;
   std::vector<std::uint64_t> flat;
   agreed(&comm, "reading the files' headers", [&] {

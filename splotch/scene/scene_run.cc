@@ -192,7 +192,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
         if (!plan.usable) return;
         if (plan.exists || plan.signature == signature) continue;
         // This frame reads HDF5 headers on this thread while the read runs.
-        const bool hdf5 = plan.input.simtype == 7 || plan.input.simtype == 8;
+        const bool hdf5 = reads_hdf5(plan.input.format);
         if (hdf5 && !hdf5_thread_safe()) return;
         // The next snapshot is likely of the size of this one (the same simulation); the margin
         // covers the reader's and the estimators' working memory.

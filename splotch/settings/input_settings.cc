@@ -44,9 +44,9 @@ int column(ParamFile& p, const std::string& key, bool required) {
   return v >= 1 ? v - 1 : -1;
 }
 
-RawOptions read_raw_options(ParamFile& p, int simtype) {
+RawOptions read_raw_options(ParamFile& p, SnapshotFormat format) {
   RawOptions o;
-  o.layout = simtype == 0 ? RawOptions::Layout::table : RawOptions::Layout::blocks;
+  o.layout = format == SnapshotFormat::raw_table ? RawOptions::Layout::table : RawOptions::Layout::blocks;
   o.num_fields = p.get<int>("num_blocks");
   if (o.num_fields < 1) throw UserError(at(p, "num_blocks") + " = " + std::to_string(o.num_fields) + " must be at least 1");
   o.x = column(p, "x", true);
@@ -122,10 +122,11 @@ int hdf5_files_in_header(const std::string& path) {
 // Gadget binary (2), HDF5 (7, 8) and Tipsy (11) snapshots: files, byte order, and per render
 // type the file type and the labels of its quantities.
 TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
-  const int simtype = in.simtype, ptypes = in.ptypes;
+  const int ptypes = in.ptypes;
+  const bool gadget = in.format == SnapshotFormat::gadget;
   std::vector<std::string>& notes = in.notes;
   TypedSnapshotRequest o;
-  const bool hdf5 = simtype == 7 || simtype == 8, tipsy = simtype == 11;
+  const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
   // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
   // Tipsy snapshot is one file.
   if (hdf5) o.files = snapshot_files(p, ".hdf5", hdf5_files_in_header, &in.warnings);
@@ -169,16 +170,16 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
         r.size_fix = 1;
       }
       if (r.size_fix == 0) {
-        r.size = quantity_request(p, "size", n, label(p, "size_label" + n, "HSML"), simtype == 2 ? r.file_type : -1, notes);
+        r.size = quantity_request(p, "size", n, label(p, "size_label" + n, "HSML"), gadget ? r.file_type : -1, notes);
         if (r.size.label.empty())
           p.reject(at(p, "size_label" + n) + " = " + no_label + " names no field, but size_fix" + n +
                    " = 0 takes the smoothing lengths from one: name the field (HSML), or give size_fix" + n +
                    " > 0 or size_estimate" + n + " = knn");
       }
     }
-    r.colour = quantity_request(p, "color", n, label(p, "color_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
+    r.colour = quantity_request(p, "color", n, label(p, "color_label" + n, ""), gadget ? r.file_type : -1, notes);
     r.vector_colour = p.get<bool>("color_is_vector" + n, false);
-    r.intensity = quantity_request(p, "intensity", n, label(p, "intensity_label" + n, ""), simtype == 2 ? r.file_type : -1, notes);
+    r.intensity = quantity_request(p, "intensity", n, label(p, "intensity_label" + n, ""), gadget ? r.file_type : -1, notes);
     o.types.push_back(r);
   }
   return o;
@@ -223,56 +224,61 @@ Hdf5TableOptions read_table_options(ParamFile& p, int ptypes) {
 // the original's Gadget reader does): the report says so when the guess was wrong.
 void note_byte_order(ParamFile& p, SnapshotRequest& in) {
   const bool guess = *in.typed.swap_endian;
-  const bool swapped = in.simtype == 11 ? TipsyFile(in.path, guess).swapped() : GadgetFile(in.path, guess).swapped();
+  const bool tipsy = in.format == SnapshotFormat::tipsy;
+  const bool swapped = tipsy ? TipsyFile(in.path, guess).swapped() : GadgetFile(in.path, guess).swapped();
   if (swapped == guess) return;
   const bool big = swapped != host_is_big_endian;
   in.notes.push_back(at(p, "swap_endian") + " = " + (guess ? "TRUE" : "FALSE") + " is only a first guess for " +
-                     (in.simtype == 11 ? "Tipsy" : "Gadget") + " files: '" + in.path + "' is " +
+                     (tipsy ? "Tipsy" : "Gadget") + " files: '" + in.path + "' is " +
                      (big ? "big" : "little") + "-endian by its own " +
-                     (in.simtype == 11 ? "header" : "record markers") + ", and was read so");
+                     (tipsy ? "header" : "record markers") + ", and was read so");
 }
 
 }  // namespace
 
 SnapshotRequest read_snapshot_request(ParamFile& p) {
   SnapshotRequest in;
-  in.simtype = p.get<int>("simtype");
-  if (in.simtype == simtype::palette_only) return in;
+  const int simtype = p.get<int>("simtype");
+  const std::optional<SnapshotFormat> format = format_of_simtype(simtype);
+  if (!format)
+    throw UserError(at(p, "simtype") + " = " + std::to_string(simtype) +
+                    " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7 HDF5 datasets by name, 8 "
+                    "Gadget-layout HDF5, 11 Tipsy; -1 an image of the palette)");
+  in.format = *format;
+  if (in.format == SnapshotFormat::palette_only) return in;
   in.ptypes = p.get<int>("ptypes", 1);
   if (in.ptypes < 0 || in.ptypes > 255) throw UserError(at(p, "ptypes") + " must be between 1 and 255");
   in.periodic = p.get<bool>("periodic", true);
-  if (in.simtype == simtype::hdf5_table && !p.has("x")) {
+  if (in.format == SnapshotFormat::hdf5_table && !p.has("x")) {
     // The original's generic reader names its datasets; without them, a Gadget-layout file.
     in.typed = read_typed_request(p, in);
     in.path = in.typed.files[0];
     if (!is_gadget_layout_hdf5(in.path))
       throw UserError(at(p, "simtype") + " = 7 reads the datasets that the keys x, y, z (and r, I, C1) name, and " +
                       "there is no key x; for a Gadget-layout snapshot (Header, PartType0, ...) use simtype = 8");
-    in.simtype = simtype::hdf5;
+    in.format = SnapshotFormat::hdf5;
     in.notes.push_back(at(p, "simtype") + " = 7 with no dataset names (x, y, z): '" + in.path +
                        "' is a Gadget-layout HDF5 snapshot and was read as simtype = 8 reads it");
     return in;
   }
-  switch (in.simtype) {
-    case simtype::raw_table:
-    case simtype::raw_blocks:
-      in.raw = read_raw_options(p, in.simtype);
+  switch (in.format) {
+    case SnapshotFormat::raw_table:
+    case SnapshotFormat::raw_blocks:
+      in.raw = read_raw_options(p, in.format);
       break;
-    case simtype::hdf5_table:
+    case SnapshotFormat::hdf5_table:
       in.table = read_table_options(p, in.ptypes);
       in.path = in.table.path;
       return in;
-    case simtype::gadget:
-    case simtype::hdf5:
-    case simtype::tipsy:
+    case SnapshotFormat::gadget:
+    case SnapshotFormat::hdf5:
+    case SnapshotFormat::tipsy:
       in.typed = read_typed_request(p, in);
       in.path = in.typed.files[0];
       if (in.typed.swap_endian) note_byte_order(p, in);
       return in;
-    default:
-      throw UserError(at(p, "simtype") + " = " + std::to_string(in.simtype) +
-                      " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7 HDF5 datasets by name, 8 "
-                      "Gadget-layout HDF5, 11 Tipsy; -1 an image of the palette)");
+    case SnapshotFormat::palette_only:
+      break;
   }
   in.path = input_path(p, "infile");
   return in;

@@ -380,9 +380,9 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::s
                         "AnalyzeSimulationOnly = TRUE (or --info), and renders with ptypes from 1");
     });
     if (input_keys) *input_keys = p.looked_up_since(mark);
-    const int types = s.input.simtype == simtype::palette_only ? std::max(1, p.get<int>("ptypes", 1)) : s.input.ptypes;
+    const int types = s.input.format == SnapshotFormat::palette_only ? std::max(1, p.get<int>("ptypes", 1)) : s.input.ptypes;
     for (int t = 0; t < types; ++t) gathered(p, [&] { s.types.push_back(read_type(p, t)); });
-    if (s.input.simtype == simtype::palette_only) {
+    if (s.input.format == SnapshotFormat::palette_only) {
       gathered(p, [&] { read_image_size(p, s.camera); });
     } else {
       gathered(p, [&] { s.camera = read_camera(p, s.placement); });

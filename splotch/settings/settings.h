@@ -8,10 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "io/gadget_reader.h"
-#include "io/hdf5_table_reader.h"
 #include "io/image_writer.h"
-#include "io/raw_reader.h"
+#include "io/snapshot_request.h"
 #include "params/param_file.h"
 #include "splotch/stages/camera_placement.h"
 #include "splotch/stages/exposure.h"
@@ -22,25 +20,6 @@
 #include "splotch/stages/sort.h"
 
 namespace splotch {
-
-// The input formats, numbered as the original's simtype (a Gadget-layout HDF5 file given with 7,
-// the original's generic HDF5 reader, is read as 8).
-namespace simtype {
-constexpr int palette_only = -1;  // no snapshot: an image of the palettes (the original's show_palette.par)
-constexpr int raw_table = 0, raw_blocks = 1, gadget = 2, hdf5_table = 7, hdf5 = 8, tipsy = 11;
-}  // namespace simtype
-
-struct SnapshotRequest {
-  int simtype = 0;
-  std::string path;  // the snapshot file, resolved (the first, when there are several)
-  RawOptions raw;           // simtype 0, 1
-  Hdf5TableOptions table;   // simtype 7: datasets named by the parameter file
-  TypedSnapshotRequest typed;      // simtype 2, 8 (HDF5), 11 (Tipsy): the files and what to read of each type
-  bool periodic = true;
-  int ptypes = 1;
-  std::vector<std::string> notes;     // for the run's report, e.g. a swap_endian that the file overruled
-  std::vector<std::string> warnings;  // e.g. numfiles = 1 for a snapshot of several files
-};
 
 struct TypeSettings {
   TypeNormalization normalization;

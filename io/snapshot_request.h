@@ -1,0 +1,51 @@
+// What to read: the snapshot's format and, for that format, its reader's request. The parameter
+// file's simtype numbers the formats as the original does; everywhere else they are named.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/hdf5_table_reader.h"
+#include "io/raw_reader.h"
+#include "io/typed_snapshot_request.h"
+
+namespace splotch {
+
+enum class SnapshotFormat {
+  palette_only,  // no snapshot: an image of the palettes (the original's show_palette.par), simtype -1
+  raw_table,     // simtype 0: rows of floats
+  raw_blocks,    // simtype 1: one block of floats per quantity
+  gadget,        // simtype 2: Gadget binary, formats 1 and 2
+  hdf5_table,    // simtype 7: HDF5 datasets named by the parameter file
+  hdf5,          // simtype 8: Gadget-layout HDF5 (Gadget, AREPO, GIZMO, SWIFT); a simtype 7 file without names too
+  tipsy,         // simtype 11
+};
+
+// The original's simtype of a format, and the format of a simtype (none for a number with no reader).
+int simtype_number(SnapshotFormat format);
+std::optional<SnapshotFormat> format_of_simtype(int simtype);
+// "a Gadget snapshot", "an HDF5 file", ... for messages.
+const char* format_description(SnapshotFormat format);
+// Whether the format's particles come in types, read through a TypedSnapshotRequest (and may have
+// several files).
+inline bool has_particle_types(SnapshotFormat f) {
+  return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy;
+}
+// Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
+inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }
+inline bool reads_hdf5(SnapshotFormat f) { return f == SnapshotFormat::hdf5 || f == SnapshotFormat::hdf5_table; }
+
+struct SnapshotRequest {
+  SnapshotFormat format = SnapshotFormat::raw_table;
+  std::string path;            // the snapshot file, resolved (the first, when there are several)
+  RawOptions raw;              // raw_table, raw_blocks
+  Hdf5TableOptions table;      // hdf5_table
+  TypedSnapshotRequest typed;  // gadget, hdf5, tipsy: the files and what to read of each type
+  bool periodic = true;
+  int ptypes = 1;
+  std::vector<std::string> notes;     // for the run's report, e.g. a swap_endian that the file overruled
+  std::vector<std::string> warnings;  // e.g. numfiles = 1 for a snapshot of several files
+};
+
+}  // namespace splotch
