@@ -2,7 +2,6 @@
 // by tests/bench.sh, so keep the "  <stage> <seconds> s" lines stable).
 #pragma once
 
-#include <chrono>
 #include <optional>
 #include <cstddef>
 #include <string>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "cuda/cuda_renderer.h"
+#include "splotch/util/stopwatch.h"
 
 namespace splotch {
 
@@ -34,21 +34,5 @@ struct RunReport {
 
 // The largest resident memory of this process so far.
 double peak_memory_mib();
-
-class Stopwatch {
- public:
-  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
-  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
-  // Seconds since the last lap (or the start).
-  double lap() {
-    auto now = std::chrono::steady_clock::now();
-    double s = std::chrono::duration<double>(now - lap_start_).count();
-    lap_start_ = now;
-    return s;
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_, lap_start_ = start_;
-};
 
 }  // namespace splotch

@@ -6,7 +6,7 @@
 
 #include "io/particle_set.h"
 #include "splotch/util/console.h"
-#include "splotch/settings/settings.h"
+#include "io/snapshot_request.h"
 
 namespace splotch {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "splotch/settings/settings.h"
+#include "io/snapshot_request.h"
 
 namespace splotch {
 

@@ -8,7 +8,7 @@
 #include "splotch/load/estimate_hsml.h"
 #include "splotch/load/particle_check.h"
 #include "io/read_snapshot.h"
-#include "splotch/frame/run_report.h"
+#include "splotch/util/stopwatch.h"
 
 namespace splotch {
 namespace {
@@ -92,12 +92,6 @@ double LoadedSnapshot::seconds() const {
   double sum = 0;
   for (const auto& stage : stages) sum += stage.second;
   return sum;
-}
-
-std::vector<TypeNormalization> normalizations(const Settings& s) {
-  std::vector<TypeNormalization> out;
-  for (const TypeSettings& t : s.types) out.push_back(t.normalization);
-  return out;
 }
 
 namespace {

@@ -14,7 +14,7 @@
 #include "splotch/util/console.h"
 #include "splotch/stages/normalize.h"
 #include "splotch/load/particle_check.h"
-#include "splotch/settings/settings.h"
+#include "io/snapshot_request.h"
 
 namespace splotch {
 
@@ -28,9 +28,6 @@ struct LoadedSnapshot {
   std::size_t bytes() const;  // of the particle arrays
   double seconds() const;     // the stages' sum
 };
-
-// The normalisation of each type (one per ptypes).
-std::vector<TypeNormalization> normalizations(const Settings& s);
 
 // Reads and prepares the snapshot `input` names; warnings and progress go to `console`. Throws
 // UserError when nothing can be drawn or a type is out of range.

@@ -405,4 +405,10 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::s
   return s;
 }
 
+std::vector<TypeNormalization> normalizations(const Settings& s) {
+  std::vector<TypeNormalization> out;
+  for (const TypeSettings& t : s.types) out.push_back(t.normalization);
+  return out;
+}
+
 }  // namespace splotch

@@ -54,6 +54,9 @@ struct Settings {
   std::vector<std::string> warnings;  // for the user, e.g. a pictype that the file name overrides
 };
 
+// The normalisation of each type (one per ptypes), as the load takes them.
+std::vector<TypeNormalization> normalizations(const Settings& s);
+
 // Every problem with the keys is gathered and thrown as one UserError listing them all (file, line,
 // key, value each), so that a user fixes a parameter file in one round.
 // `frame` numbers the image (DESIGN.md section 4, "Output name"; `in_scene`: a frame of a scene
