@@ -18,7 +18,7 @@
 
 #include <algorithm>
 
-#include "splotch/stages/bucket_sort.h"
+#include "splotch/util/bucket_sort.h"
 
 namespace splotch::knn {
 namespace {

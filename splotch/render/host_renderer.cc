@@ -11,7 +11,7 @@
 #include <xmmintrin.h>
 #include <vector>
 
-#include "splotch/stages/bucket_sort.h"
+#include "splotch/util/bucket_sort.h"
 #include "splotch/util/fast_exp.h"
 #include "splotch/stages/geometry.h"
 #include "splotch/render/host_render_config.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "splotch/stages/bucket_sort.h"
+#include "splotch/util/bucket_sort.h"
 
 namespace splotch {
 namespace {

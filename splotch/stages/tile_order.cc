@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "splotch/stages/bucket_sort.h"
+#include "splotch/util/bucket_sort.h"
 #include "splotch/util/simd.h"
 
 namespace splotch {
