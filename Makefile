@@ -75,7 +75,7 @@ TEST_OBJ := $(TEST_SRC:%.cc=build/obj/%.o)
 
 BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
 
-.PHONY: all deps demo test sanitize fuzz bench help clean references
+.PHONY: all deps demo test include-check sanitize fuzz bench help clean references
 
 all: bin/splotch bin/splotch_path bin/make_demo
 
@@ -163,8 +163,12 @@ demo: bin/splotch build/demo/demo_particles.bin build/demo/demo_vector.bin
 	@echo "demo images: build/demo/demo.png build/demo/demo_vector.png"
 
 # The MPI tests run where mpicxx is found (tests/test_mpi.cc says when they are skipped).
-test: bin/splotch bin/splotch_path bin/splotch_tests bin/make_demo $(if $(MPICXX),bin/splotch_mpi)
+test: include-check bin/splotch bin/splotch_path bin/splotch_tests bin/make_demo $(if $(MPICXX),bin/splotch_mpi)
 	bin/splotch_tests
+
+# No include runs upward between the rooms of ARCHITECTURE.md, none in a circle.
+include-check:
+	tests/include_check.sh
 
 # Stored reference images for the end-to-end tests; run only when a change of the picture is
 # intended, and say why in the commit.
