@@ -10,7 +10,6 @@
 // most threads idle.) The Btile then goes to the image as BtileWrites (cuda_renderer.h) says.
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
-
 #include <stdexcept>
 #include <string>
 
@@ -123,8 +122,10 @@ __global__ void __launch_bounds__(btile_threads)
       int lo = 0, hi = batch;
       while (hi - lo > 1) {
         const int mid = (lo + hi) / 2;
-        if (s_offset[mid] <= q) lo = mid;
-        else hi = mid;
+        if (s_offset[mid] <= q)
+          lo = mid;
+        else
+          hi = mid;
       }
       const int j = lo, local = q - s_offset[j];
       const SplatShape& s = s_shape[j];
@@ -161,8 +162,10 @@ __global__ void __launch_bounds__(btile_threads)
       // the blocks of a split tile add into a ring zeroed beforehand.
       float* strip = to.strips + std::size_t(tile) * 3 * std::size_t(ring.size()) + r;
       for (int ch = 0; ch < 3; ++ch) {
-        if (alone) strip[ch * ring.size()] = v[ch];
-        else if (v[ch] != 0.0f) atomicAdd(strip + ch * ring.size(), v[ch]);
+        if (alone)
+          strip[ch * ring.size()] = v[ch];
+        else if (v[ch] != 0.0f)
+          atomicAdd(strip + ch * ring.size(), v[ch]);
       }
     }
   }
@@ -270,18 +273,20 @@ class BtileRenderer : public ChunkRenderer {
                                                                  g_, to);
       CUDA_CHECK(cudaGetLastError());
     };
-    if (writes_ == BtileWrites::atomics) launch(btile_kernel<BtileWrites::atomics>);
-    else if (writes_ == BtileWrites::boundary) launch(btile_kernel<BtileWrites::boundary>);
-    else launch(btile_kernel<BtileWrites::three_step>);
+    if (writes_ == BtileWrites::atomics)
+      launch(btile_kernel<BtileWrites::atomics>);
+    else if (writes_ == BtileWrites::boundary)
+      launch(btile_kernel<BtileWrites::boundary>);
+    else
+      launch(btile_kernel<BtileWrites::three_step>);
     if (writes_ != BtileWrites::three_step) return;
     // The seed's steps: sides, then top and bottom, then corners; when the boundary is wider than
     // half a tile, the strips of tiles two apart would overlap, so each region goes alone.
     const bool narrow = 2 * g_.boundary <= g_.tile_x && 2 * g_.boundary <= g_.tile_y;
     const unsigned narrow_steps[] = {0x03u, 0x0cu, 0xf0u};
     for (unsigned step = 0; step < (narrow ? 3u : 8u); ++step) {
-      add_strips_kernel<<<g_.tiles, small_block, 0, stream>>>(pieces_.first_piece(), g_,
-                                                              narrow ? narrow_steps[step] : 1u << step, strips_.get(),
-                                                              image);
+      add_strips_kernel<<<g_.tiles, small_block, 0, stream>>>(
+          pieces_.first_piece(), g_, narrow ? narrow_steps[step] : 1u << step, strips_.get(), image);
       CUDA_CHECK(cudaGetLastError());
     }
   }
@@ -319,10 +324,11 @@ std::size_t btile_bytes_available() {
 void check_btile_fits(const RenderGrid& g) {
   const std::size_t bytes = btile_bytes(g), available = btile_bytes_available();
   if (bytes > available)
-    throw std::runtime_error("tile_x-side = " + std::to_string(g.tile_x) + ", tile_y-side = " + std::to_string(g.tile_y) +
-                             " and tile_boundary_width = " + std::to_string(g.boundary) + " make a Btile of " +
-                             std::to_string(bytes / 1024) + " KiB; this GPU offers " + std::to_string(available / 1024) +
-                             " KiB of shared memory for it: use smaller tiles or a narrower boundary");
+    throw std::runtime_error(
+        "tile_x-side = " + std::to_string(g.tile_x) + ", tile_y-side = " + std::to_string(g.tile_y) +
+        " and tile_boundary_width = " + std::to_string(g.boundary) + " make a Btile of " +
+        std::to_string(bytes / 1024) + " KiB; this GPU offers " + std::to_string(available / 1024) +
+        " KiB of shared memory for it: use smaller tiles or a narrower boundary");
 }
 
 std::unique_ptr<ChunkRenderer> make_btile_renderer(const RenderGrid& grid, BtileWrites writes) {

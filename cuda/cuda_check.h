@@ -16,9 +16,9 @@ namespace splotch::cuda_detail {
 
 }  // namespace splotch::cuda_detail
 
-#define CUDA_CHECK(call)                                                                        \
-  do {                                                                                          \
-    const cudaError_t cuda_check_error_ = (call);                                               \
-    if (cuda_check_error_ != cudaSuccess)                                                       \
-      ::splotch::cuda_detail::cuda_failed(cuda_check_error_, #call, __FILE__, __LINE__);        \
+#define CUDA_CHECK(call)                                                                 \
+  do {                                                                                   \
+    const cudaError_t cuda_check_error_ = (call);                                        \
+    if (cuda_check_error_ != cudaSuccess)                                                \
+      ::splotch::cuda_detail::cuda_failed(cuda_check_error_, #call, __FILE__, __LINE__); \
   } while (0)

@@ -6,13 +6,12 @@
 // copy stream. The image comes back through the same staging buffers.
 #include <cuda_runtime.h>
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <cub/device/device_radix_sort.cuh>
 #include <future>
 #include <memory>
 #include <optional>
@@ -80,7 +79,8 @@ struct Slot {
 // and the algorithm's scratch.
 constexpr std::size_t default_chunk_particles = std::size_t(1) << 20;
 std::size_t default_chunk(std::size_t n, std::size_t scratch_bytes_per_splat) {
-  const std::size_t by_memory = cuda_detail::device_memory().free / 3 / (2 * fields * sizeof(float) + scratch_bytes_per_splat);
+  const std::size_t by_memory =
+      cuda_detail::device_memory().free / 3 / (2 * fields * sizeof(float) + scratch_bytes_per_splat);
   return std::max<std::size_t>(std::min({n, default_chunk_particles, by_memory}), 1);
 }
 
@@ -103,7 +103,8 @@ void stage(const SplatView& s, const DrawOrderChunks& plan, std::size_t c, std::
   // A few threads: one alone copies at a fraction of the memory bandwidth.
 #pragma omp parallel for num_threads(staging_threads) schedule(static)
   for (int part = 0; part < staging_threads; ++part) {
-    const std::size_t lo = count * std::size_t(part) / staging_threads, hi = count * std::size_t(part + 1) / staging_threads;
+    const std::size_t lo = count * std::size_t(part) / staging_threads,
+                      hi = count * std::size_t(part + 1) / staging_threads;
     if (plan.order.empty()) {
       for (int f = 0; f < float_fields; ++f)
         std::memcpy(staging + f * capacity + lo, in[std::size_t(f)] + begin + lo, (hi - lo) * sizeof(float));
@@ -131,9 +132,9 @@ void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& r
                       float* image, CudaReport& report) {
   const bool keyed = !o.host.a_eq_e && s.key;
   // (CUB sorts take int counts.)
-  std::size_t chunk = std::min(o.chunk_particles > 0 ? std::min(o.chunk_particles, s.n)
-                                                     : default_chunk(s.n, renderer.bytes_per_splat()),
-                               std::size_t(1) << 30);
+  std::size_t chunk = std::min(
+      o.chunk_particles > 0 ? std::min(o.chunk_particles, s.n) : default_chunk(s.n, renderer.bytes_per_splat()),
+      std::size_t(1) << 30);
   std::optional<Slot> slots[2];
   // Out of memory: free both slots, halve the chunk and try again (down to a size not worth
   // streaming).
@@ -200,10 +201,10 @@ bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& re
     cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, int(s.n)));
   }
-  const std::size_t need = s.n * (fields * sizeof(float) + 3 * sizeof(std::uint32_t)) + sort_bytes +
-                           window * renderer.bytes_per_splat();
+  const std::size_t need =
+      s.n * (fields * sizeof(float) + 3 * sizeof(std::uint32_t)) + sort_bytes + window * renderer.bytes_per_splat();
   if (need > cuda_detail::device_memory().free / 2) return false;
-  DeviceBuffer<float> field;                       // fields x n: the splats
+  DeviceBuffer<float> field;                      // fields x n: the splats
   DeviceBuffer<std::uint32_t> key_out, order[2];  // the sort's other key buffer, the order
   DeviceBuffer<unsigned char> sort_space;
   if (!field.try_allocate(fields * s.n) || !key_out.try_allocate(s.n) || !order[0].try_allocate(s.n) ||
@@ -233,15 +234,21 @@ bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& re
   CUDA_CHECK(cudaEventRecord(timing[2], compute));
   const float* f = field.get();
   std::uint32_t* keys = reinterpret_cast<std::uint32_t*>(field.get() + float_fields * s.n);
-  cuda_detail::iota_kernel<<<cuda_detail::blocks_for(s.n), cuda_detail::small_block, 0, compute>>>(
-      std::uint32_t(s.n), order[0].get());
+  cuda_detail::iota_kernel<<<cuda_detail::blocks_for(s.n), cuda_detail::small_block, 0, compute>>>(std::uint32_t(s.n),
+                                                                                                   order[0].get());
   CUDA_CHECK(cudaGetLastError());
   cub::DoubleBuffer<std::uint32_t> sort_keys(keys, key_out.get()), sorted(order[0].get(), order[1].get());
   // Stable: equal keys keep the index order.
-  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_space.get(), sort_bytes, sort_keys, sorted, int(s.n), 0, 32, compute));
+  CUDA_CHECK(
+      cub::DeviceRadixSort::SortPairs(sort_space.get(), sort_bytes, sort_keys, sorted, int(s.n), 0, 32, compute));
   for (std::size_t at = 0; at < s.n; at += window) {
-    const cuda_detail::Chunk c{f, f + s.n, f + 2 * s.n, {f + 3 * s.n, f + 4 * s.n, f + 5 * s.n},
-                               nullptr, std::uint32_t(std::min(window, s.n - at)), sorted.Current() + at};
+    const cuda_detail::Chunk c{f,
+                               f + s.n,
+                               f + 2 * s.n,
+                               {f + 3 * s.n, f + 4 * s.n, f + 5 * s.n},
+                               nullptr,
+                               std::uint32_t(std::min(window, s.n - at)),
+                               sorted.Current() + at};
     renderer.draw(c, image, compute);
   }
   renderer.finish(image, compute);
@@ -377,8 +384,8 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& 
     if (o.host.a_eq_e)
       CUDA_CHECK(cudaMemsetAsync(device_image.get(), 0, floats * sizeof(float), init));
     else
-      CUDA_CHECK(cudaMemcpyAsync(device_image.get(), image.rgb.data(), floats * sizeof(float), cudaMemcpyHostToDevice,
-                                 init));
+      CUDA_CHECK(
+          cudaMemcpyAsync(device_image.get(), image.rgb.data(), floats * sizeof(float), cudaMemcpyHostToDevice, init));
     CUDA_CHECK(cudaStreamSynchronize(init));
   }
 

@@ -44,7 +44,7 @@ enum class BtileWrites { atomics, boundary, three_step };
 
 struct CudaOptions {
   CudaAlgorithm algorithm = CudaAlgorithm::btile;
-  int tile_x = 32, tile_y = 32;      // Btile interior, pixels
+  int tile_x = 32, tile_y = 32;  // Btile interior, pixels
   // Pixels; splats with a larger footprint radius render on the host. 32 keeps nearly every splat
   // of a typical view on the GPU (with 8, a quarter of the benchmark's splats, and most of its
   // pixels, stayed on the host); its Btile, 96 x 96 x 3 floats, needs the shared memory of a GPU
@@ -54,8 +54,8 @@ struct CudaOptions {
   // chose the sizes); true, the boundary is narrowed until it fits (CudaReport::boundary says so).
   bool narrow_to_fit = false;
   BtileWrites btile_writes = BtileWrites::atomics;
-  std::size_t chunk_particles = 0;   // splats per transfer; 0: from the free device memory
-  RenderOptions host;                // a_eq_e, gray absorption; the CPU threads' part's tile size
+  std::size_t chunk_particles = 0;  // splats per transfer; 0: from the free device memory
+  RenderOptions host;               // a_eq_e, gray absorption; the CPU threads' part's tile size
   // Work items per pass (fragments; tile-list entries with a_eq_e = FALSE); 0: from the free
   // device memory. Tests set it small to force many passes.
   std::size_t pass_items = 0;
@@ -68,14 +68,14 @@ inline const char* writes_name(BtileWrites w) {
 }
 
 struct CudaReport {
-  std::size_t on_gpu = 0, on_host = 0;   // splats drawn by each
+  std::size_t on_gpu = 0, on_host = 0;       // splats drawn by each
   double gpu_seconds = 0, host_seconds = 0;  // wall time of each part (they overlap)
   // The GPU part's pieces, summed over chunks (uploads overlap kernels): copying chunks to the
   // device, and the kernels drawing them.
   double upload_seconds = 0, kernel_seconds = 0;
-  std::size_t chunks = 0;                // transfers to the device
-  double device_mib = 0;                 // device memory in use at the end of the GPU part (all of it)
-  int boundary = -1;                     // the Btile boundary used, when narrowed to fit; else -1
+  std::size_t chunks = 0;  // transfers to the device
+  double device_mib = 0;   // device memory in use at the end of the GPU part (all of it)
+  int boundary = -1;       // the Btile boundary used, when narrowed to fit; else -1
 };
 
 // Bytes of shared memory a Btile takes: 3 floats per pixel of the tile grown by the boundary.

@@ -103,8 +103,10 @@ __global__ void apply_kernel(const std::uint32_t* __restrict__ pixel, const Cont
   float* P = image + std::size_t(pixel[t]) * 3;
   const Contribution<additive> v = value[t];
   for (int ch = 0; ch < 3; ++ch) {
-    if constexpr (additive) P[ch] += v.c[ch];
-    else P[ch] = v.a[ch] * P[ch] + v.b[ch];
+    if constexpr (additive)
+      P[ch] += v.c[ch];
+    else
+      P[ch] = v.a[ch] * P[ch] + v.b[ch];
   }
 }
 
@@ -150,7 +152,8 @@ class FragmentRenderer : public ChunkRenderer {
   using Value = Contribution<additive>;
   // Device bytes per fragment in a pass: pixel, index and value, their reduced copies, and the
   // sort's second buffers for pixel and index.
-  static constexpr std::size_t bytes_per_fragment = 4 * sizeof(std::uint32_t) + 2 * sizeof(Value) + 2 * sizeof(std::uint32_t);
+  static constexpr std::size_t bytes_per_fragment =
+      4 * sizeof(std::uint32_t) + 2 * sizeof(Value) + 2 * sizeof(std::uint32_t);
 
  public:
   FragmentRenderer(const RenderGrid& g, std::size_t pass_items) : g_(g), pass_items_(pass_items) {}
@@ -179,10 +182,9 @@ class FragmentRenderer : public ChunkRenderer {
       CUDA_CHECK(cudaGetLastError());
       thrust::stable_sort_by_key(policy, pixel_.get(), pixel_.get() + n, index_.get());
       using Combine = std::conditional_t<additive, AddSums, ThenMap>;
-      const auto ends = thrust::reduce_by_key(policy, pixel_.get(), pixel_.get() + n,
-                                              thrust::make_permutation_iterator(value_.get(), index_.get()),
-                                              out_pixel_.get(), out_value_.get(), thrust::equal_to<std::uint32_t>(),
-                                              Combine());
+      const auto ends = thrust::reduce_by_key(
+          policy, pixel_.get(), pixel_.get() + n, thrust::make_permutation_iterator(value_.get(), index_.get()),
+          out_pixel_.get(), out_value_.get(), thrust::equal_to<std::uint32_t>(), Combine());
       const std::uint32_t pixels = std::uint32_t(ends.first - out_pixel_.get());
       apply_kernel<additive><<<blocks_for(pixels), small_block, 0, stream>>>(out_pixel_.get(), out_value_.get(), pixels,
                                                                              g_.pixels(), image);

@@ -5,12 +5,11 @@
 
 #include <cuda_runtime.h>
 
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "cuda/chunk_renderer.h"
 #include "cuda/cuda_check.h"
@@ -46,7 +45,8 @@ class DrawOrder {
     iota_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c.count, order_[0].get());
     CUDA_CHECK(cudaGetLastError());
     if (!c.key) return order_[0].get();
-    CUDA_CHECK(cudaMemcpyAsync(key_[0].get(), c.key, c.count * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream));
+    CUDA_CHECK(
+        cudaMemcpyAsync(key_[0].get(), c.key, c.count * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream));
     cub::DoubleBuffer<std::uint32_t> keys(key_[0].get(), key_[1].get()), order(order_[0].get(), order_[1].get());
     std::size_t bytes = sort_bytes_;
     // LSD radix sort: stable, so equal keys keep the chunk order.
@@ -82,7 +82,8 @@ class ItemScan {
   std::uint64_t scan(std::uint32_t n, cudaStream_t stream) {
     std::size_t bytes = scan_bytes_;
     CUDA_CHECK(cub::DeviceScan::InclusiveSum(space_.get(), bytes, count_.get(), end_.get(), int(n), stream));
-    CUDA_CHECK(cudaMemcpyAsync(total_.get(), end_.get() + n - 1, sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(
+        cudaMemcpyAsync(total_.get(), end_.get() + n - 1, sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     return *total_.get();
   }
@@ -99,8 +100,10 @@ __device__ inline std::uint32_t owner_of(const std::uint64_t* __restrict__ end, 
   std::uint32_t lo = 0, hi = n - 1;
   while (lo < hi) {
     const std::uint32_t mid = (lo + hi) / 2;
-    if (end[mid] > g) hi = mid;
-    else lo = mid + 1;
+    if (end[mid] > g)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   return lo;
 }

@@ -11,13 +11,13 @@ namespace splotch::cuda_detail {
 
 // The image, its tiles and the rules of a render.
 struct RenderGrid {
-  int xres, yres;          // image, pixels
-  int tile_x, tile_y;      // tile sides, pixels
-  int boundary;            // Btile boundary, pixels
-  int nx, ny;              // tiles
-  std::uint32_t tiles;     // nx * ny; also the key of splats not drawn by a tile
-  float gray;              // gray_absorption (a_eq_e = FALSE)
-  bool big_on_host;        // splats with a footprint radius beyond `boundary` are the host's
+  int xres, yres;       // image, pixels
+  int tile_x, tile_y;   // tile sides, pixels
+  int boundary;         // Btile boundary, pixels
+  int nx, ny;           // tiles
+  std::uint32_t tiles;  // nx * ny; also the key of splats not drawn by a tile
+  float gray;           // gray_absorption (a_eq_e = FALSE)
+  bool big_on_host;     // splats with a footprint radius beyond `boundary` are the host's
   __host__ __device__ std::uint32_t pixels() const { return std::uint32_t(xres) * std::uint32_t(yres); }
 };
 

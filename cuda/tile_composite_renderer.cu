@@ -8,9 +8,8 @@
 //
 // The lists are built in passes that fit the scratch memory; passes follow the draw order, so
 // compositing pass after pass keeps every pixel's order.
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
+#include <cub/device/device_radix_sort.cuh>
 
 #include "cuda/chunk_renderer.h"
 #include "cuda/splat_items.cuh"
@@ -38,8 +37,9 @@ __global__ void tile_count_kernel(Chunk c, const std::uint32_t* __restrict__ ord
 }
 
 // Entries [first, first + n) of the lists: (tile, draw position of the splat).
-__global__ void tile_entries_kernel(Chunk c, const std::uint32_t* __restrict__ order, const std::uint64_t* __restrict__ end,
-                                    std::uint64_t first, std::uint32_t n, RenderGrid g, std::uint32_t* __restrict__ tile,
+__global__ void tile_entries_kernel(Chunk c, const std::uint32_t* __restrict__ order,
+                                    const std::uint64_t* __restrict__ end, std::uint64_t first, std::uint32_t n,
+                                    RenderGrid g, std::uint32_t* __restrict__ tile,
                                     std::uint32_t* __restrict__ position) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n) return;
@@ -177,7 +177,8 @@ class TileCompositeRenderer : public ChunkRenderer {
       cub::DoubleBuffer<std::uint32_t> positions(position_[0].get(), position_[1].get());
       std::size_t bytes = sort_bytes_;
       // Stable: each tile's entries stay in draw order.
-      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_space_.get(), bytes, keys, positions, int(n), 0, key_bits_, stream));
+      CUDA_CHECK(
+          cub::DeviceRadixSort::SortPairs(sort_space_.get(), bytes, keys, positions, int(n), 0, key_bits_, stream));
       pieces_.make(keys.Current(), n, stream);
       // The grid covers the most pieces there can be; blocks beyond the real count return at once.
       composite_kernel<<<std::uint32_t(TilePieces::most_pieces(n, tiles)), composite_threads, 0, stream>>>(

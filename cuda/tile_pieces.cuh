@@ -7,11 +7,10 @@
 
 #include <cuda_runtime.h>
 
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cub/device/device_scan.cuh>
 #include <utility>
 
 #include "cuda/cuda_check.h"
@@ -36,8 +35,10 @@ static __global__ void key_ranges_kernel(const std::uint32_t* __restrict__ key, 
   std::uint32_t lo = 0, hi = n;
   while (lo < hi) {
     const std::uint32_t mid = (lo + hi) / 2;
-    if (key[mid] < t) lo = mid + 1;
-    else hi = mid;
+    if (key[mid] < t)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   start[t] = lo;
 }
@@ -66,7 +67,9 @@ static __global__ void pieces_kernel(const std::uint32_t* __restrict__ start, co
 class TilePieces {
  public:
   // Each tile with entries makes a piece, and every piece but a tile's last is full.
-  static std::size_t most_pieces(std::size_t entries, std::uint32_t tiles) { return tiles + entries / piece_splats + 1; }
+  static std::size_t most_pieces(std::size_t entries, std::uint32_t tiles) {
+    return tiles + entries / piece_splats + 1;
+  }
   // A split tile has more than piece_splats entries, so at most twice as many pieces as full ones.
   static std::size_t most_slots(std::size_t entries) { return 2 * (entries / piece_splats) + 1; }
 
@@ -87,14 +90,15 @@ class TilePieces {
     key_ranges_kernel<<<blocks_for(tiles_ + 1), small_block, 0, stream>>>(sorted_keys, n, tiles_, start_.get());
     CUDA_CHECK(cudaGetLastError());
     piece_count_kernel<<<blocks_for(tiles_ + 1), small_block, 0, stream>>>(start_.get(), tiles_, piece_count_.get(),
-                                                                          slot_count_.get());
+                                                                           slot_count_.get());
     CUDA_CHECK(cudaGetLastError());
     for (auto [in, out] : {std::pair{&piece_count_, &piece_first_}, std::pair{&slot_count_, &slot_first_}}) {
       std::size_t bytes = scan_bytes_;
-      CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_space_.get(), bytes, in->get(), out->get(), int(tiles_ + 1), stream));
+      CUDA_CHECK(
+          cub::DeviceScan::ExclusiveSum(scan_space_.get(), bytes, in->get(), out->get(), int(tiles_ + 1), stream));
     }
     pieces_kernel<<<blocks_for(tiles_), small_block, 0, stream>>>(start_.get(), piece_first_.get(), slot_first_.get(),
-                                                                 tiles_, pieces_.get());
+                                                                  tiles_, pieces_.get());
     CUDA_CHECK(cudaGetLastError());
   }
 

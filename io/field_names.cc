@@ -12,12 +12,12 @@ struct Alias {
 
 // Gadget-2/3/4, AREPO and GIZMO dataset names, and SWIFT's plural ones.
 const Alias aliases[] = {
-    {"coordinates", "POS"},         {"velocities", "VEL"},         {"particleids", "ID"},
-    {"masses", "MASS"},             {"internalenergy", "U"},       {"internalenergies", "U"},
-    {"density", "RHO"},             {"densities", "RHO"},          {"smoothinglength", "HSML"},
-    {"smoothinglengths", "HSML"},   {"electronabundance", "NE"},   {"neutralhydrogenabundance", "NH"},
-    {"starformationrate", "SFR"},   {"starformationrates", "SFR"}, {"stellarformationtime", "AGE"},
-    {"metallicity", "Z"},           {"metallicities", "Z"},        {"potential", "POT"},
+    {"coordinates", "POS"},       {"velocities", "VEL"},         {"particleids", "ID"},
+    {"masses", "MASS"},           {"internalenergy", "U"},       {"internalenergies", "U"},
+    {"density", "RHO"},           {"densities", "RHO"},          {"smoothinglength", "HSML"},
+    {"smoothinglengths", "HSML"}, {"electronabundance", "NE"},   {"neutralhydrogenabundance", "NH"},
+    {"starformationrate", "SFR"}, {"starformationrates", "SFR"}, {"stellarformationtime", "AGE"},
+    {"metallicity", "Z"},         {"metallicities", "Z"},        {"potential", "POT"},
     {"potentials", "POT"},
 };
 

@@ -112,8 +112,9 @@ GadgetFile::GadgetFile(const std::string& path, std::optional<bool> swap_endian)
   while (pos < size) {
     std::string label;
     if (format_ == 2) {
-      if (size - pos < 16) fail("truncated: " + std::to_string(size - pos) + " bytes at byte " + std::to_string(pos) +
-                                " where a block label record should be");
+      if (size - pos < 16)
+        fail("truncated: " + std::to_string(size - pos) + " bytes at byte " + std::to_string(pos) +
+             " where a block label record should be");
       unsigned char rec[16];
       file_.read_at(rec, 16, pos);
       const auto open = load<std::uint32_t>(rec, swapped_), close = load<std::uint32_t>(rec + 12, swapped_);
@@ -126,8 +127,9 @@ GadgetFile::GadgetFile(const std::string& path, std::optional<bool> swap_endian)
     if (size - pos < 8) fail("truncated: the file ends at byte " + std::to_string(size) + " inside a record");
     const std::size_t bytes = read_u32(pos);
     if (bytes > size - pos - 8)
-      fail("truncated or corrupted: the record at byte " + std::to_string(pos) + (label.empty() ? "" : " (" + label + ")") +
-           " says " + std::to_string(bytes) + " bytes but only " + std::to_string(size - pos - 8) + " follow");
+      fail("truncated or corrupted: the record at byte " + std::to_string(pos) +
+           (label.empty() ? "" : " (" + label + ")") + " says " + std::to_string(bytes) + " bytes but only " +
+           std::to_string(size - pos - 8) + " follow");
     const std::size_t end = read_u32(pos + 4 + bytes);
     if (end != bytes)
       fail("corrupted: the record at byte " + std::to_string(pos) + (label.empty() ? "" : " (" + label + ")") +
@@ -147,8 +149,10 @@ GadgetFile::GadgetFile(const std::string& path, std::optional<bool> swap_endian)
   position_bytes_ = header_.flag_double ? 8 : 4;
   if (const GadgetBlock* p = find("POS")) {
     const std::uint64_t n = header_.count();
-    if (n > 0 && p->bytes == n * 3 * 8) position_bytes_ = 8;
-    else if (n > 0 && p->bytes == n * 3 * 4) position_bytes_ = 4;
+    if (n > 0 && p->bytes == n * 3 * 8)
+      position_bytes_ = 8;
+    else if (n > 0 && p->bytes == n * 3 * 4)
+      position_bytes_ = 4;
     else if (n > 0)
       fail("the POS block is " + std::to_string(p->bytes) + " bytes, which is neither 4- nor 8-byte x, y, z for the " +
            std::to_string(n) + " particles of the header");

@@ -24,12 +24,11 @@ GadgetBlockLayout layout_of(const GadgetFile& f, const GadgetBlock& block, int c
     bool three_fit = true;
     try {
       f.layout(block, 3, q.present, key + " = " + q.label);
-    } catch (const UserError&) {
-      three_fit = false;
-    }
+    } catch (const UserError&) { three_fit = false; }
     if (!three_fit) throw;  // the error for one value per particle
     throw UserError("Gadget file '" + f.path() + "': block " + block.label + " (" + key + ") holds 3 values per " +
-                    "particle where one is needed; for vector colours give color_is_vector" + key.substr(11) + " = TRUE");
+                    "particle where one is needed; for vector colours give color_is_vector" + key.substr(11) +
+                    " = TRUE");
   }
 }
 
@@ -46,8 +45,8 @@ void plan_block(const GadgetFile& f, int type, const QuantityRequest& q, int com
   const GadgetBlock* block = f.find(label);
   if (!block)
     throw MissingField("Gadget file '" + f.path() + "' has no block '" + q.label + "' (" + key + ") for its " +
-                    std::to_string(count) + " particles of type " + std::to_string(type) + "; its blocks are: " +
-                    f.labels());
+                       std::to_string(count) + " particles of type " + std::to_string(type) +
+                       "; its blocks are: " + f.labels());
   const GadgetBlockLayout layout = layout_of(f, *block, components, q, key);
   if (!(layout.types & (1u << type)))  // the block is there, but where its values lie is in doubt
     throw UserError("Gadget file '" + f.path() + "': block " + block->label + " (" + key + ") holds particle types " +
@@ -57,7 +56,7 @@ void plan_block(const GadgetFile& f, int type, const QuantityRequest& q, int com
   const std::size_t start = block->offset + layout.offset_of(f.header(), type, components) + skip * stride;
   const std::size_t piece = block_copy_piece(components, layout.value_bytes);
   for (std::size_t done = 0; done < count; done += piece) {
-    BlockCopy c{&f.file(), f.swapped(), start + done * stride, std::min(piece, count - done),
+    BlockCopy c{&f.file(),  f.swapped(),        start + done * stride,       std::min(piece, count - done),
                 components, layout.value_bytes, {nullptr, nullptr, nullptr}, q.factor};
     for (int j = 0; j < components; ++j)
       if (targets[std::size_t(j)]) c.targets[j] = targets[std::size_t(j)]->data() + at + done;
@@ -113,12 +112,12 @@ ParticleSet read_gadget(const TypedSnapshotRequest& o, const ProgressCallback& p
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = open(0).header().box_size;
-  plan_files(o.types, first, files.size(), count_of, p, plan,
-             [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets,
-                 std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
-               plan_block(*files[f], t, q, components, targets, at, skip, count, key, plan);
-             },
-             ranges);
+  plan_files(
+      o.types, first, files.size(), count_of, p, plan,
+      [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets, std::size_t at,
+          std::size_t skip, std::size_t count,
+          const std::string& key) { plan_block(*files[f], t, q, components, targets, at, skip, count, key, plan); },
+      ranges);
   run_read_plan(plan, progress);
   return p;
 }

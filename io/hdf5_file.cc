@@ -39,12 +39,10 @@ std::string group_name(int type) { return "PartType" + std::to_string(type); }
 std::string value_type_name(hid_t type) {
   const std::size_t bytes = H5Tget_size(type);
   switch (H5Tget_class(type)) {
-    case H5T_FLOAT:
-      return "float" + std::to_string(8 * bytes);
+    case H5T_FLOAT: return "float" + std::to_string(8 * bytes);
     case H5T_INTEGER:
       return std::string(H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(8 * bytes);
-    default:
-      return "other";
+    default: return "other";
   }
 }
 

@@ -6,8 +6,8 @@
 #include "io/byte_order.h"
 #include "io/field_names.h"
 #include "io/hdf5_file.h"
-#include "io/missing_field.h"
 #include "io/input_file.h"
+#include "io/missing_field.h"
 #include "io/read_plan.h"
 #include "params/user_error.h"
 
@@ -40,7 +40,7 @@ void plan_dataset(SnapshotFile& f, int type, const QuantityRequest& q, int compo
   }
   if (!found)
     throw MissingField(where + " has no dataset '" + q.label + "' (" + key + ") for its " + std::to_string(count) +
-                    " particles; its datasets are: " + f.hdf5.field_names(type));
+                       " particles; its datasets are: " + f.hdf5.field_names(type));
   const Hdf5Field& field = *found;
   const std::size_t in_file = f.hdf5.header().count(type);
   if (field.rows != in_file) throw UserError(rows_mismatch(where, field, in_file));
@@ -62,8 +62,14 @@ void plan_dataset(SnapshotFile& f, int type, const QuantityRequest& q, int compo
       if (targets[std::size_t(j)]) out[j] = targets[std::size_t(j)]->data() + at + done;
     if (field.raw) {
       const std::size_t stride = std::size_t(components) * std::size_t(field.value_bytes);
-      plan.copies.push_back({&*f.raw, field.big_endian != host_is_big_endian, field.offset + (skip + done) * stride, piece,
-                             components, field.value_bytes, {out[0], out[1], out[2]}, q.factor});
+      plan.copies.push_back({&*f.raw,
+                             field.big_endian != host_is_big_endian,
+                             field.offset + (skip + done) * stride,
+                             piece,
+                             components,
+                             field.value_bytes,
+                             {out[0], out[1], out[2]},
+                             q.factor});
     } else {
       const float factor = q.factor;
       const Hdf5File* file = &f.hdf5;
@@ -137,12 +143,12 @@ ParticleSet read_hdf5(const TypedSnapshotRequest& o, const ProgressCallback& pro
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = open(0).hdf5.header().box_size;
-  plan_files(o.types, first, files.size(), count_of, p, plan,
-             [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets,
-                 std::size_t at, std::size_t skip, std::size_t count, const std::string& key) {
-               plan_dataset(*files[f], t, q, components, targets, at, skip, count, key, plan);
-             },
-             ranges);
+  plan_files(
+      o.types, first, files.size(), count_of, p, plan,
+      [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets, std::size_t at,
+          std::size_t skip, std::size_t count,
+          const std::string& key) { plan_dataset(*files[f], t, q, components, targets, at, skip, count, key, plan); },
+      ranges);
   run_read_plan(plan, progress);
   return p;
 }

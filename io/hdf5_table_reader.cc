@@ -315,9 +315,8 @@ UserError nothing_selected(const Table& t, const Hdf5TableOptions& o) {
     held.push_back(std::to_string(id) + " (" + std::to_string(count) + " rows)");
   return UserError("no row of compound dataset " + quote(o.dataset) + " of " + quote(o.path) + " has " +
                    o.snapshot_field + " = " + std::to_string(o.snapshot_id) + " (snapshot = " + o.snapshot_field +
-                   ", snapshotID = " + std::to_string(o.snapshot_id) + "); the values of " +
-                   quote(o.snapshot_field) + " in the file: " +
-                   (held.empty() ? "none, the table is empty" : joined(held)));
+                   ", snapshotID = " + std::to_string(o.snapshot_id) + "); the values of " + quote(o.snapshot_field) +
+                   " in the file: " + (held.empty() ? "none, the table is empty" : joined(held)));
 }
 
 // A process's slice of the rows kept, which are known only once all are read.
@@ -365,8 +364,8 @@ ParticleSet read_members(const Hdf5TableOptions& o, hid_t file, const ProgressCa
 ParticleSet read_hdf5_table(const Hdf5TableOptions& options, const ProgressCallback& progress) {
   QuietErrors quiet;
   const Id file = open_file(options.path);
-  ParticleSet set = options.compound ? read_members(options, file.get(), progress)
-                                     : read_columns(options, file.get(), progress);
+  ParticleSet set =
+      options.compound ? read_members(options, file.get(), progress) : read_columns(options, file.get(), progress);
   if (progress) progress(1.0);
   return set;
 }

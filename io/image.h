@@ -25,9 +25,7 @@ struct Image {
     for (long i = 0; i < n; ++i) v[i] = 0.0f;
   }
   float* pixel(int x, int y) { return &rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3]; }
-  const float* pixel(int x, int y) const {
-    return &rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3];
-  }
+  const float* pixel(int x, int y) const { return &rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3]; }
 };
 
 struct Image8 {

@@ -1,5 +1,6 @@
 #include "io/image_reader.h"
 
+#include <stb/stb_image.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -13,8 +14,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include <stb/stb_image.h>
-
 #include "params/user_error.h"
 
 namespace splotch {
@@ -27,8 +26,8 @@ using Bytes = std::vector<std::uint8_t>;
 }
 
 std::string truncated(std::size_t expected, std::size_t present, const char* what) {
-  return "truncated: " + std::string(what) + " needs " + std::to_string(expected) +
-         " bytes, the file has " + std::to_string(present);
+  return "truncated: " + std::string(what) + " needs " + std::to_string(expected) + " bytes, the file has " +
+         std::to_string(present);
 }
 
 // ---- the whole file in memory ----------------------------------------------------------------
@@ -73,22 +72,19 @@ struct TgaHeader {
 int u16_le(const std::uint8_t* bytes) { return bytes[0] | (bytes[1] << 8); }
 
 TgaHeader parse_tga_header(const std::string& path, const Bytes& bytes) {
-  if (bytes.size() < kTgaHeaderSize)
-    fail(path, truncated(kTgaHeaderSize, bytes.size(), "a TGA header"));
+  if (bytes.size() < kTgaHeaderSize) fail(path, truncated(kTgaHeaderSize, bytes.size(), "a TGA header"));
   const std::uint8_t* h = bytes.data();
-  return TgaHeader{h[0],          h[1],          h[2],  u16_le(h + 5), h[7],
-                   u16_le(h + 12), u16_le(h + 14), h[16], h[17]};
+  return TgaHeader{h[0], h[1], h[2], u16_le(h + 5), h[7], u16_le(h + 12), u16_le(h + 14), h[16], h[17]};
 }
 
 void check_tga_supported(const std::string& path, const TgaHeader& header) {
   if (header.image_type != 2 && header.image_type != 10)
     fail(path, "unsupported TGA image type " + std::to_string(header.image_type) +
                    " (only true colour, types 2 and 10, is supported)");
-  if (header.colour_map_type > 1)
-    fail(path, "invalid TGA colour map type " + std::to_string(header.colour_map_type));
+  if (header.colour_map_type > 1) fail(path, "invalid TGA colour map type " + std::to_string(header.colour_map_type));
   if (header.bits_per_pixel != 24)
-    fail(path, "unsupported TGA pixel depth of " + std::to_string(header.bits_per_pixel) +
-                   " bits (only 24 is supported)");
+    fail(path,
+         "unsupported TGA pixel depth of " + std::to_string(header.bits_per_pixel) + " bits (only 24 is supported)");
   if (header.width == 0 || header.height == 0)
     fail(path, "the TGA header gives an empty image (" + std::to_string(header.width) + "x" +
                    std::to_string(header.height) + " pixels)");
@@ -98,14 +94,12 @@ void check_tga_supported(const std::string& path, const TgaHeader& header) {
 std::size_t tga_pixel_offset(const TgaHeader& header) {
   if (header.colour_map_type != 1) return kTgaHeaderSize + std::size_t(header.id_length);
   const std::size_t entry_bytes = std::size_t(header.colour_map_entry_bits + 7) / 8;
-  return kTgaHeaderSize + std::size_t(header.id_length) +
-         std::size_t(header.colour_map_length) * entry_bytes;
+  return kTgaHeaderSize + std::size_t(header.id_length) + std::size_t(header.colour_map_length) * entry_bytes;
 }
 
 // Decodes run-length packets into `size` bytes of B G R in file order. Packets may cross rows:
 // the specification forbids it, but some writers do it and the meaning is unambiguous.
-Bytes decode_tga_rle(const std::string& path, const Bytes& bytes, std::size_t offset,
-                     std::size_t size) {
+Bytes decode_tga_rle(const std::string& path, const Bytes& bytes, std::size_t offset, std::size_t size) {
   // A 4-byte repeat packet yields at most 128 pixels (384 bytes): refuse to allocate for a
   // header whose size the data cannot possibly fill (a truncated or corrupt file).
   constexpr std::size_t kMaxExpansion = 128 * 3 / 4;
@@ -117,14 +111,11 @@ Bytes decode_tga_rle(const std::string& path, const Bytes& bytes, std::size_t of
     if (in >= bytes.size()) fail(path, "truncated: the run-length data ends inside the image");
     const std::uint8_t packet = bytes[in++];
     const std::size_t count = std::size_t(packet & 0x7f) + 1;
-    if (out + 3 * count > size)
-      fail(path, "corrupt run-length data: a packet runs past the end of the image");
+    if (out + 3 * count > size) fail(path, "corrupt run-length data: a packet runs past the end of the image");
     const bool repeat = (packet & 0x80) != 0;
     const std::size_t data_bytes = repeat ? 3 : 3 * count;
-    if (bytes.size() - in < data_bytes)
-      fail(path, "truncated: the run-length data ends inside a packet");
-    for (std::size_t i = 0; i < count; ++i)
-      std::memcpy(&pixels[out + 3 * i], &bytes[in + (repeat ? 0 : 3 * i)], 3);
+    if (bytes.size() - in < data_bytes) fail(path, "truncated: the run-length data ends inside a packet");
+    for (std::size_t i = 0; i < count; ++i) std::memcpy(&pixels[out + 3 * i], &bytes[in + (repeat ? 0 : 3 * i)], 3);
     in += data_bytes;
     out += 3 * count;
   }
@@ -154,10 +145,8 @@ Image8 decode_tga(const std::string& path, const Bytes& bytes) {
   const std::size_t offset = tga_pixel_offset(header);
   if (offset > bytes.size()) fail(path, truncated(offset, bytes.size(), "the TGA header block"));
   const std::size_t size = std::size_t(header.width) * std::size_t(header.height) * 3;
-  if (header.image_type == 10)
-    return tga_to_image(decode_tga_rle(path, bytes, offset, size).data(), header);
-  if (bytes.size() - offset < size)
-    fail(path, truncated(offset + size, bytes.size(), "the uncompressed TGA image"));
+  if (header.image_type == 10) return tga_to_image(decode_tga_rle(path, bytes, offset, size).data(), header);
+  if (bytes.size() - offset < size) fail(path, truncated(offset + size, bytes.size(), "the uncompressed TGA image"));
   return tga_to_image(bytes.data() + offset, header);
 }
 
@@ -180,14 +169,11 @@ std::size_t skip_ppm_space(const Bytes& bytes, std::size_t pos) {
   return pos;
 }
 
-int read_ppm_number(const std::string& path, const Bytes& bytes, std::size_t& pos,
-                    const char* what) {
+int read_ppm_number(const std::string& path, const Bytes& bytes, std::size_t& pos, const char* what) {
   pos = skip_ppm_space(bytes, pos);
-  if (pos >= bytes.size())
-    fail(path, std::string("truncated: the PPM header ends before the ") + what);
+  if (pos >= bytes.size()) fail(path, std::string("truncated: the PPM header ends before the ") + what);
   if (!std::isdigit(bytes[pos]))
-    fail(path, std::string("malformed PPM header: expected the ") + what + ", found '" +
-                   char(bytes[pos]) + "'");
+    fail(path, std::string("malformed PPM header: expected the ") + what + ", found '" + char(bytes[pos]) + "'");
   long long value = 0;
   for (; pos < bytes.size() && std::isdigit(bytes[pos]); ++pos) {
     value = value * 10 + (bytes[pos] - '0');
@@ -204,15 +190,12 @@ Image8 decode_ppm(const std::string& path, const Bytes& bytes) {
   // Exactly one whitespace byte separates the header from the data, which may start with any
   // byte value, so no further skipping here.
   if (pos >= bytes.size()) fail(path, "truncated: the PPM header ends after the maximum value");
-  if (!is_ppm_space(bytes[pos]))
-    fail(path, "malformed PPM header: no whitespace after the maximum value");
+  if (!is_ppm_space(bytes[pos])) fail(path, "malformed PPM header: no whitespace after the maximum value");
   ++pos;
   if (width == 0 || height == 0)
-    fail(path, "the PPM header gives an empty image (" + std::to_string(width) + "x" +
-                   std::to_string(height) + " pixels)");
-  if (maxval != 255)
-    fail(path, "unsupported PPM maximum value " + std::to_string(maxval) +
-                   " (only 255 is supported)");
+    fail(path,
+         "the PPM header gives an empty image (" + std::to_string(width) + "x" + std::to_string(height) + " pixels)");
+  if (maxval != 255) fail(path, "unsupported PPM maximum value " + std::to_string(maxval) + " (only 255 is supported)");
   const std::size_t size = std::size_t(width) * std::size_t(height) * 3;
   if (bytes.size() - pos < size) fail(path, truncated(pos + size, bytes.size(), "the PPM image"));
   Image8 image(width, height);
@@ -230,12 +213,11 @@ struct StbFree {
 Image8 decode_stb(const std::string& path, const Bytes& bytes, const std::string& what) {
   if (bytes.size() > std::size_t(INT_MAX)) fail(path, "the " + what + " file is too large for the decoder");
   int width = 0, height = 0, channels_in_file = 0;
-  std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load_from_memory(
-      bytes.data(), int(bytes.size()), &width, &height, &channels_in_file, 3));
+  std::unique_ptr<stbi_uc, StbFree> pixels(
+      stbi_load_from_memory(bytes.data(), int(bytes.size()), &width, &height, &channels_in_file, 3));
   if (!pixels) {
     const char* reason = stbi_failure_reason();
-    fail(path, what + " decoding failed (" + (reason ? reason : "unknown reason") +
-                   "; truncated or corrupt file?)");
+    fail(path, what + " decoding failed (" + (reason ? reason : "unknown reason") + "; truncated or corrupt file?)");
   }
   Image8 image(width, height);
   std::memcpy(image.rgb.data(), pixels.get(), image.rgb.size());
@@ -275,8 +257,7 @@ FileKind detect_kind(const std::string& path, const Bytes& bytes) {
   if (starts_with(bytes, "P6", 2)) return FileKind::ppm;
   if (starts_with(bytes, "\xff\xd8\xff", 3)) return FileKind::jpeg;
   if (bytes.size() >= 2 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '7')
-    fail(path, std::string("unsupported Netpbm variant P") + char(bytes[1]) +
-                   " (only binary PPM, P6, is supported)");
+    fail(path, std::string("unsupported Netpbm variant P") + char(bytes[1]) + " (only binary PPM, P6, is supported)");
   const std::string extension = lower_extension(path);
   if (extension == ".png") fail(path, "not a PNG file (the PNG signature is missing)");
   if (extension == ".ppm") fail(path, "not a binary PPM file (it does not start with \"P6\")");

@@ -1,5 +1,6 @@
 #include "io/image_writer.h"
 
+#include <stb/stb_image_write.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,8 +12,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include <stb/stb_image_write.h>
-
 #include "params/user_error.h"
 
 namespace splotch {
@@ -23,17 +22,14 @@ namespace {
 }
 
 // errno can be 0 when a library call fails without a system call behind it.
-std::string describe_errno(int error) {
-  return error != 0 ? std::strerror(error) : "write failed";
-}
+std::string describe_errno(int error) { return error != 0 ? std::strerror(error) : "write failed"; }
 
 // A file that appears under its final name only when complete: bytes go to a temporary sibling
 // (same directory, so that the rename is atomic), which commit() renames over the target.
 // Destruction without a successful commit() removes the temporary file.
 class PendingFile {
  public:
-  explicit PendingFile(const std::string& path)
-      : path_(path), temp_path_(path + ".tmp." + std::to_string(::getpid())) {
+  explicit PendingFile(const std::string& path) : path_(path), temp_path_(path + ".tmp." + std::to_string(::getpid())) {
     file_ = std::fopen(temp_path_.c_str(), "wb");
     if (file_ == nullptr) fail(path_, describe_errno(errno));
     // A large buffer turns the row-by-row writes into few system calls.
@@ -76,8 +72,8 @@ class PendingFile {
 
 // ---- TGA -------------------------------------------------------------------------------------
 
-constexpr int kTgaMaxSide = 65535;     // width and height are 16-bit header fields
-constexpr int kTgaMaxPacket = 128;     // a packet header holds the pixel count minus one in 7 bits
+constexpr int kTgaMaxSide = 65535;          // width and height are 16-bit header fields
+constexpr int kTgaMaxPacket = 128;          // a packet header holds the pixel count minus one in 7 bits
 constexpr std::uint8_t kTgaTopLeft = 0x20;  // descriptor bit 5: row 0 of the file is the top
 
 void put_u16_le(std::vector<std::uint8_t>& bytes, int value) {
@@ -87,7 +83,7 @@ void put_u16_le(std::vector<std::uint8_t>& bytes, int value) {
 
 std::vector<std::uint8_t> tga_header(const Image8& image, std::uint8_t image_type) {
   std::vector<std::uint8_t> header = {0, 0, image_type};  // no id field, no colour map
-  header.insert(header.end(), 5 + 4, 0);                 // colour map spec, x/y origin
+  header.insert(header.end(), 5 + 4, 0);                  // colour map spec, x/y origin
   put_u16_le(header, image.width);
   put_u16_le(header, image.height);
   header.push_back(24);
@@ -116,9 +112,7 @@ void write_tga(PendingFile& out, const Image8& image) {
   }
 }
 
-bool same_pixel(const std::uint8_t* row, int a, int b) {
-  return std::memcmp(row + 3 * a, row + 3 * b, 3) == 0;
-}
+bool same_pixel(const std::uint8_t* row, int a, int b) { return std::memcmp(row + 3 * a, row + 3 * b, 3) == 0; }
 
 // Number of pixels from `start` equal to the pixel at `start`, at most one packet's worth.
 int repeat_length(const std::uint8_t* row, int start, int width) {
@@ -168,8 +162,7 @@ void write_tga_rle(PendingFile& out, const Image8& image) {
 // ---- PPM and PNG -----------------------------------------------------------------------------
 
 void write_ppm(PendingFile& out, const Image8& image) {
-  const std::string header =
-      "P6\n" + std::to_string(image.width) + "\n" + std::to_string(image.height) + "\n255\n";
+  const std::string header = "P6\n" + std::to_string(image.width) + "\n" + std::to_string(image.height) + "\n255\n";
   out.write(header.data(), header.size());
   out.write(image.rgb);  // rows are stored top first, R G B, exactly as P6 wants them
 }
@@ -185,23 +178,21 @@ void png_write_callback(void* context, void* data, int size) {
   if (sink->error) return;
   try {
     sink->out->write(data, std::size_t(size));
-  } catch (...) {
-    sink->error = std::current_exception();
-  }
+  } catch (...) { sink->error = std::current_exception(); }
 }
 
 void write_png(PendingFile& out, const Image8& image, const std::string& path) {
   PngSink sink{&out, nullptr};
-  const int ok = stbi_write_png_to_func(png_write_callback, &sink, image.width, image.height, 3,
-                                        image.rgb.data(), image.width * 3);
+  const int ok = stbi_write_png_to_func(png_write_callback, &sink, image.width, image.height, 3, image.rgb.data(),
+                                        image.width * 3);
   if (sink.error) std::rethrow_exception(sink.error);
   if (!ok) fail(path, "PNG encoding failed (out of memory?)");
 }
 
 void write_jpeg(PendingFile& out, const Image8& image, const std::string& path, int quality) {
   PngSink sink{&out, nullptr};
-  const int ok = stbi_write_jpg_to_func(png_write_callback, &sink, image.width, image.height, 3, image.rgb.data(),
-                                        quality);
+  const int ok =
+      stbi_write_jpg_to_func(png_write_callback, &sink, image.width, image.height, 3, image.rgb.data(), quality);
   if (sink.error) std::rethrow_exception(sink.error);
   if (!ok) fail(path, "JPEG encoding failed (out of memory?)");
 }
@@ -213,13 +204,11 @@ void check_image(const std::string& path, const Image8& image, ImageFormat forma
       image.rgb.size() != std::size_t(image.width) * std::size_t(image.height) * 3)
     throw std::invalid_argument("write_image: pixel buffer does not match the image size");
   if (image.width == 0 || image.height == 0)
-    fail(path, "the image is empty (" + std::to_string(image.width) + "x" +
-                   std::to_string(image.height) + " pixels)");
+    fail(path, "the image is empty (" + std::to_string(image.width) + "x" + std::to_string(image.height) + " pixels)");
   const bool tga = format == ImageFormat::tga || format == ImageFormat::tga_rle;
   if (tga && (image.width > kTgaMaxSide || image.height > kTgaMaxSide))
-    fail(path, "TGA images are limited to " + std::to_string(kTgaMaxSide) +
-                   " pixels per side, this one is " + std::to_string(image.width) + "x" +
-                   std::to_string(image.height) + " (use PNG or PPM)");
+    fail(path, "TGA images are limited to " + std::to_string(kTgaMaxSide) + " pixels per side, this one is " +
+                   std::to_string(image.width) + "x" + std::to_string(image.height) + " (use PNG or PPM)");
   // stb_image_write computes buffer sizes in int; one filter byte per row comes on top.
   const std::size_t png_bytes = image.rgb.size() + std::size_t(image.height);
   if ((format == ImageFormat::png || format == ImageFormat::jpeg) && png_bytes > std::size_t(INT_MAX) / 2)

@@ -34,9 +34,7 @@ class LineReader {
   explicit LineReader(const std::string& path) : path_(path) {
     errno = 0;
     in_.open(path);
-    if (!in_) {
-      throw UserError("cannot open palette '" + path + "': " + reason());
-    }
+    if (!in_) { throw UserError("cannot open palette '" + path + "': " + reason()); }
   }
 
   bool next(std::string& line) {
@@ -101,9 +99,7 @@ Rgb parse_entry(std::string_view text, const std::string& where) {
   float values[3] = {};
   bool ok = static_cast<bool>(fields >> tokens[0] >> tokens[1] >> tokens[2]) && !(fields >> extra);
   for (int i = 0; ok && i < 3; ++i) ok = parse_number(tokens[i], values[i]);
-  if (!ok) {
-    throw UserError(where + ": expected three numbers R G B, got '" + std::string(text) + "'");
-  }
+  if (!ok) { throw UserError(where + ": expected three numbers R G B, got '" + std::string(text) + "'"); }
   for (int i = 0; i < 3; ++i) check_range(values[i], tokens[i], where);
   return {values[0] / kComponentScale, values[1] / kComponentScale, values[2] / kComponentScale};
 }
@@ -122,11 +118,8 @@ std::vector<Rgb> read_entries(LineReader& lines) {
 
 }  // namespace
 
-Palette::Palette(std::string name, std::vector<Rgb> colours)
-    : name_(std::move(name)), padded_(std::move(colours)) {
-  if (padded_.empty()) {
-    throw std::invalid_argument("Palette '" + name_ + "' needs at least one colour");
-  }
+Palette::Palette(std::string name, std::vector<Rgb> colours) : name_(std::move(name)), padded_(std::move(colours)) {
+  if (padded_.empty()) { throw std::invalid_argument("Palette '" + name_ + "' needs at least one colour"); }
   scale_ = static_cast<float>(padded_.size() - 1);
   padded_.push_back(padded_.back());
 }
@@ -140,9 +133,8 @@ Palette Palette::read(const std::string& path) {
   const int count = parse_count(trim(count_line), lines.where());
   std::vector<Rgb> colours = read_entries(lines);
   if (colours.size() != static_cast<std::size_t>(count)) {
-    throw UserError("palette '" + path + "': the header says " + std::to_string(count) +
-                    " colours but the file has " + std::to_string(colours.size()) +
-                    "; correct the count on line 3 or the list of colours");
+    throw UserError("palette '" + path + "': the header says " + std::to_string(count) + " colours but the file has " +
+                    std::to_string(colours.size()) + "; correct the count on line 3 or the list of colours");
   }
   return Palette(std::move(name), std::move(colours));
 }

@@ -13,12 +13,12 @@
 namespace splotch {
 
 struct ParticleSet {
-  ParticleArray<float> x, y, z;   // position
-  ParticleArray<float> hsml;      // smoothing length (world units), > 0
-  ParticleArray<float> intensity; // I, before normalisation
-  ParticleArray<float> colour[3]; // colour value; [1] and [2] are empty unless the type has vector colours
+  ParticleArray<float> x, y, z;      // position
+  ParticleArray<float> hsml;         // smoothing length (world units), > 0
+  ParticleArray<float> intensity;    // I, before normalisation
+  ParticleArray<float> colour[3];    // colour value; [1] and [2] are empty unless the type has vector colours
   ParticleArray<std::uint8_t> type;  // particle type; empty when every particle is of type 0
-  double box_size = 0.0;        // periodic box size; 0 when the file has none (raw binary)
+  double box_size = 0.0;             // periodic box size; 0 when the file has none (raw binary)
   // What the reader took as absent and the user should hear of, one message each (a colour or
   // intensity label that names no field of the file: drawn with the absent default).
   std::vector<std::string> warnings;

@@ -1,11 +1,12 @@
 #include "io/raw_reader.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <omp.h>
 
 #include "io/byte_order.h"
 #include "io/first_error.h"
@@ -32,7 +33,8 @@ void check_columns(const std::string& path, const RawOptions& o) {
       throw UserError("raw file '" + path + "': column " + names[k] + " = " + std::to_string(given[k] + 1) +
                       " exceeds num_blocks = " + std::to_string(o.num_fields));
   for (int k = 0; k < 3; ++k)
-    if (given[k] < 0) throw UserError(std::string("raw file '") + path + "': the column of " + names[k] + " must be given");
+    if (given[k] < 0)
+      throw UserError(std::string("raw file '") + path + "': the column of " + names[k] + " must be given");
 }
 
 std::size_t particle_count(const std::string& path, const RawOptions& o, std::size_t file_size) {
@@ -168,8 +170,8 @@ void check_byte_order(const std::string& path, const ParticleArray<float>& x, co
   for (std::size_t s = 0; s < samples; ++s) sample[s] = x[s * x.size() / samples];
   if (exponent_concentration(sample, false) < 0.5 && exponent_concentration(sample, true) > 0.9)
     throw UserError("raw file '" + path + "' seems to have the other byte order: read with swap_endian = " +
-                    (o.swap_endian ? "TRUE" : "FALSE") + ", its positions are implausible; set swap_endian = " +
-                    (o.swap_endian ? "FALSE" : "TRUE"));
+                    (o.swap_endian ? "TRUE" : "FALSE") +
+                    ", its positions are implausible; set swap_endian = " + (o.swap_endian ? "FALSE" : "TRUE"));
 }
 
 }  // namespace

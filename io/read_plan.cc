@@ -65,7 +65,8 @@ ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std:
   if (types.size() > 1) {
     p.type.resize(total);
     for (std::size_t n = 0; n < types.size(); ++n)
-      std::fill(p.type.begin() + std::ptrdiff_t(first[n]), p.type.begin() + std::ptrdiff_t(first[n + 1]), std::uint8_t(n));
+      std::fill(p.type.begin() + std::ptrdiff_t(first[n]), p.type.begin() + std::ptrdiff_t(first[n + 1]),
+                std::uint8_t(n));
   }
   return p;
 }

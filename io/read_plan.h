@@ -17,8 +17,8 @@
 #include "io/gadget_reader.h"
 #include "io/missing_field.h"
 #include "io/particle_set.h"
-#include "io/read_share.h"
 #include "io/progress.h"
+#include "io/read_share.h"
 
 namespace splotch {
 
@@ -32,13 +32,13 @@ struct Fill {
 struct ReadPlan {
   std::vector<Fill> fills;
   std::vector<BlockCopy> copies;
-  std::vector<std::function<void()>> jobs;           // other reading that threads share (Tipsy records, text)
+  std::vector<std::function<void()>> jobs;  // other reading that threads share (Tipsy records, text)
   // Reads through a library that must not be called from two threads at once (HDF5's chunked
   // and compressed datasets; even a thread-safe HDF5 holds one lock): one thread runs them, in
   // order, while the others do the rest.
   std::vector<std::function<void()>> library_reads;
-  std::vector<std::function<void()>> finish;         // after every read (derived quantities)
-  std::optional<ParticleArray<float>> scratch;       // read only to derive another quantity (densities)
+  std::vector<std::function<void()>> finish;    // after every read (derived quantities)
+  std::optional<ParticleArray<float>> scratch;  // read only to derive another quantity (densities)
 };
 
 // Runs the fills, then the library reads on one OpenMP thread while the others share the jobs
@@ -59,8 +59,8 @@ using QuantityTargets = std::array<ParticleArray<float>*, 3>;
 // without a label gets its default; the others go to `read(quantity, components, targets, key)`,
 // which plans the reading from the file (`key` names the parameter, for messages).
 template <class Read>
-void plan_request(const RenderTypeRequest& r, int n, std::size_t at, std::size_t count, ParticleSet& p,
-                  ReadPlan& plan, Read&& read) {
+void plan_request(const RenderTypeRequest& r, int n, std::size_t at, std::size_t count, ParticleSet& p, ReadPlan& plan,
+                  Read&& read) {
   const std::string key = std::to_string(n);
   auto quantity = [&](const QuantityRequest& q, int components, QuantityTargets arrays, const std::string& name,
                       float absent) {

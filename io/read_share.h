@@ -37,7 +37,7 @@ struct ReadShare {
   // can be shared out so that no part holds more than 5/4 of an even share (a file goes to the part
   // whose even slice of all the particles to read holds the file's middle); slices otherwise.
   std::vector<std::pair<std::size_t, std::size_t>> ranges(const std::vector<std::vector<std::size_t>>& counts,
-                                                           std::size_t types) const {
+                                                          std::size_t types) const {
     std::vector<std::pair<std::size_t, std::size_t>> out(types, {0, 0});
     std::size_t all = 0;
     std::vector<std::size_t> in_file;

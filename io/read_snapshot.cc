@@ -1,17 +1,17 @@
 #include "io/read_snapshot.h"
 
-#include "io/gadget_reader.h"
-#include "io/hdf5_reader.h"
-#include "io/hdf5_table_reader.h"
-#include "io/raw_reader.h"
-#include "io/tipsy_reader.h"
 #include <algorithm>
 #include <stdexcept>
 
 #include "io/gadget_file.h"
+#include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
+#include "io/hdf5_reader.h"
+#include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
+#include "io/raw_reader.h"
 #include "io/tipsy_file.h"
+#include "io/tipsy_reader.h"
 #include "params/user_error.h"
 
 namespace splotch {
@@ -19,18 +19,12 @@ namespace splotch {
 ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& progress) {
   switch (input.format) {
     case SnapshotFormat::raw_table:
-    case SnapshotFormat::raw_blocks:
-      return read_raw(input.path, input.raw, progress);
-    case SnapshotFormat::gadget:
-      return read_gadget(input.typed, progress);
-    case SnapshotFormat::hdf5_table:
-      return read_hdf5_table(input.table, progress);
-    case SnapshotFormat::hdf5:
-      return read_hdf5(input.typed, progress);
-    case SnapshotFormat::tipsy:
-      return read_tipsy(input.typed, progress);
-    case SnapshotFormat::palette_only:
-      break;
+    case SnapshotFormat::raw_blocks: return read_raw(input.path, input.raw, progress);
+    case SnapshotFormat::gadget: return read_gadget(input.typed, progress);
+    case SnapshotFormat::hdf5_table: return read_hdf5_table(input.table, progress);
+    case SnapshotFormat::hdf5: return read_hdf5(input.typed, progress);
+    case SnapshotFormat::tipsy: return read_tipsy(input.typed, progress);
+    case SnapshotFormat::palette_only: break;
   }
   throw std::logic_error("read_snapshot: a request with no snapshot (simtype -1)");
 }
@@ -56,8 +50,9 @@ int simtype_number(SnapshotFormat format) {
 }
 
 std::optional<SnapshotFormat> format_of_simtype(int simtype) {
-  for (SnapshotFormat f : {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks,
-                           SnapshotFormat::gadget, SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy})
+  for (SnapshotFormat f :
+       {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks, SnapshotFormat::gadget,
+        SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy})
     if (simtype_number(f) == simtype) return f;
   return std::nullopt;
 }
@@ -87,9 +82,7 @@ std::optional<SnapshotFormat> detect_snapshot_format(const std::string& path) {
     InputFile f(path);
     if (f.size() < 8) return std::nullopt;
     f.read_at(b, 8, 0);
-  } catch (const UserError&) {
-    return std::nullopt;
-  }
+  } catch (const UserError&) { return std::nullopt; }
   if (is_gadget_start(b)) return SnapshotFormat::gadget;
   if (is_hdf5_start(b, 8)) return SnapshotFormat::hdf5;
   if (is_tipsy_file(path)) return SnapshotFormat::tipsy;
@@ -103,8 +96,10 @@ std::string describe_snapshot(const std::string& path, SnapshotFormat format) {
       return "a Gadget snapshot (format " + std::to_string(f.format()) + ", " +
              plural(std::uint64_t(std::max(f.header().num_files, 1)), "file") + ")";
     }
-    if (format == SnapshotFormat::hdf5) return "an HDF5 snapshot (" + plural(std::uint64_t(Hdf5File(path).header().num_files), "file") + ")";
-    if (format == SnapshotFormat::tipsy) return "a Tipsy snapshot (" + plural(TipsyFile(path).total(), "particle") + ")";
+    if (format == SnapshotFormat::hdf5)
+      return "an HDF5 snapshot (" + plural(std::uint64_t(Hdf5File(path).header().num_files), "file") + ")";
+    if (format == SnapshotFormat::tipsy)
+      return "a Tipsy snapshot (" + plural(TipsyFile(path).total(), "particle") + ")";
   } catch (const UserError&) {  // a damaged one is still a snapshot (and not a parameter file)
   }
   return format_description(format);

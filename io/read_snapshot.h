@@ -1,13 +1,13 @@
 // Reads the snapshot a request names, whatever its format (one reader per format).
 #pragma once
 
-#include "io/particle_set.h"
-#include "io/progress.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "io/particle_set.h"
+#include "io/progress.h"
 #include "io/snapshot_request.h"
 
 namespace splotch {

@@ -120,8 +120,8 @@ void TipsyAuxArray::read_text(std::uint64_t first, std::size_t count, float* out
   const std::uint64_t end = first + count;
   for (std::uint64_t v = 0; v < end; ++v) {
     if (!words.next(word))
-      throw UserError("auxiliary array '" + path() + "' ends after " + std::to_string(v) + " values, but its count is " +
-                      std::to_string(particles_));
+      throw UserError("auxiliary array '" + path() + "' ends after " + std::to_string(v) +
+                      " values, but its count is " + std::to_string(particles_));
     if (v < first) continue;
     // from_chars takes no '+'; doubles, so that values beyond the float range become inf or 0.
     const char* begin = word.data() + (word[0] == '+' && word.size() > 1 ? 1 : 0);

@@ -28,8 +28,8 @@ struct Alias {
   const char* field;
 };
 const Alias aliases[] = {
-    {"MASS", "mass"}, {"POS", "pos"},          {"VEL", "vel"},           {"RHO", "rho"},
-    {"HSML", "hsmooth"}, {"Z", "metals"},      {"POT", "phi"},           {"AGE", "tform"},
+    {"MASS", "mass"},        {"POS", "pos"},           {"VEL", "vel"},       {"RHO", "rho"},
+    {"HSML", "hsmooth"},     {"Z", "metals"},          {"POT", "phi"},       {"AGE", "tform"},
     {"temperature", "temp"}, {"temperatures", "temp"}, {"softening", "eps"}, {"softenings", "eps"},
 };
 
@@ -60,9 +60,7 @@ TipsyHeader parse_header(const unsigned char* b, bool swap) {
   return h;
 }
 
-bool counts_add_up(const TipsyHeader& h) {
-  return std::uint64_t(h.count[0]) + h.count[1] + h.count[2] == h.nbodies;
-}
+bool counts_add_up(const TipsyHeader& h) { return std::uint64_t(h.count[0]) + h.count[1] + h.count[2] == h.nbodies; }
 
 // The counts as written (ints: a negative one shows as such) for messages.
 std::string describe(const TipsyHeader& h) {
@@ -154,13 +152,16 @@ void TipsyFile::detect(std::optional<bool> swap_endian) {
       }
   }
 
-  auto order_name = [&](bool swap) { return swap == swap_if_big ? std::string("big-endian") : std::string("little-endian"); };
+  auto order_name = [&](bool swap) {
+    return swap == swap_if_big ? std::string("big-endian") : std::string("little-endian");
+  };
   if (wrong_ndim)
     fail("the header says ndim = " + std::to_string(std::int32_t(wrong_ndim->ndim)) +
          "; only three-dimensional Tipsy snapshots (ndim = 3) can be read");
   if (is_gadget_start(start))
-    fail("is not a Tipsy snapshot: it starts like a Gadget snapshot (a record length of 256 or 8 in its first 4 "
-         "bytes; read those with simtype 2)");
+    fail(
+        "is not a Tipsy snapshot: it starts like a Gadget snapshot (a record length of 256 or 8 in its first 4 "
+        "bytes; read those with simtype 2)");
   for (bool swap : orders) {
     const TipsyHeader h = parse_header(start, swap);
     if (!counts_add_up(h) || h.ndim != 3) continue;
@@ -173,7 +174,8 @@ void TipsyFile::detect(std::optional<bool> swap_endian) {
   }
   fail("does not look like a Tipsy snapshot: its header reads " + describe(parse_header(start, swap_if_big)) +
        " big-endian (" + describe(parse_header(start, !swap_if_big)) +
-       " little-endian), where nbodies is the sum and ndim 3" + (looks.empty() ? std::string() : "; it looks like " + looks));
+       " little-endian), where nbodies is the sum and ndim 3" +
+       (looks.empty() ? std::string() : "; it looks like " + looks));
 }
 
 void TipsyFile::set_layout(int position_bytes, int velocity_bytes) {
@@ -225,7 +227,8 @@ TipsyRecords TipsyFile::records(int type) const {
 }
 
 ParticleArray<float> TipsyFile::read_field(int type, const std::string& label, int component) const {
-  if (type < 0 || type >= tipsy_types) throw std::invalid_argument("TipsyFile::read_field: type " + std::to_string(type));
+  if (type < 0 || type >= tipsy_types)
+    throw std::invalid_argument("TipsyFile::read_field: type " + std::to_string(type));
   const TipsyField* f = field(type, label);
   if (!f)
     throw UserError("Tipsy file '" + path() + "' has no field '" + label + "' for its " + tipsy_type_name(type) +
@@ -258,9 +261,7 @@ bool is_tipsy_file(const std::string& path) {
   try {
     TipsyFile f(path);
     return true;
-  } catch (const UserError&) {
-    return false;
-  }
+  } catch (const UserError&) { return false; }
 }
 
 }  // namespace splotch

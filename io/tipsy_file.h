@@ -75,7 +75,8 @@ struct TipsyRecords {
 class TipsyFile {
  public:
   // swap_endian: the byte order to try first (TRUE: the file's is not this machine's; unset: big-endian,
-  // the usual XDR); the header and the file's size decide, and the guess only breaks a tie. A file that is not a consistent Tipsy snapshot: UserError saying what it looks like.
+  // the usual XDR); the header and the file's size decide, and the guess only breaks a tie. A file that is not a
+  // consistent Tipsy snapshot: UserError saying what it looks like.
   explicit TipsyFile(const std::string& path, std::optional<bool> swap_endian = std::nullopt);
 
   const std::string& path() const { return file_.path(); }

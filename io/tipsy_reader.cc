@@ -9,10 +9,10 @@
 #include <memory>
 #include <stdexcept>
 
+#include "io/missing_field.h"
 #include "io/read_plan.h"
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
-#include "io/missing_field.h"
 #include "params/user_error.h"
 
 namespace splotch {
@@ -90,8 +90,9 @@ class Planner {
       throw UserError(key + " = " + label + ": vector colours need a field of 3 values per particle (pos, vel), but " +
                       f.name + " has one");
     const bool colour = key.rfind("color_label", 0) == 0;
-    throw UserError(key + " = " + label + ": " + f.name + " has 3 values per particle where one is needed" +
-                    (colour ? "; for vector colours give color_is_vector" + key.substr(11) + " = TRUE" : std::string()));
+    throw UserError(
+        key + " = " + label + ": " + f.name + " has 3 values per particle where one is needed" +
+        (colour ? "; for vector colours give color_is_vector" + key.substr(11) + " = TRUE" : std::string()));
   }
 
   [[noreturn]] void missing(int t, const std::string& label, int components, const std::string& key,
@@ -100,9 +101,8 @@ class Planner {
     const std::string type = tipsy_type_name(t);
     const bool alias = !name.empty() && name != label;  // say which field an alias means
     std::string what = "Tipsy file '" + file_.path() + "' has no field '" + label + "'" +
-                       (alias ? " (" + name + ")" : "") + " (" + key + ") for its " +
-                       std::to_string(file_.count(t)) + " " + type + " particles: " + type + " records hold " +
-                       file_.field_names(t);
+                       (alias ? " (" + name + ")" : "") + " (" + key + ") for its " + std::to_string(file_.count(t)) +
+                       " " + type + " particles: " + type + " records hold " + file_.field_names(t);
     if (components == 3) throw MissingField(what + "; vector colours need pos or vel");
     what += ", and there is no auxiliary array '" + aux_path + "'";
     throw MissingField(what);
@@ -155,8 +155,8 @@ std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<Re
 ParticleSet read_tipsy(const TypedSnapshotRequest& o, const ProgressCallback& progress) {
   if (o.files.empty()) throw std::invalid_argument("read_tipsy: no files");
   if (o.files.size() > 1)
-    throw UserError("a Tipsy snapshot is one file, but " + std::to_string(o.files.size()) +
-                    " were given (" + file_list(o.files) + "): name the one file with infile and numfiles = 1");
+    throw UserError("a Tipsy snapshot is one file, but " + std::to_string(o.files.size()) + " were given (" +
+                    file_list(o.files) + "): name the one file with infile and numfiles = 1");
   const TipsyFile file(o.files[0], o.swap_endian);
   const std::vector<std::size_t> first = type_starts(file, o.types, o.share);
   ReadPlan plan;

@@ -31,7 +31,7 @@ struct RenderTypeRequest {
   int file_type = 0;      // ptypeN
   float size_fix = 1.0f;  // non-zero: every particle's smoothing length; 0: `size`
   QuantityRequest size, colour, intensity;
-  bool vector_colour = false;  // colour: three values per particle (VEL, say)
+  bool vector_colour = false;                       // colour: three values per particle (VEL, say)
   SizeEstimate size_estimate = SizeEstimate::none;  // not none: `size` gives only the factor
   int neighbours = 32;                              // knn: particles within the smoothing length, itself included
 };
@@ -40,7 +40,7 @@ struct TypedSnapshotRequest {
   std::vector<std::string> files;   // the snapshot's files, in order
   std::optional<bool> swap_endian;  // the byte order tried first (swap_endian); each file's own decides
   std::vector<RenderTypeRequest> types;
-  ReadShare share;                  // an MPI process's slice of each render type
+  ReadShare share;  // an MPI process's slice of each render type
 };
 
 }  // namespace splotch

@@ -83,8 +83,7 @@ double parse_real(const std::string& text, const std::string& what) {
   char* end = nullptr;
   double out = std::strtod(v.c_str(), &end);
   if (end != v.c_str() + v.size()) throw UserError(what + " = '" + text + "' is not a number");
-  if (errno == ERANGE && std::isinf(out))
-    throw UserError(what + " = '" + text + "' is out of range for a number");
+  if (errno == ERANGE && std::isinf(out)) throw UserError(what + " = '" + text + "' is out of range for a number");
   if (std::isnan(out)) throw UserError(what + " = '" + text + "' is not a number");
   return out;
 }
@@ -139,16 +138,19 @@ ParamFile ParamFile::read(const std::string& path) {
     if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02x", unsigned(c));
-      throw UserError(path + ":" + std::to_string(line) + ": byte " + hex + " is not text: is this the file you "
+      throw UserError(path + ":" + std::to_string(line) + ": byte " + hex +
+                      " is not text: is this the file you "
                       "meant? (a parameter file is key = value lines)");
     }
   }
   if (text.size() > max_bytes)
-    throw UserError("'" + path + "' is larger than 1 MiB, which no parameter file is: is it the file you meant? (a "
+    throw UserError("'" + path +
+                    "' is larger than 1 MiB, which no parameter file is: is it the file you meant? (a "
                     "parameter file is key = value lines)");
   ParamFile p = parse(text, path);
   if (p.entries_.empty() && !p.warnings_.empty())
-    throw UserError("'" + path + "' holds no key = value line: is it the file you meant? (" + p.warnings_.front() + ")");
+    throw UserError("'" + path + "' holds no key = value line: is it the file you meant? (" + p.warnings_.front() +
+                    ")");
   return p;
 }
 
@@ -302,8 +304,10 @@ void ParamFile::write_used(std::ostream& out) const {
   for (const Use& u : uses_) {
     if (!u.recorded) continue;
     out << u.key << " = " << u.value;
-    if (!u.note.empty()) out << "  # " << u.note;
-    else if (u.is_default) out << "  # default";
+    if (!u.note.empty())
+      out << "  # " << u.note;
+    else if (u.is_default)
+      out << "  # default";
     out << '\n';
   }
 }

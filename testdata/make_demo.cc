@@ -53,27 +53,36 @@ template <int N>
 struct Series {
   double c[N];
 };
-constexpr Series<14> kExpSeries = [] {   // 1/i!
+constexpr Series<14> kExpSeries = [] {  // 1/i!
   Series<14> s{};
   double f = 1.0;
-  for (int i = 0; i < 14; ++i) { s.c[i] = 1.0 / f; f *= i + 1; }
+  for (int i = 0; i < 14; ++i) {
+    s.c[i] = 1.0 / f;
+    f *= i + 1;
+  }
   return s;
 }();
-constexpr Series<12> kOddSeries = [] {   // 1/(2i+1): log via atanh, and atan
+constexpr Series<12> kOddSeries = [] {  // 1/(2i+1): log via atanh, and atan
   Series<12> s{};
   for (int i = 0; i < 12; ++i) s.c[i] = 1.0 / (2 * i + 1);
   return s;
 }();
-constexpr Series<10> kSinSeries = [] {   // (-1)^i/(2i+1)!
+constexpr Series<10> kSinSeries = [] {  // (-1)^i/(2i+1)!
   Series<10> s{};
   double f = 1.0;
-  for (int i = 0; i < 10; ++i) { s.c[i] = (i % 2 ? -1.0 : 1.0) / f; f *= (2 * i + 2) * (2 * i + 3); }
+  for (int i = 0; i < 10; ++i) {
+    s.c[i] = (i % 2 ? -1.0 : 1.0) / f;
+    f *= (2 * i + 2) * (2 * i + 3);
+  }
   return s;
 }();
-constexpr Series<11> kCosSeries = [] {   // (-1)^i/(2i)!
+constexpr Series<11> kCosSeries = [] {  // (-1)^i/(2i)!
   Series<11> s{};
   double f = 1.0;
-  for (int i = 0; i < 11; ++i) { s.c[i] = (i % 2 ? -1.0 : 1.0) / f; f *= (2 * i + 1) * (2 * i + 2); }
+  for (int i = 0; i < 11; ++i) {
+    s.c[i] = (i % 2 ? -1.0 : 1.0) / f;
+    f *= (2 * i + 1) * (2 * i + 2);
+  }
   return s;
 }();
 
@@ -87,7 +96,7 @@ double horner(const Series<N>& s, double x) {
 double exp(double x) {
   if (x < -700) return 0.0;
   if (x > 700) return HUGE_VAL;
-  const double k = std::floor(x * 1.44269504088896340736 + 0.5);    // x = k ln2 + r, |r| < 0.35
+  const double k = std::floor(x * 1.44269504088896340736 + 0.5);  // x = k ln2 + r, |r| < 0.35
   const double r = (x - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
   return std::ldexp(horner(kExpSeries, r), int(k));
 }
@@ -95,16 +104,19 @@ double exp(double x) {
 double log(double x) {  // x > 0
   int e = 0;
   double m = std::frexp(x, &e);
-  if (m < 0.70710678118654752440) { m *= 2; --e; }                  // m in [sqrt(1/2), sqrt(2))
-  const double s = (m - 1) / (m + 1);                               // log m = 2 atanh(s)
+  if (m < 0.70710678118654752440) {
+    m *= 2;
+    --e;
+  }                                    // m in [sqrt(1/2), sqrt(2))
+  const double s = (m - 1) / (m + 1);  // log m = 2 atanh(s)
   return 2 * s * horner(kOddSeries, s * s) + e * 0.69314718055994530942;
 }
 
 double pow(double base, double expo) { return exp(expo * log(base)); }  // base > 0
-double cbrt(double x) { return exp(log(x) / 3); }                     // x > 0
+double cbrt(double x) { return exp(log(x) / 3); }                       // x > 0
 
 void sincos(double x, double& sin_x, double& cos_x) {
-  const double k = std::floor(x * (2 / kPi) + 0.5);                 // x = k pi/2 + r, |r| <= pi/4
+  const double k = std::floor(x * (2 / kPi) + 0.5);  // x = k pi/2 + r, |r| <= pi/4
   const double r = (x - k * 1.57079632673412561417) - k * 6.07710050650619224932e-11;
   const double s = r * horner(kSinSeries, r * r), c = horner(kCosSeries, r * r);
   const long long quadrant = ((long long)k % 4 + 4) % 4;
@@ -114,10 +126,10 @@ void sincos(double x, double& sin_x, double& cos_x) {
 }
 
 double atan(double x) {
-  const bool negative = x < 0, inverted = std::fabs(x) > 1;
+  const bool negative = x<0, inverted = std::fabs(x)> 1;
   double t = negative ? -x : x;
   if (inverted) t = 1 / t;
-  for (int i = 0; i < 2; ++i) t = t / (1 + std::sqrt(1 + t * t));   // halve the angle twice
+  for (int i = 0; i < 2; ++i) t = t / (1 + std::sqrt(1 + t * t));  // halve the angle twice
   double angle = 4 * t * horner(kOddSeries, -t * t);
   if (inverted) angle = kPi / 2 - angle;
   return negative ? -angle : angle;
@@ -151,7 +163,10 @@ class Rng {  // xoshiro256**, its state filled by a splitmix64 sequence from (se
   double uniform() { return double(next() >> 11) * 0x1.0p-53; }               // [0, 1)
   double open_uniform() { return (double(next() >> 11) + 0.5) * 0x1.0p-53; }  // (0, 1)
   double normal() {  // Marsaglia's polar method: needs only log and sqrt
-    if (has_spare_) { has_spare_ = false; return spare_; }
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
     double u, v, s;
     do {
       u = 2 * uniform() - 1;
@@ -221,18 +236,18 @@ struct Rgb {
   double r, g, b;
 };
 
-struct Sample {           // one particle as the model sees it
+struct Sample {  // one particle as the model sees it
   Vec3 pos;
-  double density;         // number density of its own component at pos (particles per unit volume)
-  double temperature;     // the scalar colour
-  Rgb colour;             // the vector colour, in [0,1] after jitter
+  double density;      // number density of its own component at pos (particles per unit volume)
+  double temperature;  // the scalar colour
+  Rgb colour;          // the vector colour, in [0,1] after jitter
 };
 
 using Samples = std::vector<Sample>;
 
-const Vec3 kCentre{50, 50, 50};          // the main galaxy; its disk lies in the z = 50 plane
-constexpr double kBarAngle = 0.5;        // radians from +x
-constexpr double kEta = 1.2;             // hsml in units of the mean particle spacing n^(-1/3)
+const Vec3 kCentre{50, 50, 50};    // the main galaxy; its disk lies in the z = 50 plane
+constexpr double kBarAngle = 0.5;  // radians from +x
+constexpr double kEta = 1.2;       // hsml in units of the mean particle spacing n^(-1/3)
 constexpr double kHsmlMin = 0.1, kHsmlMax = 5.0;
 constexpr long long kReferenceCount = 300000;  // intensity = density scaled to this many particles
 
@@ -285,8 +300,8 @@ void emit_disk(Rng& rng, long long count, Samples& out) {
     const double sech = 2 / (det::exp(z / z0) + det::exp(-z / z0));
     Sample s;
     s.pos = kCentre + Vec3{radius * cos_phi, radius * sin_phi, z};
-    s.density = count / kept * det::exp(-radius / kDiskScale) / (2 * kPi * kDiskScale * kDiskScale) *
-                sech * sech / (2 * z0);
+    s.density =
+        count / kept * det::exp(-radius / kDiskScale) / (2 * kPi * kDiskScale * kDiskScale) * sech * sech / (2 * z0);
     s.temperature = 1.2e3 * det::exp(-radius / 20) * rng.lognormal(0.45);
     const double outer = std::min(1.0, radius / 20);  // old yellow inside, paler outside
     s.colour = {1.0 - 0.2 * outer, 0.8, 0.5 + 0.3 * outer};
@@ -349,8 +364,7 @@ void emit_arms(Rng& rng, long long count, Samples& out) {
     Sample s;
     s.pos = disk_point(radius, arm_phi(radius, arm) + along / radius, z);
     s.density = count * arm_radius_pdf(radius) / 2 * gaussian(z, height) *
-                ((1 - kArmWideFraction) * gaussian(along, width) +
-                 kArmWideFraction * gaussian(along, 3 * width));
+                ((1 - kArmWideFraction) * gaussian(along, width) + kArmWideFraction * gaussian(along, 3 * width));
     s.temperature = 8e3 * rng.lognormal(0.4) * (wide ? 0.5 : 1.0);
     s.colour = wide ? Rgb{0.5, 0.65, 1.0} : Rgb{0.25, 0.45, 1.0};
     out.push_back(s);
@@ -374,8 +388,7 @@ std::vector<Knot> place_knots(Rng& rng, int knots) {
     while (radius < 6 || radius > 26);
     const double along = 0.5 * rng.normal() * arm_width(radius);
     const double z = 0.08 * rng.normal();
-    placed.push_back({disk_point(radius, arm_phi(radius, k % 2) + along / radius, z),
-                      0.15 + 0.3 * rng.uniform()});
+    placed.push_back({disk_point(radius, arm_phi(radius, k % 2) + along / radius, z), 0.15 + 0.3 * rng.uniform()});
   }
   return placed;
 }
@@ -457,8 +470,8 @@ constexpr double kDwarfCoreScale = 0.5, kDwarfCoreFraction = 0.3;
 double dwarf_disk_density(double count, double radius, double height) {
   const double y = kDwarfDiskRadius / kDwarfDiskScale, kept = 1 - det::exp(-y) * (1 + y);
   const double sech = 2 / (det::exp(height / kDwarfThickness) + det::exp(-height / kDwarfThickness));
-  return count / kept * det::exp(-radius / kDwarfDiskScale) /
-         (2 * kPi * kDwarfDiskScale * kDwarfDiskScale) * sech * sech / (2 * kDwarfThickness);
+  return count / kept * det::exp(-radius / kDwarfDiskScale) / (2 * kPi * kDwarfDiskScale * kDwarfDiskScale) * sech *
+         sech / (2 * kDwarfThickness);
 }
 
 void emit_dwarf(Rng& rng, long long count, Samples& out) {
@@ -469,7 +482,7 @@ void emit_dwarf(Rng& rng, long long count, Samples& out) {
     Sample s;
     if (core) {
       const double r = plummer_radius(rng, kDwarfCoreScale);  // one draw per statement: the order of
-      s.pos = kDwarfCentre + r * random_direction(rng);      // operands is unspecified in C++
+      s.pos = kDwarfCentre + r * random_direction(rng);       // operands is unspecified in C++
       s.temperature = 3e4 * rng.lognormal(0.3);
       s.colour = {1.0, 0.85, 0.6};
     } else {
@@ -537,10 +550,10 @@ struct Component {
 };
 
 const Component kComponents[] = {
-    {"halo", 0.0, emit_halo},           {"disk", 0.24, emit_disk},
-    {"arms", 0.22, emit_arms},          {"knots", 0.04, emit_knots},
-    {"bar", 0.06, emit_bar},            {"bulge", 0.08, emit_bulge},
-    {"dwarf disk", 0.06, emit_dwarf},   {"dwarf spheroidal", 0.04, emit_spheroid},
+    {"halo", 0.0, emit_halo},         {"disk", 0.24, emit_disk},
+    {"arms", 0.22, emit_arms},        {"knots", 0.04, emit_knots},
+    {"bar", 0.06, emit_bar},          {"bulge", 0.08, emit_bulge},
+    {"dwarf disk", 0.06, emit_dwarf}, {"dwarf spheroidal", 0.04, emit_spheroid},
     {"stream", 0.05, emit_stream},
 };
 constexpr int kComponentCount = int(sizeof(kComponents) / sizeof(kComponents[0]));
@@ -594,15 +607,14 @@ std::vector<float> arrange_columns(const Samples& samples, const Options& o) {
   Rng rng(o.seed, 1000);  // colour jitter
   for (size_t i = 0; i < count; ++i) {
     const Sample& s = samples[i];
-    double row[8] = {s.pos.x, s.pos.y, s.pos.z, hsml_from_density(s.density),
-                     s.density * intensity_scale, s.temperature, 0, 0};
+    double row[8] = {s.pos.x,       s.pos.y, s.pos.z, hsml_from_density(s.density), s.density * intensity_scale,
+                     s.temperature, 0,       0};
     if (o.vector_colour) {
       row[5] = jitter(rng, s.colour.r);
       row[6] = jitter(rng, s.colour.g);
       row[7] = jitter(rng, s.colour.b);
     }
-    for (size_t c = 0; c < columns; ++c)
-      values[o.block_layout ? c * count + i : i * columns + c] = float(row[c]);
+    for (size_t c = 0; c < columns; ++c) values[o.block_layout ? c * count + i : i * columns + c] = float(row[c]);
   }
   return values;
 }
@@ -632,7 +644,10 @@ void write_file(const std::string& path, const std::vector<float>& values, bool 
     written = std::fwrite(bytes.data(), 4, count, f) == count;
     saved_errno = errno;
   }
-  if (std::fclose(f) != 0 && written) { written = false; saved_errno = errno; }
+  if (std::fclose(f) != 0 && written) {
+    written = false;
+    saved_errno = errno;
+  }
   if (!written) {
     std::error_code ignored;  // drop a partial file, but never a device or anything else
     if (std::filesystem::is_regular_file(path, ignored)) std::filesystem::remove(path, ignored);
@@ -651,8 +666,7 @@ const char* const kUsage =
 constexpr uint64_t kMaxParticles = 50000000;  // about 5 GB of memory at the most
 
 uint64_t parse_unsigned(const std::string& key, const std::string& text, uint64_t max) {
-  if (text.empty() || text.size() > 20)
-    throw std::runtime_error(key + " needs a whole number, got '" + text + "'");
+  if (text.empty() || text.size() > 20) throw std::runtime_error(key + " needs a whole number, got '" + text + "'");
   uint64_t value = 0;
   for (char ch : text) {
     if (ch < '0' || ch > '9') throw std::runtime_error(key + " needs a whole number, got '" + text + "'");
@@ -671,19 +685,26 @@ Options parse_options(int argc, char** argv) {
       if (i + 1 >= argc) throw std::runtime_error("missing value after " + arg);
       return argv[++i];
     };
-    if (arg == "--help" || arg == "-h") { std::fputs(kUsage, stdout); std::exit(0); }
-    else if (arg == "--out") o.out = value();
-    else if (arg == "--n") o.n = (long long)parse_unsigned(arg, value(), kMaxParticles);
-    else if (arg == "--seed") o.seed = parse_unsigned(arg, value(), UINT64_MAX);
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (arg == "--out")
+      o.out = value();
+    else if (arg == "--n")
+      o.n = (long long)parse_unsigned(arg, value(), kMaxParticles);
+    else if (arg == "--seed")
+      o.seed = parse_unsigned(arg, value(), UINT64_MAX);
     else if (arg == "--layout") {
       const std::string layout = value();
       if (layout != "table" && layout != "block")
         throw std::runtime_error("--layout takes table or block, got '" + layout + "'");
       o.block_layout = layout == "block";
-    }
-    else if (arg == "--little-endian") o.little_endian = true;
-    else if (arg == "--vector-colour") o.vector_colour = true;
-    else throw std::runtime_error("unknown argument '" + arg + "' (try --help)");
+    } else if (arg == "--little-endian")
+      o.little_endian = true;
+    else if (arg == "--vector-colour")
+      o.vector_colour = true;
+    else
+      throw std::runtime_error("unknown argument '" + arg + "' (try --help)");
   }
   if (o.out.empty()) throw std::runtime_error("--out FILE is required (try --help)");
   return o;
@@ -696,9 +717,9 @@ int main(int argc, char** argv) {
     const Options o = parse_options(argc, argv);
     const std::vector<float> values = arrange_columns(generate_scene(o.n, o.seed), o);
     write_file(o.out, values, o.little_endian);
-    std::printf("make_demo: %lld particles written to %s (%s, %s-endian, num_blocks=%d)\n", o.n,
-                o.out.c_str(), o.block_layout ? "block, simtype=1" : "table, simtype=0",
-                o.little_endian ? "little" : "big", o.vector_colour ? 8 : 6);
+    std::printf("make_demo: %lld particles written to %s (%s, %s-endian, num_blocks=%d)\n", o.n, o.out.c_str(),
+                o.block_layout ? "block, simtype=1" : "table, simtype=0", o.little_endian ? "little" : "big",
+                o.vector_colour ? 8 : 6);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "make_demo: error: %s\n", e.what());

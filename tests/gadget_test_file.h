@@ -14,10 +14,10 @@
 namespace splotch::testing {
 
 struct GadgetTestBlock {
-  std::string label;            // format 2's label; format 1 writes none
-  std::vector<double> values;   // for the types the block holds, in type order, `components` per particle
-  int value_bytes = 4;          // 4: float, 8: double (integers: int32 / int64 when `integer`)
-  bool integer = false;         // IDs
+  std::string label;           // format 2's label; format 1 writes none
+  std::vector<double> values;  // for the types the block holds, in type order, `components` per particle
+  int value_bytes = 4;         // 4: float, 8: double (integers: int32 / int64 when `integer`)
+  bool integer = false;        // IDs
 };
 
 struct GadgetTestFile {

@@ -18,7 +18,7 @@
 namespace splotch::testing {
 
 struct Hdf5TestOptions {
-  int header_types = 6;         // length of the header's per-type arrays (Gadget-4: its NTYPES)
+  int header_types = 6;            // length of the header's per-type arrays (Gadget-4: its NTYPES)
   bool scalars_as_arrays = false;  // SWIFT: Time, NumFilesPerSnapshot, ... as 1-element arrays
   bool box_as_vector = false;      // SWIFT: BoxSize as (L, L, L)
   bool chunked = false;            // chunked and gzip-compressed datasets
@@ -32,9 +32,9 @@ class Hdf5TestWriter {
   // The dataset name of a Gadget block label.
   static std::string dataset_name(const std::string& label, bool plural) {
     static const std::map<std::string, std::pair<std::string, std::string>> names = {
-        {"POS", {"Coordinates", "Coordinates"}},        {"VEL", {"Velocities", "Velocities"}},
-        {"ID", {"ParticleIDs", "ParticleIDs"}},          {"MASS", {"Masses", "Masses"}},
-        {"U", {"InternalEnergy", "InternalEnergies"}},   {"RHO", {"Density", "Densities"}},
+        {"POS", {"Coordinates", "Coordinates"}},          {"VEL", {"Velocities", "Velocities"}},
+        {"ID", {"ParticleIDs", "ParticleIDs"}},           {"MASS", {"Masses", "Masses"}},
+        {"U", {"InternalEnergy", "InternalEnergies"}},    {"RHO", {"Density", "Densities"}},
         {"HSML", {"SmoothingLength", "SmoothingLengths"}}};
     auto it = names.find(label);
     if (it == names.end()) return label;
@@ -83,8 +83,8 @@ class Hdf5TestWriter {
       std::size_t at = 0;  // particle index into the block
       for (int t = 0; t < 6; ++t) {
         const std::size_t count = g.npart[std::size_t(t)];
-        const bool holds = count > 0 && (n == all || (n == gas && t == 0) || (n == unmassed && n != all && n != gas &&
-                                                                              g.mass[std::size_t(t)] == 0));
+        const bool holds = count > 0 && (n == all || (n == gas && t == 0) ||
+                                         (n == unmassed && n != all && n != gas && g.mass[std::size_t(t)] == 0));
         if (!holds) continue;
         if (!groups.count(t))
           groups[t] = H5Gcreate2(file, ("PartType" + std::to_string(t)).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);

@@ -83,7 +83,8 @@ inline TypedSnapshotRequest gas_and_dm(const std::vector<std::string>& files) {
 }
 
 // What gas_and_dm() must give for gas particles [g0, g1) and DM particles [d0, d1).
-inline void check_particles(const ParticleSet& p, std::vector<std::pair<int, int>> gas, std::vector<std::pair<int, int>> dm) {
+inline void check_particles(const ParticleSet& p, std::vector<std::pair<int, int>> gas,
+                            std::vector<std::pair<int, int>> dm) {
   std::size_t k = 0;
   for (auto [lo, hi] : gas)
     for (int i = lo; i < hi; ++i, ++k) {
@@ -112,11 +113,8 @@ inline void check_particles(const ParticleSet& p, std::vector<std::pair<int, int
 inline std::string message_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const UserError& e) {
-    return e.what();
-  }
+  } catch (const UserError& e) { return e.what(); }
   return "";
 }
-
 
 }  // namespace splotch::testing

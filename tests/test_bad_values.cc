@@ -26,11 +26,13 @@ struct Demo {
 
 TEST_CASE("bad values: brightness below 0, an infinite coordinate, minrad_pix beyond the image, all named at once") {
   Demo d;
-  const CommandResult r = d.run("brightness0=-1 camera_x=inf lookat_z=-inf minrad_pix=1e9 outfile=" + d.dir.path("x.png"));
+  const CommandResult r =
+      d.run("brightness0=-1 camera_x=inf lookat_z=-inf minrad_pix=1e9 outfile=" + d.dir.path("x.png"));
   CHECK(r.status == 1);
   INFO(r.err);
   CHECK(r.err.rfind("splotch: error: 4 problems with the parameters of testdata/demo.par:\n", 0) == 0);
-  CHECK(r.err.find("command line: brightness0 = -1 must be a finite number from 0 (0 hides the type)") != std::string::npos);
+  CHECK(r.err.find("command line: brightness0 = -1 must be a finite number from 0 (0 hides the type)") !=
+        std::string::npos);
   CHECK(r.err.find("command line: camera_x = inf must be a finite number") != std::string::npos);
   CHECK(r.err.find("command line: lookat_z = -inf must be a finite number") != std::string::npos);
   CHECK(r.err.find("command line: minrad_pix = 1e9 is wider than the image (120 pixels)") != std::string::npos);
@@ -50,7 +52,8 @@ TEST_CASE("bad values: smoothing lengths far beyond the particles' extent are a 
                                                  dir.path("p.png") + "\n");
   const CommandResult r = run_command("bin/splotch " + par);
   CHECK(r.status == 0);
-  CHECK(r.err.find("1 of 3 particles of '" + dir.path("p.bin") + "' have smoothing lengths over 10 times the extent of "
+  CHECK(r.err.find("1 of 3 particles of '" + dir.path("p.bin") +
+                   "' have smoothing lengths over 10 times the extent of "
                    "all the particles, the largest 1e+30 (the particles span 10): each covers the whole picture") !=
         std::string::npos);
 }
@@ -78,8 +81,11 @@ TEST_CASE("output names: .jpg and .jpeg write JPEG at jpeg_quality; another imag
         std::string::npos);
   const CommandResult gif = d.run("outfile=" + d.dir.path("x.gif"));
   CHECK(gif.status == 0);
-  CHECK(gif.err.find("command line: outfile = " + d.dir.path("x.gif") + " ends in .gif, which is no image type "
-                     "written here: the picture goes to " + d.dir.path("x.gif") + "0000.tga; name it .png, .jpg, .tga "
+  CHECK(gif.err.find("command line: outfile = " + d.dir.path("x.gif") +
+                     " ends in .gif, which is no image type "
+                     "written here: the picture goes to " +
+                     d.dir.path("x.gif") +
+                     "0000.tga; name it .png, .jpg, .tga "
                      "or .ppm to choose the type") != std::string::npos);
   CHECK(file_exists(d.dir.path("x.gif0000.tga")));
   // A name with a number after its dot (a snapshot number) is no image type's: no warning.

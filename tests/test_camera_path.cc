@@ -68,8 +68,10 @@ TEST_CASE("camera path: a flight through uneven points moves at an even speed, s
       const Vec3 a = path[k - 1].camera - path[k - 2].camera, b = path[k].camera - path[k - 1].camera;
       sharpest = std::min(sharpest, dot(normalized(a), normalized(b)));
     }
-    if (how == PathInterpolation::catmull_rom) CHECK(sharpest > std::cos(M_PI / 4));
-    else CHECK(sharpest < std::cos(M_PI / 4));
+    if (how == PathInterpolation::catmull_rom)
+      CHECK(sharpest > std::cos(M_PI / 4));
+    else
+      CHECK(sharpest < std::cos(M_PI / 4));
     check_upright(path);
   }
 }
@@ -93,9 +95,9 @@ TEST_CASE("camera path: impossible paths are one clear error") {
                        UserError);
   CHECK_THROWS_WITH_AS(fly_path({{0, 0, 1}}, {{0, 0, 0}}, {0, 1, 0}, 10, PathInterpolation::linear),
                        doctest::Contains("at least 2 camera points"), UserError);
-  CHECK_THROWS_WITH_AS(fly_path({{0, 0, 1}, {1, 0, 1}, {2, 0, 1}}, {{0, 0, 0}, {1, 1, 1}}, {0, 1, 0}, 10,
-                                PathInterpolation::linear),
-                       doctest::Contains("1 lookat point or as many as camera points (3), not 2"), UserError);
+  CHECK_THROWS_WITH_AS(
+      fly_path({{0, 0, 1}, {1, 0, 1}, {2, 0, 1}}, {{0, 0, 0}, {1, 1, 1}}, {0, 1, 0}, 10, PathInterpolation::linear),
+      doctest::Contains("1 lookat point or as many as camera points (3), not 2"), UserError);
 }
 
 }  // namespace splotch

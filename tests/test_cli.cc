@@ -1,19 +1,18 @@
 // bin/splotch as a user meets it: options, exit status, the one error line, no image after a
 // failure, the report, used.par. Runs the built binary (make test builds it first).
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-#include <unistd.h>
-
 #include "io/byte_order.h"
 #include "tests/gadget_test_file.h"
 #include "tests/hdf5_test_file.h"
-#include "tests/tipsy_test_file.h"
 #include "tests/test_support.h"
+#include "tests/tipsy_test_file.h"
 
 using namespace splotch::testing;
 
@@ -51,7 +50,8 @@ struct Scene {
                         "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
                         "palette0 = testdata/palettes/fire.pal\ncolor_log0 = TRUE\n"
                         "camera_x = 50\ncamera_y = -50\ncamera_z = 80\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\n"
-                        "xres = 64\noutfile = " + image + "\n");
+                        "xres = 64\noutfile = " +
+                        image + "\n");
   }
   CommandResult run(const std::string& extra = "") const {
     return run_command(splotch_binary + " " + par + " " + extra);
@@ -92,7 +92,8 @@ TEST_CASE("bin/splotch: a good run writes the image, the report and used.par") {
   CHECK(r.err.empty());
   CHECK(file_exists(s.image));
   CHECK(r.out.find("wrote " + s.image) != std::string::npos);
-  for (const char* stage : {"read", "normalize", "geometry", "colour", "sort", "render", "post", "write", "total", "peak memory"})
+  for (const char* stage :
+       {"read", "normalize", "geometry", "colour", "sort", "render", "post", "write", "total", "peak memory"})
     CHECK(r.out.find(std::string("  ") + stage) != std::string::npos);
   const std::string used = read_file(s.image + ".used.par");
   CHECK(used.find("xres = 64\n") != std::string::npos);
@@ -100,7 +101,8 @@ TEST_CASE("bin/splotch: a good run writes the image, the report and used.par") {
   CHECK(used.find("fov = 45  # default") != std::string::npos);
   // used.par alone reproduces the image.
   const std::string first = read_file(s.image);
-  CommandResult again = run_command(splotch_binary + " --quiet " + s.image + ".used.par outfile=" + s.dir.file("again.tga"));
+  CommandResult again =
+      run_command(splotch_binary + " --quiet " + s.image + ".used.par outfile=" + s.dir.file("again.tga"));
   REQUIRE(again.status == 0);
   CHECK(again.out.empty());  // --quiet
   CHECK(read_file(s.dir.file("again.tga")) == first);
@@ -124,8 +126,8 @@ TEST_CASE("bin/splotch: unused keys are listed in one warning") {
   Scene s;
   CommandResult r = s.run("camrea_x=3 sort_typ=2");
   CHECK(r.status == 0);
-  CHECK(r.err.find("splotch: warning: parameters not used by this run (typos?): camrea_x (command line), sort_typ (command line)") !=
-        std::string::npos);
+  CHECK(r.err.find("splotch: warning: parameters not used by this run (typos?): camrea_x (command line), sort_typ "
+                   "(command line)") != std::string::npos);
 }
 
 TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") {
@@ -133,9 +135,7 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
   SUBCASE("missing parameter file") {
     check_user_error(run_command(splotch_binary + " " + s.dir.file("nope.par")), "cannot open parameter file", s.image);
   }
-  SUBCASE("missing snapshot") {
-    check_user_error(s.run("infile=" + s.dir.file("gone.bin")), "gone.bin", s.image);
-  }
+  SUBCASE("missing snapshot") { check_user_error(s.run("infile=" + s.dir.file("gone.bin")), "gone.bin", s.image); }
   SUBCASE("a directory as snapshot") {
     check_user_error(s.run("infile=" + s.dir.path()), "is a directory, not a snapshot file", s.image);
   }
@@ -150,11 +150,10 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
   }
   SUBCASE("palette with the wrong count") {
     write_file(s.dir.file("bad.pal"), "bad\n0100\n3\n0 0 0\n255 255 255\n");
-    check_user_error(s.run("palette0=" + s.dir.file("bad.pal")), "the header says 3 colours but the file has 2", s.image);
+    check_user_error(s.run("palette0=" + s.dir.file("bad.pal")), "the header says 3 colours but the file has 2",
+                     s.image);
   }
-  SUBCASE("wrong byte order") {
-    check_user_error(s.run("swap_endian=FALSE"), "swap_endian", s.image);
-  }
+  SUBCASE("wrong byte order") { check_user_error(s.run("swap_endian=FALSE"), "swap_endian", s.image); }
   SUBCASE("xres <= 0") { check_user_error(s.run("xres=0"), "xres", s.image); }
   SUBCASE("a scene file that is not there") {
     check_user_error(s.run("scene_file=frames.txt"), "cannot open the scene file 'frames.txt'", s.image);
@@ -163,15 +162,13 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
     check_user_error(s.run("fov=180"), "fov = 180 must lie strictly between 0 and 180", s.image);
     check_user_error(s.run("fov=-1"), "fov", s.image);
   }
-  SUBCASE("camera equal to lookat") {
-    check_user_error(s.run("camera_y=50 camera_z=50"), "equals lookat", s.image);
-  }
+  SUBCASE("camera equal to lookat") { check_user_error(s.run("camera_y=50 camera_z=50"), "equals lookat", s.image); }
   SUBCASE("sky parallel to the view direction") {
     check_user_error(s.run("sky_x=0 sky_y=1 sky_z=-0.3"), "parallel to the view direction", s.image);
   }
   SUBCASE("a value of the wrong type names file, line, key and value") {
-    check_user_error(run_command(splotch_binary + " " + s.par + " xres=big"), "command line: xres = 'big' is not an integer",
-                     s.image);
+    check_user_error(run_command(splotch_binary + " " + s.par + " xres=big"),
+                     "command line: xres = 'big' is not an integer", s.image);
     std::string text = read_file(s.par) + "fov = wide\n";
     write_file(s.par, text);
     const int line = int(std::count(text.begin(), text.end(), '\n'));
@@ -227,7 +224,8 @@ TEST_CASE("bin/splotch: --info on a Gadget file itself, and a Gadget render from
   f.write(snap);
   CommandResult info = run_command(splotch_binary + " --info " + snap);
   CHECK(info.status == 0);
-  CHECK(info.out.find("Gadget binary format 1, byte-swapped (the other endianness), double precision positions, 1 file") !=
+  CHECK(info.out.find(
+            "Gadget binary format 1, byte-swapped (the other endianness), double precision positions, 1 file") !=
         std::string::npos);
   CHECK(info.out.find("time 0.25, redshift 3, box size 100") != std::string::npos);
   CHECK(info.out.find("type 0: 3 particles\n") != std::string::npos);
@@ -236,14 +234,16 @@ TEST_CASE("bin/splotch: --info on a Gadget file itself, and a Gadget render from
   CHECK(info.out.find("    ID               int32") != std::string::npos);
 
   // The same file rendered through the original's keys: infile + fidx, hsml and colours from blocks.
-  const std::string par = dir.write("g.par",
-                                    "simtype = 2\ninfile = " + dir.path("snap_") + "\nfidx = 0\nptypes = 2\n"
-                                    "ptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = U\n"
-                                    "intensity_label0 = RHO\npalette0 = testdata/palettes/fire.pal\n"
-                                    "ptype1 = 1\nsize_fix1 = 2\ncolor_label1 = MASS\npalette1 = testdata/palettes/grey.pal\n"
-                                    "camera_x = 50\ncamera_y = 50\ncamera_z = 120\nlookat_x = 50\nlookat_y = 50\n"
-                                    "lookat_z = 50\nsky_x = 0\nsky_y = 1\nsky_z = 0\nfov = 30\nxres = 64\n"
-                                    "outfile = " + dir.path("g.png") + "\n");
+  const std::string par =
+      dir.write("g.par", "simtype = 2\ninfile = " + dir.path("snap_") +
+                             "\nfidx = 0\nptypes = 2\n"
+                             "ptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = U\n"
+                             "intensity_label0 = RHO\npalette0 = testdata/palettes/fire.pal\n"
+                             "ptype1 = 1\nsize_fix1 = 2\ncolor_label1 = MASS\npalette1 = testdata/palettes/grey.pal\n"
+                             "camera_x = 50\ncamera_y = 50\ncamera_z = 120\nlookat_x = 50\nlookat_y = 50\n"
+                             "lookat_z = 50\nsky_x = 0\nsky_y = 1\nsky_z = 0\nfov = 30\nxres = 64\n"
+                             "outfile = " +
+                             dir.path("g.png") + "\n");
   CommandResult render = run_command(splotch_binary + " " + par + " renderer=host");
   CHECK(render.status == 0);
   CHECK(render.out.find("particles  5 read, 0 dropped as invalid, 5 in view") != std::string::npos);
@@ -291,9 +291,11 @@ TEST_CASE("bin/splotch: a Gadget format-2 snapshot and its HDF5 twin give the sa
   splotch::testing::Hdf5TestWriter::write(g, dir.path("twin_005.hdf5"), chunked);
 
   const std::string keys =
-      "infile = " + dir.path("twin_") + "\nfidx = 5\nptypes = 2\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\n"
+      "infile = " + dir.path("twin_") +
+      "\nfidx = 5\nptypes = 2\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\n"
       "color_label0 = U\ncolor_log0 = TRUE\nintensity_label0 = RHO\nintensity_log0 = TRUE\n"
-      "palette0 = testdata/palettes/fire.pal\nptype1 = 1\nsize_fix1 = 1.5\ncolor_label1 = VEL\ncolor_is_vector1 = TRUE\n"
+      "palette0 = testdata/palettes/fire.pal\nptype1 = 1\nsize_fix1 = 1.5\ncolor_label1 = VEL\ncolor_is_vector1 = "
+      "TRUE\n"
       "brightness1 = 0.3\ncamera_x = 50\ncamera_y = -60\ncamera_z = 70\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\n"
       "fov = 50\nxres = 200\na_eq_e = FALSE\nrenderer = host\n";
   const std::string gadget_par = dir.write("g.par", "simtype = 2\noutfile = " + dir.path("g.tga") + "\n" + keys);
@@ -342,27 +344,34 @@ TEST_CASE("bin/splotch: NaN and infinite Gadget fields are skipped with a count;
   f.box_size = 100;
   GadgetTestBlock pos{"POS", {}, 4}, u{"U", {1, 2, 3, 4, 5, 6}, 4}, rho{"RHO", {1, nan, 2, 2, 8, 27}, 4},
       hsml{"HSML", {1, 1, 1, -1, 1, 1}, 4}, mass{"MASS", {1, 1, 1, 1, 1, 1}, 4};
-  for (int i = 0; i < 46; ++i) pos.values.insert(pos.values.end(), {45.0 + i % 7, 50.0 + (i / 7) % 3, i == 2 ? inf : 50.0 + i % 5});
+  for (int i = 0; i < 46; ++i)
+    pos.values.insert(pos.values.end(), {45.0 + i % 7, 50.0 + (i / 7) % 3, i == 2 ? inf : 50.0 + i % 5});
   f.blocks = {pos, u, rho, hsml, mass};
   const std::string snap = dir.path("snap");
   f.write(snap);
-  const std::string par = dir.write("g.par", "simtype = 2\ninfile = " + snap + "\nptypes = 2\nptype0 = 0\nsize_fix0 = 0\n"
-                                    "color_label0 = U\nintensity_label0 = RHO\npalette0 = testdata/palettes/fire.pal\n"
-                                    "ptype1 = 1\npalette1 = testdata/palettes/grey.pal\n"
-                                    "camera_x = 50\ncamera_y = -50\ncamera_z = 50\nlookat_x = 50\nlookat_y = 50\n"
-                                    "lookat_z = 50\nxres = 32\nrenderer = host\noutfile = " + dir.path("g.png") + "\n");
+  const std::string par =
+      dir.write("g.par", "simtype = 2\ninfile = " + snap +
+                             "\nptypes = 2\nptype0 = 0\nsize_fix0 = 0\n"
+                             "color_label0 = U\nintensity_label0 = RHO\npalette0 = testdata/palettes/fire.pal\n"
+                             "ptype1 = 1\npalette1 = testdata/palettes/grey.pal\n"
+                             "camera_x = 50\ncamera_y = -50\ncamera_z = 50\nlookat_x = 50\nlookat_y = 50\n"
+                             "lookat_z = 50\nxres = 32\nrenderer = host\noutfile = " +
+                             dir.path("g.png") + "\n");
   CommandResult r = run_command(splotch_binary + " " + par);
   CHECK(r.status == 0);
-  CHECK(r.err.find("splotch: warning: 3 of 46 particles of '" + snap + "' skipped: 1 with a NaN or infinite position, "
-                   "1 with a zero, negative or non-finite smoothing length, 1 with a NaN or infinite intensity or colour") !=
+  CHECK(r.err.find(
+            "splotch: warning: 3 of 46 particles of '" + snap +
+            "' skipped: 1 with a NaN or infinite position, "
+            "1 with a zero, negative or non-finite smoothing length, 1 with a NaN or infinite intensity or colour") !=
         std::string::npos);
   CHECK(r.out.find("  hsml ") == std::string::npos);  // no estimate asked for
 
   // Dark matter sized by its 8 nearest neighbours, gas by (mass / density)^(1/3).
-  CommandResult render = run_command(splotch_binary + " " + par + " size_estimate1=knn hsml_neighbours1=8 size_fac1=2 "
+  CommandResult render = run_command(splotch_binary + " " + par +
+                                     " size_estimate1=knn hsml_neighbours1=8 size_fac1=2 "
                                      "size_estimate0=volume");
   CHECK(render.status == 0);
-  CHECK(render.out.find("  hsml ") != std::string::npos);  // the estimate's stage
+  CHECK(render.out.find("  hsml ") != std::string::npos);            // the estimate's stage
   CHECK(render.err.find("2 of 46 particles") != std::string::npos);  // the negative HSML is no longer read
 
   CommandResult both = run_command(splotch_binary + " " + par + " size_estimate1=knn size_fix1=2");
@@ -376,7 +385,7 @@ TEST_CASE("bin/splotch: NaN and infinite Gadget fields are skipped with a count;
 TEST_CASE("bin/splotch: --info on a Tipsy file itself, and a Tipsy render of gas and knn-sized dark matter") {
   TempDir dir;
   splotch::testing::TipsyTestFile f;  // big-endian, the usual
-  for (int i = 0; i < 3; ++i)  // mass, pos, vel, rho, temp, hsmooth, metals, phi
+  for (int i = 0; i < 3; ++i)         // mass, pos, vel, rho, temp, hsmooth, metals, phi
     f.records[0].push_back({1, 40.0 + 5 * i, 50, 50, 0, 0, 0, 1.0 + i, 1e4 * (i + 1), 2, 0.02, -1});
   for (int j = 0; j < 50; ++j)  // mass, pos, vel, eps, phi
     f.records[1].push_back({0.5, 45.0 + j % 5, 48.0 + (j / 5) % 5, 49.0 + j / 25, 0, 0, 0, 0.1, -2});
@@ -390,14 +399,16 @@ TEST_CASE("bin/splotch: --info on a Tipsy file itself, and a Tipsy render of gas
   CHECK(info.out.find("type 1 (dark): 50 particles\n") != std::string::npos);
   CHECK(info.out.find("    temp             float32          10000         20000         30000") != std::string::npos);
 
-  const std::string par = dir.write("t.par",
-                                    "simtype = 11\ninfile = " + dir.path("run.000") + "\nfidx = 100\nptypes = 2\n"
-                                    "ptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = temp\ncolor_log0 = TRUE\n"
-                                    "intensity_label0 = Density\npalette0 = testdata/palettes/fire.pal\n"
-                                    "ptype1 = 1\nsize_estimate1 = knn\nhsml_neighbours1 = 8\ncolor_label1 = vel\n"
-                                    "color_is_vector1 = TRUE\n"
-                                    "camera_x = 50\ncamera_y = -50\ncamera_z = 50\nlookat_x = 50\nlookat_y = 50\n"
-                                    "lookat_z = 50\nxres = 48\nrenderer = host\noutfile = " + dir.path("t.png") + "\n");
+  const std::string par =
+      dir.write("t.par", "simtype = 11\ninfile = " + dir.path("run.000") +
+                             "\nfidx = 100\nptypes = 2\n"
+                             "ptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = temp\ncolor_log0 = TRUE\n"
+                             "intensity_label0 = Density\npalette0 = testdata/palettes/fire.pal\n"
+                             "ptype1 = 1\nsize_estimate1 = knn\nhsml_neighbours1 = 8\ncolor_label1 = vel\n"
+                             "color_is_vector1 = TRUE\n"
+                             "camera_x = 50\ncamera_y = -50\ncamera_z = 50\nlookat_x = 50\nlookat_y = 50\n"
+                             "lookat_z = 50\nxres = 48\nrenderer = host\noutfile = " +
+                             dir.path("t.png") + "\n");
   CommandResult render = run_command(splotch_binary + " " + par);
   CHECK(render.status == 0);
   CHECK(render.out.find("particles  53 read, 0 dropped as invalid") != std::string::npos);
@@ -440,7 +451,7 @@ TEST_CASE("bin/splotch: every real snapshot of ../shared/data gives --info and r
     const std::string path = data + "/" + r.file;
     CommandResult info = run_command(splotch_binary + " --info " + path);
     CHECK(info.status == 0);
-    CHECK(info.out.find("type " + std::to_string(r.ptype) + (r.simtype == 11 ? " (" : ": ") ) != std::string::npos);
+    CHECK(info.out.find("type " + std::to_string(r.ptype) + (r.simtype == 11 ? " (" : ": ")) != std::string::npos);
     CHECK(info.out.find(std::to_string(r.particles) + " particles") != std::string::npos);
     // Read, sized, normalised and drawn: the camera looks down the z axis from far away (the
     // picture's content is the end-to-end tests' business, not this one's).
@@ -451,7 +462,8 @@ TEST_CASE("bin/splotch: every real snapshot of ../shared/data gives --info and r
                                                       "camera_x = 0\ncamera_y = 0\ncamera_z = 1e6\nlookat_x = 0\n"
                                                       "lookat_y = 0\nlookat_z = 0\nsky_x = 0\nsky_y = 1\nsky_z = 0\n"
                                                       "projection = FALSE\nperiodic = FALSE\nxres = 64\n"
-                                                      "outfile = " + dir.path("real.png") + "\n");
+                                                      "outfile = " +
+                                                      dir.path("real.png") + "\n");
     std::remove(dir.path("real.png").c_str());
     CommandResult render = run_command(splotch_binary + " " + par);
     CHECK(render.status == 0);
@@ -491,8 +503,9 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CHECK(read_file(s.dir.file("movie0000.tga")) != read_file(s.dir.file("movie0002.tga")));
 
   // The original's 10 numbers per line (camera, lookat, sky, fidx); scene_start / scene_incr.
-  const std::string legacy = s.dir.write("legacy.txt", "50 -50 80 50 50 50 0 0 1 0\n60 -40 80 50 50 50 0 0 1 0\n"
-                                                       "70 -30 80 50 50 50 0 0 1 0\n");
+  const std::string legacy = s.dir.write("legacy.txt",
+                                         "50 -50 80 50 50 50 0 0 1 0\n60 -40 80 50 50 50 0 0 1 0\n"
+                                         "70 -30 80 50 50 50 0 0 1 0\n");
   CommandResult l = s.run("scene_file=" + legacy + " scene_start=1 scene_incr=1 outfile=" + s.dir.file("legacy_"));
   CHECK(l.status == 0);
   CHECK(!file_exists(s.dir.file("legacy_0000.tga")));
@@ -510,9 +523,9 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CHECK(read_file(s.dir.file("movie0002.tga")) == "not an image");
 
   // A frame that fails (a snapshot that is not there) is said, the others render, exit status 1.
-  const std::string broken = s.dir.write("broken.txt", "infile camera_x\n" + s.dir.file("particles.bin") + " 50\n" +
-                                                           s.dir.file("missing.bin") + " 60\n" +
-                                                           s.dir.file("particles.bin") + " 70\n");
+  const std::string broken =
+      s.dir.write("broken.txt", "infile camera_x\n" + s.dir.file("particles.bin") + " 50\n" +
+                                    s.dir.file("missing.bin") + " 60\n" + s.dir.file("particles.bin") + " 70\n");
   CommandResult b = s.run("scene_file=" + broken + " outfile=" + s.dir.file("b.tga"));
   CHECK(b.status == 1);
   CHECK(b.err.find("frame 2 of 3 (" + broken + ":3) failed: ") != std::string::npos);
@@ -523,15 +536,16 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CHECK(b.out.find("scene: 3 frames: 2 rendered, 0 skipped (resume), 1 failed") != std::string::npos);
   CHECK(b.out.find("; 2 snapshot reads, ") != std::string::npos);  // the input changes every frame
   // A normalisation key that changes makes the next frame read and normalise again.
-  CommandResult renorm = s.run("scene_file=" + s.dir.write("norm.txt", "color_log0 camera_x\nTRUE 50\nTRUE 55\nFALSE 60\n") +
-                               " outfile=" + s.dir.file("n.tga"));
+  CommandResult renorm =
+      s.run("scene_file=" + s.dir.write("norm.txt", "color_log0 camera_x\nTRUE 50\nTRUE 55\nFALSE 60\n") +
+            " outfile=" + s.dir.file("n.tga"));
   CHECK(renorm.status == 0);
   CHECK(renorm.out.find("; 2 snapshot reads, ") != std::string::npos);
   CHECK(s.run("color_log0=FALSE camera_x=60 outfile=" + s.dir.file("n_single.tga")).status == 0);
   CHECK(read_file(s.dir.file("n0002.tga")) == read_file(s.dir.file("n_single.tga")));
   // An unknown key in the header is named once, as unused parameters are.
-  CommandResult typo = s.run("scene_file=" + s.dir.write("typo.txt", "camre_x\n1\n2\n") + " outfile=" +
-                             s.dir.file("t.tga"));
+  CommandResult typo =
+      s.run("scene_file=" + s.dir.write("typo.txt", "camre_x\n1\n2\n") + " outfile=" + s.dir.file("t.tga"));
   CHECK(typo.status == 0);
   CHECK(typo.err.find("not used by this run (typos?): camre_x") != std::string::npos);
   CHECK(typo.err.find("camre_x") == typo.err.rfind("camre_x"));
@@ -541,10 +555,12 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
                    "short.txt:2: 1 values where the header names 2", s.image);
   check_user_error(s.run("scene_file=" + s.dir.write("empty.txt", "# nothing\n")), "has no frames (it is empty)",
                    s.image);
-  check_user_error(s.run("scene_file=" + s.dir.write("l9.txt", "50 -50 80 50 50 50 0 0 1 0\n50 -50 80 50 50 50 0 0 1\n")),
-                   "l9.txt:2: 9 values where the legacy form has 10", s.image);
-  check_user_error(s.run("scene_file=" + s.dir.write("nan.txt", "50 -50 80 50 50 50 0 0 1 0\n50 -50 x 50 50 50 0 0 1 0\n")),
-                   "nan.txt:2: camera_z = 'x' is not a number", s.image);
+  check_user_error(
+      s.run("scene_file=" + s.dir.write("l9.txt", "50 -50 80 50 50 50 0 0 1 0\n50 -50 80 50 50 50 0 0 1\n")),
+      "l9.txt:2: 9 values where the legacy form has 10", s.image);
+  check_user_error(
+      s.run("scene_file=" + s.dir.write("nan.txt", "50 -50 80 50 50 50 0 0 1 0\n50 -50 x 50 50 50 0 0 1 0\n")),
+      "nan.txt:2: camera_z = 'x' is not a number", s.image);
 }
 
 TEST_CASE("bin/splotch: a snapshot sequence reads the next snapshot while a frame renders") {
@@ -571,7 +587,8 @@ TEST_CASE("bin/splotch: a snapshot sequence reads the next snapshot while a fram
   CHECK(r.err.find("frame 6 of 7 (" + scene + ":7) failed: ") != std::string::npos);
   CHECK(r.err.find("200 of 200 particles of '" + bad + "' skipped") < r.err.find("frame 6 of 7"));
   CHECK(!file_exists(s.dir.file("seq0005.tga")));
-  const char* inputs[] = {"particles.bin", "particles.bin", "moved.bin", "moved.bin", "particles.bin", "", "particles.bin"};
+  const char* inputs[] = {"particles.bin", "particles.bin", "moved.bin", "moved.bin", "particles.bin", "",
+                          "particles.bin"};
   for (int k = 0; k < 7; ++k) {
     if (k == 5) continue;
     INFO("frame " << k);
@@ -584,16 +601,16 @@ TEST_CASE("bin/splotch: a snapshot sequence reads the next snapshot while a fram
   // read took, which depends on the machine: tests/test_scene_file.cc gives it times.)
   for (const char* ahead : {"FALSE"}) {
     INFO(ahead);
-    CommandResult serial = s.run("scene_file=" + scene + " outfile=" + s.dir.file("serial.tga") +
-                                 " scene_read_ahead=" + ahead);
+    CommandResult serial =
+        s.run("scene_file=" + scene + " outfile=" + s.dir.file("serial.tga") + " scene_read_ahead=" + ahead);
     CHECK(serial.out.find("; 4 snapshot reads, 0 of them while a frame rendered;") != std::string::npos);
     CHECK(read_file(s.dir.file("serial0004.tga")) == read_file(s.dir.file("seq0004.tga")));
   }
   check_user_error(s.run("scene_file=" + scene + " scene_read_ahead=sometimes"),
                    "command line: scene_read_ahead (auto, TRUE or FALSE) = 'sometimes' is not a boolean", s.image);
   // Frames of another size are said (a movie needs one).
-  CommandResult sizes = s.run("scene_file=" + s.dir.write("sizes.txt", "xres\n64\n48\n") + " outfile=" +
-                              s.dir.file("sz.tga"));
+  CommandResult sizes =
+      s.run("scene_file=" + s.dir.write("sizes.txt", "xres\n64\n48\n") + " outfile=" + s.dir.file("sz.tga"));
   CHECK(sizes.status == 0);
   CHECK(sizes.err.find("is 48 x 48 pixels, the first frame 64 x 64: a movie needs frames of one size") !=
         std::string::npos);
@@ -606,7 +623,8 @@ TEST_CASE("bin/splotch: a run too large for the memory stops before reading, wit
   const std::string big = s.dir.file("big.bin");
   write_file(big, "");
   REQUIRE(::truncate(big.c_str(), off_t(24) * 180000000) == 0);
-  const std::string limited = "(ulimit -v 2097152 && OMP_NUM_THREADS=2 " + splotch_binary + " " + s.par + " renderer=host ";
+  const std::string limited =
+      "(ulimit -v 2097152 && OMP_NUM_THREADS=2 " + splotch_binary + " " + s.par + " renderer=host ";
   // The small file renders under the same limit: the limit alone does not stop a run.
   CHECK(run_command(limited + "outfile=" + s.dir.file("small.tga") + ")").status == 0);
   const CommandResult r = run_command(limited + "infile=" + big + ")");
@@ -623,7 +641,8 @@ TEST_CASE("bin/splotch: a run too large for the memory stops before reading, wit
 TEST_CASE("bin/splotch_path: writes a scene file that bin/splotch renders; bad moves are one error line") {
   Scene s;
   const std::string path = s.dir.file("orbit.txt");
-  CommandResult w = run_command("bin/splotch_path orbit camera=50,-50,80 lookat=50,50,50 frames=4 turns=0.25 out=" + path);
+  CommandResult w =
+      run_command("bin/splotch_path orbit camera=50,-50,80 lookat=50,50,50 frames=4 turns=0.25 out=" + path);
   CHECK(w.status == 0);
   CHECK(read_file(path).rfind("camera_x camera_y camera_z lookat_x lookat_y lookat_z sky_x sky_y sky_z\n", 0) == 0);
   CommandResult r = s.run("scene_file=" + path + " outfile=" + s.dir.file("orbit.tga"));

@@ -151,8 +151,10 @@ TEST_CASE("gpu: chunked streaming and passes give the image of one transfer") {
       const CudaReport report = check_against_host(s, 257, 190, o);
       const std::size_t fewest = (s.x.size() + std::min(chunk, s.x.size()) - 1) / std::min(chunk, s.x.size());
       // With a_eq_e = FALSE cuts fall between key ranges, which can take a few more chunks.
-      if (v.a_eq_e) CHECK(report.chunks == fewest);
-      else CHECK(report.chunks >= fewest);
+      if (v.a_eq_e)
+        CHECK(report.chunks == fewest);
+      else
+        CHECK(report.chunks >= fewest);
     }
     o.chunk_particles = 1;
     CHECK(check_against_host(testing::random_splats(40, 90, 70, 3, 9.0f), 90, 70, o).chunks == 40);

@@ -40,7 +40,7 @@ std::vector<Case> cases() {
 }
 
 struct Difference {
-  int largest = 0;            // grey levels
+  int largest = 0;                 // grey levels
   std::size_t over_tolerance = 0;  // channel values beyond the tolerance
 };
 
@@ -57,8 +57,7 @@ Difference compare(const Image8& a, const Image8& b) {
 }
 
 // Renders a case into `dir` and returns the image path; `extra` are more key=value arguments.
-std::string render_case(const Case& c, const TempDir& dir, const std::string& extra = "",
-                        const std::string& par = "") {
+std::string render_case(const Case& c, const TempDir& dir, const std::string& extra = "", const std::string& par = "") {
   std::string tag = extra;
   for (char& ch : tag)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
@@ -68,7 +67,8 @@ std::string render_case(const Case& c, const TempDir& dir, const std::string& ex
     REQUIRE(made.status == 0);
   }
   const std::string par_file = par.empty() ? "testdata/e2e/" + c.name + ".par" : par;
-  CommandResult r = run_command("bin/splotch --quiet " + par_file + " infile=" + data + " outfile=" + image + " " + extra);
+  CommandResult r =
+      run_command("bin/splotch --quiet " + par_file + " infile=" + data + " outfile=" + image + " " + extra);
   INFO(r.err);
   REQUIRE(r.status == 0);
   return image;
@@ -121,7 +121,8 @@ TEST_CASE("end to end on the GPU: each case and the demo (both a_eq_e) give the 
       const Image8 host = read_image(render_case(c, dir, "renderer=host " + a_eq_e, par));
       for (const std::string algorithm : {"btile", "fragment"}) {
         CAPTURE(algorithm);
-        const Image8 gpu = read_image(render_case(c, dir, "renderer=cuda cuda_algorithm=" + algorithm + " " + a_eq_e, par));
+        const Image8 gpu =
+            read_image(render_case(c, dir, "renderer=cuda cuda_algorithm=" + algorithm + " " + a_eq_e, par));
         // Within 1e-4 of the maximum in the float image: at most one grey level after rounding.
         CHECK(compare(gpu, host).largest <= 1);
       }

@@ -2,8 +2,8 @@
 // lengths, among which particles, times which factor.
 #include <doctest/doctest.h>
 
-#include "splotch/util/console.h"
 #include "splotch/load/estimate_hsml.h"
+#include "splotch/util/console.h"
 
 namespace splotch {
 

@@ -31,15 +31,18 @@ TEST_CASE("exposure: the 99.5th percentile of the lit pixels goes to 0.9; levels
   CHECK(level_warning(l, 0.25, true, 0.2f) ==
         "40% of the picture is saturated (white in some colour): exposure = 0.25 (every brightness times that), or "
         "exposure = auto, would put its brightest 0.5% just below white");
-  CHECK(level_warning(l, 0, false, 0.2f) == "40% of the picture is saturated (white in some colour): lower the "
-                                            "brightnesses (brightnessN)");
+  CHECK(level_warning(l, 0, false, 0.2f) ==
+        "40% of the picture is saturated (white in some colour): lower the "
+        "brightnesses (brightnessN)");
   Image dark(10, 10);
   dark.rgb[7] = 0.04f;  // 10 of 255
   l = measure_levels(dark);
   CHECK(l.brightest == 10);
   CHECK(l.saturated_fraction == 0.0);
-  CHECK(level_warning(l, 20, true, 0.2f).rfind("the picture is nearly black (its brightest value is 10 of 255): "
-                                               "exposure = 20 ", 0) == 0);
+  CHECK(level_warning(l, 20, true, 0.2f)
+            .rfind("the picture is nearly black (its brightest value is 10 of 255): "
+                   "exposure = 20 ",
+                   0) == 0);
   CHECK(level_warning(l, 0, false, 0.2f).find("lower gray_absorption") != std::string::npos);
   // Neither: no word.
   dark.rgb[7] = 0.5f;
@@ -66,9 +69,9 @@ TEST_CASE("bin/splotch: a dark or saturated picture is a warning; exposure = aut
   CHECK(bright.err.find("% of the picture is saturated (white in some colour): exposure = ") != std::string::npos);
   // exposure = auto rescues both to the same picture, and writes its factor down.
   for (const char* image : {"dim_auto.png", "bright_auto.png"}) {
-    CommandResult a = run(std::string(image) == "dim_auto.png" ? "brightness0=0.0005 exposure=auto"
-                                                              : "brightness0=5000 exposure=auto",
-                          image);
+    CommandResult a = run(
+        std::string(image) == "dim_auto.png" ? "brightness0=0.0005 exposure=auto" : "brightness0=5000 exposure=auto",
+        image);
     CHECK(a.status == 0);
     CHECK(a.err.find("picture") == std::string::npos);
     CHECK(a.out.find("note: exposure = auto: every brightness times ") != std::string::npos);

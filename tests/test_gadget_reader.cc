@@ -2,14 +2,13 @@
 // (format 1 and 2, both byte orders, float and double, 32- and 64-bit IDs, one file and several,
 // blocks of some types) and on the real snapshots of ../shared/data.
 #include <doctest/doctest.h>
-
 #include <sys/stat.h>
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -25,15 +24,15 @@
 namespace splotch {
 namespace {
 
+using testing::check_particles;
 using testing::GadgetTestBlock;
 using testing::GadgetTestFile;
-using testing::TempDir;
-using testing::Variant;
-using testing::check_particles;
 using testing::gas_and_dm;
 using testing::message_of;
 using testing::real_data_dir;
 using testing::snapshot;
+using testing::TempDir;
+using testing::Variant;
 
 }  // namespace
 
@@ -44,9 +43,9 @@ TEST_CASE("gadget: every format variant gives the same particles") {
       for (int value_bytes : {4, 8})
         for (int id_bytes : {4, 8}) {
           const Variant v{format, big, value_bytes, id_bytes};
-          const std::string variant = "format " + std::to_string(format) + (big ? ", big-endian, " : ", little-endian, ") +
-                                      std::to_string(value_bytes) + "-byte values, " + std::to_string(id_bytes) +
-                                      "-byte IDs";
+          const std::string variant = "format " + std::to_string(format) +
+                                      (big ? ", big-endian, " : ", little-endian, ") + std::to_string(value_bytes) +
+                                      "-byte values, " + std::to_string(id_bytes) + "-byte IDs";
           INFO(variant);
           const std::string path = dir.path("snap");
           snapshot(v, 5, 3).write(path);
@@ -195,11 +194,14 @@ TEST_CASE("gadget: blocks of some types, from their size or from the *_present m
   CHECK(p.z[1] == 12.0f);
   CHECK(p.colour[0][0] == 0.75f);
   CHECK(p.colour[0][1] == 0.875f);
-  CHECK(p.intensity[1] == 4.0f);  // MASS of gas and stars: the stars' come after the gas's
+  CHECK(p.intensity[1] == 4.0f);   // MASS of gas and stars: the stars' come after the gas's
   o.types[0].colour.present = 3u;  // gas and DM: 2 particles, but not the stars
   CHECK(message_of([&] { read_gadget(o); }).find("holds particle types 0 but not type 4") != std::string::npos);
   o.types[0].colour.present = 17u;  // gas and stars: 4 values, but the block has 2
-  CHECK(message_of([&] { read_gadget(o); }).find("is 8 bytes, which is not 1 value(s) of 4 or 8 bytes for each of the 4 particles of types 0, 4") != std::string::npos);
+  CHECK(message_of([&] {
+          read_gadget(o);
+        }).find("is 8 bytes, which is not 1 value(s) of 4 or 8 bytes for each of the 4 particles of types 0, 4") !=
+        std::string::npos);
 }
 
 TEST_CASE("gadget: bad files are one clear error") {
@@ -240,10 +242,12 @@ TEST_CASE("gadget: bad files are one clear error") {
   {  // a colour the file lacks: drawn with colour 1 and said once, as the original does
     const ParticleSet p = read_gadget(no_label);
     REQUIRE(p.warnings.size() == 1);
-    CHECK(p.warnings[0] ==
-          "Gadget file '" + dir.path("snap") + "' has no block 'TEMP' (color_label0) for its 3 particles of type 0; "
-          "its blocks are: POS, VEL, ID, MASS, U, RHO, HSML: type 0 is drawn with colour 1, as when color_label0 is "
-          "left out (name a field the file has, or XXXX for none)");
+    CHECK(
+        p.warnings[0] ==
+        "Gadget file '" + dir.path("snap") +
+            "' has no block 'TEMP' (color_label0) for its 3 particles of type 0; "
+            "its blocks are: POS, VEL, ID, MASS, U, RHO, HSML: type 0 is drawn with colour 1, as when color_label0 is "
+            "left out (name a field the file has, or XXXX for none)");
     for (std::size_t i = 0; i < p.size(); ++i)
       if (p.type_of(i) == 0) CHECK(p.colour[0][i] == 1.0f);
     no_label.types[0].colour.label = "";
@@ -253,8 +257,9 @@ TEST_CASE("gadget: bad files are one clear error") {
   }
   TypedSnapshotRequest no_stars = gas_and_dm({dir.path("snap")});
   no_stars.types[1].file_type = 4;
-  CHECK(message_of([&] { read_gadget(no_stars); }).find("holds no particles of type 4 (ptype1); it holds 3, 2, 0, 0, 0, 0") !=
-        std::string::npos);
+  CHECK(message_of([&] {
+          read_gadget(no_stars);
+        }).find("holds no particles of type 4 (ptype1); it holds 3, 2, 0, 0, 0, 0") != std::string::npos);
 }
 
 }  // namespace splotch

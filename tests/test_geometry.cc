@@ -113,12 +113,12 @@ TEST_CASE("project: particles behind the camera, outside zmin/zmax or off the im
   GeometryOptions g = simple_camera();
   g.camera.zmin = 2;
   g.camera.zmax = 15;
-  Splats s = project(particles({{0, 0, 20, 1},      // behind the camera
-                                {0, 0, 9, 0.1f},    // depth 1 < zmin
-                                {0, 0, -6, 0.1f},   // depth 16 > zmax
-                                {100, 0, 0, 0.1f},  // far off to the side
-                                {1, 1, 0, 0.1f},    // kept
-                                {-1, 1, 0, 0.1f}}), // kept
+  Splats s = project(particles({{0, 0, 20, 1},       // behind the camera
+                                {0, 0, 9, 0.1f},     // depth 1 < zmin
+                                {0, 0, -6, 0.1f},    // depth 16 > zmax
+                                {100, 0, 0, 0.1f},   // far off to the side
+                                {1, 1, 0, 0.1f},     // kept
+                                {-1, 1, 0, 0.1f}}),  // kept
                      g);
   REQUIRE(s.size() == 2);
   CHECK(s.x[0] > 50.0f);

@@ -1,7 +1,6 @@
 // GpuStartup (splotch/render/gpu_startup.h): the background start of the GPU tells what
 // cuda_device_present() tells, and where there is a GPU its session renders the host's picture.
 #include <doctest/doctest.h>
-
 #include <omp.h>
 
 #include <algorithm>
@@ -14,7 +13,9 @@
 
 namespace splotch {
 
-TEST_CASE("gpu startup: finds the device (or says why not), lends a core meanwhile, hands over a working session that stays") {
+TEST_CASE(
+    "gpu startup: finds the device (or says why not), lends a core meanwhile, hands over a working session that "
+    "stays") {
   std::string why_direct, why_startup;
   const bool present = cuda_device_present(&why_direct);
   const int threads = omp_get_max_threads();

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "io/hdf5_file.h"
 #include "io/gadget_reader.h"
+#include "io/hdf5_file.h"
 #include "io/hdf5_reader.h"
 #include "params/param_file.h"
 #include "splotch/load/snapshot_files.h"
@@ -33,14 +33,14 @@ TEST_CASE("hdf5: this build has no HDF5, and says so") {
 
 namespace {
 
-using testing::Hdf5TestOptions;
-using testing::Hdf5TestWriter;
-using testing::TempDir;
-using testing::Variant;
 using testing::check_particles;
 using testing::gas_and_dm;
+using testing::Hdf5TestOptions;
+using testing::Hdf5TestWriter;
 using testing::message_of;
 using testing::snapshot;
+using testing::TempDir;
+using testing::Variant;
 
 // A file's NumPart_ThisFile read here with the library itself, so as not to test the reader
 // against itself.
@@ -148,8 +148,8 @@ TEST_CASE("hdf5: vector colours, the mass table, a single type, several files") 
   TempDir dir;
   // Two files: gas [0, 4) and DM [0, 2) in .0, gas [4, 7) and DM [2, 5) in .1.
   for (int k = 0; k < 2; ++k) {
-    testing::GadgetTestFile g = snapshot(Variant{2, false, 4, 4}, k == 0 ? 4 : 3, k == 0 ? 2 : 3, k == 0 ? 0 : 4,
-                                         k == 0 ? 0 : 2);
+    testing::GadgetTestFile g =
+        snapshot(Variant{2, false, 4, 4}, k == 0 ? 4 : 3, k == 0 ? 2 : 3, k == 0 ? 0 : 4, k == 0 ? 0 : 2);
     g.num_files = 2;
     Hdf5TestOptions o;
     o.chunked = k == 1;  // a snapshot may mix them
@@ -207,8 +207,8 @@ TEST_CASE("hdf5: many pieces of parallel reading, contiguous and chunked, agains
       const double x = testing::gas_x(int(i)), v = 1.0 + double(i);
       wrong += p.x[i] != float(x) || p.y[i] != float(10.0 + double(i)) || p.z[i] != float(20.0 + double(i)) ||
                p.hsml[i] != float(0.5 * double(i + 1)) || p.intensity[i] != float(0.125 * double(i + 1)) ||
-               p.colour[0][i] != float(v) || p.colour[2][i] != float(2.0 + v) ||
-               p.x[i] != from_gadget.x[i] || p.colour[1][i] != from_gadget.colour[1][i];
+               p.colour[0][i] != float(v) || p.colour[2][i] != float(2.0 + v) || p.x[i] != from_gadget.x[i] ||
+               p.colour[1][i] != from_gadget.colour[1][i];
     }
     CHECK(wrong == 0);
   }
@@ -255,7 +255,8 @@ TEST_CASE("hdf5: bad files and requests are one clear error") {
 
   o = gas_and_dm({path});
   o.types[0].colour.label = "Velocities";  // a 3-vector as a scalar
-  CHECK(message_of([&] { read_hdf5(o); }).find("holds 3 value(s) per particle where 1 are needed") != std::string::npos);
+  CHECK(message_of([&] { read_hdf5(o); }).find("holds 3 value(s) per particle where 1 are needed") !=
+        std::string::npos);
 
   // The header and the datasets disagree: the header is made to say 6 gas particles.
   Hdf5TestWriter::write(snapshot(Variant{2, false, 4, 4}, 5, 3), dir.path("six.hdf5"));

@@ -118,11 +118,11 @@ Galaxy galaxy(std::size_t i) {
 
 void write_galaxies(const std::string& path, const std::vector<Galaxy>& rows) {
   testing::write_compound_table(path, "galaxies", rows,
-                       {{"position_x", HOFFSET(Galaxy, position_x), H5T_NATIVE_DOUBLE},
-                        {"position_y", HOFFSET(Galaxy, position_y), H5T_NATIVE_FLOAT},
-                        {"position_z", HOFFSET(Galaxy, position_z), H5T_NATIVE_DOUBLE},
-                        {"velocity_x", HOFFSET(Galaxy, velocity_x), H5T_NATIVE_FLOAT},
-                        {"snapshot", HOFFSET(Galaxy, snapshot), H5T_NATIVE_INT}});
+                                {{"position_x", HOFFSET(Galaxy, position_x), H5T_NATIVE_DOUBLE},
+                                 {"position_y", HOFFSET(Galaxy, position_y), H5T_NATIVE_FLOAT},
+                                 {"position_z", HOFFSET(Galaxy, position_z), H5T_NATIVE_DOUBLE},
+                                 {"velocity_x", HOFFSET(Galaxy, velocity_x), H5T_NATIVE_FLOAT},
+                                 {"snapshot", HOFFSET(Galaxy, snapshot), H5T_NATIVE_INT}});
 }
 
 std::vector<Galaxy> galaxies(std::size_t n) {
@@ -190,10 +190,10 @@ TEST_CASE("hdf5 table: one dataset per field, any number type, gives the values 
   for (std::size_t i = 0; i < 10; ++i) {
     const double d = double(i);
     CHECK(p.x[i] == float(0.5 + d));
-    CHECK(p.y[i] == float(1.0 / 3.0 + d));  // double, rounded to float
-    CHECK(p.z[i] == float(-2 * d));         // int32
-    CHECK(p.hsml[i] == float(0.01 + 0.01 * d));  // big-endian double
-    CHECK(p.intensity[i] == float(2 * d));  // a 2-D dataset of one column
+    CHECK(p.y[i] == float(1.0 / 3.0 + d));             // double, rounded to float
+    CHECK(p.z[i] == float(-2 * d));                    // int32
+    CHECK(p.hsml[i] == float(0.01 + 0.01 * d));        // big-endian double
+    CHECK(p.intensity[i] == float(2 * d));             // a 2-D dataset of one column
     CHECK(p.colour[0][i] == float(1000 + d) + 0.25f);  // uint16, plus thresh
   }
   CHECK(p.colour[1].empty());
@@ -337,7 +337,7 @@ TEST_CASE("hdf5 table: the snapshot IDs a compound table holds, with their rows"
   write_galaxies(path, galaxies(20));
   Hdf5TableOptions o = galaxy_options(path);
   o.snapshot_field = "snapshot";
-  using Ids = std::vector<std::pair<std::int64_t, std::size_t>>;
+  using Ids = std::vector<std::pair<std::int64_t, std::size_t> >;
   CHECK(hdf5_table_snapshot_ids(o) == Ids{{11, 7}, {12, 7}, {13, 6}});
   o.snapshot_field = "velocity_x";  // any number member, converted
   CHECK(hdf5_table_snapshot_ids(o).size() == 20);

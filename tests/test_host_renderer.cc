@@ -7,9 +7,9 @@
 #include <cmath>
 #include <random>
 
+#include "splotch/render/host_render_config.h"
 #include "splotch/render/host_renderer.h"
 #include "splotch/splat/splat_maths.h"
-#include "splotch/render/host_render_config.h"
 #include "splotch/stages/tile_order.h"
 #include "tests/reference_renderer.h"
 #include "tests/test_support.h"
@@ -191,8 +191,8 @@ TEST_CASE("render_host: equals the reference renderer on edge cases") {
     s.add(20.0f, -7.5f, 14.0f, 1, 0.5f, 0);
     s.add(105.0f, 50.0f, 10.0f, 0, 1, 1);
     s.add(50.0f, 93.0f, 9.0f, 1, 0, 1);
-    s.add(-100.0f, -100.0f, 5.0f, 1, 1, 1);   // wholly off
-    s.add(300.0f, 40.0f, 50.0f, 1, 1, 1);     // wholly off
+    s.add(-100.0f, -100.0f, 5.0f, 1, 1, 1);  // wholly off
+    s.add(300.0f, 40.0f, 50.0f, 1, 1, 1);    // wholly off
     check_matches_reference(s, 100, 90);
   }
   SUBCASE("huge particles covering the whole image, and tiny ones") {
@@ -265,7 +265,8 @@ TEST_CASE("render_host: with draw keys, every pixel composites in key order, equ
   CHECK(max_abs_difference(render(s, false, 200, 150), slow) > 1e-3f);
 }
 
-TEST_CASE("order_by_tile: groups splats by the tile of their centre, keeps their order within a tile, moves every array") {
+TEST_CASE(
+    "order_by_tile: groups splats by the tile of their centre, keeps their order within a tile, moves every array") {
   Splats s;
   const float xs[] = {70, 5, 130, 10, -40, 66, 500, 3};
   const float ys[] = {5, 70, 5, 2, 10, 1, 8, 300};

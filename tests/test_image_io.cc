@@ -1,7 +1,6 @@
 // Image conversion, writers and reader: byte layouts of the original Splotch, round trips, and the
 // promise that a failed write leaves nothing behind.
 #include <doctest/doctest.h>
-
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -43,8 +42,7 @@ class TempDir {
   std::string file(const std::string& name) const { return (path_ / name).string(); }
   std::vector<std::string> entries() const {
     std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_))
-      names.push_back(entry.path().filename());
+    for (const auto& entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename());
     return names;
   }
 
@@ -75,9 +73,7 @@ Bytes concat(Bytes a, const Bytes& b) {
 std::string user_error_of(const std::function<void()>& action) {
   try {
     action();
-  } catch (const splotch::UserError& error) {
-    return error.what();
-  }
+  } catch (const splotch::UserError& error) { return error.what(); }
   FAIL("no UserError was thrown");
   return "";
 }
@@ -97,15 +93,18 @@ Image8 make_test_image() {
   Image8 image(width, 5);
   std::uint32_t state = 12345;
   for (int x = 0; x < width; ++x) {
-    if (x < 200) set_pixel(image, x, 0, 10, 20, 30);
-    else set_pixel(image, x, 0, std::uint8_t(x), std::uint8_t(2 * x), std::uint8_t(255 - x));
-    if (x % 2 == 0) set_pixel(image, x, 1, 255, 0, 128);
-    else set_pixel(image, x, 1, 0, 255, 127);
+    if (x < 200)
+      set_pixel(image, x, 0, 10, 20, 30);
+    else
+      set_pixel(image, x, 0, std::uint8_t(x), std::uint8_t(2 * x), std::uint8_t(255 - x));
+    if (x % 2 == 0)
+      set_pixel(image, x, 1, 255, 0, 128);
+    else
+      set_pixel(image, x, 1, 0, 255, 127);
     set_pixel(image, x, 2, std::uint8_t(x), std::uint8_t(x / 2), std::uint8_t(x % 7));
     set_pixel(image, x, 3, 1, 2, 3);
     state = state * 1664525u + 1013904223u;
-    set_pixel(image, x, 4, std::uint8_t(state >> 24), std::uint8_t(state >> 16),
-              std::uint8_t(state >> 8));
+    set_pixel(image, x, 4, std::uint8_t(state >> 24), std::uint8_t(state >> 16), std::uint8_t(state >> 8));
   }
   return image;
 }
@@ -177,8 +176,8 @@ TEST_CASE("write_image: TGA bytes") {
   set_pixel(image, 0, 1, 7, 8, 9);
   set_pixel(image, 1, 1, 10, 11, 12);
   splotch::write_image(dir.file("x.tga"), image, ImageFormat::tga);
-  const Bytes expected = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 24, 0x20,
-                          3, 2, 1, 6, 5, 4, 9, 8, 7, 12, 11, 10};
+  const Bytes expected = {0, 0,  2,    0, 0, 0, 0, 0, 0, 0, 0, 0, 2,  0,  2,
+                          0, 24, 0x20, 3, 2, 1, 6, 5, 4, 9, 8, 7, 12, 11, 10};
   CHECK(read_bytes(dir.file("x.tga")) == expected);
 
   SUBCASE("width and height are little-endian") {
@@ -196,8 +195,8 @@ TEST_CASE("write_image: run-length TGA bytes") {
   set_pixel(image, 3, 0, 4, 5, 6);
   for (int x = 4; x < 6; ++x) set_pixel(image, x, 0, 7, 8, 9);
   splotch::write_image(dir.file("x.tga"), image, ImageFormat::tga_rle);
-  const Bytes expected = {0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 1, 0, 24, 0x20,
-                          0x82, 3, 2, 1, 0x00, 6, 5, 4, 0x81, 9, 8, 7};
+  const Bytes expected = {0, 0,  10,   0,    0, 0, 0, 0,    0, 0, 0, 0,    6, 0, 1,
+                          0, 24, 0x20, 0x82, 3, 2, 1, 0x00, 6, 5, 4, 0x81, 9, 8, 7};
   CHECK(read_bytes(dir.file("x.tga")) == expected);
 }
 
@@ -274,16 +273,14 @@ TEST_CASE("write_image: failures leave nothing behind") {
 
   SUBCASE("missing directory") {
     const std::string path = dir.file("missing/x.tga");
-    const std::string message =
-        user_error_of([&] { splotch::write_image(path, image, ImageFormat::tga); });
+    const std::string message = user_error_of([&] { splotch::write_image(path, image, ImageFormat::tga); });
     CHECK(message == "cannot write image '" + path + "': No such file or directory");
     CHECK(dir.entries().empty());
   }
   SUBCASE("target is a directory: the rename fails after the data was written") {
     const std::string path = dir.file("sub");
     fs::create_directory(path);
-    const std::string message =
-        user_error_of([&] { splotch::write_image(path, image, ImageFormat::png); });
+    const std::string message = user_error_of([&] { splotch::write_image(path, image, ImageFormat::png); });
     CHECK(message == "cannot write image '" + path + "': Is a directory");
     CHECK(dir.entries() == std::vector<std::string>{"sub"});
     CHECK(fs::is_empty(path));
@@ -292,8 +289,7 @@ TEST_CASE("write_image: failures leave nothing behind") {
     const std::string path = dir.file("x.tga");
     write_bytes(path, to_bytes("previous picture"));
     const Image8 wide(65536, 1);
-    const std::string message =
-        user_error_of([&] { splotch::write_image(path, wide, ImageFormat::tga_rle); });
+    const std::string message = user_error_of([&] { splotch::write_image(path, wide, ImageFormat::tga_rle); });
     CHECK(message.find("'" + path + "'") != std::string::npos);
     CHECK(message.find("65535") != std::string::npos);
     CHECK(read_bytes(path) == to_bytes("previous picture"));
@@ -301,8 +297,7 @@ TEST_CASE("write_image: failures leave nothing behind") {
   }
   SUBCASE("empty image") {
     const std::string path = dir.file("x.ppm");
-    const std::string message =
-        user_error_of([&] { splotch::write_image(path, Image8(), ImageFormat::ppm); });
+    const std::string message = user_error_of([&] { splotch::write_image(path, Image8(), ImageFormat::ppm); });
     CHECK(message == "cannot write image '" + path + "': the image is empty (0x0 pixels)");
     CHECK(dir.entries().empty());
   }
@@ -328,8 +323,8 @@ TEST_CASE("read_image: other writers' layouts") {
     CHECK(image.rgb == data);
   }
   SUBCASE("TGA stored bottom row first, with an id field") {
-    const Bytes bytes = {3, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 24, 0x00, 'a', 'b', 'c',
-                         9, 8, 7, 12, 11, 10, 3, 2, 1, 6, 5, 4};
+    const Bytes bytes = {3,    0,   2,   0,   0, 0, 0, 0,  0,  0,  0, 0, 2, 0, 2, 0, 24,
+                         0x00, 'a', 'b', 'c', 9, 8, 7, 12, 11, 10, 3, 2, 1, 6, 5, 4};
     write_bytes(dir.file("x.tga"), bytes);
     check_same(splotch::read_image(dir.file("x.tga")), expected);
   }
@@ -337,8 +332,7 @@ TEST_CASE("read_image: other writers' layouts") {
     Image8 grey(3, 2);
     std::fill(grey.rgb.begin(), grey.rgb.end(), std::uint8_t(50));
     set_pixel(grey, 2, 1, 1, 2, 3);
-    const Bytes bytes = {0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 2, 0, 24, 0x20,
-                         0x84, 50, 50, 50, 0x00, 3, 2, 1};
+    const Bytes bytes = {0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 2, 0, 24, 0x20, 0x84, 50, 50, 50, 0x00, 3, 2, 1};
     write_bytes(dir.file("x.tga"), bytes);
     check_same(splotch::read_image(dir.file("x.tga")), grey);
   }
@@ -370,18 +364,14 @@ TEST_CASE("read_image: errors name the file and the problem") {
     CHECK(user_error_of([&] { splotch::read_image(path); }) ==
           "cannot read image '" + path + "': No such file or directory");
   }
-  SUBCASE("empty file") {
-    CHECK(read_cut("plain.tga", 0, "cut") == prefix + "the file is empty");
-  }
+  SUBCASE("empty file") { CHECK(read_cut("plain.tga", 0, "cut") == prefix + "the file is empty"); }
   SUBCASE("TGA header cut") {
     CHECK(read_cut("plain.tga", 10, "cut.tga") ==
-          "cannot read image '" + dir.file("cut.tga") +
-              "': truncated: a TGA header needs 18 bytes, the file has 10");
+          "cannot read image '" + dir.file("cut.tga") + "': truncated: a TGA header needs 18 bytes, the file has 10");
   }
   SUBCASE("TGA pixels cut") {
     const std::string message = read_cut("plain.tga", 18 + 100, "cut");
-    CHECK(message ==
-          prefix + "truncated: the uncompressed TGA image needs 4518 bytes, the file has 118");
+    CHECK(message == prefix + "truncated: the uncompressed TGA image needs 4518 bytes, the file has 118");
   }
   SUBCASE("run-length TGA cut") {
     const std::size_t size = read_bytes(dir.file("rle.tga")).size();
@@ -389,8 +379,7 @@ TEST_CASE("read_image: errors name the file and the problem") {
     CHECK(contains(message, prefix + "truncated"));
   }
   SUBCASE("PPM header cut") {
-    CHECK(read_cut("image.ppm", 9, "cut") ==
-          prefix + "truncated: the PPM header ends before the maximum value");
+    CHECK(read_cut("image.ppm", 9, "cut") == prefix + "truncated: the PPM header ends before the maximum value");
   }
   SUBCASE("PPM pixels cut") {
     const std::string message = read_cut("image.ppm", 100, "cut");

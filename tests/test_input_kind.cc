@@ -8,8 +8,8 @@
 #include <string>
 
 #include "io/hdf5_file.h"
-#include "splotch/util/file_paths.h"
 #include "splotch/app/input_kind.h"
+#include "splotch/util/file_paths.h"
 #include "tests/hdf5_test_file.h"
 #include "tests/snapshot_test_data.h"
 #include "tests/test_support.h"
@@ -47,9 +47,12 @@ TEST_CASE("input kind: a snapshot given as the parameter file is named, with the
   snapshot({2, false, 4, 4}, 3, 2).write(gadget);
   CHECK(input_kind(gadget).kind == InputKind::Kind::snapshot);
   CHECK(input_kind(gadget).format == SnapshotFormat::gadget);
-  CHECK(contains(error_of(gadget), "'" + gadget + "' is a Gadget snapshot (format 2, 1 file), not a parameter file: "
-                                   "run `bin/splotch --info " + gadget + "` to see what it holds, or write a parameter "
-                                   "file that names it with infile (README: A minimal parameter file)"));
+  CHECK(contains(error_of(gadget), "'" + gadget +
+                                       "' is a Gadget snapshot (format 2, 1 file), not a parameter file: "
+                                       "run `bin/splotch --info " +
+                                       gadget +
+                                       "` to see what it holds, or write a parameter "
+                                       "file that names it with infile (README: A minimal parameter file)"));
   const std::string tipsy = dir.path("run.00100");
   gas_and_dark(3, 2).write(tipsy);
   CHECK(contains(error_of(tipsy), "'" + tipsy + "' is a Tipsy snapshot (5 particles), not a parameter file"));
@@ -76,11 +79,16 @@ TEST_CASE("input kind: a Tipsy auxiliary array is named by --info and by a rende
   const CommandResult info = run_command("bin/splotch --info " + snap + ".den");
   CHECK(info.status == 0);
   CHECK(info.err.empty());  // not 6 lines of "has no '='"
-  CHECK(info.out == snap + ".den: an auxiliary array of the Tipsy snapshot '" + snap + "' (ASCII, 5 values, one per "
-                    "particle)\n  draw it with simtype = 11, infile = " + snap + " and a label of its name "
-                    "(color_label0 = den, say); bin/splotch --info " + snap + " shows the snapshot\n");
-  CHECK(contains(error_of(snap + ".den"), "is an auxiliary array of the Tipsy snapshot '" + snap + "' (ASCII, 5 values, "
-                                          "one per particle), not a parameter file"));
+  CHECK(info.out == snap + ".den: an auxiliary array of the Tipsy snapshot '" + snap +
+                        "' (ASCII, 5 values, one per "
+                        "particle)\n  draw it with simtype = 11, infile = " +
+                        snap +
+                        " and a label of its name "
+                        "(color_label0 = den, say); bin/splotch --info " +
+                        snap + " shows the snapshot\n");
+  CHECK(contains(error_of(snap + ".den"), "is an auxiliary array of the Tipsy snapshot '" + snap +
+                                              "' (ASCII, 5 values, "
+                                              "one per particle), not a parameter file"));
   // A count that does not fit the snapshot: not its array, only text without '='.
   write_file(snap + ".iord", "7\n1\n2\n3\n4\n5\n6\n7\n");
   CHECK(input_kind(snap + ".iord").kind == InputKind::Kind::text);
@@ -99,8 +107,8 @@ TEST_CASE("input kind: a directory, an empty file, a device, binary bytes, a hug
   const std::string prose = dir.write("notes.txt", "these are my notes\nabout the run\n");
   CHECK(contains(error_of(prose), "'" + prose + "' holds no key = value line: is it the file you meant? (" + prose +
                                       ":1: line 'these are my notes' has no '=' and is ignored)"));
-  CHECK(contains(error_of(dir.path("missing.par")), "cannot open parameter file '" + dir.path("missing.par") +
-                                                        "': No such file or directory"));
+  CHECK(contains(error_of(dir.path("missing.par")),
+                 "cannot open parameter file '" + dir.path("missing.par") + "': No such file or directory"));
   // A text of many lines without '=' says the first ten, then that more follow.
   std::string many = "simtype = 0\n";
   for (int i = 0; i < 30; ++i) many += "stray line\n";

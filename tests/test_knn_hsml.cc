@@ -144,15 +144,9 @@ TEST_CASE("knn_hsml: equals a brute-force search near and beyond the edges of a 
     const double across[] = {e, 8 + e, e < 0 ? 8 + e : e};  // near 0, near 8 (either side), inside
     const double at = across[i % 3];
     switch (i % 5 % 3) {
-      case 0:
-        p.add(at, u(rng), u(rng));
-        break;
-      case 1:
-        p.add(u(rng), at, u(rng));
-        break;
-      default:
-        p.add(u(rng), u(rng), at);
-        break;
+      case 0: p.add(at, u(rng), u(rng)); break;
+      case 1: p.add(u(rng), at, u(rng)); break;
+      default: p.add(u(rng), u(rng), at); break;
     }
   }
   for (int k : {2, 32}) {

@@ -35,9 +35,9 @@ TEST_CASE("memory: the estimate is within 10% of the peak the benchmark runs mea
     int resolution;
     bool a_eq_e;
     double mib;
-  } peaks[] = {{1e6, 800, true, 47.4},      {1e6, 800, false, 65.0},      {1e7, 800, true, 292.6},
-               {1e7, 2048, false, 471.7},   {1e8, 800, true, 2686.3},     {1e8, 800, false, 4055.7},
-               {1e8, 2048, true, 2686.6},   {1e8, 2048, false, 3947.9},   {4e6, 2048, true, 164.7}};
+  } peaks[] = {{1e6, 800, true, 47.4},    {1e6, 800, false, 65.0},    {1e7, 800, true, 292.6},
+               {1e7, 2048, false, 471.7}, {1e8, 800, true, 2686.3},   {1e8, 800, false, 4055.7},
+               {1e8, 2048, true, 2686.6}, {1e8, 2048, false, 3947.9}, {4e6, 2048, true, 164.7}};
   for (const Peak& p : peaks) {
     CAPTURE(p.particles);
     CAPTURE(p.resolution);

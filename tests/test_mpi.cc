@@ -44,8 +44,8 @@ bool mpi_runs() {
 }
 
 CommandResult mpirun(int processes, const std::string& args) {
-  return run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np " + std::to_string(processes) +
-                     " " + mpi_binary + " " + args);
+  return run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np " +
+                     std::to_string(processes) + " " + mpi_binary + " " + args);
 }
 
 // The two pictures differ by at most one level in at most 1% of the values.
@@ -82,7 +82,8 @@ void check_processes(const TempDir& dir, const std::string& name, const std::str
     const std::size_t wrote = r.out.find("splotch: wrote ");
     CHECK(wrote != std::string::npos);
     CHECK(r.out.find("splotch: wrote ", wrote + 1) == std::string::npos);
-    CHECK(r.out.substr(r.out.find("particles  ")).substr(0, 40) == s.out.substr(s.out.find("particles  ")).substr(0, 40));
+    CHECK(r.out.substr(r.out.find("particles  ")).substr(0, 40) ==
+          s.out.substr(s.out.find("particles  ")).substr(0, 40));
     REQUIRE(file_exists(image));
     check_close(single, image);
   }
@@ -118,9 +119,10 @@ void write_gadget(const std::string& prefix, int files) {
 const std::string camera =
     "camera_x = 50\ncamera_y = -40\ncamera_z = 80\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\nfov = 50\n"
     "xres = 160\nrenderer = host\n";
-const std::string gas_keys = "ptypes = 1\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = U\n"
-                             "color_log0 = TRUE\nintensity_label0 = RHO\nintensity_log0 = TRUE\n"
-                             "palette0 = testdata/palettes/fire.pal\nbrightness0 = 0.5\n";
+const std::string gas_keys =
+    "ptypes = 1\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = U\n"
+    "color_log0 = TRUE\nintensity_label0 = RHO\nintensity_log0 = TRUE\n"
+    "palette0 = testdata/palettes/fire.pal\nbrightness0 = 0.5\n";
 
 }  // namespace
 
@@ -140,13 +142,13 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
     check_processes(dir, "demo", "testdata/demo.par", demo + opaque + " sort_type=" + std::to_string(sort), {3});
 
   write_gadget(dir.file("snap_000"), 2);
-  const std::string gadget = dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" +
-                                                         gas_keys + camera);
+  const std::string gadget =
+      dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" + gas_keys + camera);
   check_processes(dir, "gadget", gadget, "");
   check_processes(dir, "gadget", gadget, " a_eq_e=FALSE brightness0=4");
   if (splotch::hdf5_supported()) {
-    const std::string hdf5 = dir.write("hdf5.par", "simtype = 8\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" +
-                                                       gas_keys + camera);
+    const std::string hdf5 =
+        dir.write("hdf5.par", "simtype = 8\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" + gas_keys + camera);
     check_processes(dir, "hdf5", hdf5, "");
     check_processes(dir, "hdf5", hdf5, " a_eq_e=FALSE brightness0=4");
   } else {
@@ -164,11 +166,13 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
   for (int i = 0; i < 3000; ++i)
     t.records[1].push_back({1.0, 50 + 20 * normal(rng), 50 + 20 * normal(rng), 50 + 10 * normal(rng), 0, 0, 0, 0.1, 0});
   t.write(dir.file("run.00100"));
-  const std::string tipsy = dir.write("tipsy.par", "simtype = 11\ninfile = " + dir.file("run.00100") +
-                                                       "\nptypes = 2\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = hsmooth\n"
-                                                       "color_label0 = temp\ncolor_log0 = TRUE\nintensity_label0 = rho\nbrightness0 = 4\n"
-                                                       "palette0 = testdata/palettes/fire.pal\nptype1 = 1\nsize_fix1 = 1.2\n"
-                                                       "brightness1 = 0.5\npalette1 = testdata/palettes/fire.pal\n" + camera);
+  const std::string tipsy =
+      dir.write("tipsy.par", "simtype = 11\ninfile = " + dir.file("run.00100") +
+                                 "\nptypes = 2\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = hsmooth\n"
+                                 "color_label0 = temp\ncolor_log0 = TRUE\nintensity_label0 = rho\nbrightness0 = 4\n"
+                                 "palette0 = testdata/palettes/fire.pal\nptype1 = 1\nsize_fix1 = 1.2\n"
+                                 "brightness1 = 0.5\npalette1 = testdata/palettes/fire.pal\n" +
+                                 camera);
   check_processes(dir, "tipsy", tipsy, "");
   check_processes(dir, "tipsy", tipsy, " a_eq_e=FALSE brightness0=10 brightness1=3");
   for (int sort : {0, 4})
@@ -184,8 +188,8 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   if (!mpi_runs()) return;
   TempDir dir;
   write_gadget(dir.file("snap_000"), 2);
-  const std::string par = dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" +
-                                                      gas_keys + camera);
+  const std::string par =
+      dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" + gas_keys + camera);
   auto one_error = [&](const CommandResult& r, const std::string& text, const std::string& image) {
     INFO(r.err);
     CHECK(r.status != 0);
@@ -211,7 +215,8 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   write_file(dir.file("half.bin"), raw);
   const std::string half = dir.write("raw.par", "simtype = 0\ninfile = " + dir.file("half.bin") +
                                                     "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
-                                                    "palette0 = testdata/palettes/fire.pal\n" + camera);
+                                                    "palette0 = testdata/palettes/fire.pal\n" +
+                                                    camera);
   // Invalid particles, spread over the processes' shares: one warning with the counts of all, as
   // the single process gives it.
   std::string invalid;
@@ -225,7 +230,8 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   write_file(dir.file("invalid.bin"), invalid);
   const std::string some = dir.write("invalid.par", "simtype = 0\ninfile = " + dir.file("invalid.bin") +
                                                         "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
-                                                        "palette0 = testdata/palettes/fire.pal\n" + camera);
+                                                        "palette0 = testdata/palettes/fire.pal\n" +
+                                                        camera);
   const CommandResult one = run_command("bin/splotch " + some + " outfile=" + dir.file("invalid1.tga"));
   const CommandResult three = mpirun(3, some + " outfile=" + dir.file("invalid3.tga"));
   CHECK(one.status == 0);
@@ -263,8 +269,10 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
   std::string scene = "camera_x camera_y\n";
   const int frames = 7;
   for (int i = 0; i < frames; ++i) scene += std::to_string(i * 20 - 60) + " " + std::to_string(i * 5 + 1) + "\n";
-  const std::string par = "testdata/demo.par infile=" + dir.file("demo.bin") + " xres=120 colorbar=FALSE renderer=host "
-                          "scene_file=" + dir.write("scene.txt", scene);
+  const std::string par = "testdata/demo.par infile=" + dir.file("demo.bin") +
+                          " xres=120 colorbar=FALSE renderer=host "
+                          "scene_file=" +
+                          dir.write("scene.txt", scene);
   REQUIRE(run_command("bin/splotch " + par + " outfile=" + dir.file("one")).status == 0);
   auto frame = [&](const std::string& name, int i) {
     char number[8];
@@ -327,7 +335,8 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
   for (int i = 0; i < frames; ++i)
     bad_scene += std::to_string(i * 20 - 60) + " 1 " + (i == 4 ? dir.file("nothing.bin") : dir.file("demo.bin")) + "\n";
   {
-    const CommandResult r = mpirun(3, par + " scene_file=" + dir.write("bad.txt", bad_scene) + " outfile=" + dir.file("bad_"));
+    const CommandResult r =
+        mpirun(3, par + " scene_file=" + dir.write("bad.txt", bad_scene) + " outfile=" + dir.file("bad_"));
     CHECK(r.status == 1);
     CHECK(occurrences(r.out, "6 rendered, 0 skipped (resume), 1 failed") == 1);
     CHECK(occurrences(r.err, "frame 5 of 7 (") == 1);
@@ -339,7 +348,8 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
   // Asked for what cannot be.
   const CommandResult single = mpirun(2, "testdata/demo.par infile=" + dir.file("demo.bin") + " mpi_mode=frames");
   CHECK(single.status == 1);
-  CHECK(occurrences(single.err, "mpi_mode = frames deals out the frames of a scene file, and there is no scene_file") == 1);
+  CHECK(occurrences(single.err, "mpi_mode = frames deals out the frames of a scene file, and there is no scene_file") ==
+        1);
   const CommandResult typo = mpirun(2, par + " mpi_mode=frame outfile=" + dir.file("typo_"));
   CHECK(typo.status == 1);
   CHECK(occurrences(typo.err, "mpi_mode = 'frame' is not one of auto, data, frames") == 1);
@@ -385,9 +395,10 @@ TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's G
   if (gpus == 1 && uuid != std::string::npos) {
     const std::string id = smi.out.substr(uuid + 6, smi.out.find(')', uuid) - uuid - 6);
     const std::string args = " " + par + " renderer=cuda outfile=" + dir.file("own.tga");
-    const CommandResult own = run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 "
-                                          "-np 1 -x CUDA_VISIBLE_DEVICES=0 " + mpi_binary + args +
-                                          " : -np 1 -x CUDA_VISIBLE_DEVICES=" + id + " " + mpi_binary + args);
+    const CommandResult own = run_command(
+        "mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 "
+        "-np 1 -x CUDA_VISIBLE_DEVICES=0 " +
+        mpi_binary + args + " : -np 1 -x CUDA_VISIBLE_DEVICES=" + id + " " + mpi_binary + args);
     INFO(own.out << own.err);
     CHECK(own.status == 0);
     CHECK(own.out.find("cuda (") != std::string::npos);

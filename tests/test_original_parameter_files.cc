@@ -56,7 +56,8 @@ TEST_CASE("original parameter files: demo.par runs as it is (XXXX, colour label 
   const std::string par = originals();
   if (par.empty()) return;
   TempDir dir;
-  const CommandResult r = splotch_in(dir, par + "/demo.par " + gadget_overrides + snapshot("gadgetreader_test_g2_snap"));
+  const CommandResult r =
+      splotch_in(dir, par + "/demo.par " + gadget_overrides + snapshot("gadgetreader_test_g2_snap"));
   INFO(r.err);
   REQUIRE(r.status == 0);
   // intensity_label1 = XXXX is absent, silently; intensity_present0 = 0 is accepted.
@@ -92,11 +93,12 @@ TEST_CASE("original parameter files: demo.par runs as it is (XXXX, colour label 
 TEST_CASE("original parameter files: sample.par and g51.par, swap_endian = TRUE on a little-endian Gadget file") {
   const std::string par = originals();
   if (par.empty()) return;
-  for (const auto& [file, image, side] : {std::tuple{"sample.par", "CUDA2Cards.tga", 1024},
-                                          std::tuple{"g51.par", "Ersol-result.tga", 800}}) {
+  for (const auto& [file, image, side] :
+       {std::tuple{"sample.par", "CUDA2Cards.tga", 1024}, std::tuple{"g51.par", "Ersol-result.tga", 800}}) {
     INFO(file);
     TempDir dir;
-    const CommandResult r = splotch_in(dir, par + "/" + file + " " + gadget_overrides + snapshot("gadgetreader_test_g2_snap"));
+    const CommandResult r =
+        splotch_in(dir, par + "/" + file + " " + gadget_overrides + snapshot("gadgetreader_test_g2_snap"));
     INFO(r.err);
     REQUIRE(r.status == 0);
     // The file's own record markers decide; the report notes the guess that was wrong, once.
@@ -111,34 +113,40 @@ TEST_CASE("original parameter files: sample.par and g51.par, swap_endian = TRUE 
   // name: where the files are; a smoothing-length block the file lacks: what to give instead.
   {
     TempDir dir;
-    const CommandResult half = splotch_in(dir, par + "/sample.par size_fix1=20 infile=" + snapshot("gadgetreader_test_g2_snap.0"));
+    const CommandResult half =
+        splotch_in(dir, par + "/sample.par size_fix1=20 infile=" + snapshot("gadgetreader_test_g2_snap.0"));
     CHECK(half.status == 0);
     CHECK(half.err.find("sample.par:11: numfiles = 1, but the header of '" + snapshot("gadgetreader_test_g2_snap.0") +
                         "' says the snapshot has 2 files: only this one is read") != std::string::npos);
-    const CommandResult base = splotch_in(dir, par + "/sample.par size_fix1=20 infile=" + snapshot("gadgetreader_test_g2_snap"));
+    const CommandResult base =
+        splotch_in(dir, par + "/sample.par size_fix1=20 infile=" + snapshot("gadgetreader_test_g2_snap"));
     CHECK(base.status == 1);
     CHECK(base.err.find(snapshot("gadgetreader_test_g2_snap.0") + " exists: for a snapshot in several files leave "
-                        "numfiles out (or give their count)") != std::string::npos);
-    const CommandResult hsms = splotch_in(dir, par + "/sample.par numfiles=2 infile=" + snapshot("gadgetreader_test_g2_snap"));
+                                                                  "numfiles out (or give their count)") !=
+          std::string::npos);
+    const CommandResult hsms =
+        splotch_in(dir, par + "/sample.par numfiles=2 infile=" + snapshot("gadgetreader_test_g2_snap"));
     CHECK(hsms.status == 1);
     CHECK(hsms.err.find("has no block 'HSMS' (size_label1) for its 39 particles of type 4") != std::string::npos);
     CHECK(hsms.err.find("; give type 1 one smoothing length with size_fix1 > 0, or estimate them with size_estimate1 = "
                         "knn\n") != std::string::npos);
-    const CommandResult vel = splotch_in(dir, par + "/sample.par numfiles=2 size_fix1=20 color_label0=VEL color_present0=0 infile=" +
-                                                  snapshot("gadgetreader_test_g2_snap"));
+    const CommandResult vel =
+        splotch_in(dir, par + "/sample.par numfiles=2 size_fix1=20 color_label0=VEL color_present0=0 infile=" +
+                            snapshot("gadgetreader_test_g2_snap"));
     CHECK(vel.status == 1);
     CHECK(vel.err.find("block VEL (color_label0) holds 3 values per particle where one is needed; for vector colours "
                        "give color_is_vector0 = TRUE") != std::string::npos);
   }
   // A guess that was right is not noted.
   TempDir dir;
-  const CommandResult r = splotch_in(dir, par + "/sample.par swap_endian=FALSE " + gadget_overrides +
-                                              snapshot("gadgetreader_test_g2_snap"));
+  const CommandResult r = splotch_in(
+      dir, par + "/sample.par swap_endian=FALSE " + gadget_overrides + snapshot("gadgetreader_test_g2_snap"));
   CHECK(r.status == 0);
   CHECK(count(r.out, "note: ") == count(r.out, "note: renderer = auto"));
 }
 
-TEST_CASE("original parameter files: explore_simulation.par (ptypes = 0, AnalyzeSimulationOnly) prints what --info prints") {
+TEST_CASE(
+    "original parameter files: explore_simulation.par (ptypes = 0, AnalyzeSimulationOnly) prints what --info prints") {
   const std::string par = originals();
   if (par.empty()) return;
   TempDir dir;
@@ -179,7 +187,8 @@ TEST_CASE("original parameter files: show_palette.par (simtype = -1) writes the 
     for (int x = 0; x < 600; ++x) {
       const Rgb c = palette.at(float(x) / 600.0f);
       const unsigned char* px = &image.rgb[3 * (std::size_t(y) * 600 + std::size_t(x))];
-      if (std::abs(px[0] - level(c.r)) > 1 || std::abs(px[1] - level(c.g)) > 1 || std::abs(px[2] - level(c.b)) > 1) ++wrong;
+      if (std::abs(px[0] - level(c.r)) > 1 || std::abs(px[1] - level(c.g)) > 1 || std::abs(px[2] - level(c.b)) > 1)
+        ++wrong;
     }
   CHECK(wrong == 0);
   CHECK(lit_pixels(image) > 300);  // the palette is not black
@@ -191,22 +200,26 @@ TEST_CASE("original parameter files: server_default.par is one clear error") {
   TempDir dir;
   const CommandResult r = splotch_in(dir, par + "/server_default.par");
   CHECK(r.status == 1);
-  CHECK(r.err == "splotch: error: " + par + "/server_default.par:1: server = TRUE asks for the original's interactive "
-                 "server, which this splotch does not have; leave the key out (or FALSE) to render the file's picture\n");
+  CHECK(r.err ==
+        "splotch: error: " + par +
+            "/server_default.par:1: server = TRUE asks for the original's interactive "
+            "server, which this splotch does not have; leave the key out (or FALSE) to render the file's picture\n");
 }
 
 TEST_CASE("bin/splotch: one run lists every problem of a parameter file, each with its file, line, key and value") {
   TempDir dir;
-  const std::string par = dir.write("bad.par",
-                                    "simtype = 0\ninfile = nowhere.bin\nnum_blocks = 3\nx = 1\ny = 2\nz = 3\n"
-                                    "palette0 = testdata/palettes/fire.pal\n"
-                                    "camera_x = 0\ncamera_y = 1\ncamera_z = 0\nlookat_x = 0\nlookat_y = 0\nlookat_z = 0\n"
-                                    "xres = many\n"            // line 14
-                                    "fov = 200\n"              // 15
-                                    "sort_type = 9\n"          // 16
-                                    "a_eq_e = perhaps\n"       // 17
-                                    "color_min0 = 2\ncolor_max0 = 1\n"  // 18, 19
-                                    "outfile = " + dir.path("x.png") + "\n");
+  const std::string par =
+      dir.write("bad.par",
+                "simtype = 0\ninfile = nowhere.bin\nnum_blocks = 3\nx = 1\ny = 2\nz = 3\n"
+                "palette0 = testdata/palettes/fire.pal\n"
+                "camera_x = 0\ncamera_y = 1\ncamera_z = 0\nlookat_x = 0\nlookat_y = 0\nlookat_z = 0\n"
+                "xres = many\n"                     // line 14
+                "fov = 200\n"                       // 15
+                "sort_type = 9\n"                   // 16
+                "a_eq_e = perhaps\n"                // 17
+                "color_min0 = 2\ncolor_max0 = 1\n"  // 18, 19
+                "outfile = " +
+                    dir.path("x.png") + "\n");
   const CommandResult r = run_command("bin/splotch " + par);
   CHECK(r.status == 1);
   INFO(r.err);
@@ -238,7 +251,8 @@ struct Galaxy {
 std::vector<Galaxy> catalogue(int rows) {
   std::vector<Galaxy> g;
   for (int i = 0; i < rows; ++i) {
-    const float u = float((i * 37) % 101) / 100.0f, v = float((i * 53) % 103) / 102.0f, w = float((i * 71) % 107) / 106.0f;
+    const float u = float((i * 37) % 101) / 100.0f, v = float((i * 53) % 103) / 102.0f,
+                w = float((i * 71) % 107) / 106.0f;
     g.push_back({500 * u, 480 * v + 10, 400 * w + 50, std::pow(10.0f, 1.0f + 4.0f * u * v), i % 2 == 0 ? 12 : 11});
   }
   return g;
@@ -255,7 +269,8 @@ void write_catalogue(const std::string& path, const std::vector<Galaxy>& rows) {
 
 }  // namespace
 
-TEST_CASE("original parameter files: HDF5_Compound.par (simtype 7 compound table, one snapshot, camera from the data)") {
+TEST_CASE(
+    "original parameter files: HDF5_Compound.par (simtype 7 compound table, one snapshot, camera from the data)") {
   const std::string par = originals();
   if (par.empty()) return;
   TempDir dir;
@@ -283,7 +298,8 @@ TEST_CASE("original parameter files: HDF5_Compound.par (simtype 7 compound table
   // The other faces see the same galaxies, each from its own side.
   for (const char* face : {"BACK", "LEFT", "RIGHT", "TOP", "BOTTOM"}) {
     INFO(face);
-    const CommandResult f = splotch_in(dir, par + "/HDF5_Compound.par infile=sage.h5 outfile=" + face + ".png face=" + face);
+    const CommandResult f =
+        splotch_in(dir, par + "/HDF5_Compound.par infile=sage.h5 outfile=" + face + ".png face=" + face);
     CHECK(f.status == 0);
     CHECK(f.out.find("1000 read, 0 dropped as invalid, 1000 in view") != std::string::npos);
     CHECK(lit_pixels(read_image(dir.path(std::string(face) + ".png"))) > 500);
@@ -295,9 +311,10 @@ TEST_CASE("original parameter files: HDF5_Compound.par (simtype 7 compound table
   CHECK(ids.out.find("  snapshot 11: 1000 rows\n  snapshot 12: 1000 rows\n") != std::string::npos);
   // A Gadget-layout file given with simtype 7 and no dataset names reads as simtype 8, with a note.
   TempDir gadget;
-  const std::string g = gadget.write("g.par", "simtype = 7\ninfile = " + snapshot("gadget4_lcdm_gas_snapshot_000.hdf5") +
-                                                  "\nsize_fix0 = 0\npalette0 = " + absolute_path("testdata/palettes/fire.pal") +
-                                                  "\nxres = 64\noutfile = g.png\n");
+  const std::string g =
+      gadget.write("g.par", "simtype = 7\ninfile = " + snapshot("gadget4_lcdm_gas_snapshot_000.hdf5") +
+                                "\nsize_fix0 = 0\npalette0 = " + absolute_path("testdata/palettes/fire.pal") +
+                                "\nxres = 64\noutfile = g.png\n");
   const CommandResult as8 = splotch_in(gadget, g);
   CHECK(as8.status == 0);
   CHECK(as8.out.find("simtype = 7 with no dataset names (x, y, z): '" + snapshot("gadget4_lcdm_gas_snapshot_000.hdf5") +

@@ -23,7 +23,6 @@ using splotch::testing::TempDir;
 
 namespace {
 
-
 void check_rgb(Rgb actual, Rgb expected) {
   CHECK(actual.r == doctest::Approx(expected.r).epsilon(1e-6));
   CHECK(actual.g == doctest::Approx(expected.g).epsilon(1e-6));
@@ -95,9 +94,7 @@ TEST_CASE("Palette::at") {
     check_rgb(palette.at(-std::numeric_limits<float>::infinity()), {0, 0, 0});
     check_rgb(palette.at(std::numeric_limits<float>::infinity()), {1, 1, 1});
   }
-  SUBCASE("NaN counts as 0") {
-    check_rgb(palette.at(std::numeric_limits<float>::quiet_NaN()), {0, 0, 0});
-  }
+  SUBCASE("NaN counts as 0") { check_rgb(palette.at(std::numeric_limits<float>::quiet_NaN()), {0, 0, 0}); }
   SUBCASE("just below 1 stays between the last two entries") {
     const Rgb c = palette.at(std::nextafter(1.0f, 0.0f));
     CHECK(c.r == doctest::Approx(1.0f));
@@ -112,9 +109,7 @@ TEST_CASE("Palette::at with a single entry gives that colour everywhere") {
   for (float v : {-1.0f, 0.0f, 0.3f, 1.0f, 2.0f}) check_rgb(palette.at(v), {0.2f, 0.4f, 0.6f});
 }
 
-TEST_CASE("Palette::Palette rejects an empty list") {
-  CHECK_THROWS_AS(Palette("empty", {}), std::invalid_argument);
-}
+TEST_CASE("Palette::Palette rejects an empty list") { CHECK_THROWS_AS(Palette("empty", {}), std::invalid_argument); }
 
 TEST_CASE("Palette::read formats the original accepts") {
   const TempDir dir;
@@ -125,15 +120,13 @@ TEST_CASE("Palette::read formats the original accepts") {
     CHECK(palette.at(1.0f).r == doctest::Approx(256.0f / 255.0f));
   }
   SUBCASE("a single entry, CRLF line ends, blank trailing lines, float values") {
-    const Palette palette =
-        Palette::read(dir.write("p.pal", "JASC-PAL\r\n0100\r\n1\r\n12.75 0 255\r\n\r\n\n  \n"));
+    const Palette palette = Palette::read(dir.write("p.pal", "JASC-PAL\r\n0100\r\n1\r\n12.75 0 255\r\n\r\n\n  \n"));
     CHECK(palette.name() == "JASC-PAL");
     CHECK(palette.size() == 1);
     check_rgb(palette.at(0.7f), {12.75f / 255.0f, 0, 1});
   }
   SUBCASE("a name with spaces, extra spaces and tabs between numbers, no final newline") {
-    const Palette palette =
-        Palette::read(dir.write("p.pal", "my map \n0100\n 2 \n0\t0  0\n 255 0 0"));
+    const Palette palette = Palette::read(dir.write("p.pal", "my map \n0100\n 2 \n0\t0  0\n 255 0 0"));
     CHECK(palette.name() == "my map");
     check_rgb(palette.at(0.5f), {0.5f, 0, 0});
   }
@@ -146,72 +139,57 @@ TEST_CASE("Palette::read errors") {
   SUBCASE("missing file") {
     CHECK_THROWS_WITH_AS(
         Palette::read(dir.path("x.pal")),
-        doctest::Contains(
-            ("cannot open palette '" + dir.path("x.pal") + "': No such file or directory").c_str()),
+        doctest::Contains(("cannot open palette '" + dir.path("x.pal") + "': No such file or directory").c_str()),
         UserError);
   }
   SUBCASE("a directory") {
-    CHECK_THROWS_WITH_AS(Palette::read(dir.path("")), doctest::Contains("': Is a directory"),
-                         UserError);
+    CHECK_THROWS_WITH_AS(Palette::read(dir.path("")), doctest::Contains("': Is a directory"), UserError);
   }
   SUBCASE("empty file") {
     CHECK_THROWS_WITH_AS(read_file(""), doctest::Contains("x.pal': the file is empty"), UserError);
   }
   SUBCASE("file ends in the header") {
-    CHECK_THROWS_WITH_AS(
-        read_file("fire\n0100\n"),
-        doctest::Contains("x.pal': the file ends after line 2; expected the number "
-                          "of colours on line 3"),
-        UserError);
+    CHECK_THROWS_WITH_AS(read_file("fire\n0100\n"),
+                         doctest::Contains("x.pal': the file ends after line 2; expected the number "
+                                           "of colours on line 3"),
+                         UserError);
   }
   SUBCASE("count is not a positive integer") {
-    CHECK_THROWS_WITH_AS(
-        read_file("fire\n0100\nabc\n0 0 0\n"),
-        doctest::Contains("x.pal' line 3: the count 'abc' is not a positive integer"), UserError);
+    CHECK_THROWS_WITH_AS(read_file("fire\n0100\nabc\n0 0 0\n"),
+                         doctest::Contains("x.pal' line 3: the count 'abc' is not a positive integer"), UserError);
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n0\n"),
-                         doctest::Contains("line 3: the count '0' is not a positive integer"),
-                         UserError);
+                         doctest::Contains("line 3: the count '0' is not a positive integer"), UserError);
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n-2\n0 0 0\n"),
-                         doctest::Contains("line 3: the count '-2' is not a positive integer"),
-                         UserError);
+                         doctest::Contains("line 3: the count '-2' is not a positive integer"), UserError);
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n2.5\n0 0 0\n"),
-                         doctest::Contains("line 3: the count '2.5' is not a positive integer"),
-                         UserError);
+                         doctest::Contains("line 3: the count '2.5' is not a positive integer"), UserError);
   }
   SUBCASE("fewer colours than the count") {
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n3\n0 0 0\n1 1 1\n"),
-                         doctest::Contains("x.pal': the header says 3 colours but the file has 2"),
-                         UserError);
+                         doctest::Contains("x.pal': the header says 3 colours but the file has 2"), UserError);
   }
   SUBCASE("more colours than the count") {
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n1\n0 0 0\n1 1 1\n\n"),
-                         doctest::Contains("x.pal': the header says 1 colours but the file has 2"),
-                         UserError);
+                         doctest::Contains("x.pal': the header says 1 colours but the file has 2"), UserError);
   }
   SUBCASE("an entry with two numbers") {
-    CHECK_THROWS_WITH_AS(
-        read_file("fire\n0100\n4\n0 0 0\n1 1 1\n2 2 2\n12 40\r\n"),
-        doctest::Contains("x.pal' line 7: expected three numbers R G B, got '12 40'"), UserError);
+    CHECK_THROWS_WITH_AS(read_file("fire\n0100\n4\n0 0 0\n1 1 1\n2 2 2\n12 40\r\n"),
+                         doctest::Contains("x.pal' line 7: expected three numbers R G B, got '12 40'"), UserError);
   }
   SUBCASE("an entry with four numbers or a word") {
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n1\n1 2 3 4\n"),
-                         doctest::Contains("line 4: expected three numbers R G B, got '1 2 3 4'"),
-                         UserError);
+                         doctest::Contains("line 4: expected three numbers R G B, got '1 2 3 4'"), UserError);
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n1\n1 red 3\n"),
-                         doctest::Contains("line 4: expected three numbers R G B, got '1 red 3'"),
-                         UserError);
+                         doctest::Contains("line 4: expected three numbers R G B, got '1 red 3'"), UserError);
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n1\n1 nan 3\n"),
-                         doctest::Contains("line 4: expected three numbers R G B, got '1 nan 3'"),
-                         UserError);
+                         doctest::Contains("line 4: expected three numbers R G B, got '1 nan 3'"), UserError);
   }
   SUBCASE("values outside [0, 256]") {
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n2\n0 0 0\n0 300 0\n"),
-                         doctest::Contains("x.pal' line 5: the value '300' is outside 0..256"),
-                         UserError);
+                         doctest::Contains("x.pal' line 5: the value '300' is outside 0..256"), UserError);
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n1\n-1 0 0\n"),
                          doctest::Contains("line 4: the value '-1' is outside 0..256"), UserError);
     CHECK_THROWS_WITH_AS(read_file("fire\n0100\n1\n0 0 256.5\n"),
-                         doctest::Contains("line 4: the value '256.5' is outside 0..256"),
-                         UserError);
+                         doctest::Contains("line 4: the value '256.5' is outside 0..256"), UserError);
   }
 }

@@ -40,9 +40,9 @@ std::vector<std::string> used_lines(const ParamFile& p) {
   std::ostringstream out;
   p.write_used(out);
   std::vector<std::string> lines = lines_of(out.str());
-  lines.erase(std::remove_if(lines.begin(), lines.end(),
-                             [](const std::string& l) { return !l.empty() && l[0] == '#'; }),
-              lines.end());
+  lines.erase(
+      std::remove_if(lines.begin(), lines.end(), [](const std::string& l) { return !l.empty() && l[0] == '#'; }),
+      lines.end());
   return lines;
 }
 
@@ -158,8 +158,7 @@ TEST_CASE("ParamFile::read") {
     CHECK(p.origin("fov") == path + ":3");
   }
   SUBCASE("a missing file names the path") {
-    CHECK_THROWS_WITH_AS(ParamFile::read(path), doctest::Contains(("'" + path + "'").c_str()),
-                         UserError);
+    CHECK_THROWS_WITH_AS(ParamFile::read(path), doctest::Contains(("'" + path + "'").c_str()), UserError);
   }
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);
@@ -167,15 +166,15 @@ TEST_CASE("ParamFile::read") {
 
 TEST_CASE("parse_bool") {
   SUBCASE("true spellings, any case") {
-    for (const std::string t : {"TRUE", "true", "True", "tRuE", "T", "t", "yes", "YES", "Yes", "1",
-                          ".true.", ".TRUE.", " true ", "y", "Y"}) {
+    for (const std::string t :
+         {"TRUE", "true", "True", "tRuE", "T", "t", "yes", "YES", "Yes", "1", ".true.", ".TRUE.", " true ", "y", "Y"}) {
       CAPTURE(t);
       CHECK(splotch::parse_bool(t, "k") == true);
     }
   }
   SUBCASE("false spellings, any case") {
-    for (const std::string f : {"FALSE", "false", "False", "F", "f", "no", "NO", "No", "0", ".false.",
-                          ".FALSE.", "\tfalse", "n", "N"}) {
+    for (const std::string f :
+         {"FALSE", "false", "False", "F", "f", "no", "NO", "No", "0", ".false.", ".FALSE.", "\tfalse", "n", "N"}) {
       CAPTURE(f);
       CHECK(splotch::parse_bool(f, "k") == false);
     }
@@ -184,8 +183,7 @@ TEST_CASE("parse_bool") {
     for (const std::string bad : {"maybe", "2", "", "tru", "yess", "true.", "-1", "on"}) {
       CAPTURE(bad);
       CHECK_THROWS_WITH_AS(splotch::parse_bool(bad, "t.par:4: flag"),
-                           doctest::Contains(("t.par:4: flag = '" + bad + "'").c_str()),
-                           UserError);
+                           doctest::Contains(("t.par:4: flag = '" + bad + "'").c_str()), UserError);
     }
   }
 }
@@ -204,14 +202,12 @@ TEST_CASE("parse_integer") {
     for (const std::string bad : {"1.5", "abc", "", "12abc", "1e3", "0x10", "+", "-", "1 2", "+-5", "--5"}) {
       CAPTURE(bad);
       CHECK_THROWS_WITH_AS(splotch::parse_integer(bad, "t.par:2: xres"),
-                           doctest::Contains(("t.par:2: xres = '" + bad + "' is not an integer").c_str()),
-                           UserError);
+                           doctest::Contains(("t.par:2: xres = '" + bad + "' is not an integer").c_str()), UserError);
     }
   }
   SUBCASE("out of range") {
     CHECK_THROWS_WITH_AS(splotch::parse_integer("99999999999999999999", "t.par:2: n"),
-                         doctest::Contains("t.par:2: n = '99999999999999999999' is out of range"),
-                         UserError);
+                         doctest::Contains("t.par:2: n = '99999999999999999999' is out of range"), UserError);
     CHECK_THROWS_WITH_AS(splotch::parse_integer("-9223372036854775809", "t.par:2: n"),
                          doctest::Contains("out of range"), UserError);
   }
@@ -231,13 +227,12 @@ TEST_CASE("parse_real") {
     for (const std::string bad : {"abc", "1.5x", "1,5", "1e", "nan", "NaN", "--1", "1 2"}) {
       CAPTURE(bad);
       CHECK_THROWS_WITH_AS(splotch::parse_real(bad, "t.par:3: fov"),
-                           doctest::Contains(("t.par:3: fov = '" + bad + "' is not a number").c_str()),
-                           UserError);
+                           doctest::Contains(("t.par:3: fov = '" + bad + "' is not a number").c_str()), UserError);
     }
   }
   SUBCASE("empty value") {
-    CHECK_THROWS_WITH_AS(splotch::parse_real("", "t.par:3: fov"),
-                         doctest::Contains("t.par:3: fov has an empty value"), UserError);
+    CHECK_THROWS_WITH_AS(splotch::parse_real("", "t.par:3: fov"), doctest::Contains("t.par:3: fov has an empty value"),
+                         UserError);
     CHECK_THROWS_WITH_AS(splotch::parse_real("  ", "t.par:3: fov"),
                          doctest::Contains("t.par:3: fov has an empty value"), UserError);
   }
@@ -250,10 +245,10 @@ TEST_CASE("parse_real") {
 TEST_CASE("ParamFile::get typed values") {
   ParamFile p = parse(
       "flag_a = TRUE\nflag_b = f\nflag_c = .false.\nflag_d = Yes\nflag_e = 0\n"  // 1-5
-      "n = 42\nneg = -3\nbig = 3000000000\n"                                       // 6-8
-      "x = 0.1\nzmax = 1e23\nhuge = 1e39\n"                                        // 9-11
-      "name = demo file\n"                                                         // 12
-      "half = 1.5\nword = wide\nempty =\nmaybe = perhaps\n");                      // 13-16
+      "n = 42\nneg = -3\nbig = 3000000000\n"                                     // 6-8
+      "x = 0.1\nzmax = 1e23\nhuge = 1e39\n"                                      // 9-11
+      "name = demo file\n"                                                       // 12
+      "half = 1.5\nword = wide\nempty =\nmaybe = perhaps\n");                    // 13-16
   SUBCASE("booleans") {
     CHECK(p.get<bool>("flag_a") == true);
     CHECK(p.get<bool>("flag_b") == false);
@@ -261,23 +256,18 @@ TEST_CASE("ParamFile::get typed values") {
     CHECK(p.get<bool>("flag_d") == true);
     CHECK(p.get<bool>("flag_e") == false);
     CHECK(p.get<bool>("flag_z", true) == true);
-    CHECK_THROWS_WITH_AS(p.get<bool>("maybe"), doctest::Contains("t.par:16: maybe = 'perhaps'"),
-                         UserError);
-    CHECK_THROWS_WITH_AS(p.get<bool>("maybe", false),
-                         doctest::Contains("t.par:16: maybe = 'perhaps'"), UserError);
+    CHECK_THROWS_WITH_AS(p.get<bool>("maybe"), doctest::Contains("t.par:16: maybe = 'perhaps'"), UserError);
+    CHECK_THROWS_WITH_AS(p.get<bool>("maybe", false), doctest::Contains("t.par:16: maybe = 'perhaps'"), UserError);
   }
   SUBCASE("integers") {
     CHECK(p.get<int>("n") == 42);
     CHECK(p.get<int>("neg") == -3);
     CHECK(p.get<long long>("big") == 3000000000LL);
     CHECK(p.get<int>("missing", 7) == 7);
-    CHECK_THROWS_WITH_AS(p.get<int>("half"),
-                         doctest::Contains("t.par:13: half = '1.5' is not an integer"), UserError);
-    CHECK_THROWS_WITH_AS(p.get<int>("big"),
-                         doctest::Contains("t.par:8: big = '3000000000' is out of range"),
+    CHECK_THROWS_WITH_AS(p.get<int>("half"), doctest::Contains("t.par:13: half = '1.5' is not an integer"), UserError);
+    CHECK_THROWS_WITH_AS(p.get<int>("big"), doctest::Contains("t.par:8: big = '3000000000' is out of range"),
                          UserError);
-    CHECK_THROWS_WITH_AS(p.get<int>("word", 3), doctest::Contains("t.par:14: word = 'wide'"),
-                         UserError);
+    CHECK_THROWS_WITH_AS(p.get<int>("word", 3), doctest::Contains("t.par:14: word = 'wide'"), UserError);
     CHECK_THROWS_WITH_AS(p.get<int>("empty"), doctest::Contains("t.par:15: empty"), UserError);
   }
   SUBCASE("floats and doubles") {
@@ -287,14 +277,11 @@ TEST_CASE("ParamFile::get typed values") {
     CHECK(p.get<float>("zmax") == 1e23f);
     CHECK(p.get<double>("n") == 42.0);
     CHECK(p.get<double>("huge") == 1e39);
-    CHECK_THROWS_WITH_AS(p.get<float>("huge"), doctest::Contains("t.par:11: huge = '1e39'"),
+    CHECK_THROWS_WITH_AS(p.get<float>("huge"), doctest::Contains("t.par:11: huge = '1e39'"), UserError);
+    CHECK_THROWS_WITH_AS(p.get<double>("word"), doctest::Contains("t.par:14: word = 'wide' is not a number"),
                          UserError);
-    CHECK_THROWS_WITH_AS(p.get<double>("word"),
-                         doctest::Contains("t.par:14: word = 'wide' is not a number"), UserError);
-    CHECK_THROWS_WITH_AS(p.get<float>("word", 1.0f), doctest::Contains("t.par:14: word = 'wide'"),
-                         UserError);
-    CHECK_THROWS_WITH_AS(p.get<double>("empty"),
-                         doctest::Contains("t.par:15: empty has an empty value"), UserError);
+    CHECK_THROWS_WITH_AS(p.get<float>("word", 1.0f), doctest::Contains("t.par:14: word = 'wide'"), UserError);
+    CHECK_THROWS_WITH_AS(p.get<double>("empty"), doctest::Contains("t.par:15: empty has an empty value"), UserError);
   }
   SUBCASE("strings") {
     CHECK(p.get<std::string>("name") == "demo file");
@@ -303,8 +290,7 @@ TEST_CASE("ParamFile::get typed values") {
   }
   SUBCASE("a required key that is missing names the file and the key") {
     CHECK_THROWS_WITH_AS(p.get<std::string>("infile"),
-                         doctest::Contains("t.par: required parameter 'infile' is missing"),
-                         UserError);
+                         doctest::Contains("t.par: required parameter 'infile' is missing"), UserError);
     CHECK_THROWS_WITH_AS(p.get<int>("xres"), doctest::Contains("'xres'"), UserError);
     CHECK_THROWS_WITH_AS(p.get<double>("Zmax"), doctest::Contains("'Zmax'"), UserError);
   }
@@ -340,15 +326,13 @@ TEST_CASE("ParamFile::set_from_command_line") {
   }
   SUBCASE("a bad value from the command line names its origin") {
     p.set_from_command_line("xres=abc");
-    CHECK_THROWS_WITH_AS(p.get<int>("xres"),
-                         doctest::Contains("command line: xres = 'abc' is not an integer"),
+    CHECK_THROWS_WITH_AS(p.get<int>("xres"), doctest::Contains("command line: xres = 'abc' is not an integer"),
                          UserError);
   }
   SUBCASE("set() with another origin") {
     p.set("fov", "wide", "scenes.txt:3");
     CHECK(p.origin("fov") == "scenes.txt:3");
-    CHECK_THROWS_WITH_AS(p.get<double>("fov"), doctest::Contains("scenes.txt:3: fov = 'wide'"),
-                         UserError);
+    CHECK_THROWS_WITH_AS(p.get<double>("fov"), doctest::Contains("scenes.txt:3: fov = 'wide'"), UserError);
   }
   SUBCASE("origin of a key never given") { CHECK(p.origin("nothing") == "default"); }
 }
@@ -367,9 +351,9 @@ TEST_CASE("ParamFile::unused_keys") {
           std::vector<std::string>{"other (command line)", "typo_key (t.par:3)", "xres_ (t.par:4)"});
   }
   SUBCASE("nothing looked up: everything is unused") {
-    CHECK(sorted(p.unused_keys()) ==
-          std::vector<std::string>{"fov (command line)", "other (command line)",
-                                   "typo_key (t.par:3)", "xres (t.par:1)", "xres_ (t.par:4)"});
+    CHECK(sorted(p.unused_keys()) == std::vector<std::string>{"fov (command line)", "other (command line)",
+                                                              "typo_key (t.par:3)", "xres (t.par:1)",
+                                                              "xres_ (t.par:4)"});
   }
   SUBCASE("everything looked up: nothing is unused") {
     for (const char* k : {"xres", "fov", "typo_key", "xres_", "other"}) p.get<std::string>(k);

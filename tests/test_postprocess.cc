@@ -35,7 +35,8 @@ TEST_CASE("postprocess: contrast * v^gamma + brightness") {
   CHECK(img.rgb[2] == doctest::Approx(2.1));
 }
 
-TEST_CASE("postprocess: colour bars at the bottom, type 0 lowest, drawn after the adjustment (the palette's own colours)") {
+TEST_CASE(
+    "postprocess: colour bars at the bottom, type 0 lowest, drawn after the adjustment (the palette's own colours)") {
   Palette red("red", {{0, 0, 0}, {1, 0, 0}}), blue("blue", {{0, 0, 0}, {0, 0, 1}});
   Image img(10, 30);
   for (float& v : img.rgb) v = 0.2f;
@@ -46,10 +47,10 @@ TEST_CASE("postprocess: colour bars at the bottom, type 0 lowest, drawn after th
   o.gamma = 2.0;
   o.brightness = 0.05;
   postprocess(img, o);
-  CHECK(img.pixel(5, 29)[0] == doctest::Approx(0.5));   // palette(5/10) = 0.5 red, not adjusted
+  CHECK(img.pixel(5, 29)[0] == doctest::Approx(0.5));  // palette(5/10) = 0.5 red, not adjusted
   CHECK(img.pixel(5, 20)[0] == doctest::Approx(0.5));
-  CHECK(img.pixel(5, 19)[2] == doctest::Approx(0.5));   // the second bar above the first
+  CHECK(img.pixel(5, 19)[2] == doctest::Approx(0.5));  // the second bar above the first
   CHECK(img.pixel(5, 19)[0] == 0.0f);
-  CHECK(img.pixel(0, 29)[0] == 0.0f);                   // column 0 shows palette(0)
+  CHECK(img.pixel(0, 29)[0] == 0.0f);                               // column 0 shows palette(0)
   CHECK(img.pixel(5, 9)[0] == doctest::Approx(0.5 * 0.04 + 0.05));  // the picture above the bars is adjusted
 }

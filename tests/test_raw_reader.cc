@@ -27,7 +27,6 @@ using splotch::testing::TempDir;
 
 namespace {
 
-
 // The floats as 4-byte words in the given byte order.
 std::string encode(const std::vector<float>& values, bool big_endian) {
   std::string bytes(4 * values.size(), '\0');
@@ -253,14 +252,11 @@ TEST_CASE("read_raw::errors") {
       std::vector<float> values(4 * 3, 1.0f);
       std::string bytes = encode(values, true) + std::string(8, '\0');  // 56 bytes
       const std::string file = dir.write("short.bin", bytes);
-      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)),
-                           doctest::Contains(("'" + file + "'").c_str()), UserError);
-      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)), doctest::Contains("56 bytes"),
+      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)), doctest::Contains(("'" + file + "'").c_str()),
                            UserError);
-      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)), doctest::Contains("16 bytes"),
-                           UserError);
-      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)),
-                           doctest::Contains("num_blocks"), UserError);
+      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)), doctest::Contains("56 bytes"), UserError);
+      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)), doctest::Contains("16 bytes"), UserError);
+      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 4, true)), doctest::Contains("num_blocks"), UserError);
     }
   }
   SUBCASE("a file shorter than one record") {
@@ -292,8 +288,7 @@ TEST_CASE("read_raw::errors") {
     for (Layout layout : layouts) {
       CAPTURE(int(layout));
       CHECK_THROWS_WITH_AS(read_raw(dir.path(), options(layout, 3, true)),
-                           doctest::Contains(("'" + dir.path() + "' is a directory").c_str()),
-                           UserError);
+                           doctest::Contains(("'" + dir.path() + "' is a directory").c_str()), UserError);
     }
   }
   SUBCASE("a column beyond num_fields") {
@@ -302,12 +297,10 @@ TEST_CASE("read_raw::errors") {
       const std::string file = write_rows(dir, column_subset(kRows, 3), layout, true);
       RawOptions o = options(layout, 3, true);
       o.colour[0] = 3;
-      CHECK_THROWS_WITH_AS(read_raw(file, o), doctest::Contains("column C1 = 4 exceeds num_blocks = 3"),
-                           UserError);
+      CHECK_THROWS_WITH_AS(read_raw(file, o), doctest::Contains("column C1 = 4 exceeds num_blocks = 3"), UserError);
       o.colour[0] = -1;
       o.z = 5;
-      CHECK_THROWS_WITH_AS(read_raw(file, o), doctest::Contains("column z = 6 exceeds num_blocks = 3"),
-                           UserError);
+      CHECK_THROWS_WITH_AS(read_raw(file, o), doctest::Contains("column z = 6 exceeds num_blocks = 3"), UserError);
       CHECK_THROWS_WITH_AS(read_raw(file, o), doctest::Contains(("'" + file + "'").c_str()), UserError);
     }
   }
@@ -316,15 +309,15 @@ TEST_CASE("read_raw::errors") {
       CAPTURE(int(layout));
       RawOptions o = options(layout, 3, true);
       o.y = -1;
-      CHECK_THROWS_WITH_AS(read_raw(dir.path("any.bin"), o),
-                           doctest::Contains("the column of y must be given"), UserError);
+      CHECK_THROWS_WITH_AS(read_raw(dir.path("any.bin"), o), doctest::Contains("the column of y must be given"),
+                           UserError);
     }
   }
   SUBCASE("num_fields 0") {
     for (Layout layout : layouts) {
       CAPTURE(int(layout));
-      CHECK_THROWS_WITH_AS(read_raw(dir.path("any.bin"), options(layout, 0, true)),
-                           doctest::Contains("num_blocks = 0"), UserError);
+      CHECK_THROWS_WITH_AS(read_raw(dir.path("any.bin"), options(layout, 0, true)), doctest::Contains("num_blocks = 0"),
+                           UserError);
     }
   }
 }
@@ -367,24 +360,24 @@ TEST_CASE("read_raw::wrong byte order is reported") {
     for (Layout layout : layouts) {
       CAPTURE(int(layout));
       const std::string file = write_rows(dir, round_positions(), layout, true);
-      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 3, false)),
-                           doctest::Contains("set swap_endian = TRUE"), UserError);
+      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 3, false)), doctest::Contains("set swap_endian = TRUE"),
+                           UserError);
     }
   }
   SUBCASE("realistic positions, big-endian file read with swap_endian = FALSE") {
     for (Layout layout : layouts) {
       CAPTURE(int(layout));
       const std::string file = write_rows(dir, realistic_positions(1000, 2), layout, true);
-      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 3, false)),
-                           doctest::Contains("set swap_endian = TRUE"), UserError);
+      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 3, false)), doctest::Contains("set swap_endian = TRUE"),
+                           UserError);
     }
   }
   SUBCASE("realistic positions, little-endian file read with swap_endian = TRUE") {
     for (Layout layout : layouts) {
       CAPTURE(int(layout));
       const std::string file = write_rows(dir, realistic_positions(1000, 3), layout, false);
-      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 3, true)),
-                           doctest::Contains("set swap_endian = FALSE"), UserError);
+      CHECK_THROWS_WITH_AS(read_raw(file, options(layout, 3, true)), doctest::Contains("set swap_endian = FALSE"),
+                           UserError);
     }
   }
 }

@@ -86,7 +86,9 @@ TEST_CASE("read share: raw tables and blocks") {
       table.push_back(v);
       blocks[std::size_t(f * n + i)] = v;
     }
-  auto bytes = [](const std::vector<float>& v) { return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4); };
+  auto bytes = [](const std::vector<float>& v) {
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+  };
   testing::write_file(dir.path("table.bin"), bytes(table));
   testing::write_file(dir.path("blocks.bin"), bytes(blocks));
   for (bool is_table : {true, false}) {
@@ -109,8 +111,8 @@ TEST_CASE("read share: Gadget and HDF5 snapshots of two files, two render types;
   std::vector<std::string> gadget, hdf5;
   // Gas [0, 9) and DM [0, 3) in .0, gas [9, 14) and DM [3, 8) in .1: slices cross the files.
   for (int k = 0; k < 2; ++k) {
-    testing::GadgetTestFile g =
-        testing::snapshot(testing::Variant{2, false, 4, 4}, k == 0 ? 9 : 5, k == 0 ? 3 : 5, k == 0 ? 0 : 9, k == 0 ? 0 : 3);
+    testing::GadgetTestFile g = testing::snapshot(testing::Variant{2, false, 4, 4}, k == 0 ? 9 : 5, k == 0 ? 3 : 5,
+                                                  k == 0 ? 0 : 9, k == 0 ? 0 : 3);
     g.num_files = 2;
     gadget.push_back(dir.path("snap." + std::to_string(k)));
     g.write(gadget.back());
@@ -123,20 +125,26 @@ TEST_CASE("read share: Gadget and HDF5 snapshots of two files, two render types;
   }
   // Gas and DM of each file: with one or two parts, whole files.
   const std::vector<std::vector<std::size_t>> files = {{9, 3}, {5, 5}};
-  check_parts(2, [&](ReadShare share) {
-    TypedSnapshotRequest o = testing::gas_and_dm(gadget);
-    o.share = share;
-    return read_gadget(o);
-  }, files);
+  check_parts(
+      2,
+      [&](ReadShare share) {
+        TypedSnapshotRequest o = testing::gas_and_dm(gadget);
+        o.share = share;
+        return read_gadget(o);
+      },
+      files);
   if (!hdf5_supported()) {
     MESSAGE("HDF5 part skipped: this build has no HDF5");
     return;
   }
-  check_parts(2, [&](ReadShare share) {
-    TypedSnapshotRequest o = testing::gas_and_dm(hdf5);
-    o.share = share;
-    return read_hdf5(o);
-  }, files);
+  check_parts(
+      2,
+      [&](ReadShare share) {
+        TypedSnapshotRequest o = testing::gas_and_dm(hdf5);
+        o.share = share;
+        return read_hdf5(o);
+      },
+      files);
 }
 
 TEST_CASE("read share: Tipsy records and auxiliary arrays") {
@@ -223,13 +231,16 @@ TEST_CASE("read share: with every file's counts given, a share opens only the fi
     for (int n = 0; n < 2; ++n) CHECK(rows_of_type(again, n) == rows_of_type(last, n));
     CHECK(again.box_size == last.box_size);
   };
-  check(gadget, [](const TypedSnapshotRequest& o) { return read_gadget(o); },
-        [](const TypedSnapshotRequest& o) { return gadget_file_counts(o); });
+  check(
+      gadget, [](const TypedSnapshotRequest& o) { return read_gadget(o); },
+      [](const TypedSnapshotRequest& o) { return gadget_file_counts(o); });
   if (!hdf5_supported()) {
     MESSAGE("HDF5 part skipped: this build has no HDF5");
     return;
   }
-  check(hdf5, [](const TypedSnapshotRequest& o) { return read_hdf5(o); }, [](const TypedSnapshotRequest& o) { return hdf5_file_counts(o); });
+  check(
+      hdf5, [](const TypedSnapshotRequest& o) { return read_hdf5(o); },
+      [](const TypedSnapshotRequest& o) { return hdf5_file_counts(o); });
 }
 
 }  // namespace splotch

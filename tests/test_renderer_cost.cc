@@ -37,7 +37,9 @@ const Measured h100[] = {
 
 }  // namespace
 
-TEST_CASE("renderer = auto: the model picks the renderer that finished first on the H100 node, by about the margin measured") {
+TEST_CASE(
+    "renderer = auto: the model picks the renderer that finished first on the H100 node, by about the margin "
+    "measured") {
   for (const Measured& m : h100) {
     CAPTURE(m.particles);
     CAPTURE(m.resolution);

@@ -9,15 +9,16 @@
 namespace splotch {
 
 TEST_CASE("scene file: a header of parameter names, one frame per line, any value type") {
-  const auto frames = parse_scene_file("# a fly-by\n\ncamera_x  fov outfile   # keys\n1 30 a.png\n\n2 35.5 b.png # two\n"
-                                       "3 40 c.png\n",
-                                       "s.txt");
+  const auto frames = parse_scene_file(
+      "# a fly-by\n\ncamera_x  fov outfile   # keys\n1 30 a.png\n\n2 35.5 b.png # two\n"
+      "3 40 c.png\n",
+      "s.txt");
   REQUIRE(frames.size() == 3);
   CHECK(frames[0].number == 0);
   CHECK(frames[0].origin == "s.txt:4");
   CHECK(frames[1].origin == "s.txt:6");
-  CHECK(frames[1].values == std::vector<std::pair<std::string, std::string>>{{"camera_x", "2"}, {"fov", "35.5"},
-                                                                             {"outfile", "b.png"}});
+  CHECK(frames[1].values ==
+        std::vector<std::pair<std::string, std::string>>{{"camera_x", "2"}, {"fov", "35.5"}, {"outfile", "b.png"}});
   CHECK(frames[2].number == 2);
 }
 
@@ -75,6 +76,8 @@ TEST_CASE("scene read-ahead: auto reads ahead after a snapshot that took 0.05 s 
   CHECK(mode("auto") == ReadAhead::automatic);
   CHECK(mode("TRUE") == ReadAhead::always);
   CHECK(mode("no") == ReadAhead::never);
-  CHECK_THROWS_WITH_AS(mode("sometimes"), "t.par:1: scene_read_ahead (auto, TRUE or FALSE) = 'sometimes' is not a boolean (use TRUE or FALSE)",
-                       splotch::UserError);
+  CHECK_THROWS_WITH_AS(
+      mode("sometimes"),
+      "t.par:1: scene_read_ahead (auto, TRUE or FALSE) = 'sometimes' is not a boolean (use TRUE or FALSE)",
+      splotch::UserError);
 }

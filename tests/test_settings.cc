@@ -22,8 +22,8 @@ using splotch::output_name;
 using splotch::OutputName;
 using splotch::ParamFile;
 using splotch::RawOptions;
-using splotch::read_snapshot_request;
 using splotch::read_settings;
+using splotch::read_snapshot_request;
 using splotch::RendererChoice;
 using splotch::Settings;
 using splotch::SortOrder;
@@ -33,19 +33,24 @@ using splotch::testing::TempDir;
 
 namespace {
 
-
 // The text of a parameter file, one key per line, so that each key's line number is known.
 class ParText {
  public:
   // A minimal raw-table file: everything else takes its default.
   explicit ParText(const std::string& outfile) {
-    lines_ = {{"simtype", "0"},     {"infile", "particles.bin"},
-              {"num_blocks", "4"},  {"x", "1"},
-              {"y", "2"},           {"z", "3"},
+    lines_ = {{"simtype", "0"},
+              {"infile", "particles.bin"},
+              {"num_blocks", "4"},
+              {"x", "1"},
+              {"y", "2"},
+              {"z", "3"},
               {"palette0", "testdata/palettes/grey.pal"},
-              {"camera_x", "0"},    {"camera_y", "-10"},
-              {"camera_z", "0"},    {"lookat_x", "0"},
-              {"lookat_y", "0"},    {"lookat_z", "0"},
+              {"camera_x", "0"},
+              {"camera_y", "-10"},
+              {"camera_z", "0"},
+              {"lookat_x", "0"},
+              {"lookat_y", "0"},
+              {"lookat_z", "0"},
               {"outfile", outfile}};
   }
   // Replaces the value of `key` on its line, or appends a line.
@@ -180,8 +185,12 @@ TEST_CASE("read_settings given values") {
     CHECK(settings_of(text.set("sort_type", "0")).sort == SortOrder::none);
   }
   SUBCASE("raw columns, simtype 1, swap_endian, smooth_factor") {
-    const Settings s = settings_of(text.set("simtype", "1").set("num_blocks", "6").set("r", "4")
-                                       .set("I", "6").set("C1", "5").set("swap_endian", "FALSE")
+    const Settings s = settings_of(text.set("simtype", "1")
+                                       .set("num_blocks", "6")
+                                       .set("r", "4")
+                                       .set("I", "6")
+                                       .set("C1", "5")
+                                       .set("swap_endian", "FALSE")
                                        .set("smooth_factor", "2.5"));
     CHECK(s.input.raw.layout == RawOptions::Layout::blocks);
     CHECK(s.input.raw.num_fields == 6);
@@ -195,8 +204,8 @@ TEST_CASE("read_settings given values") {
     CHECK(settings_of(text.set("r", "0")).input.raw.hsml == -1);
   }
   SUBCASE("vector colours need no palette and read C2 and C3") {
-    const Settings s = settings_of(text.remove("palette0").set("color_is_vector0", "TRUE")
-                                       .set("C1", "2").set("C2", "3").set("C3", "4"));
+    const Settings s = settings_of(
+        text.remove("palette0").set("color_is_vector0", "TRUE").set("C1", "2").set("C2", "3").set("C3", "4"));
     CHECK(s.types[0].vector_colour == true);
     CHECK(s.types[0].palette_path.empty());
     CHECK(s.input.raw.vector_colour == true);
@@ -209,24 +218,29 @@ TEST_CASE("read_settings given values") {
     CHECK(settings_of(text.set("renderer", "host"), 0, true).renderer == RendererChoice::host);
     CHECK(settings_of(text.set("renderer", "cuda"), 0, true).renderer == RendererChoice::cuda);
     CHECK(settings_of(text.set("renderer", "auto"), 0, false).renderer == RendererChoice::host);
-    const Settings gpu = settings_of(text.set("renderer", "cuda").set("gpu_chunk_particles", "5000")
-                                         .set("tile_boundary_width", "24").set("tile_x-side", "48"), 0, true);
+    const Settings gpu = settings_of(text.set("renderer", "cuda")
+                                         .set("gpu_chunk_particles", "5000")
+                                         .set("tile_boundary_width", "24")
+                                         .set("tile_x-side", "48"),
+                                     0, true);
     CHECK(gpu.cuda.chunk_particles == 5000);
     CHECK(gpu.cuda.boundary == 24);
     CHECK(gpu.cuda.tile_x == 48);
     CHECK(gpu.cuda.tile_y == 32);
     CHECK(gpu.cuda.algorithm == splotch::CudaAlgorithm::btile);
-    CHECK(settings_of(text.set("cuda_algorithm", "fragment"), 0, true).cuda.algorithm == splotch::CudaAlgorithm::fragment);
+    CHECK(settings_of(text.set("cuda_algorithm", "fragment"), 0, true).cuda.algorithm ==
+          splotch::CudaAlgorithm::fragment);
     CHECK(gpu.cuda.btile_writes == splotch::BtileWrites::atomics);
     CHECK(!gpu.cuda.narrow_to_fit);  // tile_boundary_width given
     CHECK(settings_of(text.remove("tile_boundary_width"), 0, true).cuda.narrow_to_fit);
-    CHECK(settings_of(text.set("btile_writes", "boundary"), 0, true).cuda.btile_writes == splotch::BtileWrites::boundary);
+    CHECK(settings_of(text.set("btile_writes", "boundary"), 0, true).cuda.btile_writes ==
+          splotch::BtileWrites::boundary);
     CHECK(settings_of(text.set("btile_writes", "three_step"), 0, true).cuda.btile_writes ==
           splotch::BtileWrites::three_step);
   }
   SUBCASE("output options") {
-    const Settings s = settings_of(text.set("colorbar", "yes").set("pic_gamma", "2.2")
-                                       .set("pic_contrast", "1.5").set("pic_brightness", "0.25"));
+    const Settings s = settings_of(
+        text.set("colorbar", "yes").set("pic_gamma", "2.2").set("pic_contrast", "1.5").set("pic_brightness", "0.25"));
     CHECK(s.output.colour_bar == true);
     CHECK(s.output.gamma == 2.2);
     CHECK(s.output.contrast == 1.5);
@@ -241,9 +255,7 @@ TEST_CASE("read_settings given values") {
   SUBCASE("pic_brightness wins over the misspelling when both are given") {
     CHECK(settings_of(text.set("pic_brighness", "0.3").set("pic_brightness", "0.7")).output.brightness == 0.7);
   }
-  SUBCASE("the frame number names the image") {
-    CHECK(settings_of(text, 12).output.path == dir.path("demo0012.tga"));
-  }
+  SUBCASE("the frame number names the image") { CHECK(settings_of(text, 12).output.path == dir.path("demo0012.tga")); }
   SUBCASE("outfile with an image extension") {
     const Settings s = settings_of(text.set("outfile", dir.path("x.png")));
     CHECK(s.output.path == dir.path("x.png"));
@@ -275,14 +287,13 @@ TEST_CASE("read_snapshot_request") {
   }
   SUBCASE("a relative infile found beside the parameter file") {
     std::ofstream(dir.path("beside.bin")) << "x";
-    ParamFile p = ParamFile::parse("simtype = 0\ninfile = beside.bin\nnum_blocks = 3\nx=1\ny=2\nz=3\n",
-                                   dir.path("t.par"));
+    ParamFile p =
+        ParamFile::parse("simtype = 0\ninfile = beside.bin\nnum_blocks = 3\nx=1\ny=2\nz=3\n", dir.path("t.par"));
     CHECK(read_snapshot_request(p).path == dir.path("beside.bin"));
   }
   SUBCASE("a missing simtype or infile") {
     ParamFile p = ParamFile::parse("infile = p.bin\n", "t.par");
-    CHECK_THROWS_WITH_AS(read_snapshot_request(p), doctest::Contains("t.par: required parameter 'simtype'"),
-                         UserError);
+    CHECK_THROWS_WITH_AS(read_snapshot_request(p), doctest::Contains("t.par: required parameter 'simtype'"), UserError);
     ParamFile q = ParamFile::parse("simtype = 0\nnum_blocks = 3\nx=1\ny=2\nz=3\n", "t.par");
     CHECK_THROWS_WITH_AS(read_snapshot_request(q), doctest::Contains("'infile'"), UserError);
   }
@@ -306,7 +317,8 @@ TEST_CASE("output_name") {
     check_name(output_name("demo.dat", 0, false, 0), "demo.dat0000.tga", ImageFormat::tga);
     check_name(output_name("x.jpg", 0, false, 0), "x.jpg", ImageFormat::jpeg);
     check_name(output_name("x.jpeg", 0, false, 3, true), "x0003.jpeg", ImageFormat::jpeg);
-    CHECK(output_name("x.bmp", 0, false, 0).warning.rfind("outfile = x.bmp ends in .bmp, which is no image type written here", 0) == 0);
+    CHECK(output_name("x.bmp", 0, false, 0)
+              .warning.rfind("outfile = x.bmp ends in .bmp, which is no image type written here", 0) == 0);
   }
   SUBCASE("an image extension: used as given, and it chooses the format") {
     check_name(output_name("x.png", 0, false, 0), "x.png", ImageFormat::png);
@@ -344,9 +356,7 @@ TEST_CASE("read_settings errors") {
   auto error_of = [&](const ParText& t, bool gpu_available = false) -> std::string {
     try {
       settings_of(t, 0, gpu_available);
-    } catch (const UserError& e) {
-      return e.what();
-    }
+    } catch (const UserError& e) { return e.what(); }
     return "";
   };
   auto contains = [](const std::string& message, const std::string& part) {
@@ -419,9 +429,7 @@ TEST_CASE("read_settings errors") {
     text.set("color_is_vector0", "TRUE").set("C2", "2");
     rejects("C3", "9", "9");
   }
-  SUBCASE("renderer = cuda without a GPU") {
-    rejects("renderer", "cuda", "cuda");
-  }
+  SUBCASE("renderer = cuda without a GPU") { rejects("renderer", "cuda", "cuda"); }
   SUBCASE("GPU keys out of range") {
     text.set("renderer", "cuda");
     text.set("gpu_chunk_particles", "-1");
@@ -431,7 +439,8 @@ TEST_CASE("read_settings errors") {
     text.set("tile_boundary_width", "8").set("cuda_algorithm", "magic");
     contains(error_of(text, true), text.where("cuda_algorithm") + " = 'magic'");
     text.set("cuda_algorithm", "btile").set("btile_writes", "plain");
-    contains(error_of(text, true), text.where("btile_writes") + " = 'plain' is not one of atomics, boundary, three_step");
+    contains(error_of(text, true),
+             text.where("btile_writes") + " = 'plain' is not one of atomics, boundary, three_step");
     // The strips of tiles two apart would overlap.
     text.set("btile_writes", "three_step").set("tile_boundary_width", "40");
     contains(error_of(text, true), "three_step needs tile_boundary_width (40) no wider than tile_x-side (32)");
@@ -463,10 +472,10 @@ TEST_CASE("read_settings errors") {
     rejects("camera_z", "1,5", "'1,5'");
   }
   SUBCASE("other ranges: each message names file, line and key") {
-    const std::pair<const char*, const char*> bad[] = {
-        {"minrad_pix", "-1"}, {"gray_absorption", "-0.1"}, {"smooth_factor", "0"},
-        {"smooth_factor0", "-2"}, {"ptypes", "0"}, {"zmax", "0"}, {"xres", "70000"},
-        {"outfile", ""}};
+    const std::pair<const char*, const char*> bad[] = {{"minrad_pix", "-1"},   {"gray_absorption", "-0.1"},
+                                                       {"smooth_factor", "0"}, {"smooth_factor0", "-2"},
+                                                       {"ptypes", "0"},        {"zmax", "0"},
+                                                       {"xres", "70000"},      {"outfile", ""}};
     for (const auto& [key, value] : bad) {
       const std::string key_text = key;
       CAPTURE(key_text);
@@ -498,14 +507,16 @@ TEST_CASE("read_settings: the original's labels and masks (XXXX, *_present = 0, 
     MESSAGE("label and mask settings skipped: ../shared/data is not beside this checkout");
     return;
   }
-  const std::string head = "simtype = 2\ninfile = " + data + "/gadgetreader_test_g2_snap\nptypes = 2\nptype0 = 0\n"
+  const std::string head = "simtype = 2\ninfile = " + data +
+                           "/gadgetreader_test_g2_snap\nptypes = 2\nptype0 = 0\n"
                            "ptype1 = 4\nsize_fix1 = 5\n";
   auto input = [&](const std::string& keys) {
     ParamFile p = ParamFile::parse(head + keys, "t.par");
     return read_snapshot_request(p);
   };
-  const auto none = input("size_fix0 = 0\nsize_present0 = 0\ncolor_label0 = XXXX\nintensity_label0 = XXXX\n"
-                          "color_label1 = XXXX\nintensity_label1 = XXXX\n");
+  const auto none = input(
+      "size_fix0 = 0\nsize_present0 = 0\ncolor_label0 = XXXX\nintensity_label0 = XXXX\n"
+      "color_label1 = XXXX\nintensity_label1 = XXXX\n");
   CHECK(none.typed.types[0].size.label == "HSML");
   CHECK(!none.typed.types[0].size.present);  // 0: from the block's size
   for (const auto& t : none.typed.types) {
@@ -519,8 +530,9 @@ TEST_CASE("read_settings: the original's labels and masks (XXXX, *_present = 0, 
   REQUIRE(skip.typed.types[1].intensity.present);
   CHECK(*skip.typed.types[1].intensity.present == 17u);
   REQUIRE(skip.notes.size() == 1);
-  CHECK(skip.notes[0] == "t.par:8: color_present1 = 1 does not hold particle type 4, whose values it reads: the types "
-                         "the block holds were worked out from its size");
+  CHECK(skip.notes[0] ==
+        "t.par:8: color_present1 = 1 does not hold particle type 4, whose values it reads: the types "
+        "the block holds were worked out from its size");
   // A smoothing length named XXXX with size_fix0 = 0 has nowhere to come from.
   ParamFile p = ParamFile::parse(head + "size_fix0 = 0\nsize_label0 = XXXX\n", "t.par");
   p.begin_gathering();
@@ -528,11 +540,10 @@ TEST_CASE("read_settings: the original's labels and masks (XXXX, *_present = 0, 
   std::string message;
   try {
     p.end_gathering();
-  } catch (const UserError& e) {
-    message = e.what();
-  }
-  CHECK(message == "t.par:8: size_label0 = XXXX names no field, but size_fix0 = 0 takes the smoothing lengths from "
-                   "one: name the field (HSML), or give size_fix0 > 0 or size_estimate0 = knn");
+  } catch (const UserError& e) { message = e.what(); }
+  CHECK(message ==
+        "t.par:8: size_label0 = XXXX names no field, but size_fix0 = 0 takes the smoothing lengths from "
+        "one: name the field (HSML), or give size_fix0 > 0 or size_estimate0 = knn");
   // Outside a gathering a rejected value throws at once.
   ParamFile q = ParamFile::parse(head + "size_fix0 = 0\nsize_label0 = XXXX\n", "t.par");
   CHECK_THROWS_WITH_AS(read_snapshot_request(q), doctest::Contains("size_label0 = XXXX names no field"), UserError);

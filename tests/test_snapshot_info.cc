@@ -49,7 +49,8 @@ TEST_CASE("--info: finite statistics, NaN and infinite values counted, integers 
   const CommandResult r = run_command("bin/splotch --info " + path);
   INFO(r.out << r.err);
   CHECK(r.status == 0);
-  CHECK(row_of(r.out, "TEMP") == " TEMP float32 1.5 1.5 1.5 (1 NaN, 1 infinite: not counted; a render skips such particles)");
+  CHECK(row_of(r.out, "TEMP") ==
+        " TEMP float32 1.5 1.5 1.5 (1 NaN, 1 infinite: not counted; a render skips such particles)");
   CHECK(row_of(r.out, "DUST") == " DUST float32 0 0 2");
   if (hdf5_supported()) {
     const std::string h5 = dir.path("snap.hdf5");
@@ -91,7 +92,8 @@ TEST_CASE("--info: a dataset of other rows than the header's count is flagged") 
   }
   const CommandResult r = run_command("bin/splotch --info " + h5);
   INFO(r.out << r.err);
-  CHECK(r.out.find("    Coordinates      " + h5 + ": 3 rows, but the header says 4 particles of type 0 (a render of "
+  CHECK(r.out.find("    Coordinates      " + h5 +
+                   ": 3 rows, but the header says 4 particles of type 0 (a render of "
                    "this type stops here)") != std::string::npos);
 }
 #endif

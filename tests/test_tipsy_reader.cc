@@ -3,7 +3,6 @@
 // every type, auxiliary arrays in ASCII and binary), on bad files, and on the real snapshots of
 // ../shared/data.
 #include <doctest/doctest.h>
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -68,8 +67,7 @@ QuantityRequest q(const std::string& label, float factor = 1.0f) { return {label
 TypedSnapshotRequest all_types(const std::string& path) {
   TypedSnapshotRequest o;
   o.files = {path};
-  o.types = {request(0, 0, "HSML", q("Temperature", 2), q("Density")),
-             request(1, 0.5f, "", q("eps"), q("MASS")),
+  o.types = {request(0, 0, "HSML", q("Temperature", 2), q("Density")), request(1, 0.5f, "", q("eps"), q("MASS")),
              request(2, 0, "Softening", q("tform"), q("Metallicity", 3))};
   return o;
 }
@@ -121,9 +119,7 @@ void check_read_field(const TipsyFile& f, int gas, int dark, int star) {
 std::string message_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const UserError& e) {
-    return e.what();
-  }
+  } catch (const UserError& e) { return e.what(); }
   return "";
 }
 
@@ -338,8 +334,7 @@ TEST_CASE("tipsy: bad auxiliary arrays are one clear error") {
   CHECK(error_for(testing::tipsy_ascii_array(seven)).empty());
   CHECK(error_for(testing::tipsy_ascii_array({1, 2, 3})) ==
         "auxiliary array '" + path + ".aux': its first line gives the count 3, but the snapshot has 7 particles");
-  CHECK(error_for("7\n1\n2\n3\n4\n") ==
-        "auxiliary array '" + path + ".aux' ends after 4 values, but its count is 7");
+  CHECK(error_for("7\n1\n2\n3\n4\n") == "auxiliary array '" + path + ".aux' ends after 4 values, but its count is 7");
   CHECK(error_for("7\n1\n2\n3\nfour\n5\n6\n7\n") ==
         "auxiliary array '" + path + ".aux' line 5: 'four' is not a number");
   CHECK(contains(error_for(testing::tipsy_binary_array(seven, true).substr(0, 20)),
@@ -347,8 +342,9 @@ TEST_CASE("tipsy: bad auxiliary arrays are one clear error") {
   std::vector<double> vectors(21, 1.0);
   CHECK(contains(error_for(testing::tipsy_binary_array(vectors, true)),
                  "a binary array of 3 values per particle (a vector)"));
-  CHECK(contains(error_for(std::string(40, '\x7f')), "neither an ASCII array (the particle count, 7, on the first "
-                                                     "line, then a value per line) nor a binary one"));
+  CHECK(contains(error_for(std::string(40, '\x7f')),
+                 "neither an ASCII array (the particle count, 7, on the first "
+                 "line, then a value per line) nor a binary one"));
   CHECK(contains(error_for(""), "the file is empty"));
   CHECK(error_for("7\n1\n2\n" + std::string(5000, 'x')) ==
         "auxiliary array '" + path + ".aux' line 4: '" + std::string(40, 'x') + "' is not a number");
@@ -363,14 +359,20 @@ TEST_CASE("tipsy: a label the records do not have: an error for sizes, a warning
   o.files = {path};
   o.types = {request(0, 1.0f, "", q(""), q("")), request(1, 0, "HSML", q(""), q(""))};
   CHECK(message_of([&] { read_tipsy(o); }) ==
-        "Tipsy file '" + path + "' has no field 'HSML' (hsmooth) (size_label1) for its 3 dark particles: dark records "
-        "hold mass, pos, vel, eps, phi, and there is no auxiliary array '" + path + ".HSML'; give type 1 one smoothing "
-        "length with size_fix1 > 0, or estimate them with size_estimate1 = knn");
+        "Tipsy file '" + path +
+            "' has no field 'HSML' (hsmooth) (size_label1) for its 3 dark particles: dark records "
+            "hold mass, pos, vel, eps, phi, and there is no auxiliary array '" +
+            path +
+            ".HSML'; give type 1 one smoothing "
+            "length with size_fix1 > 0, or estimate them with size_estimate1 = knn");
   o.types[1] = request(1, 1.0f, "", q("rho"), q(""));
   ParticleSet p = read_tipsy(o);
   CHECK(p.warnings == std::vector<std::string>{
-                          "Tipsy file '" + path + "' has no field 'rho' (color_label1) for its 3 dark particles: dark "
-                          "records hold mass, pos, vel, eps, phi, and there is no auxiliary array '" + path + ".rho': "
+                          "Tipsy file '" + path +
+                          "' has no field 'rho' (color_label1) for its 3 dark particles: dark "
+                          "records hold mass, pos, vel, eps, phi, and there is no auxiliary array '" +
+                          path +
+                          ".rho': "
                           "type 1 is drawn with colour 1, as when color_label1 is left out (name a field the file has, "
                           "or XXXX for none)"});
   CHECK(p.colour[0][4] == 1.0f);
@@ -392,12 +394,14 @@ TEST_CASE("tipsy: a label the records do not have: an error for sizes, a warning
   testing::write_file(path + ".smoothlength", "5\n1\n2\n3\n4\n5\n");  // a vector cannot come from an array
   p = read_tipsy(o);
   REQUIRE(p.warnings.size() == 1);
-  CHECK(contains(p.warnings[0], "for its 3 dark particles: dark records hold mass, pos, vel, eps, phi; vector colours "
-                                "need pos or vel: type 1 is drawn with colour 1"));
+  CHECK(contains(p.warnings[0],
+                 "for its 3 dark particles: dark records hold mass, pos, vel, eps, phi; vector colours "
+                 "need pos or vel: type 1 is drawn with colour 1"));
   CHECK(p.colour[2][4] == 1.0f);
   const TipsyFile f(path);
   CHECK(message_of([&] { f.read_field(1, "temp"); }) ==
-        "Tipsy file '" + path + "' has no field 'temp' for its dark particles; dark records hold mass, pos, vel, eps, phi");
+        "Tipsy file '" + path +
+            "' has no field 'temp' for its dark particles; dark records hold mass, pos, vel, eps, phi");
 }
 
 TEST_CASE("tipsy: bad files are one clear error") {
@@ -416,18 +420,21 @@ TEST_CASE("tipsy: bad files are one clear error") {
   CHECK(error_for(good).empty());
   CHECK(error_for(good, true).empty());
   CHECK(error_for("") == bad + "too short for a Tipsy header (0 bytes, where the header alone is 28 or 32)");
-  CHECK(error_for(good.substr(0, 20)) == bad + "too short for a Tipsy header (20 bytes, where the header alone is 28 or 32)");
+  CHECK(error_for(good.substr(0, 20)) ==
+        bad + "too short for a Tipsy header (20 bytes, where the header alone is 28 or 32)");
   // 32 + 3 x 48 + 2 x 36 + 44 = 292 bytes.
   CHECK(error_for(good.substr(0, good.size() - 10)) ==
-        bad + "the header's counts (3 gas, 2 dark, 1 star; big-endian) need a file of 292 bytes (288 with a 28-byte "
-              "header), but it is 282 bytes: truncated, or not a Tipsy snapshot");
+        bad +
+            "the header's counts (3 gas, 2 dark, 1 star; big-endian) need a file of 292 bytes (288 with a 28-byte "
+            "header), but it is 282 bytes: truncated, or not a Tipsy snapshot");
   CHECK(contains(error_for(good + "xyz"), "need a file of 292 bytes (288 with a 28-byte header), but it is 295 bytes"));
   TipsyTestFile wrong_total = good_file;
   wrong_total.nbodies = 7;
   CHECK(error_for(wrong_total.bytes()) ==
-        bad + "does not look like a Tipsy snapshot: its header reads nbodies 7, ndim 3, 3 gas + 2 dark + 1 star "
-              "big-endian (nbodies 117440512, ndim 50331648, 50331648 gas + 33554432 dark + 16777216 star "
-              "little-endian), where nbodies is the sum and ndim 3");
+        bad +
+            "does not look like a Tipsy snapshot: its header reads nbodies 7, ndim 3, 3 gas + 2 dark + 1 star "
+            "big-endian (nbodies 117440512, ndim 50331648, 50331648 gas + 33554432 dark + 16777216 star "
+            "little-endian), where nbodies is the sum and ndim 3");
   TipsyTestFile two_d = good_file;
   two_d.ndim = 2;
   CHECK(error_for(two_d.bytes()) ==
@@ -443,8 +450,9 @@ TEST_CASE("tipsy: bad files are one clear error") {
       gadget.format = format;
       gadget.big_endian = big;
       CHECK(error_for(gadget.bytes()) ==
-            bad + "is not a Tipsy snapshot: it starts like a Gadget snapshot (a record length of 256 or 8 in its "
-                  "first 4 bytes; read those with simtype 2)");
+            bad +
+                "is not a Tipsy snapshot: it starts like a Gadget snapshot (a record length of 256 or 8 in its "
+                "first 4 bytes; read those with simtype 2)");
     }
   CHECK(contains(error_for("simtype = 11\ninfile = snap.000010\n"), "does not look like a Tipsy snapshot"));
   CHECK(contains(error_for("simtype = 11\ninfile = snap.000010\n"), "; it looks like a text file"));
@@ -465,8 +473,9 @@ TEST_CASE("tipsy: bad files are one clear error") {
   const std::string only_gas = dir.write("gas", snapshot(false, false, 3, 0, 0).bytes());
   o.files = {only_gas};
   CHECK(message_of([&] { read_tipsy(o); }) ==
-        "Tipsy file '" + only_gas + "' holds no star particles (ptype1 = 2); it holds 3 gas, 0 dark, 0 star: choose "
-        "another ptype1 or fewer ptypes");
+        "Tipsy file '" + only_gas +
+            "' holds no star particles (ptype1 = 2); it holds 3 gas, 0 dark, 0 star: choose "
+            "another ptype1 or fewer ptypes");
   o.files = {path};
   o.types[1].file_type = 3;
   CHECK(message_of([&] { read_tipsy(o); }) == "ptype1 = 3: Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)");
@@ -474,14 +483,14 @@ TEST_CASE("tipsy: bad files are one clear error") {
   CHECK(message_of([&] { read_tipsy(o); }) == "ptype1 = -1: Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)");
   o.types.pop_back();
   o.files = {path, only_gas};
-  CHECK(message_of([&] { read_tipsy(o); }) ==
-        "a Tipsy snapshot is one file, but 2 were given ('" + path + "', '" + only_gas +
-        "'): name the one file with infile and numfiles = 1");
+  CHECK(message_of([&] { read_tipsy(o); }) == "a Tipsy snapshot is one file, but 2 were given ('" + path + "', '" +
+                                                  only_gas + "'): name the one file with infile and numfiles = 1");
   // An empty snapshot is a snapshot; it holds no particles of any type.
   const std::string empty = dir.write("empty", snapshot(true, true, 0, 0, 0).bytes());
   CHECK(TipsyFile(empty).total() == 0);
   o.files = {empty};
-  CHECK(contains(message_of([&] { read_tipsy(o); }), "holds no gas particles (ptype0 = 0); it holds 0 gas, 0 dark, 0 star"));
+  CHECK(contains(message_of([&] { read_tipsy(o); }),
+                 "holds no gas particles (ptype0 = 0); it holds 0 gas, 0 dark, 0 star"));
 }
 
 }  // namespace splotch

@@ -44,7 +44,7 @@ void check_round_trip(const Case& c, const std::string& outfile, const std::stri
                           "outfile = " + outfile + "\n" + pictype;
   run.write("case.par", par);
   // Without an extension of its own, the name gets the frame number and pictype's (0: .tga).
-  const std::string extension = outfile.find('.') != std::string::npos ? outfile.substr(outfile.find('.'))
+  const std::string extension = outfile.find('.') != std::string::npos   ? outfile.substr(outfile.find('.'))
                                 : pictype.find("4") != std::string::npos ? ".png"
                                 : pictype.find("2") != std::string::npos ? ".ppm"
                                                                          : ".tga";
@@ -85,20 +85,24 @@ void check_round_trip(const Case& c, const std::string& outfile, const std::stri
 }
 
 const std::string camera_scene = "camera_x camera_y camera_z\n50 -50 80\n60 -40 80\n70 -30 80\n";
-const std::string demo_camera = "camera_x = 50\ncamera_y = -50\ncamera_z = 80\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\n";
+const std::string demo_camera =
+    "camera_x = 50\ncamera_y = -50\ncamera_z = 80\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\n";
 
 }  // namespace
 
 TEST_CASE("used.par round trip: raw table and raw blocks, single frames and scenes") {
   TempDir data;
   REQUIRE(run_command("bin/make_demo --out " + data.path("table.bin") + " --n 3000").status == 0);
-  REQUIRE(run_command("bin/make_demo --out " + data.path("blocks.bin") + " --n 3000 --layout block --little-endian").status == 0);
+  REQUIRE(run_command("bin/make_demo --out " + data.path("blocks.bin") + " --n 3000 --layout block --little-endian")
+              .status == 0);
   const std::string columns = "num_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\ncolor_log0 = TRUE\n";
-  check_round_trip({"raw table", {data.path("table.bin")}, "simtype = 0\ninfile = table.bin\n" + columns, demo_camera,
-                    camera_scene},
-                   "pic", "pictype = 4\n");
-  check_round_trip({"raw blocks", {data.path("blocks.bin")},
-                    "simtype = 1\ninfile = blocks.bin\nswap_endian = FALSE\na_eq_e = FALSE\n" + columns, demo_camera,
+  check_round_trip(
+      {"raw table", {data.path("table.bin")}, "simtype = 0\ninfile = table.bin\n" + columns, demo_camera, camera_scene},
+      "pic", "pictype = 4\n");
+  check_round_trip({"raw blocks",
+                    {data.path("blocks.bin")},
+                    "simtype = 1\ninfile = blocks.bin\nswap_endian = FALSE\na_eq_e = FALSE\n" + columns,
+                    demo_camera,
                     camera_scene},
                    "pic.tga", "pictype = 3\n");
 }
@@ -111,21 +115,27 @@ TEST_CASE("used.par round trip: Gadget (two files), Gadget-layout HDF5 and Tipsy
   }
   const std::string dir = absolute_path(data) + "/";
   // The two files of the Gadget snapshot, found from infile by the header's count (numfiles absent).
-  check_round_trip({"gadget", {dir + "gadgetreader_test_g2_snap.0", dir + "gadgetreader_test_g2_snap.1"},
-                    "simtype = 2\ninfile = gadgetreader_test_g2_snap\nsize_fix0 = 0\ncolor_label0 = U\ncolor_log0 = TRUE\n",
-                    "camera_x = 1500\ncamera_y = -6000\ncamera_z = 1500\nlookat_x = 1500\nlookat_y = 1500\nlookat_z = 1500\n",
-                    "camera_x camera_y camera_z\n1500 -6000 1500\n1700 -6000 1400\n1900 -5000 1300\n"},
-                   "gadget", "");
+  check_round_trip(
+      {"gadget",
+       {dir + "gadgetreader_test_g2_snap.0", dir + "gadgetreader_test_g2_snap.1"},
+       "simtype = 2\ninfile = gadgetreader_test_g2_snap\nsize_fix0 = 0\ncolor_label0 = U\ncolor_log0 = TRUE\n",
+       "camera_x = 1500\ncamera_y = -6000\ncamera_z = 1500\nlookat_x = 1500\nlookat_y = 1500\nlookat_z = 1500\n",
+       "camera_x camera_y camera_z\n1500 -6000 1500\n1700 -6000 1400\n1900 -5000 1300\n"},
+      "gadget", "");
   // fidx builds the name: snap_ + 000 + .hdf5; the camera is placed from the data.
-  check_round_trip({"hdf5", {dir + "gadget4_lcdm_gas_snapshot_000.hdf5"},
+  check_round_trip({"hdf5",
+                    {dir + "gadget4_lcdm_gas_snapshot_000.hdf5"},
                     "simtype = 8\ninfile = gadget4_lcdm_gas_snapshot_\nfidx = 0\nsize_fix0 = 0\n"
                     "intensity_label0 = Density\nintensity_log0 = TRUE\n",
-                    "", "face\nFRONT\nTOP\nLEFT\n"},
+                    "",
+                    "face\nFRONT\nTOP\nLEFT\n"},
                    "hdf5.ppm", "");
-  check_round_trip({"tipsy", {dir + "changa_testonestar_onestar.tbin"},
+  check_round_trip({"tipsy",
+                    {dir + "changa_testonestar_onestar.tbin"},
                     "simtype = 11\ninfile = changa_testonestar_onestar.tbin\nsize_fix0 = 0\ncolor_label0 = temp\n"
                     "color_log0 = TRUE\n",
-                    "", "face fov\nFRONT 30\nBOTTOM 40\nRIGHT 50\n"},
+                    "",
+                    "face fov\nFRONT 30\nBOTTOM 40\nRIGHT 50\n"},
                    "tipsy.png", "");
 }
 
@@ -147,9 +157,12 @@ TEST_CASE("used.par round trip: an HDF5 table of datasets named by x, y, z (simt
   }
   H5Sclose(space);
   H5Fclose(file);
-  check_round_trip({"hdf5 table", {path},
-                    "simtype = 7\ninfile = table.h5\nx = PosX\ny = PosY\nz = PosZ\nC1 = Temp\nr = -1\nsmooth_param = 2\n",
-                    "", "face\nBACK\nRIGHT\nBOTTOM\n"},
-                   "table", "pictype = 2\n");
+  check_round_trip(
+      {"hdf5 table",
+       {path},
+       "simtype = 7\ninfile = table.h5\nx = PosX\ny = PosY\nz = PosZ\nC1 = Temp\nr = -1\nsmooth_param = 2\n",
+       "",
+       "face\nBACK\nRIGHT\nBOTTOM\n"},
+      "table", "pictype = 2\n");
 }
 #endif

@@ -60,7 +60,10 @@ struct TipsyTestFile {
       for (const std::vector<double>& r : records[t]) {
         if (int(r.size()) != tipsy_record_values[t]) throw std::logic_error("TipsyTestFile: record of a wrong size");
         for (int k = 0; k < int(r.size()); ++k)
-          append_value(out, r[std::size_t(k)], k >= 1 && k <= 3 ? position_bytes : k >= 4 && k <= 6 ? velocity_bytes : 4,
+          append_value(out, r[std::size_t(k)],
+                       k >= 1 && k <= 3   ? position_bytes
+                       : k >= 4 && k <= 6 ? velocity_bytes
+                                          : 4,
                        big_endian);
       }
     return out;

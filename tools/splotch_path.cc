@@ -82,7 +82,8 @@ int run(const std::vector<std::string>& args) {
   } else {
     throw UserError("'" + move + "' is not a move: orbit, fly or zoom (bin/splotch_path --help)");
   }
-  if (!keys.empty()) throw UserError("'" + keys.begin()->first + "' is not a key of " + move + " (bin/splotch_path --help)");
+  if (!keys.empty())
+    throw UserError("'" + keys.begin()->first + "' is not a key of " + move + " (bin/splotch_path --help)");
   const std::string text = scene_text(path);
   if (out_path == "-") {
     std::fputs(text.c_str(), stdout);

@@ -25,15 +25,23 @@ std::string usage_text() {
 CommandLine parse_command_line(const std::vector<std::string>& args) {
   CommandLine c;
   for (const std::string& a : args) {
-    if (a == "--help" || a == "-h") c.help = true;
-    else if (a == "--version") c.version = true;
-    else if (a == "--quiet" || a == "-q") c.quiet = true;
-    else if (a == "--info") c.info = true;
-    else if (a.size() > 1 && a[0] == '-') throw UserError("unknown option '" + a + "' (see splotch --help)");
-    else if (a.find('=') != std::string::npos) c.overrides.push_back(a);
-    else if (c.parameter_file.empty()) c.parameter_file = a;
-    else throw UserError("two parameter files given, '" + c.parameter_file + "' and '" + a +
-                         "'; overrides take the form key=value");
+    if (a == "--help" || a == "-h")
+      c.help = true;
+    else if (a == "--version")
+      c.version = true;
+    else if (a == "--quiet" || a == "-q")
+      c.quiet = true;
+    else if (a == "--info")
+      c.info = true;
+    else if (a.size() > 1 && a[0] == '-')
+      throw UserError("unknown option '" + a + "' (see splotch --help)");
+    else if (a.find('=') != std::string::npos)
+      c.overrides.push_back(a);
+    else if (c.parameter_file.empty())
+      c.parameter_file = a;
+    else
+      throw UserError("two parameter files given, '" + c.parameter_file + "' and '" + a +
+                      "'; overrides take the form key=value");
   }
   if (!c.help && !c.version && c.parameter_file.empty())
     throw UserError("no parameter file given (usage: splotch [--quiet] FILE.par [key=value ...]; see --help)");

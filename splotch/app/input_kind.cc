@@ -32,9 +32,7 @@ std::string tipsy_aux_description(const std::string& path, std::string& snapshot
     const TipsyAuxArray aux(path, tipsy.total(), tipsy.swapped());
     return "an auxiliary array of the Tipsy snapshot '" + snapshot + "' (" + (aux.binary() ? "binary" : "ASCII") +
            ", " + plural(tipsy.total(), "value") + ", one per particle)";
-  } catch (const UserError&) {
-    return "";
-  }
+  } catch (const UserError&) { return ""; }
 }
 
 }  // namespace
@@ -80,17 +78,15 @@ ParamFile read_parameter_file(const std::string& path) {
       throw UserError(what + k.description + ", not a parameter file: run `bin/splotch --info " + path +
                       "` to see what it holds, or write a parameter file that names it with infile" + how);
     case InputKind::Kind::tipsy_aux_array:
-      throw UserError(what + k.description + ", not a parameter file: a parameter file with simtype = 11 and infile = " +
-                      k.snapshot + " draws it with a label of its name (color_label0 = " +
-                      path.substr(k.snapshot.size() + 1) + ", say)");
+      throw UserError(what + k.description +
+                      ", not a parameter file: a parameter file with simtype = 11 and infile = " + k.snapshot +
+                      " draws it with a label of its name (color_label0 = " + path.substr(k.snapshot.size() + 1) +
+                      ", say)");
     case InputKind::Kind::directory:
       throw UserError(what + "a directory, not a parameter file: name the .par file in it" + how);
-    case InputKind::Kind::empty:
-      throw UserError(what + "empty: a parameter file holds key = value lines" + how);
-    case InputKind::Kind::missing:
-      throw UserError("cannot open parameter file '" + path + "': " + k.description);
-    default:
-      return ParamFile::read(path);
+    case InputKind::Kind::empty: throw UserError(what + "empty: a parameter file holds key = value lines" + how);
+    case InputKind::Kind::missing: throw UserError("cannot open parameter file '" + path + "': " + k.description);
+    default: return ParamFile::read(path);
   }
 }
 

@@ -16,8 +16,8 @@ struct InputKind {
   enum class Kind { text, snapshot, tipsy_aux_array, directory, empty, missing, other };
   Kind kind = Kind::other;
   std::optional<SnapshotFormat> format;  // a snapshot's (Gadget, HDF5, Tipsy)
-  std::string description;  // "a Gadget snapshot (format 2, 2 files)", ...
-  std::string snapshot;     // a Tipsy auxiliary array's snapshot
+  std::string description;               // "a Gadget snapshot (format 2, 2 files)", ...
+  std::string snapshot;                  // a Tipsy auxiliary array's snapshot
 };
 
 InputKind input_kind(const std::string& path);

@@ -12,15 +12,15 @@
 
 #include "params/param_file.h"
 #include "params/user_error.h"
-#include "splotch/mpi/comm.h"
 #include "splotch/app/command_line.h"
-#include "splotch/util/console.h"
 #include "splotch/app/input_kind.h"
-#include "splotch/frame/pipeline.h"
-#include "splotch/scene/scene_run.h"
-#include "splotch/settings/settings.h"
 #include "splotch/app/snapshot_info.h"
 #include "splotch/app/version.h"
+#include "splotch/frame/pipeline.h"
+#include "splotch/mpi/comm.h"
+#include "splotch/scene/scene_run.h"
+#include "splotch/settings/settings.h"
+#include "splotch/util/console.h"
 
 namespace {
 
@@ -47,13 +47,14 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
     silent.emplace(Console::Holding{});
   Console& console = comm.root() ? *speaking : *silent;
   if (params.get<bool>("server", false))
-    throw UserError(params.origin("server") + ": server = TRUE asks for the original's interactive server, which this "
+    throw UserError(params.origin("server") +
+                    ": server = TRUE asks for the original's interactive server, which this "
                     "splotch does not have; leave the key out (or FALSE) to render the file's picture");
   if (cl.info || analysis_only(params)) {
     if (!cl.info && !comm.root()) return 0;
     if (!cl.info)
-      console.report("splotch: " + std::string(params.has("AnalyzeSimulationOnly") ? "AnalyzeSimulationOnly = TRUE"
-                                                                                     : "ptypes = 0") +
+      console.report("splotch: " +
+                     std::string(params.has("AnalyzeSimulationOnly") ? "AnalyzeSimulationOnly = TRUE" : "ptypes = 0") +
                      ": what the snapshot holds (nothing is rendered; this is bin/splotch --info)\n");
     print_snapshot_info(params, console, std::cout);
     return 0;
@@ -72,7 +73,8 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
     return summary.failed > 0 ? 1 : 0;  // the frames that failed said why as they went
   }
   if (read_mpi_mode(params) == MpiMode::frames)
-    throw UserError(params.origin("mpi_mode") + ": mpi_mode = frames deals out the frames of a scene file, and "
+    throw UserError(params.origin("mpi_mode") +
+                    ": mpi_mode = frames deals out the frames of a scene file, and "
                     "there is no scene_file");
   FrameOptions frame;
   frame.comm = &comm;

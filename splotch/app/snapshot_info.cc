@@ -10,10 +10,10 @@
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
+#include "io/read_snapshot.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
 #include "splotch/app/input_kind.h"
-#include "io/read_snapshot.h"
 #include "splotch/settings/settings.h"
 
 namespace splotch {
@@ -44,8 +44,10 @@ FieldSummary summarize(ParticleArray<float> v) {
 // A value for the table: integers as integers, and no "-0".
 std::string cell(float v, bool integer) {
   char text[32];
-  if (integer) std::snprintf(text, sizeof text, "%13.0f", double(v) + 0.0);
-  else std::snprintf(text, sizeof text, "%13.6g", double(v) + 0.0);
+  if (integer)
+    std::snprintf(text, sizeof text, "%13.0f", double(v) + 0.0);
+  else
+    std::snprintf(text, sizeof text, "%13.6g", double(v) + 0.0);
   return text;
 }
 
@@ -99,8 +101,8 @@ void print_raw_info(const SnapshotRequest& input, Console& console, std::ostream
   out << "  type 0: " << p.size() << " particles\n";
   print_table_head(out);
   const std::pair<const char*, const ParticleArray<float>*> fields[] = {
-      {"x", &p.x}, {"y", &p.y}, {"z", &p.z}, {"hsml", &p.hsml}, {"I", &p.intensity},
-      {"C1", &p.colour[0]}, {"C2", &p.colour[1]}, {"C3", &p.colour[2]}};
+      {"x", &p.x},         {"y", &p.y},          {"z", &p.z},          {"hsml", &p.hsml},
+      {"I", &p.intensity}, {"C1", &p.colour[0]}, {"C2", &p.colour[1]}, {"C3", &p.colour[2]}};
   for (const auto& [name, values] : fields)
     if (!values->empty()) print_row(out, name, "float32", *values);
 }
@@ -233,11 +235,14 @@ void print_hdf5_info(const SnapshotRequest& input, std::ostream& out) {
         for (const auto& file : files) {
           if (file->header().count(t) == 0) continue;
           const std::optional<Hdf5Field> here = file->find(t, field.name);
-          if (!here) throw UserError("HDF5 file '" + file->path() + "' lacks PartType" + std::to_string(t) + "/" +
-                                     field.name + ", which '" + f->path() + "' has");
+          if (!here)
+            throw UserError("HDF5 file '" + file->path() + "' lacks PartType" + std::to_string(t) + "/" + field.name +
+                            ", which '" + f->path() + "' has");
           if (here->rows != file->header().count(t) && c == 0) {
-            std::snprintf(line, sizeof line, "    %-16s %s: %zu rows, but the header says %llu particles of type %d "
-                          "(a render of this type stops here)\n", field.name.c_str(), file->path().c_str(), here->rows,
+            std::snprintf(line, sizeof line,
+                          "    %-16s %s: %zu rows, but the header says %llu particles of type %d "
+                          "(a render of this type stops here)\n",
+                          field.name.c_str(), file->path().c_str(), here->rows,
                           static_cast<unsigned long long>(file->header().count(t)), t);
             out << line;
           }
@@ -280,7 +285,8 @@ void print_tipsy_info(const SnapshotRequest& input, std::ostream& out) {
 ParamFile info_parameters(const std::string& file) {
   const InputKind k = input_kind(file);
   if (k.kind == InputKind::Kind::snapshot)
-    return ParamFile::parse("simtype = " + std::to_string(simtype_number(*k.format)) + "\ninfile = " + file + "\n", "--info " + file);
+    return ParamFile::parse("simtype = " + std::to_string(simtype_number(*k.format)) + "\ninfile = " + file + "\n",
+                            "--info " + file);
   return read_parameter_file(file);
 }
 
@@ -288,18 +294,23 @@ bool print_auxiliary_info(const std::string& file, std::ostream& out) {
   const InputKind k = input_kind(file);
   if (k.kind != InputKind::Kind::tipsy_aux_array) return false;
   out << file << ": " << k.description << "\n"
-      << "  draw it with simtype = 11, infile = " << k.snapshot << " and a label of its name (color_label0 = "
-      << file.substr(k.snapshot.size() + 1) << ", say); bin/splotch --info " << k.snapshot << " shows the snapshot\n";
+      << "  draw it with simtype = 11, infile = " << k.snapshot
+      << " and a label of its name (color_label0 = " << file.substr(k.snapshot.size() + 1)
+      << ", say); bin/splotch --info " << k.snapshot << " shows the snapshot\n";
   return true;
 }
 
 void print_snapshot_info(ParamFile& params, Console& console, std::ostream& out) {
   for (const std::string& w : params.warnings()) console.warning(w);
   const SnapshotRequest input = read_snapshot_request(params);
-  if (input.format == SnapshotFormat::gadget) print_gadget_info(input, console, out);
-  else if (input.format == SnapshotFormat::hdf5) print_hdf5_info(input, out);
-  else if (input.format == SnapshotFormat::tipsy) print_tipsy_info(input, out);
-  else print_raw_info(input, console, out);
+  if (input.format == SnapshotFormat::gadget)
+    print_gadget_info(input, console, out);
+  else if (input.format == SnapshotFormat::hdf5)
+    print_hdf5_info(input, out);
+  else if (input.format == SnapshotFormat::tipsy)
+    print_tipsy_info(input, out);
+  else
+    print_raw_info(input, console, out);
 }
 
 void print_snapshot_ids(ParamFile& params, std::ostream& out) {

@@ -9,10 +9,10 @@ namespace splotch {
 namespace {
 
 // Bytes per particle that the largest stage adds to the particle set (measured; see the header).
-constexpr double render_extra = 4;        // a_eq_e: the tile order's scratch
-constexpr double draw_order_extra = 18;   // a_eq_e = FALSE: draw keys and their sort
-constexpr double knn_extra = 37;          // the neighbour tree and its order
-constexpr double image_bytes_per_pixel = 13;  // the float RGB image and the 8-bit one
+constexpr double render_extra = 4;                         // a_eq_e: the tile order's scratch
+constexpr double draw_order_extra = 18;                    // a_eq_e = FALSE: draw keys and their sort
+constexpr double knn_extra = 37;                           // the neighbour tree and its order
+constexpr double image_bytes_per_pixel = 13;               // the float RGB image and the 8-bit one
 constexpr std::size_t base_bytes = std::size_t(16) << 20;  // the program, its libraries, the threads
 
 }  // namespace
@@ -46,16 +46,15 @@ MemoryNeed memory_need(std::uint64_t particles, const MemoryShape& s) {
   return need;
 }
 
-std::string check_memory(const MemoryNeed& need, std::uint64_t particles, std::size_t available,
-                         int processes_on_node, const std::string& input_path) {
+std::string check_memory(const MemoryNeed& need, std::uint64_t particles, std::size_t available, int processes_on_node,
+                         const std::string& input_path) {
   if (available == 0) return {};
   char counts[200];
   std::snprintf(counts, sizeof counts, "%.3g particles x %.0f bytes, and %s for the image", double(particles),
                 need.bytes_per_particle, memory_text(need.image_bytes).c_str());
-  const std::string per_process =
-      processes_on_node > 1 ? " (this process's part of the node's, shared by " + std::to_string(processes_on_node) +
-                                  " processes)"
-                            : "";
+  const std::string per_process = processes_on_node > 1 ? " (this process's part of the node's, shared by " +
+                                                              std::to_string(processes_on_node) + " processes)"
+                                                        : "";
   // What to do follows what takes the memory: every MPI process holds the whole image.
   const std::string advice =
       need.image_bytes > need.particle_bytes
@@ -68,8 +67,8 @@ std::string check_memory(const MemoryNeed& need, std::uint64_t particles, std::s
                     ": the run would fail or be killed. " + advice +
                     ", or use a node with more memory; memory_check = FALSE renders anyway");
   if (double(need.total) > 0.9 * double(available))
-    return "this run needs about " + gib_text(need.total) + " of the " + gib_text(available) +
-           " of memory available" + per_process + ": it may be killed if anything else takes memory meanwhile";
+    return "this run needs about " + gib_text(need.total) + " of the " + gib_text(available) + " of memory available" +
+           per_process + ": it may be killed if anything else takes memory meanwhile";
   return {};
 }
 

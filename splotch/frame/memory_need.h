@@ -17,10 +17,10 @@ namespace splotch {
 
 struct MemoryShape {
   std::size_t pixels = 0;
-  int fields = 6;            // floats per particle read: x y z hsml I and one colour (8: a vector colour)
-  bool types = false;        // more than one type: a byte each
+  int fields = 6;      // floats per particle read: x y z hsml I and one colour (8: a vector colour)
+  bool types = false;  // more than one type: a byte each
   bool a_eq_e = true;
-  bool knn = false;          // smoothing lengths from the nearest neighbours
+  bool knn = false;              // smoothing lengths from the nearest neighbours
   bool keeps_particles = false;  // a scene keeps the particles for later frames and projects a copy
 };
 
@@ -34,8 +34,8 @@ MemoryNeed memory_need(std::uint64_t particles, const MemoryShape& shape);
 // Empty when the run fits (or `available` is 0, unknown); a warning's text when it takes over 90% of
 // it. Throws UserError, naming the need, what is available and what to do, when it does not fit.
 // `processes_on_node`: MPI processes sharing the node's memory (each was given its share of it).
-std::string check_memory(const MemoryNeed& need, std::uint64_t particles, std::size_t available,
-                         int processes_on_node, const std::string& input_path);
+std::string check_memory(const MemoryNeed& need, std::uint64_t particles, std::size_t available, int processes_on_node,
+                         const std::string& input_path);
 
 std::string gib_text(std::size_t bytes);  // "3.72 GiB"
 

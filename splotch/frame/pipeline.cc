@@ -10,34 +10,34 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "cuda/cuda_renderer.h"
 #include "io/image_writer.h"
 #include "io/palette.h"
 #include "io/text_file.h"
 #include "params/user_error.h"
-#include "splotch/stages/camera_placement.h"
-#include "splotch/stages/colour.h"
-#include "splotch/stages/geometry.h"
-#include "splotch/render/gpu_render.h"
-#include "splotch/render/gpu_startup.h"
-#include "cuda/cuda_renderer.h"
-#include "splotch/render/host_renderer.h"
-#include "splotch/stages/normalize.h"
-#include "splotch/stages/postprocess.h"
-#include "splotch/util/file_paths.h"
+#include "splotch/frame/memory_need.h"
+#include "splotch/frame/system_memory.h"
+#include "splotch/load/particle_count.h"
 #include "splotch/load/snapshot_cache.h"
 #include "splotch/load/snapshot_load.h"
 #include "splotch/mpi/comm.h"
-#include "splotch/settings/original_keys.h"
 #include "splotch/mpi/draw_order_split.h"
-#include "splotch/stages/exposure.h"
+#include "splotch/render/gpu_render.h"
+#include "splotch/render/gpu_startup.h"
+#include "splotch/render/host_render_config.h"
+#include "splotch/render/host_renderer.h"
+#include "splotch/render/renderer_cost.h"
+#include "splotch/settings/original_keys.h"
 #include "splotch/settings/settings.h"
+#include "splotch/stages/camera_placement.h"
+#include "splotch/stages/colour.h"
+#include "splotch/stages/exposure.h"
+#include "splotch/stages/geometry.h"
+#include "splotch/stages/normalize.h"
+#include "splotch/stages/postprocess.h"
 #include "splotch/stages/sort.h"
 #include "splotch/stages/tile_order.h"
-#include "splotch/render/host_render_config.h"
-#include "splotch/frame/memory_need.h"
-#include "splotch/load/particle_count.h"
-#include "splotch/render/renderer_cost.h"
-#include "splotch/frame/system_memory.h"
+#include "splotch/util/file_paths.h"
 
 namespace splotch {
 namespace {
@@ -86,7 +86,8 @@ void check_data_parallel(const Settings& s, int processes) {
       const std::string N = std::to_string(n);
       throw UserError("size_estimate" + N + " = knn cannot run" + with +
                       ": a process's share of the particles does not hold their neighbours; run it with one "
-                      "process, or give the smoothing lengths (size_label" + N + " or size_fix" + N + ")");
+                      "process, or give the smoothing lengths (size_label" +
+                      N + " or size_fix" + N + ")");
     }
 }
 
@@ -96,8 +97,9 @@ std::vector<std::string> type_names(const SnapshotRequest& in) {
   std::vector<std::string> names;
   static const char* const tipsy[] = {"gas", "dark", "star"};
   for (const RenderTypeRequest& r : in.typed.types)
-    names.push_back(in.format == SnapshotFormat::tipsy && r.file_type >= 0 && r.file_type < 3 ? tipsy[r.file_type]
-                                                                                        : "file type " + std::to_string(r.file_type));
+    names.push_back(in.format == SnapshotFormat::tipsy && r.file_type >= 0 && r.file_type < 3
+                        ? tipsy[r.file_type]
+                        : "file type " + std::to_string(r.file_type));
   return names;
 }
 
@@ -114,7 +116,8 @@ NormalizedRanges ranges_none() { return {}; }
 
 // The record of one frame of a scene renders that frame alone.
 void leave_scene_out_of_record(ParamFile& params) {
-  for (const char* key : {"scene_file", "scene_start", "scene_incr", "last_scene", "resume", "scene_read_ahead", "mpi_mode"})
+  for (const char* key :
+       {"scene_file", "scene_start", "scene_incr", "last_scene", "resume", "scene_read_ahead", "mpi_mode"})
     params.leave_out_of_record(key);
 }
 
@@ -212,7 +215,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   }
 
   const auto palettes = read_palettes(s);
-  if (gpu_start) gpu_start->pace_threads();  // without a GPU, the search for one is over by now
+  if (gpu_start) gpu_start->pace_threads();              // without a GPU, the search for one is over by now
   if (s.input.format == SnapshotFormat::palette_only) {  // the original's show_palette.par: no snapshot
     if (comm && !comm->root()) return report;
     Image image(s.camera.xres, s.camera.yres);
@@ -295,8 +298,8 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     shape.keeps_particles = keeps_particles;
     const int on_node = comm ? comm->node_size() : 1;
     agreed([&] {
-      const std::string w = check_memory(memory_need(*n, shape), *n,
-                                         available_memory_bytes() / std::size_t(on_node), on_node, s.input.path);
+      const std::string w = check_memory(memory_need(*n, shape), *n, available_memory_bytes() / std::size_t(on_node),
+                                         on_node, s.input.path);
       if (!w.empty()) console.warning(w);
     });
   };

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "params/param_file.h"
-#include "splotch/util/console.h"
 #include "splotch/frame/run_report.h"
+#include "splotch/util/console.h"
 
 namespace splotch {
 

@@ -19,7 +19,10 @@ std::string RunReport::text() const {
                 height, renderer.c_str(), threads);
   out += line;
   std::snprintf(line, sizeof line, "  particles  %zu %s, %zu dropped as invalid, %zu in view\n", particles_read,
-                reused ? "from the previous frame (not read again)" : read_ahead ? "read (while the frame before rendered)" : "read", particles_dropped, particles_active);
+                reused       ? "from the previous frame (not read again)"
+                : read_ahead ? "read (while the frame before rendered)"
+                             : "read",
+                particles_dropped, particles_active);
   out += line;
   for (const std::string& r : ranges) out += "  " + r + "\n";
   for (const std::string& n : notes) out += "  note: " + n + "\n";

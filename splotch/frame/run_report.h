@@ -2,8 +2,8 @@
 // by tests/bench.sh, so keep the "  <stage> <seconds> s" lines stable).
 #pragma once
 
-#include <optional>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,12 +19,12 @@ struct RunReport {
   std::size_t particles_read = 0, particles_dropped = 0, particles_active = 0;
   std::vector<std::string> notes;   // what the user should know of how the input was taken (one line each)
   std::vector<std::string> ranges;  // per type, the colour and intensity ranges found in the data and used
-  std::optional<CudaReport> gpu;  // a GPU render: how the splats were divided, and its parts' times
+  std::optional<CudaReport> gpu;    // a GPU render: how the splats were divided, and its parts' times
   std::vector<std::pair<std::string, double>> stages;  // name, seconds
   double total_seconds = 0;
   double peak_memory_mib = 0;
-  bool skipped = false;  // resume: the image existed already
-  bool reused = false;   // the particles came from the previous frame of a scene, not the snapshot
+  bool skipped = false;     // resume: the image existed already
+  bool reused = false;      // the particles came from the previous frame of a scene, not the snapshot
   bool read_ahead = false;  // the snapshot was read in the background while the frame before rendered
 
   double stage_seconds(const std::string& name) const;  // 0 when the stage did not run

@@ -28,8 +28,8 @@ void estimate_smoothing_lengths(ParticleSet& p, const SnapshotRequest& input, Co
     const std::size_t count = hi - lo;
     if (count < 2)
       throw UserError("size_estimate" + std::to_string(n) + " = knn needs at least 2 particles of render type " +
-                      std::to_string(n) + "; '" + input.path + "' gives " + std::to_string(count) +
-                      ": give size_fix" + std::to_string(n) + " instead");
+                      std::to_string(n) + "; '" + input.path + "' gives " + std::to_string(count) + ": give size_fix" +
+                      std::to_string(n) + " instead");
     const KnnHsmlResult result = knn_hsml(p.x.data() + lo, p.y.data() + lo, p.z.data() + lo, count, r.neighbours, box,
                                           p.hsml.data() + lo, console.progress("hsml " + std::to_string(n)));
     console.end_progress();

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "io/particle_set.h"
-#include "splotch/util/console.h"
 #include "io/snapshot_request.h"
+#include "splotch/util/console.h"
 
 namespace splotch {
 

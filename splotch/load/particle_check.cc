@@ -28,7 +28,8 @@ void keep(ParticleArray<T>& v, std::size_t from, std::size_t to) {
 bool all_valid(const ParticleSet& p) {
   using namespace simd;
   const std::size_t n = p.size(), groups = n / lanes;
-  const ParticleArray<float>* values[] = {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]};
+  const ParticleArray<float>* values[] = {&p.x,         &p.y,         &p.z,         &p.hsml,
+                                          &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]};
   std::size_t bad = 0;
 #pragma omp parallel for schedule(static) reduction(+ : bad)
   for (std::size_t g = 0; g < groups; ++g) {

@@ -27,10 +27,8 @@ std::uint64_t whole_snapshot(const SnapshotRequest& in) {
       const std::uint64_t record = 4 * std::uint64_t(in.raw.num_fields);
       return record ? std::filesystem::file_size(in.path) / record : 0;
     }
-    case SnapshotFormat::gadget:
-      return requested(gadget_file_counts(in.typed), in.typed);
-    case SnapshotFormat::hdf5:
-      return requested(hdf5_file_counts(in.typed), in.typed);
+    case SnapshotFormat::gadget: return requested(gadget_file_counts(in.typed), in.typed);
+    case SnapshotFormat::hdf5: return requested(hdf5_file_counts(in.typed), in.typed);
     case SnapshotFormat::tipsy: {
       std::vector<std::vector<std::uint64_t>> counts;
       for (const std::string& path : in.typed.files) {
@@ -39,8 +37,7 @@ std::uint64_t whole_snapshot(const SnapshotRequest& in) {
       }
       return requested(counts, in.typed);
     }
-    default:
-      throw std::invalid_argument("no count before reading");
+    default: throw std::invalid_argument("no count before reading");
   }
 }
 
@@ -51,9 +48,7 @@ std::optional<std::uint64_t> particles_to_read(const SnapshotRequest& input) {
     const std::uint64_t all = whole_snapshot(input);
     const int parts = std::max(1, input.typed.share.parts);
     return all / std::uint64_t(parts) + (all % std::uint64_t(parts) != 0);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  } catch (const std::exception&) { return std::nullopt; }
 }
 
 }  // namespace splotch

@@ -43,7 +43,8 @@ void SnapshotCache::clear() {
   kept_ = LoadedSnapshot();
 }
 
-void SnapshotCache::read_ahead(std::string signature, SnapshotRequest input, std::vector<TypeNormalization> normalization) {
+void SnapshotCache::read_ahead(std::string signature, SnapshotRequest input,
+                               std::vector<TypeNormalization> normalization) {
   if (ahead_.valid()) return;
   ahead_signature_ = std::move(signature);
   ahead_ = std::async(std::launch::async, [input = std::move(input), normalization = std::move(normalization)] {

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "splotch/util/console.h"
 #include "splotch/load/snapshot_load.h"
+#include "splotch/util/console.h"
 
 namespace splotch {
 

@@ -30,7 +30,8 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
   // used.par must not give it where the run did not.
   const bool fidx_given = p.has("fidx");
   const int fidx = fidx_given ? p.get<int>("fidx") : 0;
-  if (fidx < 0 || fidx > 999999) throw UserError(p.origin("fidx") + ": fidx = " + std::to_string(fidx) + " must be from 0");
+  if (fidx < 0 || fidx > 999999)
+    throw UserError(p.origin("fidx") + ": fidx = " + std::to_string(fidx) + " must be from 0");
   const int numfiles = p.get<int>("numfiles", 0);
   if (p.has("numfiles") && numfiles < 1)
     throw UserError(p.origin("numfiles") + ": numfiles = " + std::to_string(numfiles) + " must be at least 1");
@@ -42,7 +43,8 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
   // Each name with the extension (when it lacks it), then as given: snap_005.hdf5 before a
   // Gadget snap_005 beside it.
   std::vector<std::string> bases;
-  for (const std::string& b : fidx_given ? std::vector<std::string>{numbered, exact} : std::vector<std::string>{exact, numbered}) {
+  for (const std::string& b :
+       fidx_given ? std::vector<std::string>{numbered, exact} : std::vector<std::string>{exact, numbered}) {
     if (!extension.empty() && !ends_with(b, extension)) bases.push_back(b + extension);
     bases.push_back(b);
   }
@@ -88,9 +90,13 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
       if (p.has("numfiles") && warnings) {  // the original's files say numfiles = 1 by habit
         const int said = files_in_header(base);
         if (said > 1)
-          warnings->push_back(p.origin("numfiles") + ": numfiles = 1, but the header of '" + base + "' says the snapshot "
-                              "has " + std::to_string(said) + " files: only this one is read (leave numfiles out, or "
-                              "give numfiles = " + std::to_string(said) + " and infile without the .0, to read all)");
+          warnings->push_back(p.origin("numfiles") + ": numfiles = 1, but the header of '" + base +
+                              "' says the snapshot "
+                              "has " +
+                              std::to_string(said) +
+                              " files: only this one is read (leave numfiles out, or "
+                              "give numfiles = " +
+                              std::to_string(said) + " and infile without the .0, to read all)");
       }
       const std::string stem = without_extension(base);
       // snap.0, or any other file of the snapshot (snap.1): all its files.

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "io/read_snapshot.h"
 #include "params/user_error.h"
-#include "splotch/stages/camera_placement.h"
 #include "splotch/load/estimate_hsml.h"
 #include "splotch/load/particle_check.h"
-#include "io/read_snapshot.h"
+#include "splotch/stages/camera_placement.h"
 #include "splotch/util/stopwatch.h"
 
 namespace splotch {
@@ -69,8 +69,8 @@ void check_types(const ParticleSet& p, int ptypes, const std::string& path) {
   if (p.type.empty()) return;
   const int highest = *std::max_element(p.type.begin(), p.type.end());
   if (highest >= ptypes)
-    throw UserError("'" + path + "' holds particles of type " + std::to_string(highest) + " but ptypes = " +
-                    std::to_string(ptypes) + "; raise ptypes");
+    throw UserError("'" + path + "' holds particles of type " + std::to_string(highest) +
+                    " but ptypes = " + std::to_string(ptypes) + "; raise ptypes");
 }
 
 template <class A>
@@ -148,7 +148,7 @@ SnapshotRequest with_file_counts(const SnapshotRequest& input, const Comm& comm)
   comm.broadcast(flat);
   for (std::size_t at = 0; at < flat.size(); at += 1 + std::size_t(flat[at]))
     mine.typed.share.file_counts.emplace_back(flat.begin() + std::ptrdiff_t(at + 1),
-                                               flat.begin() + std::ptrdiff_t(at + 1 + flat[at]));
+                                              flat.begin() + std::ptrdiff_t(at + 1 + flat[at]));
   return mine;
 }
 

@@ -10,19 +10,19 @@
 #include <vector>
 
 #include "io/particle_set.h"
-#include "splotch/mpi/comm.h"
-#include "splotch/util/console.h"
-#include "splotch/stages/normalize.h"
-#include "splotch/load/particle_check.h"
 #include "io/snapshot_request.h"
+#include "splotch/load/particle_check.h"
+#include "splotch/mpi/comm.h"
+#include "splotch/stages/normalize.h"
+#include "splotch/util/console.h"
 
 namespace splotch {
 
 struct LoadedSnapshot {
   ParticleSet particles;
   std::size_t read = 0, dropped = 0;
-  DroppedParticles dropped_kinds;  // `dropped`, by what was wrong with them
-  NormalizedRanges ranges;         // the colour and intensity ranges found and used, per type
+  DroppedParticles dropped_kinds;                      // `dropped`, by what was wrong with them
+  NormalizedRanges ranges;                             // the colour and intensity ranges found and used, per type
   std::vector<std::pair<std::string, double>> stages;  // read, hsml, normalize: seconds
 
   std::size_t bytes() const;  // of the particle arrays

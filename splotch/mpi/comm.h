@@ -95,9 +95,7 @@ void agreed(const Comm* comm, const std::string& out_of_memory, Work&& work) {
     work();
   } catch (const AgreedError& e) {  // all know it already, with the failing process named
     failure = known = e.what();
-  } catch (const std::bad_alloc&) {
-    failure = "out of memory " + out_of_memory;
-  } catch (const std::exception& e) {
+  } catch (const std::bad_alloc&) { failure = "out of memory " + out_of_memory; } catch (const std::exception& e) {
     failure = *e.what() ? e.what() : "an error without a message";
   }
   const std::string error = comm->first_error(failure);

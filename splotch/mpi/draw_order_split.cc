@@ -147,8 +147,8 @@ void split_draw_order(Splats& s, const std::vector<std::size_t>& per_type, SortO
   std::memcpy(came.data(), type_counts_in.data(), came.size() * 8);
 
   const std::uint32_t no_key = 0;
-  const float* field[fields - 1] = {s.x.data(), s.y.data(), s.radius.data(), s.colour[0].data(), s.colour[1].data(),
-                                    s.colour[2].data()};
+  const float* field[fields - 1] = {s.x.data(),         s.y.data(),         s.radius.data(),
+                                    s.colour[0].data(), s.colour[1].data(), s.colour[2].data()};
   // Each thread packs a contiguous part of the splats; its records for process q follow those of
   // the threads before it, so every group keeps this process's order.
   std::vector<std::size_t> at;  // [thread][process]
@@ -200,8 +200,8 @@ void split_draw_order(Splats& s, const std::vector<std::size_t>& per_type, SortO
         placed += came[r * T + t];
       }
   }
-  float* into[fields - 1] = {out.x.data(), out.y.data(), out.radius.data(), out.colour[0].data(),
-                             out.colour[1].data(), out.colour[2].data()};
+  float* into[fields - 1] = {out.x.data(),         out.y.data(),         out.radius.data(),
+                             out.colour[0].data(), out.colour[1].data(), out.colour[2].data()};
   for (std::size_t b = 0; b < K * T; ++b) {
     const std::size_t t = b / K, r = b % K;
 #pragma omp parallel for schedule(static)

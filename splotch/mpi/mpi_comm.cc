@@ -6,9 +6,9 @@
 #include <climits>
 #include <cstdlib>
 #include <functional>
-#include <string>
 #include <new>
 #include <stdexcept>
+#include <string>
 
 #include "splotch/mpi/comm.h"
 
@@ -36,8 +36,7 @@ Comm::Comm(int& argc, char**& argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   MPI_Comm node;
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
-        "MPI_Comm_split_type");
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
   int node_rank = 0;
   MPI_Comm_rank(node, &node_rank);
   MPI_Comm_size(node, &node_size_);
@@ -84,8 +83,7 @@ void Comm::min_max(std::vector<float>& mins, std::vector<float>& maxs) const {
 
 std::uint64_t Comm::sum(std::uint64_t value) const {
   std::uint64_t total = value;
-  if (size_ > 1)
-    check(MPI_Allreduce(&value, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (size_ > 1) check(MPI_Allreduce(&value, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   return total;
 }
 
@@ -100,8 +98,7 @@ void Comm::sum_to_root(float* values, std::size_t count) const {
   for (std::size_t done = 0; done < count; done += max_count) {
     const int n = int(std::min(max_count, count - done));
     float* v = values + done;
-    check(MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : v, rank_ == 0 ? v : nullptr, n, MPI_FLOAT, MPI_SUM, 0,
-                     MPI_COMM_WORLD),
+    check(MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : v, rank_ == 0 ? v : nullptr, n, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD),
           "MPI_Reduce");
   }
 }
@@ -213,9 +210,9 @@ void Comm::composite_to_root(float* layers, std::size_t pixels) const {
     for (std::size_t done = 0; done < pixels; done += max_count / 8) {
       const int n = int(std::min(max_count / 8, pixels - done));
       float* v = layers + 6 * done;
-      check(MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : v, rank_ == 0 ? v : nullptr, n, pixel.get(), over, 0,
-                       MPI_COMM_WORLD),
-            "MPI_Reduce");
+      check(
+          MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : v, rank_ == 0 ? v : nullptr, n, pixel.get(), over, 0, MPI_COMM_WORLD),
+          "MPI_Reduce");
     }
   } catch (...) {
     MPI_Op_free(&over);

@@ -19,7 +19,8 @@ std::vector<std::uint32_t> beyond(const SplatView& s, int boundary) {
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num();
-    const std::size_t lo = s.n * std::size_t(t) / std::size_t(threads), hi = s.n * std::size_t(t + 1) / std::size_t(threads);
+    const std::size_t lo = s.n * std::size_t(t) / std::size_t(threads),
+                      hi = s.n * std::size_t(t + 1) / std::size_t(threads);
     for (std::size_t i = lo; i < hi; ++i)
       if (beyond_boundary(s.radius[i], boundary)) found[std::size_t(t)].push_back(std::uint32_t(i));
   }

@@ -1,5 +1,8 @@
 #include "splotch/render/host_renderer.h"
 
+#include <omp.h>
+#include <xmmintrin.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -7,17 +10,15 @@
 #include <memory>
 #include <new>
 #include <numeric>
-#include <omp.h>
-#include <xmmintrin.h>
 #include <vector>
 
-#include "splotch/util/bucket_sort.h"
-#include "splotch/util/fast_exp.h"
-#include "splotch/stages/geometry.h"
 #include "splotch/render/host_render_config.h"
 #include "splotch/splat/splat_maths.h"
-#include "splotch/util/simd.h"
+#include "splotch/stages/geometry.h"
 #include "splotch/stages/tile_order.h"
+#include "splotch/util/bucket_sort.h"
+#include "splotch/util/fast_exp.h"
+#include "splotch/util/simd.h"
 
 namespace splotch {
 namespace {

@@ -87,7 +87,8 @@ std::vector<CameraKey> fly_path(const std::vector<Vec3>& cameras, const std::vec
   const std::vector<Vec3> c = even_points(cameras, frames, interpolation);
   const std::vector<Vec3> l = even_points(lookats, frames, interpolation);
   std::vector<CameraKey> out;
-  for (int f = 0; f < frames; ++f) out.push_back({c[std::size_t(f)], l[std::size_t(f)], upright(sky, c[std::size_t(f)], l[std::size_t(f)])});
+  for (int f = 0; f < frames; ++f)
+    out.push_back({c[std::size_t(f)], l[std::size_t(f)], upright(sky, c[std::size_t(f)], l[std::size_t(f)])});
   return out;
 }
 

@@ -25,9 +25,7 @@ bool is_number(const std::string& word) {
   try {
     parse_real(word, "");
     return true;
-  } catch (const UserError&) {
-    return false;
-  }
+  } catch (const UserError&) { return false; }
 }
 
 }  // namespace
@@ -35,8 +33,8 @@ bool is_number(const std::string& word) {
 std::vector<SceneFrame> parse_scene_file(const std::string& text, const std::string& name,
                                          const SceneSelection& selection) {
   if (selection.start < 0 || selection.increment < 1)
-    throw UserError("scene_start = " + std::to_string(selection.start) + " and scene_incr = " +
-                    std::to_string(selection.increment) + " must be at least 0 and 1");
+    throw UserError("scene_start = " + std::to_string(selection.start) +
+                    " and scene_incr = " + std::to_string(selection.increment) + " must be at least 0 and 1");
   std::istringstream in(text);
   std::vector<std::string> keys;
   bool legacy = false, header_seen = false;
@@ -54,8 +52,11 @@ std::vector<SceneFrame> parse_scene_file(const std::string& text, const std::str
       if (!legacy) {
         for (const std::string& w : words)
           if (is_number(w))
-            throw UserError(where + ": the first line of a scene file names parameters (camera_x lookat_x ...), "
-                            "but '" + w + "' is a number; a legacy scene file has 10 numbers per line "
+            throw UserError(where +
+                            ": the first line of a scene file names parameters (camera_x lookat_x ...), "
+                            "but '" +
+                            w +
+                            "' is a number; a legacy scene file has 10 numbers per line "
                             "(camera xyz, lookat xyz, sky xyz, fidx)");
         keys = words;
         continue;
@@ -71,8 +72,10 @@ std::vector<SceneFrame> parse_scene_file(const std::string& text, const std::str
     f.origin = where;
     for (std::size_t k = 0; k < keys.size(); ++k) {
       if (legacy) {
-        if (k == 9) parse_integer(words[k], where + ": fidx");
-        else parse_real(words[k], where + ": " + keys[k]);
+        if (k == 9)
+          parse_integer(words[k], where + ": fidx");
+        else
+          parse_real(words[k], where + ": " + keys[k]);
       }
       f.values.push_back({keys[k], words[k]});
     }
@@ -85,9 +88,9 @@ std::vector<SceneFrame> parse_scene_file(const std::string& text, const std::str
   std::vector<SceneFrame> chosen;
   for (int k = selection.start; k <= last; k += selection.increment) chosen.push_back(rows[std::size_t(k)]);
   if (chosen.empty())
-    throw UserError("scene file '" + name + "' has " + std::to_string(rows.size()) + " frames, but scene_start = " +
-                    std::to_string(selection.start) + " and last_scene = " + std::to_string(selection.last) +
-                    " choose none of them");
+    throw UserError("scene file '" + name + "' has " + std::to_string(rows.size()) +
+                    " frames, but scene_start = " + std::to_string(selection.start) +
+                    " and last_scene = " + std::to_string(selection.last) + " choose none of them");
   return chosen;
 }
 

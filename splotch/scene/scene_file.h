@@ -13,7 +13,7 @@
 namespace splotch {
 
 struct SceneFrame {
-  int number = 0;  // its image is named with it (DESIGN.md section 4)
+  int number = 0;                                           // its image is named with it (DESIGN.md section 4)
   std::vector<std::pair<std::string, std::string>> values;  // key, value as written
   std::string origin;                                       // "scene.txt:7", for messages
 };

@@ -11,16 +11,16 @@
 #include "cuda/cuda_renderer.h"
 #include "io/hdf5_file.h"
 #include "params/user_error.h"
-#include "splotch/mpi/comm.h"
-#include "splotch/util/file_paths.h"
+#include "splotch/frame/memory_need.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/frame/run_report.h"
-#include "splotch/scene/scene_file.h"
-#include "splotch/render/gpu_startup.h"
-#include "splotch/settings/settings.h"
-#include "splotch/load/snapshot_cache.h"
-#include "splotch/frame/memory_need.h"
 #include "splotch/frame/system_memory.h"
+#include "splotch/load/snapshot_cache.h"
+#include "splotch/mpi/comm.h"
+#include "splotch/render/gpu_startup.h"
+#include "splotch/scene/scene_file.h"
+#include "splotch/settings/settings.h"
+#include "splotch/util/file_paths.h"
 
 namespace splotch {
 
@@ -33,8 +33,8 @@ std::string SceneSummary::text() const {
                 "scene: %d frames%s: %d rendered, %d skipped (resume), %d failed, in %.3f s (%.3f s per rendered "
                 "frame; %d snapshot reads, %d of them while a frame rendered; waiting for reads %.0f%% and rendering "
                 "%.0f%% of the run's time)\n",
-                frames, dealt.c_str(), rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads, reads_ahead,
-                100 * read_seconds / whole, 100 * render_seconds / whole);
+                frames, dealt.c_str(), rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads,
+                reads_ahead, 100 * read_seconds / whole, 100 * render_seconds / whole);
   return line;
 }
 
@@ -72,8 +72,7 @@ FramePlan plan_frame(ParamFile params, const SceneFrame& f, bool resume) {
     plan.input = s.input;
     plan.exists = resume && path_exists(s.output.path);
     plan.usable = true;
-  } catch (const UserError&) {
-  }
+  } catch (const UserError&) {}
   return plan;
 }
 
@@ -179,7 +178,8 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     options.gpu_declined = &gpu_declined;
     options.comm = deal ? nullptr : comm;
     options.device = comm ? comm->gpu_index() : 0;
-    options.frames = int(deal ? (frames.size() - k + std::size_t(processes) - 1) / std::size_t(processes) : frames.size() - k);
+    options.frames =
+        int(deal ? (frames.size() - k + std::size_t(processes) - 1) / std::size_t(processes) : frames.size() - k);
     // Once this frame has its particles: the first later frame of this process (within reach)
     // that needs another snapshot has it read now, in the background.
     options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {
@@ -245,9 +245,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
       if (summary.rendered == 1)  // what renderer = auto weighed, once
         for (const std::string& note : r.notes)
           if (note.rfind("renderer = auto", 0) == 0) speaker.report("  note: " + note + "\n");
-    } catch (const UserError& e) {
-      failure = e.what();
-    } catch (const std::bad_alloc&) {
+    } catch (const UserError& e) { failure = e.what(); } catch (const std::bad_alloc&) {
       if (!deal) throw;  // a process dealt frames goes on with its next (the others do not wait for it)
       failure = "out of memory";
     } catch (const std::exception& e) {
@@ -263,7 +261,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   if (deal) {  // what all processes did
     dealer.reset();
     summary.processes = processes;
-    int* counts[] = {&summary.rendered, &summary.skipped, &summary.failed,
+    int* counts[] = {&summary.rendered, &summary.skipped,     &summary.failed,
                      &summary.reads,    &summary.reads_saved, &summary.reads_ahead};
     double* seconds[] = {&summary.read_seconds, &summary.render_seconds};  // summed as milliseconds
     std::vector<std::uint64_t> all;

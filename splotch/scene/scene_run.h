@@ -17,10 +17,10 @@ class Comm;
 
 struct SceneSummary {
   int frames = 0, rendered = 0, skipped = 0, failed = 0;
-  int processes = 1;  // the MPI processes the frames were dealt out to (1: rendered in turn)
-  int reads = 0, reads_saved = 0;  // rendered frames that read their snapshot, or kept the one before
-  int reads_ahead = 0;             // of `reads`: those done in the background while a frame rendered
-  double seconds = 0;                       // the whole run
+  int processes = 1;                            // the MPI processes the frames were dealt out to (1: rendered in turn)
+  int reads = 0, reads_saved = 0;               // rendered frames that read their snapshot, or kept the one before
+  int reads_ahead = 0;                          // of `reads`: those done in the background while a frame rendered
+  double seconds = 0;                           // the whole run
   double read_seconds = 0, render_seconds = 0;  // summed over the rendered frames
 
   std::string text() const;

@@ -1,17 +1,16 @@
 // The input half of the settings: which snapshot, in which format, and what to read of each type
 // (DESIGN.md section 3, input keys). Reading them may open a snapshot's first file (its header
 // counts the files, its markers the byte order), but reads no particle.
-#include "splotch/settings/settings.h"
-
 #include "io/byte_order.h"
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
-#include "splotch/util/file_paths.h"
-#include "splotch/settings/settings_keys.h"
 #include "splotch/load/snapshot_files.h"
+#include "splotch/settings/settings.h"
+#include "splotch/settings/settings_keys.h"
+#include "splotch/util/file_paths.h"
 
 namespace splotch {
 namespace {
@@ -48,7 +47,8 @@ RawOptions read_raw_options(ParamFile& p, SnapshotFormat format) {
   RawOptions o;
   o.layout = format == SnapshotFormat::raw_table ? RawOptions::Layout::table : RawOptions::Layout::blocks;
   o.num_fields = p.get<int>("num_blocks");
-  if (o.num_fields < 1) throw UserError(at(p, "num_blocks") + " = " + std::to_string(o.num_fields) + " must be at least 1");
+  if (o.num_fields < 1)
+    throw UserError(at(p, "num_blocks") + " = " + std::to_string(o.num_fields) + " must be at least 1");
   o.x = column(p, "x", true);
   o.y = column(p, "y", true);
   o.z = column(p, "z", true);
@@ -64,8 +64,8 @@ RawOptions read_raw_options(ParamFile& p, SnapshotFormat format) {
   const int cols[] = {o.x, o.y, o.z, o.hsml, o.intensity, o.colour[0], o.colour[1], o.colour[2]};
   for (int k = 0; k < 8; ++k)
     if (cols[k] >= o.num_fields)
-      p.reject(at(p, keys[k]) + " = " + std::to_string(cols[k] + 1) + " is beyond num_blocks = " +
-               std::to_string(o.num_fields));
+      p.reject(at(p, keys[k]) + " = " + std::to_string(cols[k] + 1) +
+               " is beyond num_blocks = " + std::to_string(o.num_fields));
   o.swap_endian = p.get<bool>("swap_endian", true);
   o.smooth_factor = p.get<float>("smooth_factor", 1.0f);
   if (!(o.smooth_factor > 0)) p.reject(at(p, "smooth_factor") + " must be positive");
@@ -77,16 +77,19 @@ RawOptions read_raw_options(ParamFile& p, SnapshotFormat format) {
 // without the bit of the type read (`file_type`): the original's files use the key for the types
 // before it whose values to skip (demo.par: color_present1 = 1 for the stars' AGE), and the
 // block's size says the same where it can.
-std::optional<unsigned> type_mask(ParamFile& p, const std::string& key, int file_type, std::vector<std::string>& notes) {
+std::optional<unsigned> type_mask(ParamFile& p, const std::string& key, int file_type,
+                                  std::vector<std::string>& notes) {
   if (!p.has(key)) return std::nullopt;
   const int mask = p.get<int>(key);
   if (mask < 0 || mask > 63)
-    p.reject(at(p, key) + " = " + std::to_string(mask) +
-             " must be a mask of particle types from 1 to 63 (bit t: type t), or 0 to work it out from the block's size");
+    p.reject(
+        at(p, key) + " = " + std::to_string(mask) +
+        " must be a mask of particle types from 1 to 63 (bit t: type t), or 0 to work it out from the block's size");
   if (mask <= 0 || mask > 63) return std::nullopt;
   if (file_type >= 0 && file_type < 6 && !(mask & (1 << file_type))) {
     notes.push_back(at(p, key) + " = " + std::to_string(mask) + " does not hold particle type " +
-                    std::to_string(file_type) + ", whose values it reads: the types the block holds were worked out "
+                    std::to_string(file_type) +
+                    ", whose values it reads: the types the block holds were worked out "
                     "from its size");
     return std::nullopt;
   }
@@ -103,7 +106,7 @@ std::string label(ParamFile& p, const std::string& key, const std::string& fallb
 }
 
 QuantityRequest quantity_request(ParamFile& p, const std::string& what, const std::string& n, const std::string& label,
-                               int file_type, std::vector<std::string>& notes) {
+                                 int file_type, std::vector<std::string>& notes) {
   QuantityRequest q;
   q.label = label;
   q.factor = p.get<float>(what + "_fac" + n, 1.0f);
@@ -111,13 +114,9 @@ QuantityRequest quantity_request(ParamFile& p, const std::string& what, const st
   return q;
 }
 
-int gadget_files_in_header(const std::string& path) {
-  return GadgetFile(path).header().num_files;
-}
+int gadget_files_in_header(const std::string& path) { return GadgetFile(path).header().num_files; }
 
-int hdf5_files_in_header(const std::string& path) {
-  return Hdf5File(path).header().num_files;
-}
+int hdf5_files_in_header(const std::string& path) { return Hdf5File(path).header().num_files; }
 
 // Gadget binary (2), HDF5 (7, 8) and Tipsy (11) snapshots: files, byte order, and per render
 // type the file type and the labels of its quantities.
@@ -129,9 +128,12 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
   // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
   // Tipsy snapshot is one file.
-  if (hdf5) o.files = snapshot_files(p, ".hdf5", hdf5_files_in_header, &in.warnings);
-  else if (tipsy) o.files = snapshot_files(p, "", [](const std::string&) { return 1; });
-  else o.files = snapshot_files(p, "", gadget_files_in_header, &in.warnings);
+  if (hdf5)
+    o.files = snapshot_files(p, ".hdf5", hdf5_files_in_header, &in.warnings);
+  else if (tipsy)
+    o.files = snapshot_files(p, "", [](const std::string&) { return 1; });
+  else
+    o.files = snapshot_files(p, "", gadget_files_in_header, &in.warnings);
   if (!hdf5 && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
   const int max_type = hdf5 ? 63 : tipsy ? 2 : 5;  // Gadget-4 may have more than 6 types in HDF5
   for (int t = 0; t < ptypes; ++t) {
@@ -140,8 +142,9 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     r.file_type = p.get<int>("ptype" + n, 0);
     if (r.file_type < 0 || r.file_type > max_type) {
       p.reject(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " +
-               (tipsy ? "Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)"
-                      : std::string(hdf5 ? "HDF5" : "Gadget") + " particle types are 0 to " + std::to_string(max_type)));
+               (tipsy
+                    ? "Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)"
+                    : std::string(hdf5 ? "HDF5" : "Gadget") + " particle types are 0 to " + std::to_string(max_type)));
       r.file_type = 0;
     }
     const std::string estimate = p.get<std::string>("size_estimate" + n, "none");
@@ -179,7 +182,8 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     }
     r.colour = quantity_request(p, "color", n, label(p, "color_label" + n, ""), gadget ? r.file_type : -1, notes);
     r.vector_colour = p.get<bool>("color_is_vector" + n, false);
-    r.intensity = quantity_request(p, "intensity", n, label(p, "intensity_label" + n, ""), gadget ? r.file_type : -1, notes);
+    r.intensity =
+        quantity_request(p, "intensity", n, label(p, "intensity_label" + n, ""), gadget ? r.file_type : -1, notes);
     o.types.push_back(r);
   }
   return o;
@@ -229,9 +233,8 @@ void note_byte_order(ParamFile& p, SnapshotRequest& in) {
   if (swapped == guess) return;
   const bool big = swapped != host_is_big_endian;
   in.notes.push_back(at(p, "swap_endian") + " = " + (guess ? "TRUE" : "FALSE") + " is only a first guess for " +
-                     (tipsy ? "Tipsy" : "Gadget") + " files: '" + in.path + "' is " +
-                     (big ? "big" : "little") + "-endian by its own " +
-                     (tipsy ? "header" : "record markers") + ", and was read so");
+                     (tipsy ? "Tipsy" : "Gadget") + " files: '" + in.path + "' is " + (big ? "big" : "little") +
+                     "-endian by its own " + (tipsy ? "header" : "record markers") + ", and was read so");
 }
 
 }  // namespace
@@ -263,9 +266,7 @@ SnapshotRequest read_snapshot_request(ParamFile& p) {
   }
   switch (in.format) {
     case SnapshotFormat::raw_table:
-    case SnapshotFormat::raw_blocks:
-      in.raw = read_raw_options(p, in.format);
-      break;
+    case SnapshotFormat::raw_blocks: in.raw = read_raw_options(p, in.format); break;
     case SnapshotFormat::hdf5_table:
       in.table = read_table_options(p, in.ptypes);
       in.path = in.table.path;
@@ -277,8 +278,7 @@ SnapshotRequest read_snapshot_request(ParamFile& p) {
       in.path = in.typed.files[0];
       if (in.typed.swap_endian) note_byte_order(p, in);
       return in;
-    case SnapshotFormat::palette_only:
-      break;
+    case SnapshotFormat::palette_only: break;
   }
   in.path = input_path(p, "infile");
   return in;

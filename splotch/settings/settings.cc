@@ -11,8 +11,8 @@
 #include <cstdio>
 
 #include "params/user_error.h"
-#include "splotch/util/file_paths.h"
 #include "splotch/settings/settings_keys.h"
+#include "splotch/util/file_paths.h"
 
 namespace splotch {
 namespace {
@@ -74,9 +74,7 @@ Vec3 vec3(ParamFile& p, const std::string& prefix, Vec3 fallback) {
 void check_camera(ParamFile& p, const Camera& c) {
   try {
     camera_frame(c);
-  } catch (const UserError& e) {
-    p.reject(p.origin(p.has("camera_x") ? "camera_x" : "face") + ": " + e.what());
-  }
+  } catch (const UserError& e) { p.reject(p.origin(p.has("camera_x") ? "camera_x" : "face") + ": " + e.what()); }
 }
 
 // The image's size, which the camera needs and a palette image (simtype -1) too.
@@ -85,7 +83,8 @@ void read_image_size(ParamFile& p, Camera& c) {
   auto side = [&](const char* key, int fallback) {
     int v = p.get<int>(key, fallback);
     if (v <= 0 || v > max_side) {
-      p.reject(at(p, key) + " = " + std::to_string(v) + " must be a number of pixels from 1 to " + std::to_string(max_side));
+      p.reject(at(p, key) + " = " + std::to_string(v) + " must be a number of pixels from 1 to " +
+               std::to_string(max_side));
       v = fallback > 0 && fallback <= max_side ? fallback : 800;
     }
     return v;
@@ -101,8 +100,10 @@ Camera read_camera(ParamFile& p, CameraPlacement& placement) {
   placement.from_data = !any_camera;
   if (placement.from_data) {
     const std::string face = p.get<std::string>("face", "FRONT");
-    if (const auto f = face_of(face)) placement.face = *f;
-    else p.reject(at(p, "face") + " = '" + face + "' is not one of FRONT, BACK, LEFT, RIGHT, TOP, BOTTOM");
+    if (const auto f = face_of(face))
+      placement.face = *f;
+    else
+      p.reject(at(p, "face") + " = '" + face + "' is not one of FRONT, BACK, LEFT, RIGHT, TOP, BOTTOM");
     placement.lookat_given = p.has("lookat_x") || p.has("lookat_y") || p.has("lookat_z");
     placement.sky_given = p.has("sky_x") || p.has("sky_y") || p.has("sky_z");
     placement.center_given = p.has("center_x") || p.has("center_y") || p.has("center_z");
@@ -147,7 +148,8 @@ ImageFormat format_of_pictype(int pictype, const std::string& where) {
     case 4: return ImageFormat::png;
     case 1: throw UserError(where + " = 1 (ASCII PPM) is not supported; use 2 (binary PPM)");
     default:
-      throw UserError(where + " = " + std::to_string(pictype) + " is not an image type: use 0 (TGA), 2 (PPM), 3 (TGA run-length) or 4 (PNG)");
+      throw UserError(where + " = " + std::to_string(pictype) +
+                      " is not an image type: use 0 (TGA), 2 (PPM), 3 (TGA run-length) or 4 (PNG)");
   }
 }
 
@@ -200,9 +202,11 @@ OutputSettings read_output(ParamFile& p, int frame, bool in_scene, std::vector<s
   // The record names the image itself (a frame's own, the number in it) and its type, so that it
   // renders this picture alone, from anywhere, without a warning of its own making.
   p.resolve("outfile", absolute_path(o.path), "given as " + outfile);
-  if (o.format == ImageFormat::jpeg) o.jpeg_quality = read_jpeg_quality(p);
-  else p.resolve("pictype", std::to_string(pictype_of(o.format)),
-            pictype_given ? "the file name's type (given as " + std::to_string(pictype) + ")" : "the image's type");
+  if (o.format == ImageFormat::jpeg)
+    o.jpeg_quality = read_jpeg_quality(p);
+  else
+    p.resolve("pictype", std::to_string(pictype_of(o.format)),
+              pictype_given ? "the file name's type (given as " + std::to_string(pictype) + ")" : "the image's type");
   o.colour_bar = p.get<bool>("colorbar", false);
   o.gamma = p.get<double>("pic_gamma", 1.0);
   o.contrast = p.get<double>("pic_contrast", 1.0);
@@ -230,12 +234,15 @@ RendererChoice read_renderer(ParamFile& p, bool gpu_available, const std::string
 CudaOptions read_cuda(ParamFile& p) {
   CudaOptions o;
   const std::string algorithm = p.get<std::string>("cuda_algorithm", "btile");
-  if (algorithm == "fragment") o.algorithm = CudaAlgorithm::fragment;
+  if (algorithm == "fragment")
+    o.algorithm = CudaAlgorithm::fragment;
   else if (algorithm != "btile")
     p.reject(at(p, "cuda_algorithm") + " = '" + algorithm + "' is not one of btile, fragment");
   const std::string writes = p.get<std::string>("btile_writes", writes_name(o.btile_writes));
-  if (writes == "boundary") o.btile_writes = BtileWrites::boundary;
-  else if (writes == "three_step") o.btile_writes = BtileWrites::three_step;
+  if (writes == "boundary")
+    o.btile_writes = BtileWrites::boundary;
+  else if (writes == "three_step")
+    o.btile_writes = BtileWrites::three_step;
   else if (writes != "atomics")
     p.reject(at(p, "btile_writes") + " = '" + writes + "' is not one of atomics, boundary, three_step");
   const CudaOptions defaults;
@@ -265,7 +272,6 @@ CudaOptions read_cuda(ParamFile& p) {
   return o;
 }
 
-
 }  // namespace
 
 OutputName output_name(const std::string& outfile, int pictype, bool pictype_given, int frame, bool in_scene) {
@@ -274,16 +280,20 @@ OutputName output_name(const std::string& outfile, int pictype, bool pictype_giv
   char number[16];
   std::snprintf(number, sizeof number, "%04d", frame);
   if (ext == ".jpg" || ext == ".jpeg") {  // no pictype of the original's: the name alone chooses it
-    n.path = in_scene ? outfile.substr(0, outfile.size() - ext.size()) + number + outfile.substr(outfile.size() - ext.size())
-                      : outfile;
+    n.path = in_scene
+                 ? outfile.substr(0, outfile.size() - ext.size()) + number + outfile.substr(outfile.size() - ext.size())
+                 : outfile;
     n.format = ImageFormat::jpeg;
     return n;
   }
   if (ext == ".png" || ext == ".tga" || ext == ".ppm") {
-    n.path = in_scene ? outfile.substr(0, outfile.size() - ext.size()) + number + outfile.substr(outfile.size() - ext.size())
-                      : outfile;
-    n.format = ext == ".png" ? ImageFormat::png : ext == ".ppm" ? ImageFormat::ppm
-               : pictype == 3 ? ImageFormat::tga_rle : ImageFormat::tga;
+    n.path = in_scene
+                 ? outfile.substr(0, outfile.size() - ext.size()) + number + outfile.substr(outfile.size() - ext.size())
+                 : outfile;
+    n.format = ext == ".png"   ? ImageFormat::png
+               : ext == ".ppm" ? ImageFormat::ppm
+               : pictype == 3  ? ImageFormat::tga_rle
+                               : ImageFormat::tga;
     const bool fits = (ext == ".png" && pictype == 4) || (ext == ".ppm" && pictype == 2) ||
                       (ext == ".tga" && (pictype == 0 || pictype == 3));
     if (pictype_given && !fits)
@@ -293,15 +303,15 @@ OutputName output_name(const std::string& outfile, int pictype, bool pictype_giv
   n.format = format_of_pictype(pictype, "pictype");
   n.path = outfile + number + extension_of(n.format);
   // A name that ends like another image type (x.gif, x.bmp) meant one; demo.dat or run.045 did not.
-  static const char* const other_images[] = {".gif", ".bmp", ".tif", ".tiff", ".webp", ".exr", ".hdr", ".pgm",
-                                             ".pbm", ".pnm", ".jp2", ".jxl", ".avif", ".heic", ".svg", ".eps",
-                                             ".pdf", ".ps", ".xpm"};
+  static const char* const other_images[] = {".gif", ".bmp", ".tif", ".tiff", ".webp", ".exr",  ".hdr",
+                                             ".pgm", ".pbm", ".pnm", ".jp2",  ".jxl",  ".avif", ".heic",
+                                             ".svg", ".eps", ".pdf", ".ps",   ".xpm"};
   if (std::find(std::begin(other_images), std::end(other_images), ext) != std::end(other_images))
-    n.warning = "outfile = " + outfile + " ends in " + ext + ", which is no image type written here: the picture goes to " +
-                n.path + "; name it .png, .jpg, .tga or .ppm to choose the type";
+    n.warning = "outfile = " + outfile + " ends in " + ext +
+                ", which is no image type written here: the picture goes to " + n.path +
+                "; name it .png, .jpg, .tga or .ppm to choose the type";
   return n;
 }
-
 
 namespace {
 
@@ -311,9 +321,7 @@ template <class Read>
 void gathered(ParamFile& p, Read&& read) {
   try {
     read();
-  } catch (const UserError& e) {
-    p.reject(e.what());
-  }
+  } catch (const UserError& e) { p.reject(e.what()); }
 }
 
 // exposure: FALSE (none), auto (a_eq_e: from the picture) or a factor on every brightness.
@@ -325,7 +333,8 @@ void read_exposure(ParamFile& p, Settings& s) {
     if (s.render.a_eq_e)
       s.exposure.mode = Exposure::Mode::automatic;
     else
-      p.reject(at(p, "exposure") + " = auto needs a_eq_e = TRUE: with absorption apart from emission the picture "
+      p.reject(at(p, "exposure") +
+               " = auto needs a_eq_e = TRUE: with absorption apart from emission the picture "
                "does not scale with one factor; give exposure a number (it multiplies every brightness)");
     return;
   }
@@ -348,10 +357,12 @@ void read_exposure(ParamFile& p, Settings& s) {
 void read_render(ParamFile& p, Settings& s) {
   s.minrad_pix = p.get<float>("minrad_pix", 1.0f);
   const int side = std::max(s.camera.xres, s.camera.yres);
-  if (!(s.minrad_pix >= 0)) p.reject(at(p, "minrad_pix") + " must not be negative");
+  if (!(s.minrad_pix >= 0))
+    p.reject(at(p, "minrad_pix") + " must not be negative");
   else if (!(s.minrad_pix <= float(side)))  // inf, 1e9: every particle would cover the whole picture
     p.reject(at(p, "minrad_pix") + " = " + p.get<std::string>("minrad_pix") + " is wider than the image (" +
-             std::to_string(side) + " pixels): every particle would cover all of it; it is the smallest radius in "
+             std::to_string(side) +
+             " pixels): every particle would cover all of it; it is the smallest radius in "
              "pixels (1 by default)");
   s.render.a_eq_e = p.get<bool>("a_eq_e", true);
   s.render.gray_absorption = p.get<float>("gray_absorption", 0.2f);
@@ -367,8 +378,8 @@ void read_render(ParamFile& p, Settings& s) {
 
 }  // namespace
 
-Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::string& no_gpu_reason,
-                       bool in_scene, std::string* input_keys) {
+Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::string& no_gpu_reason, bool in_scene,
+                       std::string* input_keys) {
   Settings s;
   p.begin_gathering();
   try {
@@ -376,11 +387,13 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::s
     gathered(p, [&] {
       s.input = read_snapshot_request(p);
       if (s.input.ptypes == 0)
-        throw UserError(at(p, "ptypes") + " = 0 draws nothing: bin/splotch prints what the snapshot holds with "
+        throw UserError(at(p, "ptypes") +
+                        " = 0 draws nothing: bin/splotch prints what the snapshot holds with "
                         "AnalyzeSimulationOnly = TRUE (or --info), and renders with ptypes from 1");
     });
     if (input_keys) *input_keys = p.looked_up_since(mark);
-    const int types = s.input.format == SnapshotFormat::palette_only ? std::max(1, p.get<int>("ptypes", 1)) : s.input.ptypes;
+    const int types =
+        s.input.format == SnapshotFormat::palette_only ? std::max(1, p.get<int>("ptypes", 1)) : s.input.ptypes;
     for (int t = 0; t < types; ++t) gathered(p, [&] { s.types.push_back(read_type(p, t)); });
     if (s.input.format == SnapshotFormat::palette_only) {
       gathered(p, [&] { read_image_size(p, s.camera); });

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "cuda/cuda_renderer.h"
 #include "io/image_writer.h"
 #include "io/snapshot_request.h"
 #include "params/param_file.h"
+#include "splotch/render/host_renderer.h"
 #include "splotch/stages/camera_placement.h"
 #include "splotch/stages/exposure.h"
 #include "splotch/stages/geometry.h"
-#include "cuda/cuda_renderer.h"
-#include "splotch/render/host_renderer.h"
 #include "splotch/stages/normalize.h"
 #include "splotch/stages/sort.h"
 
@@ -65,8 +65,7 @@ std::vector<TypeNormalization> normalizations(const Settings& s);
 // settings looked up, with their values (as used.par lists them): they decide which particles a
 // frame reads.
 Settings read_settings(ParamFile& params, int frame = 0, bool gpu_available = false,
-                       const std::string& no_gpu_reason = "", bool in_scene = false,
-                       std::string* input_keys = nullptr);
+                       const std::string& no_gpu_reason = "", bool in_scene = false, std::string* input_keys = nullptr);
 
 // Only what reading the snapshot needs (for --info; ptypes = 0 is allowed there).
 SnapshotRequest read_snapshot_request(ParamFile& params);

@@ -69,8 +69,10 @@ std::string level_warning(const PictureLevels& l, double suggested, bool a_eq_e,
                                               "brightest 0.5% just below white"
                                         : "";
   if (l.saturated_fraction > saturated_warning_fraction)
-    return std::to_string(int(std::lround(100 * l.saturated_fraction))) + "% of the picture is saturated (white in "
-           "some colour): " + (fix.empty() ? "lower the brightnesses (brightnessN)" : fix);
+    return std::to_string(int(std::lround(100 * l.saturated_fraction))) +
+           "% of the picture is saturated (white in "
+           "some colour): " +
+           (fix.empty() ? "lower the brightnesses (brightnessN)" : fix);
   if (l.brightest < dark_warning_level) {
     std::string text = "the picture is nearly black (its brightest value is " + std::to_string(l.brightest) +
                        " of 255): " + (fix.empty() ? "raise the brightnesses (brightnessN)" : fix);

@@ -1,11 +1,12 @@
 #include "splotch/stages/geometry.h"
 
-#include <cmath>
-#include <cstring>
 #include <omp.h>
 
-#include "splotch/splat/splat_maths.h"
+#include <cmath>
+#include <cstring>
+
 #include "params/user_error.h"
+#include "splotch/splat/splat_maths.h"
 #include "splotch/util/simd.h"
 
 namespace splotch {
@@ -26,8 +27,8 @@ struct Projection {
   CameraFrame frame;
   Vec3 camera;
   double res2, ycorr, fovfct;
-  double ortho_scale;      // f of the orthographic projection
-  double xshift, yshift;   // minus the projected offset of `center` (perspective only)
+  double ortho_scale;     // f of the orthographic projection
+  double xshift, yshift;  // minus the projected offset of `center` (perspective only)
   bool perspective;
   double zmin, zmax;
 };
@@ -59,8 +60,8 @@ void move_block(ParticleArray<float>& v, std::size_t lo, std::size_t dest, std::
 CameraFrame camera_frame(const Camera& c) {
   const Vec3 view = c.center - c.lookat;
   if (length(view) == 0.0)
-    throw UserError("the camera looks nowhere: center (default: camera) " + describe(c.center) +
-                    " equals lookat " + describe(c.lookat) + "; move camera_x/y/z or lookat_x/y/z");
+    throw UserError("the camera looks nowhere: center (default: camera) " + describe(c.center) + " equals lookat " +
+                    describe(c.lookat) + "; move camera_x/y/z or lookat_x/y/z");
   if (length(c.sky) == 0.0) throw UserError("sky_x/y/z is the zero vector; give the up direction, e.g. sky_z = 1");
   CameraFrame f;
   f.z_axis = normalized(view);
@@ -146,8 +147,9 @@ auto project_at(std::size_t at, ParticleSet& p, F smooth, const ProjectionConsta
   // after truncation towards zero, exactly as footprint() does with ints.
   const F R = footprint_factor * r;
   auto edge = [](F v) { return min(max(v, F{} - coordinate_limit), F{} + coordinate_limit); };
-  const auto on_image = (to_float(truncate(edge(X - R + 1.0f))) < k.xres) & (to_float(truncate(edge(X + R + 1.0f))) > 0.0f) &
-                        (to_float(truncate(edge(Y - R + 1.0f))) < k.yres) & (to_float(truncate(edge(Y + R + 1.0f))) > 0.0f);
+  const auto on_image =
+      (to_float(truncate(edge(X - R + 1.0f))) < k.xres) & (to_float(truncate(edge(X + R + 1.0f))) > 0.0f) &
+      (to_float(truncate(edge(Y - R + 1.0f))) < k.yres) & (to_float(truncate(edge(Y + R + 1.0f))) > 0.0f);
   const auto keep = in_depth & on_image;
   store(p.x.data() + at, X);
   store(p.y.data() + at, Y);
@@ -280,8 +282,7 @@ Splats project(const ParticleSet& source, const GeometryOptions& options, bool w
   {
     ParticleSet scratch;
 #pragma omp for schedule(static)
-    for (std::size_t b = 0; b < blocks; ++b)
-      first[b + 1] = project_block(source, b, wrap, lookat, k, smooth, scratch);
+    for (std::size_t b = 0; b < blocks; ++b) first[b + 1] = project_block(source, b, wrap, lookat, k, smooth, scratch);
   }
   for (std::size_t b = 0; b < blocks; ++b) first[b + 1] += first[b];
   const std::size_t active = first[blocks];

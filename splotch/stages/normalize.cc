@@ -135,7 +135,8 @@ std::vector<TypeRanges> transform_and_measure(ParticleSet& p, const std::vector<
   return ranges;
 }
 
-std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data, const std::vector<TypeNormalization>& types) {
+std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data,
+                                      const std::vector<TypeNormalization>& types) {
   std::vector<TypeRanges> out = data;
   for (std::size_t t = 0; t < types.size(); ++t) {
     // A type with no countable value (say, every colour <= 0 under color_log) maps to 1.
@@ -208,8 +209,9 @@ std::vector<std::string> range_lines(const NormalizedRanges& r, const std::vecto
 }
 
 std::string range_comments(const NormalizedRanges& r) {
-  std::string out = "# The ranges found in the data (after log or asinh), per type. Set these keys to keep one\n"
-                    "# colour scale over the frames of a movie, where each snapshot has its own range:\n";
+  std::string out =
+      "# The ranges found in the data (after log or asinh), per type. Set these keys to keep one\n"
+      "# colour scale over the frames of a movie, where each snapshot has its own range:\n";
   for (std::size_t t = 0; t < r.data.size(); ++t) {
     const std::string n = std::to_string(t);
     const TypeRanges& d = r.data[t];

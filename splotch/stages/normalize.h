@@ -48,7 +48,8 @@ std::vector<TypeRanges> transform_and_measure(ParticleSet& particles, const std:
 std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data, const std::vector<TypeNormalization>& types);
 
 // Maps every value onto [0, 1] with the chosen ranges.
-void apply_ranges(ParticleSet& particles, const std::vector<TypeRanges>& ranges, const std::vector<TypeNormalization>& types);
+void apply_ranges(ParticleSet& particles, const std::vector<TypeRanges>& ranges,
+                  const std::vector<TypeNormalization>& types);
 
 // What a normalisation found and did, per type: the data ranges (after log/asinh, all processes')
 // and the ranges used (the user's bounds where given).

@@ -57,7 +57,9 @@ void draw_bands(Image& image, const std::vector<const Palette*>& bars, int rows)
 
 }  // namespace
 
-void draw_colour_bars(Image& image, const std::vector<const Palette*>& bars) { draw_bands(image, bars, colour_bar_rows); }
+void draw_colour_bars(Image& image, const std::vector<const Palette*>& bars) {
+  draw_bands(image, bars, colour_bar_rows);
+}
 
 void draw_palette_bands(Image& image, const std::vector<const Palette*>& palettes) {
   if (palettes.empty()) return;

@@ -13,12 +13,12 @@
 namespace splotch {
 
 struct Splats {
-  ParticleArray<float> x, y;       // centre in pixels: x from the left, y from the top row
-  ParticleArray<float> depth;      // z' in the camera frame (negative in front of the camera)
-  ParticleArray<float> radius;     // r in pixels, already widened by minrad_pix
-  ParticleArray<float> intensity;  // I times the kernel normalisation; emptied by the colour stage
-  ParticleArray<float> colour[3];  // normalised colour value(s); after the colour stage the emission e (RGB)
-  ParticleArray<std::uint8_t> type;  // empty when every particle is of type 0; released after colour
+  ParticleArray<float> x, y;              // centre in pixels: x from the left, y from the top row
+  ParticleArray<float> depth;             // z' in the camera frame (negative in front of the camera)
+  ParticleArray<float> radius;            // r in pixels, already widened by minrad_pix
+  ParticleArray<float> intensity;         // I times the kernel normalisation; emptied by the colour stage
+  ParticleArray<float> colour[3];         // normalised colour value(s); after the colour stage the emission e (RGB)
+  ParticleArray<std::uint8_t> type;       // empty when every particle is of type 0; released after colour
   ParticleArray<std::uint32_t> draw_key;  // a_eq_e = FALSE: splats are drawn in ascending key order
 
   std::size_t size() const { return x.size(); }

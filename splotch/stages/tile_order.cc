@@ -25,8 +25,7 @@ void scatter(ParticleArray<T>& v, const ParticleArray<std::uint32_t>& destinatio
 
 }  // namespace
 
-std::vector<std::size_t> order_by_tile(Splats& s, int tile_size, int width, int height,
-                                       ParticleArray<float>& scratch) {
+std::vector<std::size_t> order_by_tile(Splats& s, int tile_size, int width, int height, ParticleArray<float>& scratch) {
   const int nx = (width + tile_size - 1) / tile_size, ny = (height + tile_size - 1) / tile_size;
   // Each splat's tile first, in a vector pass (the tile is needed twice, and integer division is
   // slow); the sort then overwrites it with the splat's destination.
@@ -36,12 +35,14 @@ std::vector<std::size_t> order_by_tile(Splats& s, int tile_size, int width, int 
     using namespace simd;
     const float inverse = 1.0f / float(tile_size);
     auto tile_of = [&](auto X, auto Y) {
-      return centre_tile_along(Y, height, tile_size, inverse, ny) * nx + centre_tile_along(X, width, tile_size, inverse, nx);
+      return centre_tile_along(Y, height, tile_size, inverse, ny) * nx +
+             centre_tile_along(X, width, tile_size, inverse, nx);
     };
     const std::size_t groups = n / lanes;
     std::int32_t* key = reinterpret_cast<std::int32_t*>(destination.data());
 #pragma omp parallel for schedule(static)
-    for (std::size_t k = 0; k < groups; ++k) store_int(key + k * lanes, tile_of(load(&s.x[k * lanes]), load(&s.y[k * lanes])));
+    for (std::size_t k = 0; k < groups; ++k)
+      store_int(key + k * lanes, tile_of(load(&s.x[k * lanes]), load(&s.y[k * lanes])));
     for (std::size_t i = groups * lanes; i < n; ++i) key[i] = tile_of(s.x[i], s.y[i]);
   }
   const std::vector<std::size_t> tile_start = bucket_sort(

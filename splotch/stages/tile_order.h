@@ -9,14 +9,15 @@
 #include <vector>
 
 #include "splotch/splat/splat_maths.h"
-#include "splotch/util/simd.h"
 #include "splotch/stages/splats.h"
+#include "splotch/util/simd.h"
 
 namespace splotch {
 
 // The tile (row-major index) holding a splat centre; off-image centres count for the nearest one.
 inline int centre_tile(float x, float y, int tile_size, int tiles_x, int tiles_y) {
-  const int px = int(std::min(std::max(x, 0.0f), coordinate_limit)), py = int(std::min(std::max(y, 0.0f), coordinate_limit));
+  const int px = int(std::min(std::max(x, 0.0f), coordinate_limit)),
+            py = int(std::min(std::max(y, 0.0f), coordinate_limit));
   return std::min(py / tile_size, tiles_y - 1) * tiles_x + std::min(px / tile_size, tiles_x - 1);
 }
 

@@ -58,10 +58,8 @@ void try_layouts() {
               const std::size_t at = l.offset_of(f.header(), t, components);
               if (at > b.bytes) std::abort();
             }
-        } catch (const UserError&) {
-        }
-  } catch (const UserError&) {
-  }
+        } catch (const UserError&) {}
+  } catch (const UserError&) {}
 }
 
 void write_seeds(const std::string& dir) {
@@ -77,9 +75,12 @@ void write_seeds(const std::string& dir) {
         f.npart = {3, 2, 0, 0, 1, 0};
         f.mass = {0, 0.5, 0, 0, 0, 0};
         f.box_size = 10;
-        f.blocks = {{"POS", std::vector<double>(18, 1.5), bytes}, {"VEL", std::vector<double>(18, 0.5), bytes},
-                    {"ID", {1, 2, 3, 4, 5, 6}, 4, true},           {"MASS", {1, 2, 3, 4}, bytes},
-                    {"U", {1, 2, 3}, bytes},                       {"RHO", {1, 2, 4}, bytes},
+        f.blocks = {{"POS", std::vector<double>(18, 1.5), bytes},
+                    {"VEL", std::vector<double>(18, 0.5), bytes},
+                    {"ID", {1, 2, 3, 4, 5, 6}, 4, true},
+                    {"MASS", {1, 2, 3, 4}, bytes},
+                    {"U", {1, 2, 3}, bytes},
+                    {"RHO", {1, 2, 4}, bytes},
                     {"HSML", {1, 1, 1}, bytes}};
         f.write(dir + "/seed" + std::to_string(k++));
       }

@@ -60,8 +60,7 @@ void try_reads(Read&& read, const std::string& path, const std::vector<std::vect
         const ParticleSet p = read(o);
         if (p.x.size() != p.hsml.size() || p.x.size() != p.colour[0].size() || p.x.size() != p.intensity.size())
           std::abort();
-      } catch (const UserError&) {
-      }
+      } catch (const UserError&) {}
     }
 }
 

@@ -61,8 +61,7 @@ void try_fields() {
       for (const TipsyField& field : f.fields(t))
         for (int c = 0; c < field.components; ++c)
           if (f.read_field(t, field.name, c).size() != f.count(t)) std::abort();
-  } catch (const UserError&) {
-  }
+  } catch (const UserError&) {}
 }
 
 // -write_seeds=DIR: a few valid inputs to start from.
