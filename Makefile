@@ -8,7 +8,7 @@ CXX      ?= g++
 ARCH     ?= -march=native
 CXXFLAGS ?= -O3 $(ARCH) -g
 # -fno-math-errno: no code reads errno after maths, and it lets sqrt vectorise.
-CXXFLAGS += -std=c++17 -fopenmp -fno-math-errno -Wall -Wextra -I.
+CXXFLAGS += -std=c++17 -fopenmp -fno-math-errno -Wall -Wextra -Wshadow -I.
 LDLIBS   += -lstb
 DEPFLAGS  = -MMD -MP
 
@@ -43,7 +43,7 @@ CUDA ?= $(if $(NVCC),1,0)
 ifeq ($(CUDA),1)
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 NVCCFLAGS  ?= -O3 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
-NVCCFLAGS  += -std=c++17 -I. -Xcompiler -fopenmp,-Wall
+NVCCFLAGS  += -std=c++17 -I. -Xcompiler -fopenmp,-Wall,-Wshadow
 CUDA_SRC   := $(wildcard cuda/*.cu)
 CUDA_OBJ   := $(CUDA_SRC:%.cu=build/obj/%.o)
 LDLIBS     += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread
@@ -62,10 +62,11 @@ MPICXX   ?= $(shell command -v mpicxx 2>/dev/null)
 ifeq ($(MPI),1)
 DEB_PACKAGES += libopenmpi-dev openmpi-bin
 endif
-# `make deps FUZZ=1`: clang and its sanitizer runtimes, for the fuzzing harnesses (make fuzz).
+# `make deps FUZZ=1`: clang and its sanitizer runtimes, for the fuzzing harnesses (make fuzz), and
+# clang-format (make format-check).
 FUZZ     ?= 0
 ifeq ($(FUZZ),1)
-DEB_PACKAGES += clang libclang-rt-dev
+DEB_PACKAGES += clang libclang-rt-dev clang-format
 endif
 # Only splotch/mpi/mpi_comm.cc sees MPI: the other objects are the default build's.
 MPI_OBJ  := build/obj/splotch/app/main.o $(filter-out build/obj/splotch/mpi/no_mpi.o,$(LIB_OBJ)) build/mpi/splotch/mpi/mpi_comm.o
@@ -75,7 +76,7 @@ TEST_OBJ := $(TEST_SRC:%.cc=build/obj/%.o)
 
 BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
 
-.PHONY: all deps demo test include-check sanitize fuzz bench help clean references
+.PHONY: all deps demo test include-check format-check format sanitize fuzz bench help clean references
 
 all: bin/splotch bin/splotch_path bin/make_demo
 
@@ -83,7 +84,8 @@ help:
 	@echo "make          build bin/splotch (and bin/splotch_path, bin/make_demo)"
 	@echo "make deps     install missing Debian packages with apt-get: $(DEB_PACKAGES)"
 	@echo "make demo     render the demo picture to build/demo/"
-	@echo "make test     build and run the test suite (with the MPI tests where mpicxx is found)"
+	@echo "make test     build and run the test suite (with the MPI tests where mpicxx is found), after the include check"
+	@echo "make format-check   every source file as .clang-format lays it out (make format rewrites them)"
 	@echo "make MPI=1    bin/splotch built with MPI (OpenMPI; make deps MPI=1 installs it); bin/splotch_mpi is that build"
 	@echo "make bench    benchmark on ../shared/bench snapshots (1e6, 1e7 particles)"
 
@@ -170,6 +172,17 @@ test: include-check bin/splotch bin/splotch_path bin/splotch_tests bin/make_demo
 include-check:
 	tests/include_check.sh
 
+# Every source file laid out as .clang-format says (clang-format: make deps FUZZ=1 installs it);
+# `make format` rewrites them so.
+FORMAT_SRC = $(wildcard params/*.h params/*.cc io/*.h io/*.cc splotch/*/*.h splotch/*/*.cc cuda/*.h cuda/*.cc cuda/*.cu \
+               cuda/*.cuh tests/*.h tests/*.cc tests/fuzz/*.h tests/fuzz/*.cc tools/*.cc testdata/*.cc)
+format-check:
+	@command -v clang-format >/dev/null || { echo "format-check: no clang-format (make deps FUZZ=1 installs it)"; exit 1; }
+	@clang-format --dry-run --Werror $(FORMAT_SRC) || { echo "format-check: the files above differ from .clang-format: make format rewrites them"; exit 1; }
+	@echo "format-check: $(words $(FORMAT_SRC)) files as .clang-format lays them out"
+format:
+	clang-format -i $(FORMAT_SRC)
+
 # Stored reference images for the end-to-end tests; run only when a change of the picture is
 # intended, and say why in the commit.
 references: bin/splotch bin/make_demo
@@ -180,7 +193,7 @@ references: bin/splotch bin/make_demo
 # bin/splotch as a user does exercise the same code, which this run has covered, at a multiple of
 # the time.
 SAN_FLAGS := -std=c++17 -fopenmp -O1 -g $(ARCH) -fno-omit-frame-pointer -fsanitize=address,undefined \
-             -fno-sanitize-recover=undefined -Wall -Wextra -I.
+             -fno-sanitize-recover=undefined -Wall -Wextra -Wshadow -I.
 SAN_SRC   := $(filter-out cuda/no_cuda.cc,$(LIB_SRC)) cuda/no_cuda.cc $(TEST_SRC)
 SAN_OBJ   := $(SAN_SRC:%.cc=build/san/%.o)
 SAN_SKIP  := bin/splotch*,mpi*,end to end*,original parameter files*,used.par*,input kind*,bad values*,output names*

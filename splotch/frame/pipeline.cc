@@ -494,14 +494,14 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   double suggested = 0;
   if (s.render.a_eq_e) {
     double factor = s.exposure.mode == Exposure::Mode::factor ? s.exposure.factor : 1.0;
-    const bool automatic = s.exposure.mode == Exposure::Mode::automatic;
-    const double relative = automatic_exposure(image, automatic ? 1 : sample_stride(image));
-    if (automatic && relative > 0) {
+    const bool auto_exposure = s.exposure.mode == Exposure::Mode::automatic;
+    const double relative = automatic_exposure(image, auto_exposure ? 1 : sample_stride(image));
+    if (auto_exposure && relative > 0) {
       factor = double(float(relative));  // a float, so that its 9 digits in used.par give it back exactly
       params.resolve("exposure", number_text(factor), "auto: the 99.5th percentile of the lit pixels at 0.9");
       report.notes.push_back("exposure = auto: every brightness times " + number_text(factor) +
                              " (written to used.par)");
-    } else if (!automatic) {
+    } else if (!auto_exposure) {
       suggested = relative * factor;
     }
     if (factor != 1.0) scale(image, factor);

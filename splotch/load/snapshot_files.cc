@@ -101,10 +101,10 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
       const std::string stem = without_extension(base);
       // snap.0, or any other file of the snapshot (snap.1): all its files.
       const std::size_t dot = stem.rfind('.');
-      const bool numbered = dot != std::string::npos && dot + 1 < stem.size() &&
-                            stem.find_first_not_of("0123456789", dot + 1) == std::string::npos &&
-                            std::stoll(stem.substr(dot + 1, 9)) < in_header;
-      if (in_header > 1 && numbered) {
+      const bool has_number = dot != std::string::npos && dot + 1 < stem.size() &&
+                              stem.find_first_not_of("0123456789", dot + 1) == std::string::npos &&
+                              std::stoll(stem.substr(dot + 1, 9)) < in_header;
+      if (in_header > 1 && has_number) {
         const std::string first = stem.substr(0, dot) + (ends_with(base, extension) ? extension : "");
         if (is_regular_file(part(first, 0))) return found(first, parts(first, in_header));
       }

@@ -479,8 +479,8 @@ SplatView view_of(const Splats& s) {
 
 void render_host(const SplatView& s, const RenderOptions& o, Image& image, const ProgressCallback& progress) {
   if (s.n == 0 || image.width <= 0 || image.height <= 0) return;
-  const int tile = o.tile_size > 0 ? o.tile_size : host_tile_size(image.width, image.height, omp_get_max_threads());
-  const TileGrid grid(image.width, image.height, tile);
+  const int side = o.tile_size > 0 ? o.tile_size : host_tile_size(image.width, image.height, omp_get_max_threads());
+  const TileGrid grid(image.width, image.height, side);
   const TileLists lists = s.tile_start ? bin_spills(s, grid) : bin_splats(s, grid);
   // The busiest tiles first, so that no thread is left with a heavy one at the end.
   std::vector<int> order(std::size_t(grid.count()));
@@ -492,7 +492,7 @@ void render_host(const SplatView& s, const RenderOptions& o, Image& image, const
 #pragma omp parallel
   {
     const DenormalsAsZero fast_underflow;
-    auto buffer = std::make_unique<TileBuffer>(tile);
+    auto buffer = std::make_unique<TileBuffer>(side);
     TileDrawOrder draw_order;
 #pragma omp for schedule(dynamic, 1)
     for (int k = 0; k < ntiles; ++k) {
