@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "io/count_text.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
@@ -30,10 +31,8 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
 }
 
 std::vector<std::vector<std::uint64_t>> snapshot_file_counts(const SnapshotRequest& input) {
-  if (input.typed.files.size() < 2) return {};
-  if (input.format == SnapshotFormat::gadget) return gadget_file_counts(input.typed);
-  if (input.format == SnapshotFormat::hdf5) return hdf5_file_counts(input.typed);
-  return {};
+  if (input.typed.files.size() < 2 || !counts_per_file(input.format)) return {};
+  return input.format == SnapshotFormat::gadget ? gadget_file_counts(input.typed) : hdf5_file_counts(input.typed);
 }
 
 int simtype_number(SnapshotFormat format) {
@@ -69,12 +68,6 @@ const char* format_description(SnapshotFormat format) {
   }
   return "";
 }
-
-namespace {
-std::string plural(std::uint64_t n, const std::string& what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-}  // namespace
 
 std::optional<SnapshotFormat> detect_snapshot_format(const std::string& path) {
   unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/count_text.h"
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/input_file.h"
@@ -16,10 +17,6 @@
 
 namespace splotch {
 namespace {
-
-std::string plural(std::uint64_t n, const std::string& what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
 
 // `snap.den` beside the Tipsy snapshot `snap`, with a count that fits it: its description.
 std::string tipsy_aux_description(const std::string& path, std::string& snapshot) {
