@@ -47,6 +47,14 @@ NVCCFLAGS  += -std=c++17 -I. -Xcompiler -fopenmp,-Wall,-Wshadow
 CUDA_SRC   := $(wildcard cuda/*.cu)
 CUDA_OBJ   := $(CUDA_SRC:%.cu=build/obj/%.o)
 LDLIBS     += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread
+# `make CUDA_SYNC=1`: every kernel launch waits for the device and names the launch that failed
+# (cuda/cuda_check.h); for finding a kernel's fault, and slower. The CUDA objects rebuild when it
+# changes.
+CUDA_SYNC  ?= 0
+CUDA_SYNC_STAMP := build/cuda_sync_$(CUDA_SYNC)
+$(shell mkdir -p build && [ -f $(CUDA_SYNC_STAMP) ] || { rm -f build/cuda_sync_*; touch $(CUDA_SYNC_STAMP); })
+NVCCFLAGS  += -DSPLOTCH_SYNC_AFTER_LAUNCH=$(CUDA_SYNC)
+$(CUDA_OBJ): $(CUDA_SYNC_STAMP)
 else
 LIB_SRC    += cuda/no_cuda.cc
 CUDA_OBJ   :=

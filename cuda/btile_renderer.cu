@@ -9,22 +9,21 @@
 // each splat all threads of the block in turn; with most splats a few pixels wide, that leaves
 // most threads idle.) The Btile then goes to the image as BtileWrites (cuda_renderer.h) says.
 #include <cub/block/block_scan.cuh>
-#include <cub/device/device_radix_sort.cuh>
 #include <stdexcept>
 #include <string>
 
 #include "cuda/chunk_renderer.h"
+#include "cuda/cub_calls.cuh"
+#include "cuda/device_layout.h"
+#include "cuda/kernel_config.h"
 #include "cuda/splat_items.cuh"
 #include "cuda/tile_pieces.cuh"
 
 namespace splotch::cuda_detail {
 namespace {
 
-// A batch of splats is set up by one thread each, and all threads of the block walk their pixels.
-// Many threads per block, because a Btile takes so much shared memory that an SM holds only one
-// or two blocks, and the latency of exp and of the shared-memory atomics wants many warps to hide
-// it (256 threads measured at about half the speed).
-constexpr int btile_threads = 1024, batch_splats = 256;
+// A batch of batch_splats splats is set up by one thread each, and all btile_threads threads of
+// the block walk their pixels (kernel_config.h).
 
 // The splats the host draws and those with no pixel on the image get key g.tiles: they sort
 // after every tile's range.
@@ -226,52 +225,38 @@ class BtileRenderer : public ChunkRenderer {
       CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(btile_bytes(g_))));
   }
 
-  bool allocate(std::size_t chunk) override {
-    cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
-    sort_bytes_ = 0;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes_, k, v, int(chunk), 0, key_bits_));
-    if (!(key_[0].try_allocate(chunk) && key_[1].try_allocate(chunk) && order_[0].try_allocate(chunk) &&
-          order_[1].try_allocate(chunk) && pieces_.allocate(chunk, g_.tiles) &&
-          sort_space_.try_allocate(std::max<std::size_t>(sort_bytes_, 1))))
-      return false;
-    // Per render, not per splat: allocated once (a smaller chunk would not make them smaller).
-    if (writes_ == BtileWrites::boundary && !edge_.get()) {
-      if (!edge_.try_allocate(std::size_t(g_.pixels()) * 3)) return false;
-      // Waited for on a stream of its own: the legacy default stream of cudaMemset is not ordered
-      // with the render's non-blocking streams.
-      cuda_detail::Stream init;
-      CUDA_CHECK(cudaMemsetAsync(edge_.get(), 0, std::size_t(g_.pixels()) * 3 * sizeof(float), init));
-      CUDA_CHECK(cudaStreamSynchronize(init));
-    }
-    const BtileRing ring(g_);
-    if (writes_ == BtileWrites::three_step && !strips_.get() &&
-        !strips_.try_allocate(std::size_t(g_.tiles) * 3 * std::size_t(ring.size())))
-      return false;
-    return true;
+  std::size_t bytes_for(std::size_t chunk) const override {
+    return bytes_of([&](DeviceLayout& l) { return lay_out(l, chunk); });
   }
-  std::size_t bytes_per_splat() const override { return 4 * sizeof(std::uint32_t); }
+  bool allocate(std::size_t chunk) override {
+    edge_cleared_ = false;
+    return scratch_.allocate([&](DeviceLayout& l) { return lay_out(l, chunk); });
+  }
 
   void draw(const Chunk& c, float* image, cudaStream_t stream) override {
-    key_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, g_, key_[0].get(), order_[0].get());
-    CUDA_CHECK(cudaGetLastError());
-    cub::DoubleBuffer<std::uint32_t> keys(key_[0].get(), key_[1].get()), order(order_[0].get(), order_[1].get());
-    std::size_t sort_bytes = sort_bytes_;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_space_.get(), sort_bytes, keys, order, int(c.count), 0, key_bits_,
-                                               stream));
-    pieces_.make(keys.Current(), c.count, stream);
+    const Scratch& a = *scratch_;
+    if (writes_ == BtileWrites::boundary && !edge_cleared_) {
+      CUDA_CHECK(cudaMemsetAsync(a.edge, 0, std::size_t(g_.pixels()) * 3 * sizeof(float), stream));
+      edge_cleared_ = true;  // and fold_edges_kernel leaves it cleared
+    }
+    key_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, g_, a.key[0], a.order[0]);
+    CUDA_CHECK_LAUNCH();
+    cub::DoubleBuffer<std::uint32_t> keys(a.key[0], a.key[1]), order(a.order[0], a.order[1]);
+    sort_pairs(a.sort, keys, order, c.count, key_bits_, stream);
+    a.pieces.make(keys.Current(), c.count, stream);
     const BtileRing ring(g_);
     if (writes_ == BtileWrites::three_step) {
-      clear_split_rings_kernel<<<g_.tiles, small_block, 0, stream>>>(pieces_.first_piece(), ring, strips_.get());
-      CUDA_CHECK(cudaGetLastError());
+      clear_split_rings_kernel<<<g_.tiles, small_block, 0, stream>>>(a.pieces.first_piece(), ring, a.strips);
+      CUDA_CHECK_LAUNCH();
     }
     // The grid covers the most pieces there can be; blocks beyond the real count return at once
     // (so that the host need not wait for the count).
     const std::uint32_t blocks = std::uint32_t(TilePieces::most_pieces(c.count, g_.tiles));
-    const BtileTargets to{image, edge_.get(), strips_.get()};
+    const BtileTargets to{image, a.edge, a.strips};
     auto launch = [&](auto kernel) {
-      kernel<<<blocks, btile_threads, btile_bytes(g_), stream>>>(c, order.Current(), pieces_.pieces(), pieces_.total(),
-                                                                 g_, to);
-      CUDA_CHECK(cudaGetLastError());
+      kernel<<<blocks, btile_threads, btile_bytes(g_), stream>>>(c, order.Current(), a.pieces.pieces(),
+                                                                 a.pieces.total(), g_, to);
+      CUDA_CHECK_LAUNCH();
     };
     if (writes_ == BtileWrites::atomics)
       launch(btile_kernel<BtileWrites::atomics>);
@@ -286,27 +271,45 @@ class BtileRenderer : public ChunkRenderer {
     const unsigned narrow_steps[] = {0x03u, 0x0cu, 0xf0u};
     for (unsigned step = 0; step < (narrow ? 3u : 8u); ++step) {
       add_strips_kernel<<<g_.tiles, small_block, 0, stream>>>(
-          pieces_.first_piece(), g_, narrow ? narrow_steps[step] : 1u << step, strips_.get(), image);
-      CUDA_CHECK(cudaGetLastError());
+          a.pieces.first_piece(), g_, narrow ? narrow_steps[step] : 1u << step, a.strips, image);
+      CUDA_CHECK_LAUNCH();
     }
   }
 
   void finish(float* image, cudaStream_t stream) override {
     if (writes_ != BtileWrites::boundary) return;
     const std::size_t floats = std::size_t(g_.pixels()) * 3;
-    fold_edges_kernel<<<blocks_for(floats), small_block, 0, stream>>>(floats, edge_.get(), image);
-    CUDA_CHECK(cudaGetLastError());
+    fold_edges_kernel<<<blocks_for(floats), small_block, 0, stream>>>(floats, scratch_->edge, image);
+    CUDA_CHECK_LAUNCH();
   }
 
  private:
+  struct Scratch {
+    std::uint32_t *key[2], *order[2];
+    TilePieces pieces;
+    CubScratch sort;
+    float* edge;    // boundary: the boundaries' image (per render, not per splat)
+    float* strips;  // three_step: the tiles' rings (likewise)
+  };
+  Scratch lay_out(DeviceLayout& l, std::size_t chunk) const {
+    Scratch a{};
+    for (int k = 0; k < 2; ++k) {
+      a.key[k] = l.take<std::uint32_t>(chunk);
+      a.order[k] = l.take<std::uint32_t>(chunk);
+    }
+    a.pieces = TilePieces::lay_out(l, chunk, g_.tiles);
+    a.sort = take_cub_scratch(l, sort_pairs_bytes(chunk, key_bits_));
+    if (writes_ == BtileWrites::boundary) a.edge = l.take<float>(std::size_t(g_.pixels()) * 3);
+    if (writes_ == BtileWrites::three_step)
+      a.strips = l.take<float>(std::size_t(g_.tiles) * 3 * std::size_t(BtileRing(g_).size()));
+    return a;
+  }
+
   RenderGrid g_;
   BtileWrites writes_;
   int key_bits_;
-  DeviceBuffer<std::uint32_t> key_[2], order_[2];
-  TilePieces pieces_;
-  DeviceBuffer<unsigned char> sort_space_;
-  std::size_t sort_bytes_ = 0;
-  DeviceBuffer<float> edge_, strips_;  // boundary: the boundaries' image; three_step: the tiles' rings
+  DeviceArena<Scratch> scratch_;
+  bool edge_cleared_ = false;
 };
 
 }  // namespace
@@ -317,8 +320,7 @@ std::size_t btile_bytes_available() {
   int device = 0, limit = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  const std::size_t own = 16 * 1024;  // the kernel's batch arrays and scan storage, rounded up
-  return std::size_t(limit) > own ? std::size_t(limit) - own : 0;
+  return std::size_t(limit) > btile_own_shared_bytes ? std::size_t(limit) - btile_own_shared_bytes : 0;
 }
 
 void check_btile_fits(const RenderGrid& g) {

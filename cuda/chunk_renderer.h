@@ -36,14 +36,16 @@ struct Chunk {
 class ChunkRenderer {
  public:
   virtual ~ChunkRenderer() = default;
-  // Scratch for chunks of up to `chunk` splats; false when the device is out of memory (the
-  // driver then tries a smaller chunk).
+  // Device bytes of its scratch for chunks of up to `chunk` splats, for sizing the chunk; what
+  // allocate(chunk) takes (both come from the algorithm's one lay_out, device_layout.h).
+  virtual std::size_t bytes_for(std::size_t chunk) const = 0;
+  // Scratch for chunks of up to `chunk` splats, replacing what it held; false when the device is
+  // out of memory (the driver then tries a smaller chunk).
   virtual bool allocate(std::size_t chunk) = 0;
-  // Device bytes that allocate() takes per splat of a chunk, for sizing the chunk.
-  virtual std::size_t bytes_per_splat() const = 0;
   // Queues the drawing of the chunk into `image` (xres * yres pixels, RGB interleaved) on
   // `stream`. With a_eq_e the chunk's splats are added, otherwise composited in draw order over
-  // what the image holds. May wait for the stream (to learn how much work a chunk makes).
+  // what the image holds. May wait for the stream (to learn how much work a chunk makes). Every
+  // chunk of a render comes on the same stream.
   virtual void draw(const Chunk& chunk, float* image, cudaStream_t stream) = 0;
   // Queues, after the last chunk's draw(), whatever the algorithm still owes the image.
   virtual void finish(float* /*image*/, cudaStream_t /*stream*/) {}

@@ -3,7 +3,8 @@
 //
 // Chunks go through two slots (pinned staging buffer, device buffers): while the kernels of one
 // slot's chunk run on the compute stream, the next chunk is copied into the other slot on the
-// copy stream. The image comes back through the same staging buffers.
+// copy stream. The image comes back through the same staging buffers. The streams and the
+// staging buffers are the session's; every copy and memset goes on the stream whose work uses it.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -11,18 +12,19 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <cub/device/device_radix_sort.cuh>
 #include <future>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cuda/chunk_renderer.h"
+#include "cuda/cub_calls.cuh"
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_renderer.h"
 #include "cuda/device_buffer.h"
+#include "cuda/device_layout.h"
+#include "cuda/kernel_config.h"
 #include "cuda/splat_items.cuh"
 #include "splotch/splat/draw_order_chunks.h"
 #include "splotch/splat/splat_view.h"
@@ -30,7 +32,9 @@
 namespace splotch {
 namespace {
 using cuda_detail::ChunkRenderer;
+using cuda_detail::DeviceArena;
 using cuda_detail::DeviceBuffer;
+using cuda_detail::DeviceLayout;
 using cuda_detail::Event;
 using cuda_detail::PinnedBuffer;
 using cuda_detail::RenderGrid;
@@ -41,14 +45,17 @@ constexpr int float_fields = 6, fields = float_fields + 1;
 
 }  // namespace
 
-// The session's page-locked buffers (cuda_renderer.h).
-struct CudaSession::Buffers {
+// The session's streams and page-locked buffers (cuda_renderer.h): made once, used by every
+// render on the session's device. Copies to the device go on `copy`, kernels on `compute`, and
+// the image comes back on `copy`.
+struct CudaSession::Resources {
+  Stream compute, copy;
   PinnedBuffer<float> staging[2];  // fields x staging_chunk each
   std::size_t staging_chunk = 0;
 
   void reserve_staging(std::size_t chunk) {
     // Room for a useful piece of the image too, which goes back through these buffers.
-    chunk = std::max(chunk, std::size_t(1) << 16);
+    chunk = std::max(chunk, cuda_detail::least_staging_splats);
     if (chunk <= staging_chunk) return;
     for (auto& b : staging) b.allocate(fields * chunk);
     staging_chunk = chunk;
@@ -57,13 +64,12 @@ struct CudaSession::Buffers {
 
 namespace {
 
-// The buffers of one chunk in flight.
+// The device buffers of one chunk in flight (fields x chunk), and when it was uploaded and drawn.
 struct Slot {
-  DeviceBuffer<float> field;  // fields x chunk
+  float* field = nullptr;
   Event uploaded, rendered;
-  bool allocate(std::size_t chunk) { return field.try_allocate(fields * chunk); }
   cuda_detail::Chunk chunk(std::size_t capacity, std::size_t count, bool keyed) const {
-    const float* f = field.get();
+    const float* f = field;
     return {f,
             f + capacity,
             f + 2 * capacity,
@@ -74,21 +80,26 @@ struct Slot {
   }
 };
 
-// The default chunk: a fixed size that keeps the pinned staging buffers modest and leaves enough
-// chunks for copies to overlap kernels, within a third of the free device memory for both slots
-// and the algorithm's scratch.
-constexpr std::size_t default_chunk_particles = std::size_t(1) << 20;
-std::size_t default_chunk(std::size_t n, std::size_t scratch_bytes_per_splat) {
-  const std::size_t by_memory =
-      cuda_detail::device_memory().free / 3 / (2 * fields * sizeof(float) + scratch_bytes_per_splat);
-  return std::max<std::size_t>(std::min({n, default_chunk_particles, by_memory}), 1);
+// The two slots' device buffers for chunks of `chunk` splats.
+struct SlotFields {
+  float* field[2];
+};
+SlotFields lay_out_slots(DeviceLayout& l, std::size_t chunk) {
+  return {{l.take<float>(fields * chunk), l.take<float>(fields * chunk)}};
+}
+// Device bytes of the slots and the algorithm's scratch for chunks of `chunk` splats.
+std::size_t streaming_bytes(const ChunkRenderer& renderer, std::size_t chunk) {
+  return cuda_detail::bytes_of([&](DeviceLayout& l) { return lay_out_slots(l, chunk); }) + renderer.bytes_for(chunk);
 }
 
-constexpr int staging_threads = 8;
-
-// Splats per call of the algorithm when all are on the device (a_eq_e = FALSE): its scratch is
-// sized for this many.
-constexpr std::size_t resident_window = std::size_t(1) << 22;
+// The default chunk (kernel_config.h): default_chunk_particles, halved until the slots and the
+// algorithm's scratch fit in a share of the free device memory.
+std::size_t default_chunk(std::size_t n, const ChunkRenderer& renderer) {
+  const std::size_t budget = cuda_detail::device_memory().free / cuda_detail::chunk_memory_share;
+  std::size_t chunk = std::min(n, cuda_detail::default_chunk_particles);
+  while (chunk > cuda_detail::smallest_chunk && streaming_bytes(renderer, chunk) > budget) chunk /= 2;
+  return std::max<std::size_t>(chunk, 1);
+}
 
 // The view's arrays in the order of a chunk's fields.
 std::array<const float*, float_fields> fields_of(const SplatView& s) {
@@ -101,10 +112,10 @@ void stage(const SplatView& s, const DrawOrderChunks& plan, std::size_t c, std::
   const std::size_t begin = plan.start[c], count = plan.start[c + 1] - begin;
   std::uint32_t* key = reinterpret_cast<std::uint32_t*>(staging + float_fields * capacity);
   // A few threads: one alone copies at a fraction of the memory bandwidth.
-#pragma omp parallel for num_threads(staging_threads) schedule(static)
-  for (int part = 0; part < staging_threads; ++part) {
-    const std::size_t lo = count * std::size_t(part) / staging_threads,
-                      hi = count * std::size_t(part + 1) / staging_threads;
+  constexpr int threads = cuda_detail::staging_threads;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int part = 0; part < threads; ++part) {
+    const std::size_t lo = count * std::size_t(part) / threads, hi = count * std::size_t(part + 1) / threads;
     if (plan.order.empty()) {
       for (int f = 0; f < float_fields; ++f)
         std::memcpy(staging + f * capacity + lo, in[std::size_t(f)] + begin + lo, (hi - lo) * sizeof(float));
@@ -128,21 +139,19 @@ struct ChunkTiming {
 
 // Draws the GPU's splats into the device image chunk by chunk; fills the report's chunks and
 // GPU times.
-void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& renderer, CudaSession::Buffers& host,
+void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& renderer, CudaSession::Resources& host,
                       float* image, CudaReport& report) {
   const bool keyed = !o.host.a_eq_e && s.key;
   // (CUB sorts take int counts.)
-  std::size_t chunk = std::min(
-      o.chunk_particles > 0 ? std::min(o.chunk_particles, s.n) : default_chunk(s.n, renderer.bytes_per_splat()),
-      std::size_t(1) << 30);
-  std::optional<Slot> slots[2];
-  // Out of memory: free both slots, halve the chunk and try again (down to a size not worth
+  std::size_t chunk = std::min(o.chunk_particles > 0 ? std::min(o.chunk_particles, s.n) : default_chunk(s.n, renderer),
+                               std::size_t(1) << 30);
+  DeviceArena<SlotFields> slot_memory;
+  // Out of memory: free the slots, halve the chunk and try again (down to a size not worth
   // streaming).
   for (;;) {
-    if (slots[0].emplace().allocate(chunk) && slots[1].emplace().allocate(chunk) && renderer.allocate(chunk)) break;
-    slots[0].reset();
-    slots[1].reset();
-    if (chunk <= 4096)
+    if (slot_memory.allocate([&](DeviceLayout& l) { return lay_out_slots(l, chunk); }) && renderer.allocate(chunk))
+      break;
+    if (chunk <= cuda_detail::smallest_chunk)
       throw std::runtime_error("the GPU has too little free memory even for chunks of " + std::to_string(chunk) +
                                " particles");
     chunk /= 2;
@@ -150,10 +159,12 @@ void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& r
   host.reserve_staging(chunk);
   const DrawOrderChunks plan = chunks_in_draw_order(keyed ? s.key : nullptr, s.n, chunk);
 
-  Stream compute, copy;
+  Stream &compute = host.compute, &copy = host.copy;
+  Slot slots[2];
+  for (int k = 0; k < 2; ++k) slots[k].field = slot_memory->field[k];
   std::vector<ChunkTiming> timing(plan.chunks());
   for (std::size_t k = 0; k < plan.chunks(); ++k) {
-    Slot& slot = *slots[k % 2];
+    Slot& slot = slots[k % 2];
     float* staging = host.staging[k % 2].get();
     const std::size_t count = plan.start[k + 1] - plan.start[k];
     // The staging buffer is free once the upload of the chunk before last has finished.
@@ -163,7 +174,7 @@ void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& r
     CUDA_CHECK(cudaStreamWaitEvent(copy, slot.rendered, 0));
     CUDA_CHECK(cudaEventRecord(timing[k].upload_start, copy));
     for (int f = 0; f < (keyed ? fields : float_fields); ++f)
-      CUDA_CHECK(cudaMemcpyAsync(slot.field.get() + f * chunk, staging + f * chunk, count * sizeof(float),
+      CUDA_CHECK(cudaMemcpyAsync(slot.field + f * chunk, staging + f * chunk, count * sizeof(float),
                                  cudaMemcpyHostToDevice, copy));
     CUDA_CHECK(cudaEventRecord(slot.uploaded, copy));
     CUDA_CHECK(cudaEventRecord(timing[k].upload_end, copy));
@@ -192,28 +203,36 @@ void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& r
 // order. Chunks in draw order would need the host to gather every field of every splat at
 // random (seconds for 1e8 splats), this needs a sort of a tenth of a second. Returns false,
 // having done nothing, when the splats do not fit.
-bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& renderer, CudaSession::Buffers& host,
+// Every splat on the device (fields x n), the sort's other key buffer and the order.
+struct ResidentSplats {
+  float* field;
+  std::uint32_t *key_out, *order[2];
+  cuda_detail::CubScratch sort;
+};
+ResidentSplats lay_out_resident(DeviceLayout& l, std::size_t n) {
+  ResidentSplats r{};
+  r.field = l.take<float>(fields * n);
+  r.key_out = l.take<std::uint32_t>(n);
+  r.order[0] = l.take<std::uint32_t>(n);
+  r.order[1] = l.take<std::uint32_t>(n);
+  r.sort = cuda_detail::take_cub_scratch(l, cuda_detail::sort_pairs_bytes(n));
+  return r;
+}
+
+bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& renderer, CudaSession::Resources& host,
                      float* image, CudaReport& report) {
   if (o.host.a_eq_e || !s.key || o.chunk_particles > 0 || s.n > (std::size_t(1) << 30)) return false;
-  const std::size_t window = std::min(s.n, resident_window);
-  std::size_t sort_bytes = 0;
-  {
-    cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, int(s.n)));
-  }
-  const std::size_t need =
-      s.n * (fields * sizeof(float) + 3 * sizeof(std::uint32_t)) + sort_bytes + window * renderer.bytes_per_splat();
-  if (need > cuda_detail::device_memory().free / 2) return false;
-  DeviceBuffer<float> field;                      // fields x n: the splats
-  DeviceBuffer<std::uint32_t> key_out, order[2];  // the sort's other key buffer, the order
-  DeviceBuffer<unsigned char> sort_space;
-  if (!field.try_allocate(fields * s.n) || !key_out.try_allocate(s.n) || !order[0].try_allocate(s.n) ||
-      !order[1].try_allocate(s.n) || !sort_space.try_allocate(std::max<std::size_t>(sort_bytes, 1)) ||
-      !renderer.allocate(window))
+  const std::size_t window = std::min(s.n, cuda_detail::resident_window);
+  const auto lay_out = [&](DeviceLayout& l) { return lay_out_resident(l, s.n); };
+  if (cuda_detail::bytes_of(lay_out) + renderer.bytes_for(window) >
+      cuda_detail::device_memory().free / cuda_detail::resident_memory_share)
     return false;
+  DeviceArena<ResidentSplats> resident;
+  if (!resident.allocate(lay_out) || !renderer.allocate(window)) return false;
+  const ResidentSplats& r = *resident;
 
-  host.reserve_staging(std::min(s.n, default_chunk_particles));
-  Stream compute, copy;
+  host.reserve_staging(std::min(s.n, cuda_detail::default_chunk_particles));
+  Stream &compute = host.compute, &copy = host.copy;
   Event timing[4] = {Event(true), Event(true), Event(true), Event(true)};
   Event uploaded[2];
   const std::size_t piece = host.staging_chunk;
@@ -225,22 +244,21 @@ bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& re
     CUDA_CHECK(cudaEventSynchronize(uploaded[k % 2]));  // the buffer's previous piece is on the device
     stage(s, pieces, k, piece, staging);
     for (int f = 0; f < fields; ++f)
-      CUDA_CHECK(cudaMemcpyAsync(field.get() + f * s.n + begin, staging + f * piece, count * sizeof(float),
+      CUDA_CHECK(cudaMemcpyAsync(r.field + f * s.n + begin, staging + f * piece, count * sizeof(float),
                                  cudaMemcpyHostToDevice, copy));
     CUDA_CHECK(cudaEventRecord(uploaded[k % 2], copy));
   }
   CUDA_CHECK(cudaEventRecord(timing[1], copy));
   CUDA_CHECK(cudaStreamWaitEvent(compute, timing[1], 0));
   CUDA_CHECK(cudaEventRecord(timing[2], compute));
-  const float* f = field.get();
-  std::uint32_t* keys = reinterpret_cast<std::uint32_t*>(field.get() + float_fields * s.n);
+  const float* f = r.field;
+  std::uint32_t* keys = reinterpret_cast<std::uint32_t*>(r.field + float_fields * s.n);
   cuda_detail::iota_kernel<<<cuda_detail::blocks_for(s.n), cuda_detail::small_block, 0, compute>>>(std::uint32_t(s.n),
-                                                                                                   order[0].get());
-  CUDA_CHECK(cudaGetLastError());
-  cub::DoubleBuffer<std::uint32_t> sort_keys(keys, key_out.get()), sorted(order[0].get(), order[1].get());
-  // Stable: equal keys keep the index order.
-  CUDA_CHECK(
-      cub::DeviceRadixSort::SortPairs(sort_space.get(), sort_bytes, sort_keys, sorted, int(s.n), 0, 32, compute));
+                                                                                                   r.order[0]);
+  CUDA_CHECK_LAUNCH();
+  cub::DoubleBuffer<std::uint32_t> sort_keys(keys, r.key_out), sorted(r.order[0], r.order[1]);
+  cuda_detail::sort_pairs(r.sort, sort_keys, sorted, std::uint32_t(s.n), 32, compute);  // stable: equal keys keep
+                                                                                        // the index order
   for (std::size_t at = 0; at < s.n; at += window) {
     const cuda_detail::Chunk c{f,
                                f + s.n,
@@ -263,9 +281,9 @@ bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& re
 
 // Moves `floats` floats between the device image and `out` through the two staging buffers in
 // turn, each piece handled while the next one is copied: added to `out` (add = true) or copied.
-void fetch_device_image(const float* device, std::size_t floats, CudaSession::Buffers& b, float* out, bool add) {
+void fetch_device_image(const float* device, std::size_t floats, CudaSession::Resources& b, float* out, bool add) {
   const std::size_t piece = fields * b.staging_chunk;
-  Stream stream;
+  cudaStream_t stream = b.copy;
   Event copied[2];
   auto fetch = [&](std::size_t k) {
     const std::size_t at = k * piece, n = std::min(piece, floats - at);
@@ -322,15 +340,18 @@ std::unique_ptr<ChunkRenderer> make_renderer(const CudaOptions& o, const RenderG
 
 }  // namespace
 
-CudaSession::CudaSession() : buffers_(std::make_unique<Buffers>()) { CUDA_CHECK(cudaFree(nullptr)); }
+CudaSession::CudaSession() {
+  CUDA_CHECK(cudaFree(nullptr));
+  resources_ = std::make_unique<Resources>();
+}
 
 CudaSession::CudaSession(std::size_t chunk_particles, int device) : device_(device) {
   // The current device belongs to the calling thread: set here for the start (the pinned buffers
   // go with it), and again by render_cuda on its own thread.
   CUDA_CHECK(cudaSetDevice(device));
   CUDA_CHECK(cudaFree(nullptr));
-  buffers_ = std::make_unique<Buffers>();
-  buffers_->reserve_staging(chunk_particles > 0 ? chunk_particles : default_chunk_particles);
+  resources_ = std::make_unique<Resources>();
+  resources_->reserve_staging(chunk_particles > 0 ? chunk_particles : cuda_detail::default_chunk_particles);
 }
 
 CudaSession::~CudaSession() = default;
@@ -375,19 +396,16 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& 
   if (!device_image.try_allocate(floats))
     throw std::runtime_error("the GPU has too little free memory for a " + std::to_string(image.width) + " x " +
                              std::to_string(image.height) + " image");
-  // Added to the image at the end (a_eq_e), or composited over it. On a stream of its own, waited
-  // for: cudaMemset and cudaMemcpy go to the legacy default stream, with which the non-blocking
-  // streams of the render are not ordered (and a memcpy from pageable memory may return before
-  // its DMA is done).
-  {
-    Stream init;
-    if (o.host.a_eq_e)
-      CUDA_CHECK(cudaMemsetAsync(device_image.get(), 0, floats * sizeof(float), init));
-    else
-      CUDA_CHECK(
-          cudaMemcpyAsync(device_image.get(), image.rgb.data(), floats * sizeof(float), cudaMemcpyHostToDevice, init));
-    CUDA_CHECK(cudaStreamSynchronize(init));
-  }
+  CudaSession::Resources& resources = session->resources();
+  // Added to the image at the end (a_eq_e), or composited over it. On the compute stream, ahead
+  // of the kernels drawing into it (the streams are non-blocking: work on the legacy default
+  // stream, where plain cudaMemset and cudaMemcpy go, would not be ordered with them). A copy
+  // from pageable memory returns once the image has been read.
+  if (o.host.a_eq_e)
+    CUDA_CHECK(cudaMemsetAsync(device_image.get(), 0, floats * sizeof(float), resources.compute));
+  else
+    CUDA_CHECK(cudaMemcpyAsync(device_image.get(), image.rgb.data(), floats * sizeof(float), cudaMemcpyHostToDevice,
+                               resources.compute));
 
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
@@ -399,17 +417,16 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& 
       return seconds_since(start);
     });
 
-  CudaSession::Buffers& buffers = session->buffers();
   try {
-    if (!render_resident(s, o, *renderer, buffers, device_image.get(), report))
-      render_on_device(s, o, *renderer, buffers, device_image.get(), report);
+    if (!render_resident(s, o, *renderer, resources, device_image.get(), report))
+      render_on_device(s, o, *renderer, resources, device_image.get(), report);
     report.gpu_seconds = seconds_since(start);
   } catch (...) {
     if (host_work.valid()) host_work.wait();  // it writes into `image`: let it finish first
     throw;
   }
   if (host_work.valid()) report.host_seconds = host_work.get();
-  fetch_device_image(device_image.get(), floats, buffers, image.rgb.data(), o.host.a_eq_e);
+  fetch_device_image(device_image.get(), floats, resources, image.rgb.data(), o.host.a_eq_e);
   return report;
 }
 

@@ -100,11 +100,11 @@ inline bool three_step_fits(int tile_x, int tile_y, int boundary) { return bound
 bool cuda_device_present(std::string* why = nullptr, int device = 0);
 
 // What render_cuda() needs before it can start and that costs time to get: the CUDA runtime
-// started on the device (a tenth of a second or more) and the page-locked staging buffers through
-// which the chunks go to the device and the image comes back (pinning memory runs at a few GB/s).
-// A caller makes one while other work goes on (the pipeline, while it reads the snapshot) and
-// passes it to every render_cuda() call (the frames of a scene); the buffers grow when a call
-// needs more.
+// started on the device (a tenth of a second or more), the page-locked staging buffers through
+// which the chunks go to the device and the image comes back (pinning memory runs at a few GB/s),
+// and the render's two streams (copies, kernels). A caller makes one while other work goes on
+// (the pipeline, while it reads the snapshot) and passes it to every render_cuda() call (the
+// frames of a scene), one call at a time; the buffers grow when a call needs more.
 class CudaSession {
  public:
   // Starts the runtime on `device` and pins buffers for chunks of `chunk_particles` (0: the
@@ -116,13 +116,13 @@ class CudaSession {
   CudaSession(const CudaSession&) = delete;
   CudaSession& operator=(const CudaSession&) = delete;
 
-  struct Buffers;  // defined by the CUDA code
-  Buffers& buffers() { return *buffers_; }
+  struct Resources;  // its streams and staging buffers, defined by the CUDA code
+  Resources& resources() { return *resources_; }
   int device() const { return device_; }
 
  private:
   int device_ = 0;
-  std::unique_ptr<Buffers> buffers_;
+  std::unique_ptr<Resources> resources_;
 };
 
 // Work that a caller runs on a thread of its own while the GPU draws, given the Btile boundary in

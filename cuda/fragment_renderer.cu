@@ -23,6 +23,8 @@
 #include <new>
 
 #include "cuda/chunk_renderer.h"
+#include "cuda/device_layout.h"
+#include "cuda/kernel_config.h"
 #include "cuda/splat_items.cuh"
 
 namespace splotch::cuda_detail {
@@ -156,50 +158,67 @@ class FragmentRenderer : public ChunkRenderer {
       4 * sizeof(std::uint32_t) + 2 * sizeof(Value) + 2 * sizeof(std::uint32_t);
 
  public:
-  FragmentRenderer(const RenderGrid& g, std::size_t pass_items) : g_(g), pass_items_(pass_items) {}
+  // The fragment buffer: a share of what is free now, within sensible bounds (kernel_config.h).
+  FragmentRenderer(const RenderGrid& g, std::size_t pass_items)
+      : g_(g),
+        capacity_(pass_items > 0 ? pass_items
+                                 : std::clamp(device_memory().free / fragment_memory_share / bytes_per_fragment,
+                                              fewest_pass_items, most_fragments)) {}
 
-  bool allocate(std::size_t chunk) override {
-    if (!order_.allocate(chunk) || !items_.allocate(chunk)) return false;
-    // The fragment buffer: a quarter of what is free now, within sensible bounds.
-    capacity_ = pass_items_ > 0 ? pass_items_
-                                : std::clamp<std::size_t>(device_memory().free / 4 / bytes_per_fragment,
-                                                          std::size_t(1) << 16, std::size_t(1) << 27);
-    return pixel_.try_allocate(capacity_) && index_.try_allocate(capacity_) && value_.try_allocate(capacity_) &&
-           out_pixel_.try_allocate(capacity_) && out_value_.try_allocate(capacity_);
+  std::size_t bytes_for(std::size_t chunk) const override {
+    return bytes_of([&](DeviceLayout& l) { return lay_out(l, chunk); });
   }
-  std::size_t bytes_per_splat() const override { return DrawOrder::bytes_per_splat + ItemScan::bytes_per_splat; }
+  bool allocate(std::size_t chunk) override {
+    return scratch_.allocate([&](DeviceLayout& l) { return lay_out(l, chunk); });
+  }
 
   void draw(const Chunk& c, float* image, cudaStream_t stream) override {
-    const std::uint32_t* order = order_.sort(c, stream);  // chunk order with a_eq_e (no keys)
-    fragment_count_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, order, g_, items_.counts());
-    CUDA_CHECK(cudaGetLastError());
-    const std::uint64_t total = items_.scan(c.count, stream);
+    const Scratch& a = *scratch_;
+    const std::uint32_t* order = a.order.sort(c, stream);  // chunk order with a_eq_e (no keys)
+    fragment_count_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, order, g_, a.items.counts());
+    CUDA_CHECK_LAUNCH();
+    const std::uint64_t total = a.items.scan(c.count, stream);
     const auto policy = thrust::cuda::par(allocator_).on(stream);
     for (std::uint64_t first = 0; first < total; first += capacity_) {
       const std::uint32_t n = std::uint32_t(std::min<std::uint64_t>(capacity_, total - first));
-      fragment_kernel<additive><<<blocks_for(n), small_block, 0, stream>>>(c, order, items_.ends(), first, n, g_,
-                                                                           pixel_.get(), index_.get(), value_.get());
-      CUDA_CHECK(cudaGetLastError());
-      thrust::stable_sort_by_key(policy, pixel_.get(), pixel_.get() + n, index_.get());
+      fragment_kernel<additive><<<blocks_for(n), small_block, 0, stream>>>(c, order, a.items.ends(), first, n, g_,
+                                                                           a.pixel, a.index, a.value);
+      CUDA_CHECK_LAUNCH();
+      thrust::stable_sort_by_key(policy, a.pixel, a.pixel + n, a.index);
       using Combine = std::conditional_t<additive, AddSums, ThenMap>;
-      const auto ends = thrust::reduce_by_key(
-          policy, pixel_.get(), pixel_.get() + n, thrust::make_permutation_iterator(value_.get(), index_.get()),
-          out_pixel_.get(), out_value_.get(), thrust::equal_to<std::uint32_t>(), Combine());
-      const std::uint32_t pixels = std::uint32_t(ends.first - out_pixel_.get());
-      apply_kernel<additive><<<blocks_for(pixels), small_block, 0, stream>>>(out_pixel_.get(), out_value_.get(), pixels,
-                                                                             g_.pixels(), image);
-      CUDA_CHECK(cudaGetLastError());
+      const auto ends =
+          thrust::reduce_by_key(policy, a.pixel, a.pixel + n, thrust::make_permutation_iterator(a.value, a.index),
+                                a.out_pixel, a.out_value, thrust::equal_to<std::uint32_t>(), Combine());
+      CUDA_CHECK_LAUNCH();  // (Thrust's kernels)
+      const std::uint32_t pixels = std::uint32_t(ends.first - a.out_pixel);
+      apply_kernel<additive>
+          <<<blocks_for(pixels), small_block, 0, stream>>>(a.out_pixel, a.out_value, pixels, g_.pixels(), image);
+      CUDA_CHECK_LAUNCH();
     }
   }
 
  private:
+  struct Scratch {
+    DrawOrder order;
+    ItemScan items;
+    std::uint32_t *pixel, *index, *out_pixel;
+    Value *value, *out_value;
+  };
+  Scratch lay_out(DeviceLayout& l, std::size_t chunk) const {
+    Scratch a{};
+    a.order = DrawOrder::lay_out(l, chunk);
+    a.items = ItemScan::lay_out(l, chunk);
+    a.pixel = l.take<std::uint32_t>(capacity_);
+    a.index = l.take<std::uint32_t>(capacity_);
+    a.value = l.take<Value>(capacity_);
+    a.out_pixel = l.take<std::uint32_t>(capacity_);
+    a.out_value = l.take<Value>(capacity_);
+    return a;
+  }
+
   RenderGrid g_;
-  std::size_t pass_items_;
-  std::size_t capacity_ = 0;  // fragments per pass
-  DrawOrder order_;
-  ItemScan items_;
-  DeviceBuffer<std::uint32_t> pixel_, index_, out_pixel_;
-  DeviceBuffer<Value> value_, out_value_;
+  std::size_t capacity_;  // fragments per pass
+  DeviceArena<Scratch> scratch_;
   CachingAllocator allocator_;
 };
 

@@ -10,7 +10,7 @@ bool cuda_device_present(std::string* why, int) {
   return false;
 }
 
-struct CudaSession::Buffers {};
+struct CudaSession::Resources {};
 CudaSession::CudaSession(std::size_t, int) { throw std::logic_error("CudaSession made in a build without CUDA"); }
 CudaSession::CudaSession() : CudaSession(0) {}
 CudaSession::~CudaSession() = default;

@@ -9,18 +9,19 @@
 // The lists are built in passes that fit the scratch memory; passes follow the draw order, so
 // compositing pass after pass keeps every pixel's order.
 #include <algorithm>
-#include <cub/device/device_radix_sort.cuh>
 
 #include "cuda/chunk_renderer.h"
+#include "cuda/cub_calls.cuh"
+#include "cuda/device_layout.h"
+#include "cuda/kernel_config.h"
 #include "cuda/splat_items.cuh"
 #include "cuda/tile_pieces.cuh"
 
 namespace splotch::cuda_detail {
 namespace {
 
-// Compositing tiles of 16 x 16 pixels, one thread per pixel (the tile sides of the parameters
-// shape the additive Btiles; here a splat costs each pixel of its tiles a test, so small tiles).
-constexpr int composite_side = 16, composite_threads = composite_side * composite_side;
+// Compositing tiles of composite_side pixels square, one thread per pixel (kernel_config.h; the
+// tile sides of the parameters shape the additive Btiles).
 
 // The number of tiles each splat touches, in draw order.
 __global__ void tile_count_kernel(Chunk c, const std::uint32_t* __restrict__ order, RenderGrid g,
@@ -146,62 +147,68 @@ class TileCompositeRenderer : public ChunkRenderer {
   TileCompositeRenderer(const RenderGrid& g, std::size_t pass_items)
       : g_(composite_grid(g)), key_bits_(bits_for(g_.tiles - 1)), pass_items_(pass_items) {}
 
-  bool allocate(std::size_t chunk) override {
-    // Room for every splat to touch two tiles in one pass; more makes more passes.
-    capacity_ = pass_items_ > 0 ? pass_items_ : std::max<std::size_t>(2 * chunk, std::size_t(1) << 16);
-    cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
-    sort_bytes_ = 0;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes_, k, v, int(capacity_), 0, key_bits_));
-    return order_.allocate(chunk) && items_.allocate(chunk) && tile_[0].try_allocate(capacity_) &&
-           tile_[1].try_allocate(capacity_) && position_[0].try_allocate(capacity_) &&
-           position_[1].try_allocate(capacity_) && pieces_.allocate(capacity_, g_.tiles) &&
-           scratch_.try_allocate(TilePieces::most_slots(capacity_) * composite_threads * 6) &&
-           sort_space_.try_allocate(std::max<std::size_t>(sort_bytes_, 1));
+  std::size_t bytes_for(std::size_t chunk) const override {
+    return bytes_of([&](DeviceLayout& l) { return lay_out(l, chunk); });
   }
-  std::size_t bytes_per_splat() const override {
-    return DrawOrder::bytes_per_splat + ItemScan::bytes_per_splat + 2 * 4 * sizeof(std::uint32_t);
+  bool allocate(std::size_t chunk) override {
+    return scratch_.allocate([&](DeviceLayout& l) { return lay_out(l, chunk); });
   }
 
   void draw(const Chunk& c, float* image, cudaStream_t stream) override {
-    const std::uint32_t* order = order_.sort(c, stream);
-    tile_count_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, order, g_, items_.counts());
-    CUDA_CHECK(cudaGetLastError());
-    const std::uint64_t total = items_.scan(c.count, stream);
+    const Scratch& a = *scratch_;
+    const std::uint32_t* order = a.order.sort(c, stream);
+    tile_count_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, order, g_, a.items.counts());
+    CUDA_CHECK_LAUNCH();
+    const std::uint64_t total = a.items.scan(c.count, stream);
     const std::uint32_t tiles = g_.tiles;
-    for (std::uint64_t first = 0; first < total; first += capacity_) {
-      const std::uint32_t n = std::uint32_t(std::min<std::uint64_t>(capacity_, total - first));
-      tile_entries_kernel<<<blocks_for(n), small_block, 0, stream>>>(c, order, items_.ends(), first, n, g_,
-                                                                     tile_[0].get(), position_[0].get());
-      CUDA_CHECK(cudaGetLastError());
-      cub::DoubleBuffer<std::uint32_t> keys(tile_[0].get(), tile_[1].get());
-      cub::DoubleBuffer<std::uint32_t> positions(position_[0].get(), position_[1].get());
-      std::size_t bytes = sort_bytes_;
-      // Stable: each tile's entries stay in draw order.
-      CUDA_CHECK(
-          cub::DeviceRadixSort::SortPairs(sort_space_.get(), bytes, keys, positions, int(n), 0, key_bits_, stream));
-      pieces_.make(keys.Current(), n, stream);
+    for (std::uint64_t first = 0; first < total; first += a.capacity) {
+      const std::uint32_t n = std::uint32_t(std::min<std::uint64_t>(a.capacity, total - first));
+      tile_entries_kernel<<<blocks_for(n), small_block, 0, stream>>>(c, order, a.items.ends(), first, n, g_, a.tile[0],
+                                                                     a.position[0]);
+      CUDA_CHECK_LAUNCH();
+      cub::DoubleBuffer<std::uint32_t> keys(a.tile[0], a.tile[1]), positions(a.position[0], a.position[1]);
+      sort_pairs(a.sort, keys, positions, n, key_bits_, stream);  // stable: each tile's entries stay in draw order
+      a.pieces.make(keys.Current(), n, stream);
       // The grid covers the most pieces there can be; blocks beyond the real count return at once.
       composite_kernel<<<std::uint32_t(TilePieces::most_pieces(n, tiles)), composite_threads, 0, stream>>>(
-          c, order, positions.Current(), pieces_.pieces(), pieces_.total(), g_, image, scratch_.get());
-      CUDA_CHECK(cudaGetLastError());
-      combine_kernel<<<tiles, composite_threads, 0, stream>>>(pieces_.first_piece(), pieces_.first_slot(), g_,
-                                                              scratch_.get(), image);
-      CUDA_CHECK(cudaGetLastError());
+          c, order, positions.Current(), a.pieces.pieces(), a.pieces.total(), g_, image, a.maps);
+      CUDA_CHECK_LAUNCH();
+      combine_kernel<<<tiles, composite_threads, 0, stream>>>(a.pieces.first_piece(), a.pieces.first_slot(), g_, a.maps,
+                                                              image);
+      CUDA_CHECK_LAUNCH();
     }
   }
 
  private:
+  struct Scratch {
+    std::size_t capacity;  // list entries per pass
+    DrawOrder order;
+    ItemScan items;
+    std::uint32_t *tile[2], *position[2];
+    TilePieces pieces;
+    float* maps;  // the split tiles' per-pixel maps, 6 floats per pixel and slot
+    CubScratch sort;
+  };
+  Scratch lay_out(DeviceLayout& l, std::size_t chunk) const {
+    Scratch a{};
+    // Room for every splat to touch tile_entries_per_splat tiles in one pass; more makes more passes.
+    a.capacity = pass_items_ > 0 ? pass_items_ : std::max(tile_entries_per_splat * chunk, fewest_pass_items);
+    a.order = DrawOrder::lay_out(l, chunk);
+    a.items = ItemScan::lay_out(l, chunk);
+    for (int k = 0; k < 2; ++k) {
+      a.tile[k] = l.take<std::uint32_t>(a.capacity);
+      a.position[k] = l.take<std::uint32_t>(a.capacity);
+    }
+    a.pieces = TilePieces::lay_out(l, a.capacity, g_.tiles);
+    a.maps = l.take<float>(TilePieces::most_slots(a.capacity) * composite_threads * 6);
+    a.sort = take_cub_scratch(l, sort_pairs_bytes(a.capacity, key_bits_));
+    return a;
+  }
+
   RenderGrid g_;
   int key_bits_;
   std::size_t pass_items_;
-  std::size_t capacity_ = 0;  // list entries per pass
-  DrawOrder order_;
-  ItemScan items_;
-  DeviceBuffer<std::uint32_t> tile_[2], position_[2];
-  TilePieces pieces_;
-  DeviceBuffer<float> scratch_;
-  DeviceBuffer<unsigned char> sort_space_;
-  std::size_t sort_bytes_ = 0;
+  DeviceArena<Scratch> scratch_;
 };
 
 }  // namespace

@@ -10,16 +10,16 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cub/device/device_scan.cuh>
-#include <utility>
 
+#include "cuda/cub_calls.cuh"
 #include "cuda/cuda_check.h"
-#include "cuda/device_buffer.h"
+#include "cuda/device_layout.h"
+#include "cuda/kernel_config.h"
 #include "cuda/splat_items.cuh"
 
 namespace splotch::cuda_detail {
 
-constexpr std::uint32_t piece_splats = 1024, no_scratch = 0xffffffffu;
+constexpr std::uint32_t no_scratch = 0xffffffffu;  // (piece_splats: kernel_config.h)
 
 // Entries [begin, end) of the sorted list, all of tile `tile`. A tile of several pieces numbers
 // them with scratch slots (counted over such tiles only); a tile of one piece has no_scratch.
@@ -73,48 +73,43 @@ class TilePieces {
   // A split tile has more than piece_splats entries, so at most twice as many pieces as full ones.
   static std::size_t most_slots(std::size_t entries) { return 2 * (entries / piece_splats) + 1; }
 
-  bool allocate(std::size_t entries, std::uint32_t tiles) {
-    tiles_ = tiles;
-    scan_bytes_ = 0;
-    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes_, static_cast<std::uint32_t*>(nullptr),
-                                             static_cast<std::uint32_t*>(nullptr), int(tiles + 1)));
-    return start_.try_allocate(tiles + 1) && piece_count_.try_allocate(tiles + 1) &&
-           slot_count_.try_allocate(tiles + 1) && piece_first_.try_allocate(tiles + 1) &&
-           slot_first_.try_allocate(tiles + 1) && pieces_.try_allocate(most_pieces(entries, tiles)) &&
-           scan_space_.try_allocate(std::max<std::size_t>(scan_bytes_, 1));
+  // For lists of up to `entries` entries over `tiles` tiles.
+  static TilePieces lay_out(DeviceLayout& l, std::size_t entries, std::uint32_t tiles) {
+    TilePieces t;
+    t.tiles_ = tiles;
+    for (std::uint32_t** a : {&t.start_, &t.piece_count_, &t.slot_count_, &t.piece_first_, &t.slot_first_})
+      *a = l.take<std::uint32_t>(tiles + 1);
+    t.pieces_ = l.take<Piece>(most_pieces(entries, tiles));
+    t.scratch_ = take_cub_scratch(l, exclusive_sum_bytes<std::uint32_t>(tiles + 1));
+    return t;
   }
 
   // Queues the pieces of n entries whose keys (tiles; keys of `tiles` or more belong to none)
   // are sorted.
-  void make(const std::uint32_t* sorted_keys, std::uint32_t n, cudaStream_t stream) {
-    key_ranges_kernel<<<blocks_for(tiles_ + 1), small_block, 0, stream>>>(sorted_keys, n, tiles_, start_.get());
-    CUDA_CHECK(cudaGetLastError());
-    piece_count_kernel<<<blocks_for(tiles_ + 1), small_block, 0, stream>>>(start_.get(), tiles_, piece_count_.get(),
-                                                                           slot_count_.get());
-    CUDA_CHECK(cudaGetLastError());
-    for (auto [in, out] : {std::pair{&piece_count_, &piece_first_}, std::pair{&slot_count_, &slot_first_}}) {
-      std::size_t bytes = scan_bytes_;
-      CUDA_CHECK(
-          cub::DeviceScan::ExclusiveSum(scan_space_.get(), bytes, in->get(), out->get(), int(tiles_ + 1), stream));
-    }
-    pieces_kernel<<<blocks_for(tiles_), small_block, 0, stream>>>(start_.get(), piece_first_.get(), slot_first_.get(),
-                                                                  tiles_, pieces_.get());
-    CUDA_CHECK(cudaGetLastError());
+  void make(const std::uint32_t* sorted_keys, std::uint32_t n, cudaStream_t stream) const {
+    key_ranges_kernel<<<blocks_for(tiles_ + 1), small_block, 0, stream>>>(sorted_keys, n, tiles_, start_);
+    CUDA_CHECK_LAUNCH();
+    piece_count_kernel<<<blocks_for(tiles_ + 1), small_block, 0, stream>>>(start_, tiles_, piece_count_, slot_count_);
+    CUDA_CHECK_LAUNCH();
+    exclusive_sum<std::uint32_t>(scratch_, piece_count_, piece_first_, tiles_ + 1, stream);
+    exclusive_sum<std::uint32_t>(scratch_, slot_count_, slot_first_, tiles_ + 1, stream);
+    pieces_kernel<<<blocks_for(tiles_), small_block, 0, stream>>>(start_, piece_first_, slot_first_, tiles_, pieces_);
+    CUDA_CHECK_LAUNCH();
   }
 
-  const Piece* pieces() const { return pieces_.get(); }
+  const Piece* pieces() const { return pieces_; }
   // On the device: the number of pieces (a kernel launched for the most there can be reads it).
-  const std::uint32_t* total() const { return piece_first_.get() + tiles_; }
+  const std::uint32_t* total() const { return piece_first_ + tiles_; }
   // On the device, per tile: its first piece and first scratch slot (tiles + 1 entries).
-  const std::uint32_t* first_piece() const { return piece_first_.get(); }
-  const std::uint32_t* first_slot() const { return slot_first_.get(); }
+  const std::uint32_t* first_piece() const { return piece_first_; }
+  const std::uint32_t* first_slot() const { return slot_first_; }
 
  private:
   std::uint32_t tiles_ = 0;
-  DeviceBuffer<std::uint32_t> start_, piece_count_, slot_count_, piece_first_, slot_first_;
-  DeviceBuffer<Piece> pieces_;
-  DeviceBuffer<unsigned char> scan_space_;
-  std::size_t scan_bytes_ = 0;
+  std::uint32_t *start_ = nullptr, *piece_count_ = nullptr, *slot_count_ = nullptr, *piece_first_ = nullptr,
+                *slot_first_ = nullptr;
+  Piece* pieces_ = nullptr;
+  CubScratch scratch_;
 };
 
 }  // namespace splotch::cuda_detail
