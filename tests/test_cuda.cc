@@ -1,7 +1,7 @@
 // The GPU renderers against the host renderer (DESIGN.md section 5: within 1e-4 of the image
 // maximum), each case for both algorithms, both a_eq_e values and each way of writing Btiles.
-// Where no GPU is present every case says so and checks nothing: they run for real on a machine
-// with one.
+// Where no GPU is present the cases marked so are skipped (tests/gpu_skip.h): they run for real on
+// a machine with one.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -9,6 +9,7 @@
 
 #include "splotch/render/gpu_render.h"
 #include "splotch/render/host_renderer.h"
+#include "tests/gpu_skip.h"
 #include "tests/test_support.h"
 
 namespace splotch {
@@ -16,14 +17,8 @@ namespace {
 
 using testing::max_abs_difference;
 using testing::max_value;
+using testing::no_gpu;
 using testing::SplatArrays;
-
-bool have_gpu() {
-  std::string why;
-  if (cuda_device_present(&why)) return true;
-  MESSAGE("GPU test skipped: " << why);
-  return false;
-}
 
 struct Variant {
   CudaAlgorithm algorithm;
@@ -76,8 +71,7 @@ std::string describe(const Variant& v) {
 
 }  // namespace
 
-TEST_CASE("gpu: empty input leaves the image as it was") {
-  if (!have_gpu()) return;
+TEST_CASE("gpu: empty input leaves the image as it was" * doctest::skip(no_gpu())) {
   for (const Variant& v : variants) {
     INFO(describe(v));
     SplatArrays none;
@@ -89,8 +83,7 @@ TEST_CASE("gpu: empty input leaves the image as it was") {
   }
 }
 
-TEST_CASE("gpu: one particle, many on one pixel, tile corners and edges") {
-  if (!have_gpu()) return;
+TEST_CASE("gpu: one particle, many on one pixel, tile corners and edges" * doctest::skip(no_gpu())) {
   for (const Variant& v : variants) {
     INFO(describe(v));
     const CudaOptions o = options_for(v);
@@ -111,8 +104,8 @@ TEST_CASE("gpu: one particle, many on one pixel, tile corners and edges") {
   }
 }
 
-TEST_CASE("gpu: off-screen particles, radii around the boundary width, huge particles, other tiles") {
-  if (!have_gpu()) return;
+TEST_CASE("gpu: off-screen particles, radii around the boundary width, huge particles, other tiles" *
+          doctest::skip(no_gpu())) {
   for (const Variant& v : variants) {
     INFO(describe(v));
     CudaOptions o = options_for(v);
@@ -138,8 +131,7 @@ TEST_CASE("gpu: off-screen particles, radii around the boundary width, huge part
   }
 }
 
-TEST_CASE("gpu: chunked streaming and passes give the image of one transfer") {
-  if (!have_gpu()) return;
+TEST_CASE("gpu: chunked streaming and passes give the image of one transfer" * doctest::skip(no_gpu())) {
   for (const Variant& v : variants) {
     INFO(describe(v));
     CudaOptions o = options_for(v);
@@ -166,8 +158,7 @@ TEST_CASE("gpu: chunked streaming and passes give the image of one transfer") {
   }
 }
 
-TEST_CASE("gpu: a wide boundary keeps large splats on the GPU") {
-  if (!have_gpu()) return;
+TEST_CASE("gpu: a wide boundary keeps large splats on the GPU" * doctest::skip(no_gpu())) {
   for (const Variant& v : variants) {
     INFO(describe(v));
     CudaOptions o = options_for(v);
@@ -190,8 +181,8 @@ TEST_CASE("btile fitting rule: the widest boundary whose Btile fits the shared m
   CHECK(widest_boundary_fitting(32, 32, 32, 12287) == -1);    // not even the tile alone
 }
 
-TEST_CASE("gpu btile: a default boundary too wide for the shared memory is narrowed, with the same picture") {
-  if (!have_gpu()) return;
+TEST_CASE("gpu btile: a default boundary too wide for the shared memory is narrowed, with the same picture" *
+          doctest::skip(no_gpu())) {
   CudaOptions o;
   o.boundary = 128;  // a Btile of 288 x 288 x 3 floats: 972 KiB, more than any GPU offers a block
   o.narrow_to_fit = true;
@@ -205,8 +196,8 @@ TEST_CASE("gpu btile: a default boundary too wide for the shared memory is narro
   CHECK(above > 0);
 }
 
-TEST_CASE("gpu btile: a Btile larger than the GPU's shared memory is an error naming the keys") {
-  if (!have_gpu()) return;
+TEST_CASE("gpu btile: a Btile larger than the GPU's shared memory is an error naming the keys" *
+          doctest::skip(no_gpu())) {
   CudaOptions o;
   o.tile_x = o.tile_y = 256;
   o.boundary = 128;  // 512 x 512 x 3 floats: 3 MiB

@@ -11,6 +11,7 @@
 
 #include "cuda/cuda_renderer.h"
 #include "io/image_reader.h"
+#include "tests/gpu_skip.h"
 #include "tests/test_support.h"
 
 using namespace splotch;
@@ -103,12 +104,8 @@ TEST_CASE("end to end: the control image (fov one degree wider) fails the compar
   CHECK(d.over_tolerance > 1000);
 }
 
-TEST_CASE("end to end on the GPU: each case and the demo (both a_eq_e) give the host's picture") {
-  std::string why;
-  if (!cuda_device_present(&why)) {
-    MESSAGE("GPU test skipped: " << why);
-    return;
-  }
+TEST_CASE("end to end on the GPU: each case and the demo (both a_eq_e) give the host's picture" *
+          doctest::skip(testing::no_gpu())) {
   TempDir dir;
   std::vector<std::pair<Case, std::string>> all;  // case, parameter file
   for (const Case& c : cases()) all.push_back({c, ""});

@@ -19,6 +19,7 @@
 #include "io/hdf5_file.h"
 #include "io/image_reader.h"
 #include "tests/gadget_test_file.h"
+#include "tests/gpu_skip.h"
 #include "tests/hdf5_test_file.h"
 #include "tests/test_support.h"
 #include "tests/tipsy_test_file.h"
@@ -355,13 +356,9 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
   CHECK(occurrences(typo.err, "mpi_mode = 'frame' is not one of auto, data, frames") == 1);
 }
 
-TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's GPUs on the host") {
+TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's GPUs on the host" *
+          doctest::skip(splotch::testing::no_gpu())) {
   if (!mpi_runs()) return;
-  std::string why;
-  if (!splotch::cuda_device_present(&why)) {
-    MESSAGE("MPI GPU test skipped: " << why);
-    return;
-  }
   int gpus = 1;
   while (splotch::cuda_device_present(nullptr, gpus)) ++gpus;
   const int k = gpus + 1;  // one process more than GPUs
