@@ -89,7 +89,10 @@ class ParText {
 
 Settings settings_of(const ParText& text, int frame = 0, bool gpu_available = false) {
   ParamFile p = text.params();
-  return read_settings(p, frame, gpu_available);
+  splotch::SettingsFor context;
+  context.frame = frame;
+  context.gpu_available = gpu_available;
+  return read_settings(p, context);
 }
 
 }  // namespace

@@ -4,52 +4,13 @@
 // parameter file.
 #pragma once
 
-#include <cstddef>
-#include <functional>
-#include <optional>
-#include <string>
-
 #include "params/param_file.h"
+#include "splotch/frame/frame_options.h"
 #include "splotch/frame/run_report.h"
 #include "splotch/util/console.h"
 
 namespace splotch {
 
-class SnapshotCache;
-class GpuStartup;
-class Comm;
-
-// Which frame a run renders: its number (the image's name), whether it is a frame of a scene file,
-// and whether an existing image is left alone (resume). A scene also passes what its frames share.
-struct FrameOptions {
-  int number = 0;
-  bool in_scene = false;
-  bool resume = false;
-  bool warn_unused = true;  // the scene runner warns once, not per frame
-  // The snapshot of the frame before and the one read ahead (null: read, and render from the
-  // particles' own arrays).
-  SnapshotCache* cache = nullptr;
-  // The GPU's start, made by the first frame that wants it and kept for the others (null: a
-  // start of the frame's own).
-  std::optional<GpuStartup>* gpu = nullptr;
-  // Called once the frame has its particles, before it renders, with their signature, bytes and
-  // the seconds loading them took (wherever it ran): the scene runner starts reading a later
-  // snapshot then.
-  std::function<void(const std::string& signature, std::size_t bytes, double seconds)> loaded;
-  // The processes of an MPI run: with more than one, each reads its share of the particles and
-  // draws it (a_eq_e) or its range of the draw order (a_eq_e = FALSE), and rank 0 sums or
-  // composites the images and writes the picture (the cache is not used then).
-  const Comm* comm = nullptr;
-  // renderer = auto in a scene: set by the first frame that finds starting the GPU would not pay
-  // over the frames left, so that the later ones (fewer frames, the same snapshots as a rule) take
-  // the host without reading the headers again (null: a single frame).
-  bool* gpu_declined = nullptr;
-  // The frames this process renders in the run, this one included (a scene's frames from this one
-  // on): renderer = auto weighs the GPU's start against what it saves over them.
-  int frames = 1;
-  // The GPU of this process among those it sees (Comm::gpu_index: one GPU per MPI process).
-  int device = 0;
-};
 // Renders the frame `params` describes and writes the image and its used.par (with `resume`,
 // an image that exists already is not rendered again: RunReport::skipped).
 RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& frame = {});

@@ -55,18 +55,23 @@ constexpr double read_ahead_worth_seconds = 0.05;
 // What a later frame needs, worked out from its keys once: its snapshot and whether it is to be
 // rendered at all (resume). `usable` is false when its keys are in error: the frame says so in
 // its turn.
-struct FramePlan {
+struct LaterFrame {
   bool usable = false, exists = false;
   std::string signature;
   SnapshotRequest input;
   std::vector<TypeNormalization> normalization;
 };
 
-FramePlan plan_frame(ParamFile params, const SceneFrame& f, bool resume) {
-  FramePlan plan;
+LaterFrame plan_later_frame(ParamFile params, const SceneFrame& f, bool resume) {
+  LaterFrame plan;
   try {
     std::string input_keys;
-    const Settings s = read_settings(params, f.number, true, "", true, &input_keys);
+    SettingsFor context;  // as the frame will read them (the renderer does not matter here)
+    context.frame = f.number;
+    context.in_scene = true;
+    context.gpu_available = true;
+    context.input_keys = &input_keys;
+    const Settings s = read_settings(params, context);
     plan.normalization = normalizations(s);
     plan.signature = snapshot_signature(input_keys, plan.normalization);
     plan.input = s.input;
@@ -132,12 +137,12 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     return p;
   };
 
-  std::vector<std::optional<FramePlan>> plans(frames.size());
+  std::vector<std::optional<LaterFrame>> plans(frames.size());
   const int processes = comm ? comm->size() : 1;
   bool deal = processes > 1 && mode == MpiMode::frames;
   if (processes > 1 && mode == MpiMode::automatic && frames.size() > std::size_t(processes)) {
     // Every process holds a whole snapshot then: the node's memory is shared by its processes.
-    plans[0] = plan_frame(frame_params(0), frames[0], resume);
+    plans[0] = plan_later_frame(frame_params(0), frames[0], resume);
     const std::size_t wanted = 2 * snapshot_file_bytes(plans[0]->input);
     deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
   }
@@ -187,8 +192,8 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
       if (cache.reading_ahead() || !worth_reading_ahead(read_ahead, seconds)) return;
       const std::size_t from = dealer ? *claimed : k + 1, to = dealer ? *claimed + 1 : k + 1 + look_ahead_frames;
       for (std::size_t j = from; j < frames.size() && j < to; ++j) {
-        if (!plans[j]) plans[j] = plan_frame(frame_params(j), frames[j], resume);
-        const FramePlan& plan = *plans[j];
+        if (!plans[j]) plans[j] = plan_later_frame(frame_params(j), frames[j], resume);
+        const LaterFrame& plan = *plans[j];
         if (!plan.usable) return;
         if (plan.exists || plan.signature == signature) continue;
         // This frame reads HDF5 headers on this thread while the read runs.

@@ -378,8 +378,7 @@ void read_render(ParamFile& p, Settings& s) {
 
 }  // namespace
 
-Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::string& no_gpu_reason, bool in_scene,
-                       std::string* input_keys) {
+Settings read_settings(ParamFile& p, const SettingsFor& context) {
   Settings s;
   p.begin_gathering();
   try {
@@ -391,7 +390,7 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::s
                         " = 0 draws nothing: bin/splotch prints what the snapshot holds with "
                         "AnalyzeSimulationOnly = TRUE (or --info), and renders with ptypes from 1");
     });
-    if (input_keys) *input_keys = p.looked_up_since(mark);
+    if (context.input_keys) *context.input_keys = p.looked_up_since(mark);
     const int types =
         s.input.format == SnapshotFormat::palette_only ? std::max(1, p.get<int>("ptypes", 1)) : s.input.ptypes;
     for (int t = 0; t < types; ++t) gathered(p, [&] { s.types.push_back(read_type(p, t)); });
@@ -401,11 +400,11 @@ Settings read_settings(ParamFile& p, int frame, bool gpu_available, const std::s
       gathered(p, [&] { s.camera = read_camera(p, s.placement); });
       gathered(p, [&] { read_render(p, s); });
       gathered(p, [&] {
-        s.renderer = read_renderer(p, gpu_available, no_gpu_reason);
+        s.renderer = read_renderer(p, context.gpu_available, context.no_gpu_reason);
         if (s.renderer == RendererChoice::cuda) s.cuda = read_cuda(p);
       });
     }
-    gathered(p, [&] { s.output = read_output(p, frame, in_scene, s.warnings); });
+    gathered(p, [&] { s.output = read_output(p, context.frame, context.in_scene, s.warnings); });
   } catch (...) {
     p.end_gathering(false);
     throw;

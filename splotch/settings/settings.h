@@ -57,15 +57,20 @@ struct Settings {
 // The normalisation of each type (one per ptypes), as the load takes them.
 std::vector<TypeNormalization> normalizations(const Settings& s);
 
+// What reading the settings needs to know besides the keys.
+struct SettingsFor {
+  int frame = 0;               // numbers the image (DESIGN.md section 4, "Output name")
+  bool in_scene = false;       // a frame of a scene file (its number goes into the image's name)
+  bool gpu_available = false;  // decides renderer = auto
+  std::string no_gpu_reason;   // why there is none, for the error of renderer = cuda
+  // When given, receives the keys that reading the input settings looked up, with their values
+  // (as used.par lists them): they decide which particles a frame reads.
+  std::string* input_keys = nullptr;
+};
+
 // Every problem with the keys is gathered and thrown as one UserError listing them all (file, line,
 // key, value each), so that a user fixes a parameter file in one round.
-// `frame` numbers the image (DESIGN.md section 4, "Output name"; `in_scene`: a frame of a scene
-// file). `gpu_available` decides renderer=auto; `no_gpu_reason` says why there is none, for the
-// error of renderer=cuda. `input_keys`, when given, receives the keys that reading the input
-// settings looked up, with their values (as used.par lists them): they decide which particles a
-// frame reads.
-Settings read_settings(ParamFile& params, int frame = 0, bool gpu_available = false,
-                       const std::string& no_gpu_reason = "", bool in_scene = false, std::string* input_keys = nullptr);
+Settings read_settings(ParamFile& params, const SettingsFor& context = {});
 
 // Only what reading the snapshot needs (for --info; ptypes = 0 is allowed there).
 SnapshotRequest read_snapshot_request(ParamFile& params);

@@ -1,0 +1,63 @@
+#include "splotch/frame/frame_plan.h"
+
+#include "splotch/frame/renderer_decision.h"
+#include "splotch/mpi/comm.h"
+
+namespace splotch {
+
+FramePlan plan_frame(ParamFile& params, const FrameOptions& frame, RendererDecision& renderer, const Comm* comm,
+                     Console& console, std::vector<std::string>& notes) {
+  FramePlan plan;
+  plan.memory_check = params.get<bool>("memory_check", true);
+  // Work that may fail on some processes only: a process without a GPU of its own fails alone
+  // with renderer = cuda (splotch/mpi/comm.h).
+  agreed(comm, "drawing its share of the particles", [&] {
+    SettingsFor context;
+    context.frame = frame.number;
+    context.in_scene = frame.in_scene;
+    context.gpu_available = renderer.gpu_possible(&context.no_gpu_reason);
+    context.input_keys = frame.cache ? &plan.input_keys : nullptr;
+    plan.settings = read_settings(params, context);
+  });
+  for (const std::string& w : plan.settings.warnings) console.warning(w);
+  for (const std::string& w : plan.settings.input.warnings) console.warning(w);
+  notes = plan.settings.input.notes;
+  plan.normalization = normalizations(plan.settings);
+  return plan;
+}
+
+Palettes read_palettes(const Settings& s) {
+  Palettes out;
+  for (const TypeSettings& t : s.types)
+    out.push_back(t.vector_colour ? nullptr : std::make_unique<Palette>(Palette::read(t.palette_path)));
+  return out;
+}
+
+GeometryOptions geometry_options(const Settings& s, const Camera& camera) {
+  GeometryOptions g;
+  g.camera = camera;
+  g.minrad_pix = s.minrad_pix;
+  for (const TypeSettings& t : s.types) g.smooth_factor.push_back(t.smooth_factor);
+  return g;
+}
+
+std::vector<TypeColour> colour_options(const Settings& s, const Palettes& palettes) {
+  std::vector<TypeColour> out;
+  for (std::size_t t = 0; t < s.types.size(); ++t)
+    out.push_back({s.types[t].vector_colour, palettes[t].get(), s.types[t].brightness});
+  return out;
+}
+
+PostOptions post_options(const Settings& s, const Palettes& palettes) {
+  PostOptions p;
+  p.a_eq_e = s.render.a_eq_e;
+  p.gamma = s.output.gamma;
+  p.contrast = s.output.contrast;
+  p.brightness = s.output.brightness;
+  if (s.output.colour_bar)
+    for (const auto& palette : palettes)
+      if (palette) p.colour_bars.push_back(palette.get());
+  return p;
+}
+
+}  // namespace splotch

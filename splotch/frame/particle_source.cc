@@ -1,0 +1,192 @@
+#include "splotch/frame/particle_source.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "params/user_error.h"
+#include "splotch/frame/memory_need.h"
+#include "splotch/frame/system_memory.h"
+#include "splotch/load/particle_count.h"
+#include "splotch/load/snapshot_cache.h"
+#include "splotch/load/snapshot_load.h"
+#include "splotch/mpi/comm.h"
+#include "splotch/stages/geometry.h"
+
+namespace splotch {
+namespace {
+
+// Whether the run fits in memory, from the particles the headers promise (a warning when it
+// takes most of it, an error when not). `keeps_particles`: a scene keeps them for later frames.
+void check_memory_before_read(const FramePlan& plan, ParticleSource& source, bool keeps_particles, const Comm* comm,
+                              Console& console) {
+  const std::optional<std::uint64_t> n = plan.memory_check ? source.particles_to_read() : std::nullopt;
+  if (!n) return;
+  const Settings& s = plan.settings;
+  MemoryShape shape;
+  shape.pixels = std::size_t(s.camera.xres) * std::size_t(s.camera.yres);
+  for (const TypeSettings& t : s.types)
+    if (t.vector_colour) shape.fields = 8;
+  shape.types = s.input.ptypes > 1;
+  shape.a_eq_e = s.render.a_eq_e;
+  if (has_particle_types(s.input.format))
+    for (const RenderTypeRequest& r : s.input.typed.types) shape.knn |= r.size_estimate == SizeEstimate::knn;
+  shape.keeps_particles = keeps_particles;
+  const int on_node = comm ? comm->node_size() : 1;
+  agreed(comm, "drawing its share of the particles", [&] {
+    const std::string w = check_memory(memory_need(*n, shape), *n, available_memory_bytes() / std::size_t(on_node),
+                                       on_node, s.input.path);
+    if (!w.empty()) console.warning(w);
+  });
+}
+
+// The snapshot file, read by this process for this frame alone.
+class FileSource : public ParticleSource {
+ public:
+  FileSource(const FramePlan& plan, Console& console) : plan_(plan), console_(console) {}
+  void load(StageClock& clock, RunReport& report) override {
+    check_memory_before_read(plan_, *this, false, nullptr, console_);
+    const double before = clock.load_starts();
+    loaded_ = load_snapshot(plan_.settings.input, plan_.normalization, console_);
+    clock.loaded(loaded_, before);
+    report.particles_read = loaded_.read;
+    report.particles_dropped = loaded_.dropped;
+  }
+  BoundingBox box() const override { return bounding_box(loaded_.particles); }
+  NormalizedRanges ranges() const override { return loaded_.ranges; }
+  ProjectedSplats project(const GeometryOptions& geometry) override {
+    if (plan_.settings.input.periodic) wrap_periodic(loaded_.particles, geometry.camera.lookat);
+    return {splotch::project(std::move(loaded_.particles), geometry)};
+  }
+
+ protected:
+  std::optional<std::uint64_t> count() override { return splotch::particles_to_read(plan_.settings.input); }
+
+ private:
+  const FramePlan& plan_;
+  Console& console_;
+  LoadedSnapshot loaded_;
+};
+
+// A scene's frame: the particles stay as they are for later frames (the cache), and the frame
+// projects a copy of the active ones.
+class CacheSource : public ParticleSource {
+ public:
+  CacheSource(const FramePlan& plan, const FrameOptions& frame, Console& console)
+      : plan_(plan), frame_(frame), console_(console) {}
+  void load(StageClock& clock, RunReport& report) override {
+    SnapshotCache& cache = *frame_.cache;
+    const std::string signature = snapshot_signature(plan_.input_keys, plan_.normalization);
+    loaded_ = cache.kept(signature);
+    report.reused = loaded_ != nullptr;
+    if (!loaded_) {
+      loaded_ = cache.take_read_ahead(signature, console_);
+      report.read_ahead = loaded_ != nullptr;
+    }
+    if (loaded_) {
+      clock.done("read");  // the wait for a read in the background, if any
+    } else {
+      cache.clear();  // its memory back before the read
+      check_memory_before_read(plan_, *this, true, nullptr, console_);
+      const double before = clock.load_starts();
+      loaded_ = &cache.keep(signature, load_snapshot(plan_.settings.input, plan_.normalization, console_));
+      clock.loaded(*loaded_, before);
+    }
+    report.particles_read = loaded_->read;
+    report.particles_dropped = loaded_->dropped;
+    if (frame_.loaded) frame_.loaded(signature, loaded_->bytes(), loaded_->seconds());
+  }
+  BoundingBox box() const override { return bounding_box(loaded_->particles); }
+  NormalizedRanges ranges() const override { return loaded_->ranges; }
+  ProjectedSplats project(const GeometryOptions& geometry) override {
+    return {splotch::project(loaded_->particles, geometry, plan_.settings.input.periodic)};
+  }
+
+ protected:
+  std::optional<std::uint64_t> count() override { return splotch::particles_to_read(plan_.settings.input); }
+
+ private:
+  const FramePlan& plan_;
+  const FrameOptions& frame_;
+  Console& console_;
+  const LoadedSnapshot* loaded_ = nullptr;
+};
+
+// What a data-parallel MPI run cannot do yet, said before any reading.
+void check_data_parallel(const Settings& s, int processes) {
+  const std::string with = " with " + std::to_string(processes) + " MPI processes";
+  for (std::size_t n = 0; n < s.input.typed.types.size() && has_particle_types(s.input.format); ++n)
+    if (s.input.typed.types[n].size_estimate == SizeEstimate::knn) {
+      const std::string N = std::to_string(n);
+      throw UserError("size_estimate" + N + " = knn cannot run" + with +
+                      ": a process's share of the particles does not hold their neighbours; run it with one "
+                      "process, or give the smoothing lengths (size_label" +
+                      N + " or size_fix" + N + ")");
+    }
+}
+
+// Data-parallel (DESIGN.md section 6): this process reads and draws its share of every render
+// type. The headers are read by rank 0 for all, as for the read (splotch/load/snapshot_load.cc),
+// so the count is taken now, by every process together.
+class ShareSource : public ParticleSource {
+ public:
+  ShareSource(const FramePlan& plan, const Comm& comm, Console& console)
+      : plan_(plan), comm_(comm), console_(console), request_(plan.settings.input) {
+    check_data_parallel(plan.settings, comm.size());
+    request_.raw.share = request_.typed.share = request_.table.share = ReadShare{comm.rank(), comm.size()};
+    std::vector<std::uint64_t> known = {0, 0};
+    if (comm.root())
+      if (const std::optional<std::uint64_t> n = splotch::particles_to_read(request_)) known = {1, *n};
+    comm.broadcast(known);
+    set_count(known[0] ? std::optional<std::uint64_t>(known[1]) : std::nullopt);
+  }
+  void load(StageClock& clock, RunReport& report) override {
+    check_memory_before_read(plan_, *this, false, &comm_, console_);
+    const double before = clock.load_starts();
+    loaded_ = load_snapshot_share(request_, plan_.normalization, comm_, console_);
+    clock.loaded(loaded_, before);
+    report.particles_read = comm_.sum(loaded_.read);  // what all processes read
+    report.particles_dropped = comm_.sum(loaded_.dropped);
+    if (report.particles_read == report.particles_dropped)
+      throw UserError("'" + request_.path + "' holds no particle that can be drawn");
+  }
+  BoundingBox box() const override {
+    BoundingBox b = bounding_box(loaded_.particles);
+    std::vector<float> lo = {float(b.lo.x), float(b.lo.y), float(b.lo.z)};
+    std::vector<float> hi = {float(b.hi.x), float(b.hi.y), float(b.hi.z)};
+    comm_.min_max(lo, hi);
+    b.lo = {lo[0], lo[1], lo[2]};
+    b.hi = {hi[0], hi[1], hi[2]};
+    return b;
+  }
+  NormalizedRanges ranges() const override { return loaded_.ranges; }
+  ProjectedSplats project(const GeometryOptions& geometry) override {
+    ProjectedSplats p;
+    agreed(&comm_, "drawing its share of the particles", [&] {
+      if (request_.periodic) wrap_periodic(loaded_.particles, geometry.camera.lookat);
+      p.splats = splotch::project(std::move(loaded_.particles), geometry);
+    });
+    return p;
+  }
+
+ protected:
+  std::optional<std::uint64_t> count() override { return std::nullopt; }  // (set in the constructor)
+
+ private:
+  const FramePlan& plan_;
+  const Comm& comm_;
+  Console& console_;
+  SnapshotRequest request_;
+  LoadedSnapshot loaded_;
+};
+
+}  // namespace
+
+std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const FrameOptions& frame, const Comm* comm,
+                                                Console& console) {
+  if (comm && comm->size() > 1) return std::make_unique<ShareSource>(plan, *comm, console);
+  if (frame.cache) return std::make_unique<CacheSource>(plan, frame, console);
+  return std::make_unique<FileSource>(plan, console);
+}
+
+}  // namespace splotch

@@ -1,0 +1,56 @@
+// Where a frame's particles come from, behind one interface: the snapshot file, read by this
+// process for this frame; a scene's cache (the particles the frame before used, or those read
+// ahead in the background, kept for the frames after); or, in an MPI run, this process's share
+// of the file. Each checks before a read that it fits in memory, and fills the report's counts.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "splotch/frame/frame_options.h"
+#include "splotch/frame/frame_plan.h"
+#include "splotch/frame/run_report.h"
+#include "splotch/frame/splat_steps.h"
+#include "splotch/frame/stage_clock.h"
+#include "splotch/stages/camera_placement.h"
+#include "splotch/stages/normalize.h"
+#include "splotch/util/console.h"
+
+namespace splotch {
+
+class Comm;
+
+class ParticleSource {
+ public:
+  virtual ~ParticleSource() = default;
+  // The particles the headers promise to this process, counted when first asked; none when they
+  // cannot be counted.
+  std::optional<std::uint64_t> particles_to_read() {
+    if (!counted_) counted_ = count();
+    return *counted_;
+  }
+  // Loads the particles (or takes them as they are kept): the stages read, hsml, normalize.
+  virtual void load(StageClock& clock, RunReport& report) = 0;
+  // The bounding box of the particles of every process.
+  virtual BoundingBox box() const = 0;
+  // The colour and intensity ranges found and used, per type.
+  virtual NormalizedRanges ranges() const = 0;
+  // The particles projected by `geometry` (their own arrays given up where nothing keeps them).
+  virtual ProjectedSplats project(const GeometryOptions& geometry) = 0;
+
+ protected:
+  virtual std::optional<std::uint64_t> count() = 0;
+  void set_count(std::optional<std::uint64_t> n) { counted_ = n; }
+
+ private:
+  std::optional<std::optional<std::uint64_t>> counted_;
+};
+
+// The source of the frame's particles: the scene's cache when the frame has one (and the run one
+// process), this process's share when `comm` has several, else the file. `plan` and `console`
+// outlive the source.
+std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const FrameOptions& frame, const Comm* comm,
+                                                Console& console);
+
+}  // namespace splotch

@@ -1,0 +1,60 @@
+#include "splotch/frame/picture.h"
+
+#include <sstream>
+
+#include "io/image_writer.h"
+#include "io/text_file.h"
+#include "params/number_text.h"
+#include "splotch/stages/exposure.h"
+#include "splotch/stages/postprocess.h"
+
+namespace splotch {
+
+void finish_picture(Image& image, const Settings& s, const Palettes& palettes, bool particles_in_view,
+                    ParamFile& params, std::vector<std::string>& notes, Console& console) {
+  if (!particles_in_view) console.warning("no particle is in view: the image will be black (check the camera)");
+  double suggested = 0;
+  if (s.render.a_eq_e) {
+    double factor = s.exposure.mode == Exposure::Mode::factor ? s.exposure.factor : 1.0;
+    const bool auto_exposure = s.exposure.mode == Exposure::Mode::automatic;
+    const double relative = automatic_exposure(image, auto_exposure ? 1 : sample_stride(image));
+    if (auto_exposure && relative > 0) {
+      factor = double(float(relative));  // a float, so that its 9 digits in used.par give it back exactly
+      params.resolve("exposure", number_text(factor), "auto: the 99.5th percentile of the lit pixels at 0.9");
+      notes.push_back("exposure = auto: every brightness times " + number_text(factor) + " (written to used.par)");
+    } else if (!auto_exposure) {
+      suggested = relative * factor;
+    }
+    if (factor != 1.0) scale(image, factor);
+  }
+  // The picture is checked before its colour bars.
+  PostOptions post = post_options(s, palettes);
+  const std::vector<const Palette*> bars = std::move(post.colour_bars);
+  post.colour_bars.clear();
+  postprocess(image, post);
+  if (particles_in_view) {
+    const std::string warning =
+        level_warning(measure_levels(image), suggested, s.render.a_eq_e, s.render.gray_absorption);
+    if (!warning.empty()) console.warning(warning);
+  }
+  draw_colour_bars(image, bars);
+}
+
+Image palette_bands(const Settings& s, const Palettes& palettes) {
+  Image image(s.camera.xres, s.camera.yres);
+  std::vector<const Palette*> bands;
+  for (const auto& palette : palettes)
+    if (palette) bands.push_back(palette.get());
+  draw_palette_bands(image, bands);
+  return image;
+}
+
+void write_picture(const ParamFile& params, const Settings& s, const Image& image, const NormalizedRanges& ranges) {
+  write_image(s.output.path, to_8bit(image), s.output.format, s.output.jpeg_quality);
+  std::ostringstream used;
+  params.write_used(used);
+  if (!ranges.data.empty()) used << range_comments(ranges);
+  write_text_file(s.output.path + ".used.par", used.str());
+}
+
+}  // namespace splotch

@@ -1,0 +1,104 @@
+#include "splotch/frame/renderer_decision.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "splotch/render/gpu_render.h"
+#include "splotch/render/host_renderer.h"
+
+namespace splotch {
+
+RendererDecision::RendererDecision(ParamFile& params, const FrameOptions& frame, std::optional<GpuStartup>& gpu)
+    : requested_(params.get<std::string>("renderer", "auto")), gpu_(gpu), frame_(frame) {
+  if (requested_ == "cuda" && !gpu_) gpu_.emplace(frame.device);
+  threads_ = omp_get_max_threads() + (gpu_ ? gpu_->threads_borrowed() : 0);
+}
+
+int RendererDecision::threads() const { return threads_; }
+
+bool RendererDecision::gpu_possible(std::string* why) {
+  return requested_ == "auto" || (gpu_ && gpu_->device_present(why));
+}
+
+RenderWork RendererDecision::work(double particles) const {
+  RenderWork w;
+  w.particles = particles;
+  w.pixels = double(settings_->camera.xres) * double(settings_->camera.yres);
+  w.a_eq_e = settings_->render.a_eq_e;
+  w.threads = threads_;
+  w.frames = frame_.frames;
+  return w;
+}
+
+void RendererDecision::before_read(const Settings& s,
+                                   const std::function<std::optional<std::uint64_t>()>& particles_to_read) {
+  settings_ = &s;
+  choice_ = s.renderer;
+  if (requested_ != "auto" || choice_ != RendererChoice::cuda || gpu_) return;
+  // No driver, or the scene's first frame found the GPU would not pay: the host, with no count.
+  const bool declined = !gpu_driver_loaded() || (frame_.gpu_declined && *frame_.gpu_declined);
+  const std::optional<std::uint64_t> n = declined ? std::nullopt : particles_to_read();
+  if (declined) {
+    choice_ = RendererChoice::host;
+  } else if (n) {
+    const RendererEstimate e = choose_before_read(work(double(*n)));
+    if (!e.gpu) {
+      choice_ = RendererChoice::host;
+      note_ = describe_choice(e, work(double(*n)), true);
+      if (frame_.gpu_declined) *frame_.gpu_declined = true;
+    }
+  }
+  if (choice_ == RendererChoice::cuda) gpu_.emplace(frame_.device);
+}
+
+void RendererDecision::at_render(std::size_t splats, Console& console, StageClock& clock) {
+  // renderer = auto, the GPU started: with the particles in view known, whether it still pays
+  // (the rest of its start against what it saves on this frame and the process's later ones).
+  if (requested_ == "auto" && choice_ == RendererChoice::cuda) {
+    const RendererCosts costs;
+    const double left = gpu_->over() ? 0 : std::max(0.0, costs.gpu_start - gpu_->seconds_since_start());
+    const RenderWork w = work(double(splats));
+    const RendererEstimate e = choose_at_render(w, left, costs);
+    if (!e.gpu) choice_ = RendererChoice::host;
+    note_ = describe_choice(e, w, false);
+    note_says_gpu_ = e.gpu;
+  }
+  if (choice_ == RendererChoice::cuda && !gpu_->device_present()) choice_ = RendererChoice::host;
+  if (choice_ != RendererChoice::cuda) return;
+  // What of the GPU's start the CPU stages did not hide is a stage of its own.
+  try {
+    session_ = gpu_->session();
+  } catch (const std::runtime_error& e) {
+    if (requested_ != "auto") throw;
+    if (gpu_->first_failure())
+      console.warning(std::string("the GPU could not be started (") + e.what() + "): rendering on the host");
+    choice_ = RendererChoice::host;
+  }
+  clock.done("gpu_start");
+}
+
+void RendererDecision::draw(const SplatView& view, const RenderOptions& options, Image& image, RunReport& report,
+                            Console& console) const {
+  if (choice_ == RendererChoice::cuda) {
+    CudaOptions cuda = settings_->cuda;
+    cuda.host = options;
+    report.gpu = render_gpu(view, cuda, image, session_);
+    if (report.gpu->boundary >= 0)
+      console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
+                      std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(report.gpu->boundary) +
+                      " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to "
+                      "choose)");
+    report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
+  } else {
+    render_host(view, options, image, console.progress("render"));
+  }
+  console.end_progress();
+}
+
+std::string RendererDecision::note(bool drew_on_gpu) const {
+  return note_says_gpu_ == drew_on_gpu ? note_ : std::string();
+}
+
+}  // namespace splotch

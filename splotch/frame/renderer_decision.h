@@ -1,0 +1,66 @@
+// Which renderer draws a frame. renderer = host and renderer = cuda are the user's choice (cuda
+// starts the GPU at once, so that a missing GPU is said before a long read). renderer = auto
+// settles in two steps (splotch/render/renderer_cost.h): before the read, from the particle count
+// of the headers, whether starting the GPU can pay (and if so starts it in the background); at the
+// render, from the particles in view, whether it still pays. Where the GPU cannot be started,
+// auto renders on the host with a warning.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "io/image.h"
+#include "params/param_file.h"
+#include "splotch/frame/frame_options.h"
+#include "splotch/frame/run_report.h"
+#include "splotch/frame/stage_clock.h"
+#include "splotch/render/gpu_startup.h"
+#include "splotch/render/renderer_cost.h"
+#include "splotch/settings/settings.h"
+#include "splotch/splat/splat_view.h"
+#include "splotch/util/console.h"
+
+namespace splotch {
+
+class RendererDecision {
+ public:
+  // Reads the key renderer; `gpu` is the GPU's start, the frame's own or a scene's.
+  RendererDecision(ParamFile& params, const FrameOptions& frame, std::optional<GpuStartup>& gpu);
+
+  // OpenMP threads the frame has, the one the GPU's start borrows included.
+  int threads() const;
+  // For the settings: whether a GPU may be used (auto: assumed until the render shows otherwise),
+  // and when not, why.
+  bool gpu_possible(std::string* why);
+
+  // renderer = auto before the read: the settings' choice, and `particles_to_read` (asked only
+  // when needed) decide whether the GPU starts.
+  void before_read(const Settings& s, const std::function<std::optional<std::uint64_t>()>& particles_to_read);
+  // At the render, given the splats in view: renderer = auto weighs again, and the GPU's session
+  // is waited for (stage gpu_start).
+  void at_render(std::size_t splats, Console& console, StageClock& clock);
+  // Draws the splats with the renderer chosen: added to `image` (a_eq_e) or composited over it.
+  void draw(const SplatView& view, const RenderOptions& options, Image& image, RunReport& report,
+            Console& console) const;
+  // renderer = auto's reasons, for the report; empty when there is nothing to say (or when the
+  // GPU it chose could not be started: a warning said so).
+  std::string note(bool drew_on_gpu) const;
+
+ private:
+  RenderWork work(double particles) const;
+
+  std::string requested_;
+  std::optional<GpuStartup>& gpu_;
+  const FrameOptions& frame_;
+  int threads_ = 1;
+  const Settings* settings_ = nullptr;  // from before_read on
+  RendererChoice choice_ = RendererChoice::host;
+  CudaSession* session_ = nullptr;
+  std::string note_;
+  bool note_says_gpu_ = false;
+};
+
+}  // namespace splotch

@@ -1,0 +1,46 @@
+// The frame's stages timed into its report, one after another. Between stages the GPU's start-up
+// (when there is one) gets the chance to give back the OpenMP thread it borrowed
+// (splotch/render/gpu_startup.h).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "splotch/frame/run_report.h"
+#include "splotch/load/snapshot_load.h"
+#include "splotch/render/gpu_startup.h"
+#include "splotch/util/stopwatch.h"
+
+namespace splotch {
+
+class StageClock {
+ public:
+  StageClock(RunReport& report, std::optional<GpuStartup>& gpu) : report_(report), gpu_(gpu) {}
+
+  // The time since the last stage ended is stage `name`'s.
+  void done(const char* name) {
+    report_.stages.push_back({name, clock_.lap()});
+    pace();
+  }
+  // A load starts: the time since the last stage ended (the settings, which read headers, and
+  // the palettes), which counts as reading.
+  double load_starts() { return clock_.lap(); }
+  // The stages of a snapshot's load, as it timed them, the first with `before` added.
+  void loaded(const LoadedSnapshot& loaded, double before) {
+    report_.stages.insert(report_.stages.end(), loaded.stages.begin(), loaded.stages.end());
+    report_.stages[0].second += before;
+    clock_.lap();
+    pace();
+  }
+  void pace() {
+    if (gpu_) gpu_->pace_threads();
+  }
+  double seconds() const { return clock_.seconds(); }
+
+ private:
+  Stopwatch clock_;
+  RunReport& report_;
+  std::optional<GpuStartup>& gpu_;
+};
+
+}  // namespace splotch
