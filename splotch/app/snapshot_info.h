@@ -1,6 +1,6 @@
-// --info: what a snapshot holds, read from the file itself (DESIGN.md section 2): format, byte
-// order, precision, header values, and per particle type the count and each field with its type
-// and min/median/max. A user's first command on an unknown file.
+// --info: what a snapshot holds, read from the file itself (DESIGN.md section 2). A user's first
+// command on an unknown file. This takes the parameters (or the bare snapshot file) to the
+// snapshot request; each format's own printing is io's (io/snapshot_contents.h).
 #pragma once
 
 #include <ostream>
