@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <new>
 #include <optional>
@@ -93,6 +94,127 @@ std::size_t snapshot_file_bytes(const SnapshotRequest& input) {
   return bytes;
 }
 
+// Reads a later frame's snapshot in the background once a frame has its particles: the first of
+// frames [from, to) that needs another snapshot than `signature` (one of `bytes` bytes), unless a
+// read is going on already, the memory available is short, or a frame before it has keys in
+// error or reads HDF5 where that cannot run on two threads. Works out each later frame's plan
+// (which reads its snapshot's header) once.
+class ReadAheadPlanner {
+ public:
+  ReadAheadPlanner(const std::vector<SceneFrame>& frames, std::function<ParamFile(std::size_t)> frame_params,
+                   bool resume, SnapshotCache& cache, Console& speaker)
+      : frames_(frames),
+        frame_params_(std::move(frame_params)),
+        resume_(resume),
+        cache_(cache),
+        speaker_(speaker),
+        plans_(frames.size()) {}
+
+  void after_load(std::size_t from, std::size_t to, const std::string& signature, std::size_t bytes) {
+    if (cache_.reading_ahead()) return;
+    for (std::size_t j = from; j < frames_.size() && j < to; ++j) {
+      if (!plans_[j]) plans_[j] = plan_later_frame(frame_params_(j), frames_[j], resume_);
+      const LaterFrame& later = *plans_[j];
+      if (!later.usable) return;
+      if (later.exists || later.signature == signature) continue;
+      // This frame reads HDF5 headers on this thread while the read runs.
+      if (reads_hdf5(later.input.format) && !hdf5_thread_safe()) return;
+      // The next snapshot is likely of the size of this one (the same simulation); the margin
+      // covers the reader's and the estimators' working memory.
+      const std::size_t available = available_memory_bytes();
+      if (available < 2 * bytes) {
+        if (!memory_said_)
+          speaker_.report("scene: the next snapshot is read after this frame, not during it: " + gib_text(available) +
+                          " of memory available, " + gib_text(2 * bytes) + " wanted\n");
+        memory_said_ = true;
+        return;
+      }
+      cache_.read_ahead(later.signature, later.input, later.normalization);
+      return;
+    }
+  }
+
+ private:
+  const std::vector<SceneFrame>& frames_;
+  std::function<ParamFile(std::size_t)> frame_params_;
+  bool resume_;
+  SnapshotCache& cache_;
+  Console& speaker_;
+  std::vector<std::optional<LaterFrame>> plans_;
+  bool memory_said_ = false;
+};
+
+// The scene's summary, frame by frame, and each frame's line of the report.
+class SceneTally {
+ public:
+  SceneTally(std::size_t frames, Console& speaker) : frames_(frames), speaker_(speaker) {
+    summary.frames = int(frames);
+  }
+  // Frame k (0-based, `origin` its scene-file line) skipped: its picture exists (resume).
+  void skipped(std::size_t k, const std::string& origin, const RunReport& r) {
+    ++summary.skipped;
+    say("frame %zu of %zu (%s): %s exists, skipped\n", k + 1, frames_, origin.c_str(), r.image_path.c_str());
+  }
+  // Frame k rendered in `seconds`, `run_seconds` into the run.
+  void rendered(std::size_t k, const std::string& origin, const RunReport& r, double seconds, double run_seconds) {
+    ++summary.rendered;
+    if (summary.rendered == 1) {
+      first_width_ = r.width;
+      first_height_ = r.height;
+    } else if (r.width != first_width_ || r.height != first_height_) {
+      speaker_.warning("frame " + std::to_string(k + 1) + " (" + origin + ") is " + std::to_string(r.width) + " x " +
+                       std::to_string(r.height) + " pixels, the first frame " + std::to_string(first_width_) + " x " +
+                       std::to_string(first_height_) + ": a movie needs frames of one size");
+    }
+    summary.read_seconds += r.stage_seconds("read") + r.stage_seconds("hsml");
+    summary.render_seconds += r.stage_seconds("render");
+    const double left = run_seconds / double(k + 1) * double(frames_ - k - 1);
+    ++(r.reused ? summary.reads_saved : summary.reads);
+    if (r.read_ahead) ++summary.reads_ahead;
+    say("frame %zu of %zu (%s): %s in %.3f s, %s renderer%s; about %.0f s left\n", k + 1, frames_, origin.c_str(),
+        r.image_path.c_str(), seconds, r.renderer.c_str(),
+        r.reused       ? " (snapshot kept from the frame before)"
+        : r.read_ahead ? " (snapshot read while the frame before rendered)"
+                       : "",
+        left);
+    if (summary.rendered == 1)  // what renderer = auto weighed, once
+      for (const std::string& note : r.notes)
+        if (note.rfind("renderer = auto", 0) == 0) speaker_.report("  note: " + note + "\n");
+  }
+  void failed(std::size_t k, const std::string& origin, const std::string& failure) {
+    ++summary.failed;
+    speaker_.warning("frame " + std::to_string(k + 1) + " of " + std::to_string(frames_) + " (" + origin +
+                     ") failed: " + failure);
+  }
+
+  SceneSummary summary;
+
+ private:
+  template <class... Args>
+  void say(const char* format, Args... args) {
+    char line[1200];
+    std::snprintf(line, sizeof line, format, args...);
+    speaker_.report(line);
+  }
+  std::size_t frames_;
+  Console& speaker_;
+  int first_width_ = 0, first_height_ = 0;
+};
+
+// The counts and times of every process's frames, on every process (frames dealt out).
+void sum_over_processes(SceneSummary& summary, const Comm& comm) {
+  summary.processes = comm.size();
+  int* counts[] = {&summary.rendered, &summary.skipped,     &summary.failed,
+                   &summary.reads,    &summary.reads_saved, &summary.reads_ahead};
+  double* seconds[] = {&summary.read_seconds, &summary.render_seconds};  // summed as milliseconds
+  std::vector<std::uint64_t> all;
+  for (int* c : counts) all.push_back(std::uint64_t(*c));
+  for (double* t : seconds) all.push_back(std::uint64_t(*t * 1e3 + 0.5));
+  comm.sum(all);
+  for (std::size_t k = 0; k < 6; ++k) *counts[k] = int(all[k]);
+  for (std::size_t k = 0; k < 2; ++k) *seconds[k] = 1e-3 * double(all[6 + k]);
+}
+
 }  // namespace
 
 ReadAhead read_ahead_mode(ParamFile& params) {
@@ -136,14 +258,11 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     for (const auto& [key, value] : frames[k].values) p.set(key, value, frames[k].origin);
     return p;
   };
-
-  std::vector<std::optional<LaterFrame>> plans(frames.size());
   const int processes = comm ? comm->size() : 1;
   bool deal = processes > 1 && mode == MpiMode::frames;
   if (processes > 1 && mode == MpiMode::automatic && frames.size() > std::size_t(processes)) {
     // Every process holds a whole snapshot then: the node's memory is shared by its processes.
-    plans[0] = plan_later_frame(frame_params(0), frames[0], resume);
-    const std::size_t wanted = 2 * snapshot_file_bytes(plans[0]->input);
+    const std::size_t wanted = 2 * snapshot_file_bytes(plan_later_frame(frame_params(0), frames[0], resume).input);
     deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
   }
   if (deal && params.get<std::string>("renderer", "auto") == "cuda") {
@@ -164,13 +283,11 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   auto claim = [&] { return dealer ? std::size_t(dealer->next()) : in_turn++; };
   std::optional<std::size_t> claimed;
 
-  SceneSummary summary;
-  summary.frames = int(frames.size());
+  SceneTally tally(frames.size(), speaker);
   SnapshotCache cache;
+  ReadAheadPlanner planner(frames, frame_params, resume, cache, speaker);
   std::optional<GpuStartup> gpu;  // started by the first frame that wants it
   bool gpu_declined = false;      // renderer = auto found it would not pay (splotch/frame/pipeline.h)
-  bool memory_said = false;
-  int first_width = 0, first_height = 0;
   for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
     const SceneFrame& f = frames[k];
     FrameOptions options;
@@ -189,67 +306,21 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     // that needs another snapshot has it read now, in the background.
     options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {
       if (dealer && !claimed) claimed = claim();
-      if (cache.reading_ahead() || !worth_reading_ahead(read_ahead, seconds)) return;
-      const std::size_t from = dealer ? *claimed : k + 1, to = dealer ? *claimed + 1 : k + 1 + look_ahead_frames;
-      for (std::size_t j = from; j < frames.size() && j < to; ++j) {
-        if (!plans[j]) plans[j] = plan_later_frame(frame_params(j), frames[j], resume);
-        const LaterFrame& plan = *plans[j];
-        if (!plan.usable) return;
-        if (plan.exists || plan.signature == signature) continue;
-        // This frame reads HDF5 headers on this thread while the read runs.
-        const bool hdf5 = reads_hdf5(plan.input.format);
-        if (hdf5 && !hdf5_thread_safe()) return;
-        // The next snapshot is likely of the size of this one (the same simulation); the margin
-        // covers the reader's and the estimators' working memory.
-        const std::size_t available = available_memory_bytes();
-        if (available < 2 * bytes) {
-          if (!memory_said)
-            speaker.report("scene: the next snapshot is read after this frame, not during it: " + gib_text(available) +
-                           " of memory available, " + gib_text(2 * bytes) + " wanted\n");
-          memory_said = true;
-          return;
-        }
-        cache.read_ahead(plan.signature, plan.input, plan.normalization);
-        return;
-      }
+      if (!worth_reading_ahead(read_ahead, seconds)) return;
+      if (dealer)
+        planner.after_load(*claimed, *claimed + 1, signature, bytes);
+      else
+        planner.after_load(k + 1, k + 1 + look_ahead_frames, signature, bytes);
     };
     Stopwatch frame_clock;
-    char line[1200];
     std::string failure;
     try {
       ParamFile p = frame_params(k);
       const RunReport r = render_frame(p, speaker, options);
-      if (r.skipped) {
-        ++summary.skipped;
-        std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s exists, skipped\n", k + 1, frames.size(),
-                      f.origin.c_str(), r.image_path.c_str());
-        speaker.report(line);
-        continue;
-      }
-      ++summary.rendered;
-      if (summary.rendered == 1) {
-        first_width = r.width;
-        first_height = r.height;
-      } else if (r.width != first_width || r.height != first_height) {
-        speaker.warning("frame " + std::to_string(k + 1) + " (" + f.origin + ") is " + std::to_string(r.width) + " x " +
-                        std::to_string(r.height) + " pixels, the first frame " + std::to_string(first_width) + " x " +
-                        std::to_string(first_height) + ": a movie needs frames of one size");
-      }
-      summary.read_seconds += r.stage_seconds("read") + r.stage_seconds("hsml");
-      summary.render_seconds += r.stage_seconds("render");
-      const double left = clock.seconds() / double(k + 1) * double(frames.size() - k - 1);
-      ++(r.reused ? summary.reads_saved : summary.reads);
-      if (r.read_ahead) ++summary.reads_ahead;
-      std::snprintf(line, sizeof line, "frame %zu of %zu (%s): %s in %.3f s, %s renderer%s; about %.0f s left\n", k + 1,
-                    frames.size(), f.origin.c_str(), r.image_path.c_str(), frame_clock.seconds(), r.renderer.c_str(),
-                    r.reused       ? " (snapshot kept from the frame before)"
-                    : r.read_ahead ? " (snapshot read while the frame before rendered)"
-                                   : "",
-                    left);
-      speaker.report(line);
-      if (summary.rendered == 1)  // what renderer = auto weighed, once
-        for (const std::string& note : r.notes)
-          if (note.rfind("renderer = auto", 0) == 0) speaker.report("  note: " + note + "\n");
+      if (r.skipped)
+        tally.skipped(k, f.origin, r);
+      else
+        tally.rendered(k, f.origin, r, frame_clock.seconds(), clock.seconds());
     } catch (const UserError& e) { failure = e.what(); } catch (const std::bad_alloc&) {
       if (!deal) throw;  // a process dealt frames goes on with its next (the others do not wait for it)
       failure = "out of memory";
@@ -257,27 +328,14 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
       if (!deal) throw;
       failure = std::string("internal error: ") + e.what();
     }
-    if (!failure.empty()) {
-      ++summary.failed;
-      speaker.warning("frame " + std::to_string(k + 1) + " of " + std::to_string(frames.size()) + " (" + f.origin +
-                      ") failed: " + failure);
-    }
+    if (!failure.empty()) tally.failed(k, f.origin, failure);
   }
   if (deal) {  // what all processes did
     dealer.reset();
-    summary.processes = processes;
-    int* counts[] = {&summary.rendered, &summary.skipped,     &summary.failed,
-                     &summary.reads,    &summary.reads_saved, &summary.reads_ahead};
-    double* seconds[] = {&summary.read_seconds, &summary.render_seconds};  // summed as milliseconds
-    std::vector<std::uint64_t> all;
-    for (int* c : counts) all.push_back(std::uint64_t(*c));
-    for (double* t : seconds) all.push_back(std::uint64_t(*t * 1e3 + 0.5));
-    comm->sum(all);
-    for (std::size_t k = 0; k < 6; ++k) *counts[k] = int(all[k]);
-    for (std::size_t k = 0; k < 2; ++k) *seconds[k] = 1e-3 * double(all[6 + k]);
+    sum_over_processes(tally.summary, *comm);
   }
-  summary.seconds = clock.seconds();
-  return summary;
+  tally.summary.seconds = clock.seconds();
+  return tally.summary;
 }
 
 }  // namespace splotch
