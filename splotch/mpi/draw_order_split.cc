@@ -94,128 +94,176 @@ std::vector<std::uint32_t> key_splitters(const std::uint32_t* keys, std::size_t 
   return value;
 }
 
-void split_draw_order(Splats& s, const std::vector<std::size_t>& per_type, SortOrder order, const Comm& comm) {
-  const std::size_t K = std::size_t(comm.size()), me = std::size_t(comm.rank()), T = per_type.size();
-  const std::size_t n = s.size();
-  // Positions in file order: type t of every process, process after process.
-  const std::vector<std::uint64_t> all = comm.gather_all(std::vector<std::uint64_t>(per_type.begin(), per_type.end()));
-  std::vector<std::uint64_t> first(T, 0);  // this process's first splat of each type
+namespace {
+
+// A splat's record on its way to another process: x, y, radius, e (RGB) and the draw key.
+constexpr std::size_t float_fields = 6, record_bytes = (float_fields + 1) * 4;
+
+// The splats of one process and type in the file order of all processes' splats: where they
+// start in that order, for each type, and how many splats all processes hold.
+struct FileOrder {
+  std::vector<std::uint64_t> first;  // [type]
   std::uint64_t total = 0;
-  for (std::size_t t = 0; t < T; ++t)
-    for (std::size_t r = 0; r < K; ++r) {
-      if (r == me) first[t] = total;
-      total += all[r * T + t];
+};
+FileOrder file_order(const std::vector<std::size_t>& per_type, const Comm& comm) {
+  const std::size_t processes = std::size_t(comm.size()), rank = std::size_t(comm.rank()), types = per_type.size();
+  // Type after type, each process after process.
+  const std::vector<std::uint64_t> all = comm.gather_all(std::vector<std::uint64_t>(per_type.begin(), per_type.end()));
+  FileOrder f;
+  f.first.assign(types, 0);
+  for (std::size_t type = 0; type < types; ++type)
+    for (std::size_t p = 0; p < processes; ++p) {
+      if (p == rank) f.first[type] = f.total;
+      f.total += all[p * types + type];
     }
-  // The process drawing each splat: by position (file order) or by key. The records to send are
-  // allocated before anything is passed, so that a process short of memory says so to all.
-  constexpr std::size_t fields = 7, record = fields * 4;
-  ParticleArray<std::uint32_t> to;
-  ParticleArray<char> send;  // not zero-filled: all of it is written
-  agreed(&comm, "passing its splats to other processes", [&] {
-    to.resize(n);
-    send.resize(n * record);
-  });
+  return f;
+}
+
+// The process that draws each splat: by position in the file order (SortOrder::none: process q
+// draws positions [total q / processes, total (q + 1) / processes)) or by draw key.
+void assign_destinations(const Splats& splats, const std::vector<std::size_t>& per_type, SortOrder order,
+                         const Comm& comm, ParticleArray<std::uint32_t>& destination) {
+  const std::size_t processes = std::size_t(comm.size());
   if (order == SortOrder::none) {
-    // Process q draws positions [total q / K, total (q + 1) / K).
+    const FileOrder f = file_order(per_type, comm);
     std::size_t i = 0;
-    for (std::size_t t = 0; t < T; ++t)
-      for (std::size_t j = 0; j < per_type[t]; ++j, ++i) {
-        const unsigned __int128 g = first[t] + j;
-        to[i] = std::uint32_t(((g + 1) * K - 1) / total);
+    for (std::size_t type = 0; type < per_type.size(); ++type)
+      for (std::size_t j = 0; j < per_type[type]; ++j, ++i) {
+        const unsigned __int128 position = f.first[type] + j;
+        destination[i] = std::uint32_t(((position + 1) * processes - 1) / f.total);
       }
-  } else {
-    const std::vector<std::uint32_t> splitters = key_splitters(s.draw_key.data(), n, comm);
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i)
-      to[i] = std::uint32_t(std::upper_bound(splitters.begin(), splitters.end(), s.draw_key[i]) - splitters.begin());
+    return;
   }
+  const std::vector<std::uint32_t> splitters = key_splitters(splats.draw_key.data(), splats.size(), comm);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < splats.size(); ++i)
+    destination[i] =
+        std::uint32_t(std::upper_bound(splitters.begin(), splitters.end(), splats.draw_key[i]) - splitters.begin());
+}
 
-  // Records of x, y, radius, e (RGB) and the key, grouped by the process they go to, each group in
-  // this process's order (type after type). How many of each type go where is sent first.
-  std::vector<std::uint64_t> type_count(K * T, 0);  // [process][type]
-  for (std::size_t t = 0, i = 0; t < T; ++t)
-    for (std::size_t j = 0; j < per_type[t]; ++j, ++i) ++type_count[to[i] * T + t];
-  std::vector<std::size_t> count(K, 0);
-  for (std::size_t q = 0; q < K; ++q)
-    for (std::size_t t = 0; t < T; ++t) count[q] += type_count[q * T + t];
-  std::vector<std::size_t> types_from;
-  ParticleArray<char> type_counts_out(K * T * 8);
-  std::memcpy(type_counts_out.data(), type_count.data(), type_counts_out.size());
-  const ParticleArray<char> type_counts_in =
-      comm.exchange(type_counts_out, std::vector<std::size_t>(K, 1), T * 8, types_from);
-  std::vector<std::uint64_t> came(K * T);  // [process][type]
-  std::memcpy(came.data(), type_counts_in.data(), came.size() * 8);
+// How many splats of each type go to each process ([process][type]), and how many of each type
+// come from each process (sent first, so that the receiver can put them in file order).
+struct TypeCounts {
+  std::vector<std::uint64_t> sent, came;  // [process][type]
+  std::vector<std::size_t> to;            // splats to each process
+};
+TypeCounts exchange_type_counts(const ParticleArray<std::uint32_t>& destination,
+                                const std::vector<std::size_t>& per_type, const Comm& comm) {
+  const std::size_t processes = std::size_t(comm.size()), types = per_type.size();
+  TypeCounts c;
+  c.sent.assign(processes * types, 0);
+  for (std::size_t type = 0, i = 0; type < types; ++type)
+    for (std::size_t j = 0; j < per_type[type]; ++j, ++i) ++c.sent[destination[i] * types + type];
+  c.to.assign(processes, 0);
+  for (std::size_t p = 0; p < processes; ++p)
+    for (std::size_t type = 0; type < types; ++type) c.to[p] += c.sent[p * types + type];
+  std::vector<std::size_t> from;
+  ParticleArray<char> out(processes * types * 8);
+  std::memcpy(out.data(), c.sent.data(), out.size());
+  const ParticleArray<char> in = comm.exchange(out, std::vector<std::size_t>(processes, 1), types * 8, from);
+  c.came.resize(processes * types);
+  std::memcpy(c.came.data(), in.data(), c.came.size() * 8);
+  return c;
+}
 
+// The splats' records grouped by destination, each group in this process's order (type after
+// type). Each thread packs a contiguous part of the splats; its records for process q follow
+// those of the threads before it, so every group keeps this process's order.
+void pack_records(const Splats& splats, const ParticleArray<std::uint32_t>& destination, std::size_t processes,
+                  SortOrder order, ParticleArray<char>& records) {
   const std::uint32_t no_key = 0;
-  const float* field[fields - 1] = {s.x.data(),         s.y.data(),         s.radius.data(),
-                                    s.colour[0].data(), s.colour[1].data(), s.colour[2].data()};
-  // Each thread packs a contiguous part of the splats; its records for process q follow those of
-  // the threads before it, so every group keeps this process's order.
-  std::vector<std::size_t> at;  // [thread][process]
+  const float* field[float_fields] = {splats.x.data(),         splats.y.data(),         splats.radius.data(),
+                                      splats.colour[0].data(), splats.colour[1].data(), splats.colour[2].data()};
+  const std::size_t count = splats.size();
+  std::vector<std::size_t> at;  // [thread][process]: where the thread's next record for the process goes
 #pragma omp parallel
   {
-    const std::size_t threads = std::size_t(omp_get_num_threads()), t = std::size_t(omp_get_thread_num());
+    const std::size_t threads = std::size_t(omp_get_num_threads()), thread = std::size_t(omp_get_thread_num());
 #pragma omp single
-    at.assign(threads * K, 0);
-    const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
-    for (std::size_t i = lo; i < hi; ++i) ++at[t * K + to[i]];
+    at.assign(threads * processes, 0);
+    const std::size_t lo = count * thread / threads, hi = count * (thread + 1) / threads;
+    for (std::size_t i = lo; i < hi; ++i) ++at[thread * processes + destination[i]];
 #pragma omp barrier
 #pragma omp single
     {
       std::size_t next = 0;
-      for (std::size_t q = 0; q < K; ++q)
-        for (std::size_t u = 0; u < threads; ++u) next += std::exchange(at[u * K + q], next);
+      for (std::size_t p = 0; p < processes; ++p)
+        for (std::size_t u = 0; u < threads; ++u) next += std::exchange(at[u * processes + p], next);
     }
     for (std::size_t i = lo; i < hi; ++i) {
-      char* r = send.data() + record * at[t * K + to[i]]++;
-      for (std::size_t f = 0; f + 1 < fields; ++f) std::memcpy(r + 4 * f, field[f] + i, 4);
-      std::memcpy(r + 4 * (fields - 1), order == SortOrder::none ? &no_key : &s.draw_key[i], 4);
+      char* record = records.data() + record_bytes * at[thread * processes + destination[i]]++;
+      for (std::size_t f = 0; f < float_fields; ++f) std::memcpy(record + 4 * f, field[f] + i, 4);
+      std::memcpy(record + 4 * float_fields, order == SortOrder::none ? &no_key : &splats.draw_key[i], 4);
     }
   }
-  s = Splats();  // all in the records now: the memory back before what comes
-  std::vector<std::size_t> from;
-  const ParticleArray<char> received = comm.exchange(send, count, record, from);
-  ParticleArray<char>().swap(send);
+}
 
-  // Into file order: type after type, each from process after process.
-  const std::size_t m = received.size() / record;
-  if (m > 0xffffffffu) throw std::runtime_error("more than 2^32 particles in one process: use more processes");
+// The records received (`from[p]` of them from process p, each process's type after type) as
+// splats in file order: type after type, each from process after process. SortOrder::none: the
+// draw key is the position in that order.
+Splats unpack_in_file_order(const ParticleArray<char>& received, const std::vector<std::size_t>& from,
+                            const std::vector<std::uint64_t>& came, std::size_t types, SortOrder order) {
+  const std::size_t processes = from.size(), count = received.size() / record_bytes;
+  if (count > 0xffffffffu) throw std::runtime_error("more than 2^32 particles in one process: use more processes");
   Splats out;
-  for (auto* v : {&out.x, &out.y, &out.radius, &out.colour[0], &out.colour[1], &out.colour[2]}) v->resize(m);
-  out.draw_key.resize(m);
-  std::vector<std::size_t> source(K * T), target(K * T);  // [type][process]: where each block is and goes
+  for (auto* v : {&out.x, &out.y, &out.radius, &out.colour[0], &out.colour[1], &out.colour[2]}) v->resize(count);
+  out.draw_key.resize(count);
+  // Each block (type, process): where its records are, and where its splats go.
+  std::vector<std::size_t> source(processes * types), target(processes * types);  // [type][process]
   {
     std::size_t segment = 0, placed = 0;
-    std::vector<std::size_t> segment_of(K);
-    for (std::size_t r = 0; r < K; ++r) {
-      segment_of[r] = segment;
-      segment += from[r];
+    std::vector<std::size_t> segment_of(processes);
+    for (std::size_t p = 0; p < processes; ++p) {
+      segment_of[p] = segment;
+      segment += from[p];
     }
-    for (std::size_t t = 0; t < T; ++t)
-      for (std::size_t r = 0; r < K; ++r) {
+    for (std::size_t type = 0; type < types; ++type)
+      for (std::size_t p = 0; p < processes; ++p) {
         std::size_t within = 0;
-        for (std::size_t u = 0; u < t; ++u) within += came[r * T + u];
-        source[t * K + r] = segment_of[r] + within;
-        target[t * K + r] = placed;
-        placed += came[r * T + t];
+        for (std::size_t u = 0; u < type; ++u) within += came[p * types + u];
+        source[type * processes + p] = segment_of[p] + within;
+        target[type * processes + p] = placed;
+        placed += came[p * types + type];
       }
   }
-  float* into[fields - 1] = {out.x.data(),         out.y.data(),         out.radius.data(),
-                             out.colour[0].data(), out.colour[1].data(), out.colour[2].data()};
-  for (std::size_t b = 0; b < K * T; ++b) {
-    const std::size_t t = b / K, r = b % K;
+  float* into[float_fields] = {out.x.data(),         out.y.data(),         out.radius.data(),
+                               out.colour[0].data(), out.colour[1].data(), out.colour[2].data()};
+  for (std::size_t block = 0; block < processes * types; ++block) {
+    const std::size_t type = block / processes, p = block % processes;
 #pragma omp parallel for schedule(static)
-    for (std::size_t j = 0; j < came[r * T + t]; ++j) {
-      const char* rec = received.data() + record * (source[b] + j);
-      const std::size_t i = target[b] + j;
-      for (std::size_t f = 0; f + 1 < fields; ++f) std::memcpy(into[f] + i, rec + 4 * f, 4);
+    for (std::size_t j = 0; j < came[p * types + type]; ++j) {
+      const char* record = received.data() + record_bytes * (source[block] + j);
+      const std::size_t i = target[block] + j;
+      for (std::size_t f = 0; f < float_fields; ++f) std::memcpy(into[f] + i, record + 4 * f, 4);
       if (order == SortOrder::none)
         out.draw_key[i] = std::uint32_t(i);
       else
-        std::memcpy(&out.draw_key[i], rec + 4 * (fields - 1), 4);
+        std::memcpy(&out.draw_key[i], record + 4 * float_fields, 4);
     }
   }
-  s = std::move(out);
+  return out;
+}
+
+}  // namespace
+
+void split_draw_order(Splats& splats, const std::vector<std::size_t>& per_type, SortOrder order, const Comm& comm) {
+  const std::size_t processes = std::size_t(comm.size());
+  // The destinations and records are allocated before anything is passed, so that a process
+  // short of memory says so to all.
+  ParticleArray<std::uint32_t> destination;
+  ParticleArray<char> records;  // not zero-filled: all of it is written
+  agreed(&comm, "passing its splats to other processes", [&] {
+    destination.resize(splats.size());
+    records.resize(splats.size() * record_bytes);
+  });
+  assign_destinations(splats, per_type, order, comm, destination);
+  const TypeCounts counts = exchange_type_counts(destination, per_type, comm);
+  pack_records(splats, destination, processes, order, records);
+  splats = Splats();  // all in the records now: the memory back before what comes
+  std::vector<std::size_t> from;
+  const ParticleArray<char> received = comm.exchange(records, counts.to, record_bytes, from);
+  ParticleArray<char>().swap(records);
+  splats = unpack_in_file_order(received, from, counts.came, per_type.size(), order);
 }
 
 }  // namespace splotch
