@@ -341,6 +341,7 @@ std::unique_ptr<ChunkRenderer> make_renderer(const CudaOptions& o, const RenderG
 }  // namespace
 
 CudaSession::CudaSession() {
+  CUDA_CHECK(cudaSetDevice(device_));  // the streams belong to the device current when they are made
   CUDA_CHECK(cudaFree(nullptr));
   resources_ = std::make_unique<Resources>();
 }

@@ -49,7 +49,10 @@ class DeviceArena {
   // device has too little free memory (then nothing is held).
   template <class LayOut>
   bool allocate(const LayOut& lay_out) {
-    if (!memory_.try_allocate(std::max<std::size_t>(bytes_of(lay_out), 1))) return false;
+    if (!memory_.try_allocate(std::max<std::size_t>(bytes_of(lay_out), 1))) {
+      arrays_ = Arrays{};
+      return false;
+    }
     DeviceLayout carve(memory_.get());
     arrays_ = lay_out(carve);
     return true;

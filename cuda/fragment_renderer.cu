@@ -158,31 +158,33 @@ class FragmentRenderer : public ChunkRenderer {
       4 * sizeof(std::uint32_t) + 2 * sizeof(Value) + 2 * sizeof(std::uint32_t);
 
  public:
-  // The fragment buffer: a share of what is free now, within sensible bounds (kernel_config.h).
-  FragmentRenderer(const RenderGrid& g, std::size_t pass_items)
-      : g_(g),
-        capacity_(pass_items > 0 ? pass_items
-                                 : std::clamp(device_memory().free / fragment_memory_share / bytes_per_fragment,
-                                              fewest_pass_items, most_fragments)) {}
+  FragmentRenderer(const RenderGrid& g, std::size_t pass_items) : g_(g), pass_items_(pass_items) {}
 
+  // The chunk's arrays only: the fragment buffer is sized afterwards from what is left.
   std::size_t bytes_for(std::size_t chunk) const override {
-    return bytes_of([&](DeviceLayout& l) { return lay_out(l, chunk); });
+    return bytes_of([&](DeviceLayout& l) { return lay_out_chunk(l, chunk); });
   }
   bool allocate(std::size_t chunk) override {
-    return scratch_.allocate([&](DeviceLayout& l) { return lay_out(l, chunk); });
+    if (!chunk_scratch_.allocate([&](DeviceLayout& l) { return lay_out_chunk(l, chunk); })) return false;
+    // The fragment buffer: a share of what is free now, within sensible bounds (kernel_config.h).
+    capacity_ = pass_items_ > 0 ? pass_items_
+                                : std::clamp(device_memory().free / fragment_memory_share / bytes_per_fragment,
+                                             fewest_pass_items, most_fragments);
+    return pass_scratch_.allocate([&](DeviceLayout& l) { return lay_out_pass(l, capacity_); });
   }
 
   void draw(const Chunk& c, float* image, cudaStream_t stream) override {
-    const Scratch& a = *scratch_;
-    const std::uint32_t* order = a.order.sort(c, stream);  // chunk order with a_eq_e (no keys)
-    fragment_count_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, order, g_, a.items.counts());
+    const ChunkScratch& per_chunk = *chunk_scratch_;
+    const PassScratch& a = *pass_scratch_;
+    const std::uint32_t* order = per_chunk.order.sort(c, stream);  // chunk order with a_eq_e (no keys)
+    fragment_count_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, order, g_, per_chunk.items.counts());
     CUDA_CHECK_LAUNCH();
-    const std::uint64_t total = a.items.scan(c.count, stream);
+    const std::uint64_t total = per_chunk.items.scan(c.count, stream);
     const auto policy = thrust::cuda::par(allocator_).on(stream);
     for (std::uint64_t first = 0; first < total; first += capacity_) {
       const std::uint32_t n = std::uint32_t(std::min<std::uint64_t>(capacity_, total - first));
-      fragment_kernel<additive><<<blocks_for(n), small_block, 0, stream>>>(c, order, a.items.ends(), first, n, g_,
-                                                                           a.pixel, a.index, a.value);
+      fragment_kernel<additive><<<blocks_for(n), small_block, 0, stream>>>(c, order, per_chunk.items.ends(), first, n,
+                                                                           g_, a.pixel, a.index, a.value);
       CUDA_CHECK_LAUNCH();
       thrust::stable_sort_by_key(policy, a.pixel, a.pixel + n, a.index);
       using Combine = std::conditional_t<additive, AddSums, ThenMap>;
@@ -198,27 +200,32 @@ class FragmentRenderer : public ChunkRenderer {
   }
 
  private:
-  struct Scratch {
+  struct ChunkScratch {
     DrawOrder order;
     ItemScan items;
+  };
+  static ChunkScratch lay_out_chunk(DeviceLayout& l, std::size_t chunk) {
+    return {DrawOrder::lay_out(l, chunk), ItemScan::lay_out(l, chunk)};
+  }
+  struct PassScratch {
     std::uint32_t *pixel, *index, *out_pixel;
     Value *value, *out_value;
   };
-  Scratch lay_out(DeviceLayout& l, std::size_t chunk) const {
-    Scratch a{};
-    a.order = DrawOrder::lay_out(l, chunk);
-    a.items = ItemScan::lay_out(l, chunk);
-    a.pixel = l.take<std::uint32_t>(capacity_);
-    a.index = l.take<std::uint32_t>(capacity_);
-    a.value = l.take<Value>(capacity_);
-    a.out_pixel = l.take<std::uint32_t>(capacity_);
-    a.out_value = l.take<Value>(capacity_);
+  static PassScratch lay_out_pass(DeviceLayout& l, std::size_t capacity) {
+    PassScratch a{};
+    a.pixel = l.take<std::uint32_t>(capacity);
+    a.index = l.take<std::uint32_t>(capacity);
+    a.value = l.take<Value>(capacity);
+    a.out_pixel = l.take<std::uint32_t>(capacity);
+    a.out_value = l.take<Value>(capacity);
     return a;
   }
 
   RenderGrid g_;
-  std::size_t capacity_;  // fragments per pass
-  DeviceArena<Scratch> scratch_;
+  std::size_t pass_items_;
+  std::size_t capacity_ = 0;  // fragments per pass
+  DeviceArena<ChunkScratch> chunk_scratch_;
+  DeviceArena<PassScratch> pass_scratch_;
   CachingAllocator allocator_;
 };
 

@@ -21,6 +21,7 @@ class SeveralProcesses : public ImageCombine {
  public:
   explicit SeveralProcesses(const Comm& comm) : comm_(comm) {}
   bool combine(Image& image, RunReport& report, StageClock& clock) override {
+    clock.untimed();  // the wait for the slowest process to finish drawing is not the reduce's
     combine_pixels(image);
     report.particles_active = comm_.sum(report.particles_active);
     const std::uint64_t on_gpu = comm_.sum(report.gpu ? 1 : 0);  // one GPU per process of a node

@@ -22,6 +22,8 @@ class StageClock {
     report_.stages.push_back({name, clock_.lap()});
     pace();
   }
+  // The time since the last stage ended counts in none (a wait for the other processes).
+  void untimed() { clock_.lap(); }
   // A load starts: the time since the last stage ended (the settings, which read headers, and
   // the palettes), which counts as reading.
   double load_starts() { return clock_.lap(); }
