@@ -1,17 +1,14 @@
 #include "splotch/load/snapshot_cache.h"
 
-#include <cstdio>
 #include <new>
+
+#include "params/number_text.h"
 
 namespace splotch {
 
 std::string snapshot_signature(const std::string& input_keys, const std::vector<TypeNormalization>& normalization) {
   std::string out = input_keys;
-  auto value = [&](const std::optional<float>& v) {
-    char text[32];
-    std::snprintf(text, sizeof text, " %.9g", v ? double(*v) : 0.0);
-    out += v ? text : " -";
-  };
+  auto value = [&](const std::optional<float>& v) { out += v ? " " + number_text(*v) : " -"; };
   for (const TypeNormalization& t : normalization) {
     out += "\n" + std::to_string(t.color_log) + std::to_string(t.color_asinh) + std::to_string(t.intensity_log) +
            std::to_string(t.vector_colour);
