@@ -44,6 +44,9 @@ struct SnapshotRequest {
   TypedSnapshotRequest typed;  // gadget, hdf5, tipsy: the files and what to read of each type
   bool periodic = true;
   int ptypes = 1;
+  // A quick preview (boost_fraction < 1): the share of the particles kept, chosen by position
+  // (splotch/load/preview_subset.h); 1 reads and keeps every particle.
+  double keep_fraction = 1.0;
   std::vector<std::string> notes;     // for the run's report, e.g. a swap_endian that the file overruled
   std::vector<std::string> warnings;  // e.g. numfiles = 1 for a snapshot of several files
 };

@@ -1,6 +1,10 @@
 #include "splotch/frame/frame_plan.h"
 
+#include <cmath>
+#include <cstdio>
+
 #include "splotch/frame/renderer_decision.h"
+#include "splotch/load/preview_subset.h"
 #include "splotch/mpi/comm.h"
 
 namespace splotch {
@@ -22,6 +26,14 @@ FramePlan plan_frame(ParamFile& params, const FrameOptions& frame, RendererDecis
   for (const std::string& w : plan.settings.warnings) console.warning(w);
   for (const std::string& w : plan.settings.input.warnings) console.warning(w);
   notes = plan.settings.input.notes;
+  if (const double f = plan.settings.input.keep_fraction; f < 1) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "a preview (boost_fraction = %g): about 1 in %.3g particles drawn, chosen by position, each with "
+                  "hsml x %.3g and light x %.3g; leave boost_fraction out for the full render",
+                  f, 1 / f, std::pow(f, -1.0 / 3.0), 1 / f);
+    notes.push_back(text);
+  }
   plan.normalization = normalizations(plan.settings);
   return plan;
 }
@@ -38,6 +50,7 @@ GeometryOptions geometry_options(const Settings& s, const Camera& camera) {
   g.camera = camera;
   g.minrad_pix = s.minrad_pix;
   for (const TypeSettings& t : s.types) g.smooth_factor.push_back(t.smooth_factor);
+  g.light_factor = preview_light_factor(s.input.keep_fraction);
   return g;
 }
 

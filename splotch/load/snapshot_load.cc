@@ -7,6 +7,7 @@
 #include "params/user_error.h"
 #include "splotch/load/estimate_hsml.h"
 #include "splotch/load/particle_check.h"
+#include "splotch/load/preview_subset.h"
 #include "splotch/stages/camera_placement.h"
 #include "splotch/util/stopwatch.h"
 
@@ -108,6 +109,13 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
   warn_dropped(dropped, out.read, input.path, console);
   out.dropped = dropped.total();
   out.dropped_kinds = dropped;
+  if (input.keep_fraction < 1) {
+    const std::size_t valid = out.particles.size();
+    if (keep_preview_subset(out.particles, input.keep_fraction) == 0 && valid > 0 && !share)
+      throw UserError("boost_fraction = " + std::to_string(input.keep_fraction) + " keeps none of the " +
+                      std::to_string(valid) + " particles of '" + input.path +
+                      "'; raise boost_fraction (or leave it out for the full render)");
+  }
   warn_huge_smoothing_lengths(out.particles, input.path, console);
   if (out.particles.size() == 0 && !share) throw UserError("'" + input.path + "' holds no particle that can be drawn");
   check_types(out.particles, input.ptypes, input.path);

@@ -239,7 +239,9 @@ void note_byte_order(ParamFile& p, SnapshotRequest& in) {
 
 }  // namespace
 
-SnapshotRequest read_snapshot_request(ParamFile& p) {
+namespace {
+
+SnapshotRequest read_format_request(ParamFile& p) {
   SnapshotRequest in;
   const int simtype = p.get<int>("simtype");
   const std::optional<SnapshotFormat> format = format_of_simtype(simtype);
@@ -281,6 +283,26 @@ SnapshotRequest read_snapshot_request(ParamFile& p) {
     case SnapshotFormat::palette_only: break;
   }
   in.path = input_path(p, "infile");
+  return in;
+}
+
+// The original's boost = TRUE asks for a quick preview; boost_fraction (ours) says how much of the
+// snapshot it draws, and alone asks for one too. boost = FALSE turns a given boost_fraction off.
+double preview_fraction(ParamFile& p) {
+  const bool preview = p.has("boost") ? p.get<bool>("boost") : p.has("boost_fraction");
+  if (!preview) return 1.0;
+  const double f = p.get<double>("boost_fraction", 0.1);
+  if (!(f > 0 && f <= 1))
+    throw UserError(at(p, "boost_fraction") + " = " + p.get<std::string>("boost_fraction") +
+                    " must be a share of the particles above 0 and at most 1 (0.1 draws one in ten)");
+  return f;
+}
+
+}  // namespace
+
+SnapshotRequest read_snapshot_request(ParamFile& p) {
+  SnapshotRequest in = read_format_request(p);
+  if (in.format != SnapshotFormat::palette_only) in.keep_fraction = preview_fraction(p);
   return in;
 }
 

@@ -118,7 +118,7 @@ ProjectionConstants constants_of(const Projection& pr, const GeometryOptions& o)
   k.zmin = float(pr.zmin);
   k.zmax = float(pr.zmax);
   k.minrad2 = o.minrad_pix * o.minrad_pix;
-  k.kernel = float(0.5 * bfak);
+  k.kernel = float(0.5 * bfak * o.light_factor);
   k.xres = float(o.camera.xres);
   k.yres = float(o.camera.yres);
   k.perspective = pr.perspective;

@@ -41,6 +41,7 @@ struct GeometryOptions {
   Camera camera;
   float minrad_pix = 1;
   std::vector<float> smooth_factor;  // per type
+  float light_factor = 1;            // on every intensity: a preview's (splotch/load/preview_subset.h)
 };
 
 // Moves each coordinate by a multiple of `box_size` so that it lies within box_size/2 of `lookat`.

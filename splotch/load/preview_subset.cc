@@ -1,0 +1,81 @@
+#include "splotch/load/preview_subset.h"
+
+#include <omp.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace splotch {
+namespace {
+
+std::uint64_t bits_of(float v) {
+  v = v == 0.0f ? 0.0f : v;  // -0 and +0 are one place
+  std::uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// SplitMix64's finaliser: every input bit reaches every output bit.
+std::uint64_t mix(std::uint64_t h) {
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebULL;
+  return h ^ (h >> 31);
+}
+
+template <class T>
+void move_kept(ParticleArray<T>& v, std::size_t from, std::size_t to) {
+  if (!v.empty()) v[to] = v[from];
+}
+
+}  // namespace
+
+bool kept_in_preview(float x, float y, float z, double fraction) {
+  const std::uint64_t h = mix(mix(mix(bits_of(x)) ^ bits_of(y)) ^ bits_of(z) << 32);
+  return double(h >> 11) * 0x1p-53 < fraction;
+}
+
+std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
+  const std::size_t n = p.size();
+  if (fraction >= 1) return n;
+  // Each thread packs its own range; the ranges are then closed up in order.
+  const int threads = omp_get_max_threads();
+  std::vector<std::size_t> first(std::size_t(threads) + 1, 0), kept(std::size_t(threads), 0);
+  const float grow = float(std::pow(fraction, -1.0 / 3.0));
+#pragma omp parallel num_threads(threads)
+  {
+    const std::size_t t = std::size_t(omp_get_thread_num()), nt = std::size_t(omp_get_num_threads());
+    const std::size_t lo = n * t / nt, hi = n * (t + 1) / nt;
+    first[t] = lo;
+    std::size_t k = lo;
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (!kept_in_preview(p.x[i], p.y[i], p.z[i], fraction)) continue;
+      for (ParticleArray<float>* v :
+           {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]})
+        move_kept(*v, i, k);
+      move_kept(p.type, i, k);
+      p.hsml[k] *= grow;
+      ++k;
+    }
+    kept[t] = k - lo;
+  }
+  std::size_t dest = 0;
+  for (std::size_t t = 0; t < std::size_t(threads); ++t) {
+    for (std::size_t i = 0; i < kept[t]; ++i) {
+      if (first[t] == dest) break;
+      for (ParticleArray<float>* v :
+           {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]})
+        move_kept(*v, first[t] + i, dest + i);
+      move_kept(p.type, first[t] + i, dest + i);
+    }
+    dest += kept[t];
+  }
+  for (ParticleArray<float>* v : {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]})
+    if (!v->empty()) v->resize(dest);
+  if (!p.type.empty()) p.type.resize(dest);
+  return dest;
+}
+
+}  // namespace splotch
