@@ -185,6 +185,28 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
   check_processes(dir, "tipsy_placed", dir.write("placed.par", placed), "", {2, 3});
 }
 
+TEST_CASE("mpi: a stereo pair and a panorama's faces from the processes' shares, as one process draws them") {
+  if (!mpi_runs()) return;
+  TempDir dir;
+  REQUIRE(run_command("bin/make_demo --n 30000 --out " + dir.file("demo.bin")).status == 0);
+  const std::string demo = "testdata/demo.par infile=" + dir.file("demo.bin") + " xres=120 colorbar=FALSE";
+  struct Views {
+    std::string keys;
+    std::vector<std::string> prefixes;
+  };
+  for (const Views& v :
+       {Views{"EyeSeparation=2 a_eq_e=FALSE brightness0=30", {"right_", "left_"}},
+        Views{"panorama=TRUE camera_x=50 camera_y=50 camera_z=50 brightness0=0.05", {"1_", "3_", "5_"}}}) {
+    INFO(v.keys);
+    REQUIRE(run_command("bin/splotch " + demo + " " + v.keys + " outfile=" + dir.file("one.tga")).status == 0);
+    const CommandResult r = mpirun(2, demo + " " + v.keys + " outfile=" + dir.file("two.tga"));
+    CHECK(r.status == 0);
+    CHECK(r.err == "");
+    for (const std::string& prefix : v.prefixes)
+      check_close(dir.file(prefix + "one.tga"), dir.file(prefix + "two.tga"));
+  }
+}
+
 TEST_CASE("mpi: what several processes cannot do, and an error on one process, end the job with one message") {
   if (!mpi_runs()) return;
   TempDir dir;

@@ -54,7 +54,8 @@ class FileSource : public ParticleSource {
   }
   BoundingBox box() const override { return bounding_box(loaded_.particles); }
   NormalizedRanges ranges() const override { return loaded_.ranges; }
-  ProjectedSplats project(const GeometryOptions& geometry) override {
+  ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
+    if (keep) return {splotch::project(loaded_.particles, geometry, plan_.settings.input.periodic)};
     if (plan_.settings.input.periodic) wrap_periodic(loaded_.particles, geometry.camera.lookat);
     return {splotch::project(std::move(loaded_.particles), geometry)};
   }
@@ -98,7 +99,7 @@ class CacheSource : public ParticleSource {
   }
   BoundingBox box() const override { return bounding_box(loaded_->particles); }
   NormalizedRanges ranges() const override { return loaded_->ranges; }
-  ProjectedSplats project(const GeometryOptions& geometry) override {
+  ProjectedSplats project(const GeometryOptions& geometry, bool) override {
     return {splotch::project(loaded_->particles, geometry, plan_.settings.input.periodic)};
   }
 
@@ -160,9 +161,13 @@ class ShareSource : public ParticleSource {
     return b;
   }
   NormalizedRanges ranges() const override { return loaded_.ranges; }
-  ProjectedSplats project(const GeometryOptions& geometry) override {
+  ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
     ProjectedSplats p;
     agreed(&comm_, "drawing its share of the particles", [&] {
+      if (keep) {
+        p.splats = splotch::project(loaded_.particles, geometry, request_.periodic);
+        return;
+      }
       if (request_.periodic) wrap_periodic(loaded_.particles, geometry.camera.lookat);
       p.splats = splotch::project(std::move(loaded_.particles), geometry);
     });

@@ -36,8 +36,9 @@ class ParticleSource {
   virtual BoundingBox box() const = 0;
   // The colour and intensity ranges found and used, per type.
   virtual NormalizedRanges ranges() const = 0;
-  // The particles projected by `geometry` (their own arrays given up where nothing keeps them).
-  virtual ProjectedSplats project(const GeometryOptions& geometry) = 0;
+  // The particles projected by `geometry`: their own arrays given up where nothing keeps them,
+  // unless `keep` (a later view of the frame projects them again).
+  virtual ProjectedSplats project(const GeometryOptions& geometry, bool keep) = 0;
 
  protected:
   virtual std::optional<std::uint64_t> count() = 0;

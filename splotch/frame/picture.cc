@@ -10,12 +10,12 @@
 
 namespace splotch {
 
-void finish_picture(Image& image, const Settings& s, const Palettes& palettes, bool particles_in_view,
-                    ParamFile& params, std::vector<std::string>& notes, Console& console) {
+double finish_picture(Image& image, const Settings& s, const Palettes& palettes, bool particles_in_view,
+                      ParamFile& params, std::vector<std::string>& notes, Console& console) {
   if (!particles_in_view) console.warning("no particle is in view: the image will be black (check the camera)");
-  double suggested = 0;
+  double suggested = 0, factor = 1.0;
   if (s.render.a_eq_e) {
-    double factor = s.exposure.mode == Exposure::Mode::factor ? s.exposure.factor : 1.0;
+    factor = s.exposure.mode == Exposure::Mode::factor ? s.exposure.factor : 1.0;
     const bool auto_exposure = s.exposure.mode == Exposure::Mode::automatic;
     const double relative = automatic_exposure(image, auto_exposure ? 1 : sample_stride(image));
     if (auto_exposure && relative > 0) {
@@ -38,6 +38,7 @@ void finish_picture(Image& image, const Settings& s, const Palettes& palettes, b
     if (!warning.empty()) console.warning(warning);
   }
   draw_colour_bars(image, bars);
+  return factor;
 }
 
 Image palette_bands(const Settings& s, const Palettes& palettes) {

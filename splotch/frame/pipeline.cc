@@ -9,6 +9,7 @@
 #include "io/snapshot_request.h"
 #include "splotch/frame/frame_camera.h"
 #include "splotch/frame/frame_plan.h"
+#include "splotch/frame/frame_views.h"
 #include "splotch/frame/image_combine.h"
 #include "splotch/frame/particle_source.h"
 #include "splotch/frame/picture.h"
@@ -18,6 +19,7 @@
 #include "splotch/mpi/comm.h"
 #include "splotch/render/host_render_config.h"
 #include "splotch/settings/original_keys.h"
+#include "splotch/stages/dome_projection.h"
 #include "splotch/util/file_paths.h"
 
 namespace splotch {
@@ -42,10 +44,11 @@ void leave_scene_out_of_record(ParamFile& params) {
     params.leave_out_of_record(key);
 }
 
-// resume: the picture exists already (for every process of an MPI run: a node's own disk may
+// resume: the pictures exist already (for every process of an MPI run: a node's own disk may
 // lack it, and then all render it).
 bool rendered_before(const Settings& s, const FrameOptions& frame, const Comm* comm) {
-  const bool exists = frame.resume && path_exists(s.output.path);
+  bool exists = frame.resume;
+  for (const std::string& path : view_paths(s.views, s.output.path)) exists = exists && path_exists(path);
   return frame.resume && comm ? comm->all(exists) : exists;
 }
 
@@ -107,47 +110,72 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     return report;
   }
 
-  // The particles, projected.
+  // The particles, read once for all the frame's views.
   const std::unique_ptr<ParticleSource> source = particle_source(plan, frame, comm, console);
   renderer.before_read(s, [&] { return source->particles_to_read(); });
   source->load(clock, report);
   const NormalizedRanges ranges = source->ranges();
-  const Camera camera = frame_camera(s, *source, params, report.notes);
-  ProjectedSplats projected = source->project(geometry_options(s, camera));
-  report.particles_active = projected.splats.size();
   report.ranges = range_lines(ranges, plan.normalization, type_names(s.input));
-
-  // Coloured and ordered, drawn, and combined with the other processes' images.
+  const std::vector<FrameView> views =
+      frame_views(s.views, frame_camera(s, *source, params, report.notes), s.output.path);
   const std::unique_ptr<ImageCombine> combine = image_combine(comm, s.render.a_eq_e);
   RenderOptions options = s.render;
   options.tile_size = host_tile_size(s.camera.xres, s.camera.yres, report.threads);
-  OrderedSplats ordered;
-  agreed([&] {
-    ColouredSplats coloured =
-        colour_splats(std::move(projected), s, palettes, combine->splits_draw_order(), options.tile_size, clock);
-    ordered = order_splats(std::move(coloured), s, clock);
-  });
-  Image image(0, 0);
-  agreed([&] {
-    OrderedSplats drawn = combine->splits_draw_order()
-                              ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock)
-                              : std::move(ordered);
-    renderer.at_render(drawn.splats.size(), console, clock);
-    const SplatView view = drawn.view();
-    image = combine->render([&](const RenderOptions& o, Image& into) { renderer.draw(view, o, into, report, console); },
-                            options, s.camera.xres, s.camera.yres);
-    drawn = OrderedSplats();  // their memory back before the images are combined
-    clock.done("render");
-    const std::string note = renderer.note(report.gpu.has_value());
-    if (!note.empty()) report.notes.push_back(note);
-  });
-  if (!combine->combine(image, report, clock)) return report;  // rank 0 finishes the picture
+  Settings view_settings = s;  // each view's camera and file; exposure = auto as the first lit view found it
+  std::string in_view;
+  report.particles_active = 0;
 
-  // The picture.
-  finish_picture(image, s, palettes, report.particles_active > 0, params, report.notes, console);
-  clock.done("post");
-  write_picture(params, s, image, ranges);
-  clock.done("write");
+  for (std::size_t v = 0; v < views.size(); ++v) {
+    view_settings.camera = views[v].camera;
+    view_settings.output.path = views[v].path;
+    // Projected, coloured and ordered, drawn, and combined with the other processes' images.
+    ProjectedSplats projected = source->project(geometry_options(s, views[v].camera), v + 1 < views.size());
+    RunReport view_report;  // this view's counts, summed over the processes by the combine
+    view_report.particles_active = projected.splats.size();
+    OrderedSplats ordered;
+    agreed([&] {
+      ColouredSplats coloured =
+          colour_splats(std::move(projected), s, palettes, combine->splits_draw_order(), options.tile_size, clock);
+      ordered = order_splats(std::move(coloured), s, clock);
+    });
+    Image image(0, 0);
+    agreed([&] {
+      OrderedSplats drawn = combine->splits_draw_order()
+                                ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock)
+                                : std::move(ordered);
+      renderer.at_render(drawn.splats.size(), console, clock);
+      const SplatView splats = drawn.view();
+      image =
+          combine->render([&](const RenderOptions& o, Image& into) { renderer.draw(splats, o, into, report, console); },
+                          options, s.camera.xres, s.camera.yres);
+      drawn = OrderedSplats();  // their memory back before the images are combined
+      clock.done("render");
+      const std::string note = renderer.note(report.gpu.has_value());
+      if (!note.empty() && v == 0) report.notes.push_back(note);
+    });
+    view_report.renderer = report.renderer;
+    view_report.gpu = report.gpu;
+    const bool root = combine->combine(image, view_report, clock);
+    if (v == 0) report.renderer = view_report.renderer;  // with the processes' GPUs, said once
+    report.particles_active += view_report.particles_active;
+    in_view += (v ? ", " : "") + views[v].prefix + " " + std::to_string(view_report.particles_active);
+    if (!root) continue;  // rank 0 finishes the picture
+
+    // The picture.
+    if (s.camera.dome) black_outside_dome(image);
+    const double exposure =
+        finish_picture(image, view_settings, palettes, view_report.particles_active > 0, params, report.notes, console);
+    if (s.exposure.mode == Exposure::Mode::automatic && exposure != 1.0)
+      view_settings.exposure = {Exposure::Mode::factor, exposure};
+    clock.done("post");
+    write_picture(params, view_settings, image, ranges);
+    clock.done("write");
+  }
+  if (views.size() > 1) {
+    report.image_path = views[0].path + " ... " + views.back().path;
+    report.notes.push_back(std::to_string(views.size()) + " views of one read: particles in view " + in_view);
+  }
+  if (comm && !comm->root()) return report;
   end_report(report, clock, params, frame, console);
   return report;
 }

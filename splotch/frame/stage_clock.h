@@ -17,9 +17,17 @@ class StageClock {
  public:
   StageClock(RunReport& report, std::optional<GpuStartup>& gpu) : report_(report), gpu_(gpu) {}
 
-  // The time since the last stage ended is stage `name`'s.
+  // The time since the last stage ended is stage `name`'s (added to its time so far: a frame of
+  // several views runs the stages from geometry on once per view).
   void done(const char* name) {
-    report_.stages.push_back({name, clock_.lap()});
+    const double seconds = clock_.lap();
+    for (auto& stage : report_.stages)
+      if (stage.first == name) {
+        stage.second += seconds;
+        pace();
+        return;
+      }
+    report_.stages.push_back({name, seconds});
     pace();
   }
   // The time since the last stage ended counts in none (a wait for the other processes).

@@ -35,7 +35,6 @@ std::string original_key_without_effect(const std::string& key) {
       {"omega", "interpolation between snapshots is not supported yet"},
       {"lambda", "interpolation between snapshots is not supported yet"},
       {"time", "interpolation between snapshots is not supported yet"},
-      {"EyeSeparation", "stereo pairs are not supported yet"},
       {"quality_factor", "a preview's share of the particles is boost_fraction"},
       {"boostcolors", "no effect in the original's own renderer either"},
       {"print_logfile", "a setting of the original's server"},

@@ -93,6 +93,14 @@ void read_image_size(ParamFile& p, Camera& c) {
   c.yres = side("yres", c.xres);
 }
 
+// The camera of the first face of a panorama (splotch/frame/frame_views.h makes the others).
+Camera panorama_camera(Camera c) {
+  c.lookat = c.position + Vec3{1, 0, 0};
+  c.sky = {0, 0, 1};
+  c.center = c.position;
+  return c;
+}
+
 // The camera; without camera_x/y/z it is placed from the data later (splotch/stages/camera_placement.h).
 Camera read_camera(ParamFile& p, CameraPlacement& placement) {
   Camera c;
@@ -113,9 +121,13 @@ Camera read_camera(ParamFile& p, CameraPlacement& placement) {
     if (placement.center_given) c.center = vec3(p, "center");
   } else {
     c.position = vec3(p, "camera");
-    c.lookat = vec3(p, "lookat");
+    // A panorama looks along the axes from the camera (its faces' own lookat and sky, as the
+    // original's): a lookat given is not needed.
+    const bool panorama = p.get<bool>("panorama", false);
+    c.lookat = panorama ? vec3(p, "lookat", c.position) : vec3(p, "lookat");
     c.sky = vec3(p, "sky", {0, 0, 1});
     c.center = vec3(p, "center", c.position);
+    if (panorama) c = panorama_camera(c);
   }
   c.fov_degrees = p.get<double>("fov", 45.0);
   if (!(c.fov_degrees > 0 && c.fov_degrees < 180)) {
@@ -398,6 +410,7 @@ Settings read_settings(ParamFile& p, const SettingsFor& context) {
       gathered(p, [&] { read_image_size(p, s.camera); });
     } else {
       gathered(p, [&] { s.camera = read_camera(p, s.placement); });
+      gathered(p, [&] { read_views(p, s); });
       gathered(p, [&] { read_render(p, s); });
       gathered(p, [&] {
         s.renderer = read_renderer(p, context.gpu_available, context.no_gpu_reason);

@@ -39,11 +39,18 @@ struct OutputSettings {
 
 enum class RendererChoice { host, cuda };
 
+// The pictures a frame draws from one read of its particles (splotch/frame/frame_views.h).
+struct ViewSettings {
+  double eye_separation_degrees = 0;  // EyeSeparation > 0: a stereo pair, right_ and left_
+  bool panorama = false;              // the six faces of a cube about the camera, 1_ to 6_
+};
+
 struct Settings {
   SnapshotRequest input;
   std::vector<TypeSettings> types;  // [ptypes]
   Camera camera;
   CameraPlacement placement;  // from_data: the camera is placed from the particles once they are read
+  ViewSettings views;
   float minrad_pix = 1.0f;
   RenderOptions render;
   Exposure exposure;  // a factor on every brightness (splotch/stages/exposure.h)
@@ -71,6 +78,10 @@ struct SettingsFor {
 // Every problem with the keys is gathered and thrown as one UserError listing them all (file, line,
 // key, value each), so that a user fixes a parameter file in one round.
 Settings read_settings(ParamFile& params, const SettingsFor& context = {});
+
+// The keys of the views and the dome (splotch/settings/view_settings.cc), after the camera's;
+// problems are rejected (gathered) in `p`.
+void read_views(ParamFile& p, Settings& s);
 
 // Only what reading the snapshot needs (for --info; ptypes = 0 is allowed there).
 SnapshotRequest read_snapshot_request(ParamFile& params);

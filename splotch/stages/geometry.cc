@@ -7,6 +7,7 @@
 
 #include "params/user_error.h"
 #include "splotch/splat/splat_maths.h"
+#include "splotch/stages/dome_projection.h"
 #include "splotch/util/simd.h"
 
 namespace splotch {
@@ -95,6 +96,8 @@ struct ProjectionConstants {
   float res2, yoff, fovfct, ortho, xshift, yshift, zmin, zmax, minrad2, kernel;
   float xres, yres;
   bool perspective;
+  bool dome;
+  float dome_scale;  // pixels per radian from the view direction (splotch/stages/dome_projection.h)
 };
 
 ProjectionConstants constants_of(const Projection& pr, const GeometryOptions& o) {
@@ -122,7 +125,19 @@ ProjectionConstants constants_of(const Projection& pr, const GeometryOptions& o)
   k.xres = float(o.camera.xres);
   k.yres = float(o.camera.yres);
   k.perspective = pr.perspective;
+  k.dome = o.camera.dome;
+  k.dome_scale = float(dome_pixels_per_radian(o.camera.xres, o.camera.dome_aperture_degrees));
   return k;
+}
+
+// Whether the footprint of DESIGN.md section 4 (R = 0.75 r) of a splat at (X, Y) touches the
+// image; compared in floats after truncation towards zero, exactly as footprint() does with ints.
+template <class F>
+auto touches_image(F X, F Y, F R, const ProjectionConstants& k) {
+  using namespace simd;
+  auto edge = [](F v) { return min(max(v, F{} - coordinate_limit), F{} + coordinate_limit); };
+  return (to_float(truncate(edge(X - R + 1.0f))) < k.xres) & (to_float(truncate(edge(X + R + 1.0f))) > 0.0f) &
+         (to_float(truncate(edge(Y - R + 1.0f))) < k.yres) & (to_float(truncate(edge(Y + R + 1.0f))) > 0.0f);
 }
 
 // Projects the particles at `at` (one float or a vector of lanes) in place: x, y, z, hsml,
@@ -143,19 +158,41 @@ auto project_at(std::size_t at, ParticleSet& p, F smooth, const ProjectionConsta
   F r = 2.0f * h * scale * smooth;
   const F rcorr = sqrt(r * r + k.minrad2) / r;
   r *= rcorr;
-  // The footprint of DESIGN.md section 4 (R = 0.75 r) must touch the image; compared in floats
-  // after truncation towards zero, exactly as footprint() does with ints.
-  const F R = footprint_factor * r;
-  auto edge = [](F v) { return min(max(v, F{} - coordinate_limit), F{} + coordinate_limit); };
-  const auto on_image =
-      (to_float(truncate(edge(X - R + 1.0f))) < k.xres) & (to_float(truncate(edge(X + R + 1.0f))) > 0.0f) &
-      (to_float(truncate(edge(Y - R + 1.0f))) < k.yres) & (to_float(truncate(edge(Y + R + 1.0f))) > 0.0f);
+  const auto on_image = touches_image(X, Y, footprint_factor * r, k);
   const auto keep = in_depth & on_image;
   store(p.x.data() + at, X);
   store(p.y.data() + at, Y);
   store(p.z.data() + at, zp);
   store(p.hsml.data() + at, select(keep, r, F{}));
   store(p.intensity.data() + at, load(p.intensity.data() + at, F{}) * k.kernel / h / rcorr);
+  return keep;
+}
+
+// project_at for the dome's fisheye, one particle: the angle from the view direction, theta, is the
+// distance from the image centre (dome_scale pixels per radian), and a splat's radius is its
+// angular radius, 2 h smooth / distance, on the same scale. The depth is minus the distance, and
+// zmin, zmax bound the distance. A splat must touch the fisheye's disc as well as the image.
+bool dome_at(std::size_t at, ParticleSet& p, float smooth, const ProjectionConstants& k) {
+  const float dx = p.x[at] - k.cam[0], dy = p.y[at] - k.cam[1], dz = p.z[at] - k.cam[2];
+  const float xp = dx * k.ax[0] + dy * k.ax[1] + dz * k.ax[2];
+  const float yp = dx * k.ay[0] + dy * k.ay[1] + dz * k.ay[2];
+  const float zp = dx * k.az[0] + dy * k.az[1] + dz * k.az[2];
+  const float across = std::sqrt(xp * xp + yp * yp), distance = std::sqrt(across * across + zp * zp);
+  const bool in_depth = distance > k.zmin && distance < k.zmax;
+  const float rho = std::atan2(across, -zp) * k.dome_scale;  // pixels from the centre
+  const float X = k.res2 + (across > 0 ? xp / across * rho : 0.0f);
+  const float Y = k.yoff + (across > 0 ? yp / across * rho : 0.0f);
+  const float h = p.hsml[at];
+  float r = 2.0f * h * (k.dome_scale / (in_depth ? distance : 1.0f)) * smooth;
+  const float rcorr = std::sqrt(r * r + k.minrad2) / r;
+  r *= rcorr;
+  const float R = footprint_factor * r;
+  const bool keep = in_depth && rho - R < k.res2 && touches_image(X, Y, R, k);
+  p.x[at] = X;
+  p.y[at] = Y;
+  p.z[at] = -distance;
+  p.hsml[at] = keep ? r : 0.0f;
+  p.intensity[at] = p.intensity[at] * k.kernel / h / rcorr;
   return keep;
 }
 
@@ -167,6 +204,10 @@ std::size_t project_range(ParticleSet& p, std::size_t lo, std::size_t hi, const 
   using namespace simd;
   const std::uint8_t* type = p.type.empty() ? nullptr : p.type.data();
   std::size_t active = 0, i = lo;
+  if (k.dome) {
+    for (; i < hi; ++i) active += dome_at(i, p, smooth[type ? type[i] : 0], k) ? 1 : 0;
+    return active;
+  }
   for (; i + lanes <= hi; i += lanes) {
     vfloat sf = splat(smooth[0]);
     if (type)

@@ -26,6 +26,9 @@ struct Camera {
   Vec3 position, lookat, sky{0, 0, 1}, center;  // center defaults to position (set by the caller)
   double fov_degrees = 45;
   bool perspective = true;
+  // dome: an azimuthal-equidistant fisheye about the view direction (splotch/stages/dome_projection.h)
+  bool dome = false;
+  double dome_aperture_degrees = 180;
   double zmin = 0, zmax = 1e23;
   int xres = 800, yres = 800;
 };
