@@ -1,0 +1,185 @@
+// Interpolation between two snapshots (splotch/load/interpolate_snapshots.h) against known
+// motions: circular orbits with their velocities, a particle crossing the periodic edge,
+// particles in one snapshot only, and the ends of the interval.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "params/user_error.h"
+#include "splotch/load/interpolate_snapshots.h"
+
+using namespace splotch;
+
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+
+void add(ParticleSet& p, float x, float y, float z, float hsml, float intensity) {
+  p.x.push_back(x);
+  p.y.push_back(y);
+  p.z.push_back(z);
+  p.hsml.push_back(hsml);
+  p.intensity.push_back(intensity);
+  p.colour[0].push_back(intensity);
+}
+
+// Particles on circles about the origin in the xy plane, radius 10 + k, a quarter turn from the
+// first snapshot (scale factor a1) to the second (a2), with the velocities of that motion in the
+// file's units; IDs in the second snapshot in reverse order.
+struct Orbits {
+  static constexpr int count = 8;
+  static constexpr double turn = pi / 2;
+  double a1 = 0.5, a2 = 0.6;
+  InterpolationOptions options;
+  ParticleSet p1, p2;
+  SnapshotMotion m1, m2;
+  static double radius(int k) { return 10.0 + k; }
+  static double angle(int k, double f) { return 0.3 * k + turn * f; }
+  Orbits() {
+    options.mode = 2;
+    m1.scale_factor = a1;
+    m2.scale_factor = a2;
+    for (int s = 0; s < 2; ++s) {
+      ParticleSet& p = s ? p2 : p1;
+      SnapshotMotion& m = s ? m2 : m1;
+      const double u = velocity_to_fraction(m.scale_factor, a1, a2, options);
+      for (int i = 0; i < count; ++i) {
+        const int k = s ? count - 1 - i : i;
+        const double r = radius(k), t = angle(k, s);
+        add(p, float(r * std::cos(t)), float(r * std::sin(t)), 1.0f, 1.0f + s, 2.0f + 2 * s);
+        m.id.push_back(std::uint64_t(100 + k));
+        // d position / d f = r turn (-sin t, cos t); the file's velocity is that over u.
+        m.vx.push_back(float(-r * turn * std::sin(t) / u));
+        m.vy.push_back(float(r * turn * std::cos(t) / u));
+        m.vz.push_back(0.0f);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("interpolation: the cosmic time and the velocities' scale, as the original converts them") {
+  InterpolationOptions o;  // h 0.7, omega 0.3, lambda 0.7
+  // The age of such a universe today: 13.47 Gyr.
+  CHECK(cosmic_time(1.0, o) / (3.15576e7 * 1e9) == doctest::Approx(13.47).epsilon(0.002));
+  // u = v_unit / l_unit / sqrt(a) (t2 - t1) h.
+  const double dt = (cosmic_time(0.6, o) - cosmic_time(0.5, o)) * 0.7;
+  CHECK(velocity_to_fraction(0.5, 0.5, 0.6, o) == doctest::Approx(1e5 / 3.0856780e21 / std::sqrt(0.5) * dt));
+  CHECK(dt > 0);
+}
+
+TEST_CASE("interpolation: circular orbits, mode 1 on the chord, mode 2 on the circle") {
+  Orbits o;
+  for (const double f : {0.0, 0.25, 0.5, 1.0}) {
+    INFO("f = " << f);
+    double worst_linear = 0, worst_hermite = 0;
+    for (int mode : {1, 2}) {
+      o.options.mode = mode;
+      InterpolationCounts counts;
+      const ParticleSet p = interpolate_snapshots(o.p1, o.m1, o.p2, o.m2, f, o.options, &counts);
+      CHECK(counts.matched == Orbits::count);
+      REQUIRE(p.size() == Orbits::count);
+      for (int k = 0; k < Orbits::count; ++k) {
+        // In the first snapshot's order, or at f = 1 the second snapshot itself (its order reversed).
+        const int i = f == 1.0 ? Orbits::count - 1 - k : k;
+        const double r = Orbits::radius(k), t = Orbits::angle(k, f);
+        const double miss = std::hypot(p.x[i] - r * std::cos(t), p.y[i] - r * std::sin(t)) / r;
+        double& worst = mode == 1 ? worst_linear : worst_hermite;
+        worst = std::max(worst, miss);
+        if (mode == 1) {  // on the chord, exactly
+          const double t0 = Orbits::angle(k, 0), t1 = Orbits::angle(k, 1);
+          CHECK(p.x[i] == doctest::Approx((1 - f) * r * std::cos(t0) + f * r * std::cos(t1)).epsilon(1e-5));
+          CHECK(p.y[i] == doctest::Approx((1 - f) * r * std::sin(t0) + f * r * std::sin(t1)).epsilon(1e-5));
+        }
+        if (mode == 2 && f == 0.5)  // the cubic's midpoint for a quarter turn: radius sqrt 2 (4 + pi/2) / 8
+          CHECK(std::hypot(p.x[i], p.y[i]) / r == doctest::Approx(std::sqrt(2.0) * (4 + pi / 2) / 8).epsilon(1e-5));
+        CHECK(p.z[i] == 1.0f);
+        CHECK(p.hsml[i] == doctest::Approx(1 + f));
+        CHECK(p.intensity[i] == doctest::Approx(2 + 2 * f));
+      }
+    }
+    if (f == 0.0 || f == 1.0) {
+      CHECK(worst_linear < 1e-6);
+      CHECK(worst_hermite < 1e-6);
+    } else {
+      // The chord's sag at f = 0.5 is 1 - cos 45 degrees = 0.29 of the radius; the Hermite curve
+      // with the true tangents stays within 1.6% of the circle over a quarter turn (less for the
+      // shorter arcs between a movie's snapshots: the error falls as the angle's fourth power).
+      CHECK(worst_linear > 0.1);
+      CHECK(worst_hermite < 0.016);
+      CHECK(worst_hermite < worst_linear / 10);
+    }
+  }
+}
+
+TEST_CASE("interpolation: a particle crossing the periodic box's edge moves the short way") {
+  ParticleSet a, b;
+  a.box_size = b.box_size = 100;
+  add(a, 99, 50, 2, 1, 1);
+  add(b, 1, 50, 98, 1, 1);
+  SnapshotMotion m;
+  m.id = {7};
+  InterpolationOptions o;
+  const ParticleSet mid = interpolate_snapshots(a, m, b, m, 0.5, o);
+  CHECK(mid.x[0] == doctest::Approx(100));  // 99 -> 101, the edge at 100: not 50
+  CHECK(mid.y[0] == doctest::Approx(50));
+  CHECK(mid.z[0] == doctest::Approx(0));  // 2 -> -2
+  CHECK(interpolate_snapshots(a, m, b, m, 0.25, o).x[0] == doctest::Approx(99.5));
+  o.periodic = false;
+  CHECK(interpolate_snapshots(a, m, b, m, 0.5, o).x[0] == doctest::Approx(50));
+}
+
+TEST_CASE("interpolation: particles in one snapshot only stay where it has them, faded in or out, and are counted") {
+  ParticleSet a, b;
+  add(a, 1, 0, 0, 1, 4);   // ID 1: gone by the second
+  add(a, 2, 0, 0, 1, 4);   // ID 2
+  add(a, 3, 0, 0, 1, 4);   // ID 3
+  add(b, 30, 0, 0, 1, 8);  // ID 3
+  add(b, 40, 0, 0, 1, 8);  // ID 4: new
+  add(b, 20, 0, 0, 1, 8);  // ID 2
+  SnapshotMotion ma, mb;
+  ma.id = {1, 2, 3};
+  mb.id = {3, 4, 2};
+  InterpolationCounts counts;
+  const ParticleSet p = interpolate_snapshots(a, ma, b, mb, 0.25, {}, &counts);
+  CHECK(counts.matched == 2);
+  CHECK(counts.only_first == 1);
+  CHECK(counts.only_second == 1);
+  REQUIRE(p.size() == 4);
+  CHECK(p.x[0] == 1.0f);  // ID 1, unmoved, fading out
+  CHECK(p.intensity[0] == doctest::Approx(0.75 * 4));
+  CHECK(p.x[1] == doctest::Approx(0.75 * 2 + 0.25 * 20));  // ID 2
+  CHECK(p.x[2] == doctest::Approx(0.75 * 3 + 0.25 * 30));  // ID 3
+  CHECK(p.intensity[2] == doctest::Approx(0.75 * 4 + 0.25 * 8));
+  CHECK(p.x[3] == 40.0f);  // ID 4, where the second snapshot has it, fading in
+  CHECK(p.intensity[3] == doctest::Approx(0.25 * 8));
+  CHECK(p.colour[0][3] == 8.0f);
+}
+
+TEST_CASE("interpolation: the ends of the interval are the snapshots themselves; what cannot be matched is an error") {
+  Orbits o;
+  for (int mode : {1, 2}) {
+    o.options.mode = mode;
+    const ParticleSet at0 = interpolate_snapshots(o.p1, o.m1, o.p2, o.m2, 0.0, o.options);
+    const ParticleSet at1 = interpolate_snapshots(o.p1, o.m1, o.p2, o.m2, 1.0, o.options);
+    CHECK(std::vector<float>(at0.x.begin(), at0.x.end()) == std::vector<float>(o.p1.x.begin(), o.p1.x.end()));
+    CHECK(std::vector<float>(at1.x.begin(), at1.x.end()) == std::vector<float>(o.p2.x.begin(), o.p2.x.end()));
+    CHECK(std::vector<float>(at1.hsml.begin(), at1.hsml.end()) ==
+          std::vector<float>(o.p2.hsml.begin(), o.p2.hsml.end()));
+  }
+  // Without IDs (Tipsy) particles match by order, which needs the same count.
+  ParticleSet a, b;
+  add(a, 0, 0, 0, 1, 1);
+  add(b, 2, 0, 0, 1, 1);
+  CHECK(interpolate_snapshots(a, {}, b, {}, 0.5, {}).x[0] == doctest::Approx(1));
+  add(b, 3, 0, 0, 1, 1);
+  CHECK_THROWS_WITH_AS(interpolate_snapshots(a, {}, b, {}, 0.5, {}), doctest::Contains("they hold 1 and 2 particles"),
+                       UserError);
+  // Mode 2 needs velocities.
+  Orbits no_velocity;
+  no_velocity.m2.vx.clear();
+  CHECK_THROWS_WITH_AS(
+      interpolate_snapshots(no_velocity.p1, no_velocity.m1, no_velocity.p2, no_velocity.m2, 0.5, no_velocity.options),
+      doctest::Contains("interpolation_mode = 2 needs both snapshots' velocities"), UserError);
+}
