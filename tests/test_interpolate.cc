@@ -63,6 +63,19 @@ TEST_CASE("interpolation: the cosmic time and the velocities' scale, as the orig
   InterpolationOptions o;  // h 0.7, omega 0.3, lambda 0.7
   // The age of such a universe today: 13.47 Gyr.
   CHECK(cosmic_time(1.0, o) / (3.15576e7 * 1e9) == doctest::Approx(13.47).epsilon(0.002));
+  // t(a) against the integral of da / (a H(a)), H = H0 sqrt(omega / a^3 + lambda), by Simpson's rule
+  // in x = a^(3/2) (dt = 2 dx / (3 x H), smooth at 0).
+  const double H0 = 0.7 * 1e7 / 3.0856780e24;  // 70 km/s/Mpc in 1/s
+  for (const double a : {0.1, 0.5, 0.6, 1.0}) {
+    const int steps = 2000;
+    const double top = std::pow(a, 1.5);
+    double sum = 0;
+    for (int i = 0; i <= steps; ++i) {
+      const double x = top * i / steps, w = (i == 0 || i == steps) ? 1 : (i % 2 ? 4 : 2);
+      sum += w * 2 / (3 * H0 * std::sqrt(0.3 + 0.7 * x * x));  // 1 / (x H) = 1 / (H0 sqrt(omega + lambda x^2))
+    }
+    CHECK(cosmic_time(a, o) == doctest::Approx(sum * top / steps / 3).epsilon(1e-6));
+  }
   // u = v_unit / l_unit / sqrt(a) (t2 - t1) h.
   const double dt = (cosmic_time(0.6, o) - cosmic_time(0.5, o)) * 0.7;
   CHECK(velocity_to_fraction(0.5, 0.5, 0.6, o) == doctest::Approx(1e5 / 3.0856780e21 / std::sqrt(0.5) * dt));

@@ -205,6 +205,14 @@ TEST_CASE("mpi: a stereo pair and a panorama's faces from the processes' shares,
     for (const std::string& prefix : v.prefixes)
       check_close(dir.file(prefix + "one.tga"), dir.file(prefix + "two.tga"));
   }
+  // Rank 0 alone writes the pictures: when it cannot (a directory where the right eye's picture
+  // goes), every process stops with its error instead of waiting for the next view.
+  REQUIRE(run_command("mkdir " + dir.file("right_blocked.tga")).status == 0);
+  const CommandResult blocked =
+      run_command("timeout 120 mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np 2 " + mpi_binary +
+                  " " + demo + " EyeSeparation=2 outfile=" + dir.file("blocked.tga"));
+  CHECK(blocked.status == 1);
+  CHECK(blocked.err.find("process 0 of 2: cannot write image") != std::string::npos);
 }
 
 TEST_CASE("mpi: what several processes cannot do, and an error on one process, end the job with one message") {

@@ -65,8 +65,6 @@ TEST_CASE("preview subset: about the fraction kept, each particle whole, hsml gr
   ParticleSet whole = random_particles(1000, 3);
   CHECK(keep_preview_subset(whole, 1.0) == 1000);
   CHECK(whole.hsml[5] == all.hsml[5]);
-  CHECK(preview_light_factor(1.0) == 1.0f);
-  CHECK(preview_light_factor(0.125) == doctest::Approx(4.0));  // 0.125^(-2/3)
 }
 
 TEST_CASE("preview subset: the same particles whatever their order, and a smaller share is part of a larger") {
@@ -130,9 +128,19 @@ TEST_CASE("preview render: a tenth of the demo's particles keeps the picture's m
   double diff = 0;
   for (std::size_t i = 0; i < full.rgb.size(); ++i) diff += std::abs(int(full.rgb[i]) - int(thin.rgb[i]));
   CHECK(diff / double(full.rgb.size()) < 4.0);  // mean absolute difference in 8-bit levels
-  // Without the light factor the preview would be about a tenth as bright: the check can fail.
-  render("dim.png", "boost_fraction=0.1 brightness0=0.03");
+  // A preview a fifth as bright (about what it would be without the light factor, f^(2/3) = 0.22)
+  // fails the check above.
+  render("dim.png", "boost_fraction=0.1 brightness0=0.06");
   CHECK(mean_level(read_image(dir.path("dim.png"))) < 0.5 * a);
+  // From far away in a small picture most splats are held at minrad_pix: their light must still
+  // grow by 1 / fraction (an intensity factor of fraction^(-2/3) alone would leave it at 0.46).
+  const std::string far = "camera_z=400 camera_y=-300 xres=80 ";
+  render("far_full.png", far);
+  render("far_preview.png", far + "boost_fraction=0.1");
+  const double fa = mean_level(read_image(dir.path("far_full.png")));
+  const double fb = mean_level(read_image(dir.path("far_preview.png")));
+  CHECK(fa > 0.5);
+  CHECK(std::abs(fb - fa) < 0.05 * fa);
   // A preview that keeps nothing says what to do.
   const CommandResult none = run_command("bin/splotch testdata/demo.par infile=" + dir.path("demo.bin") +
                                          " xres=200 boost_fraction=1e-9 outfile=" + dir.path("none.png"));

@@ -179,6 +179,8 @@ TEST_CASE("views and dome: conflicting or impossible keys are errors naming them
   fails("dome=TRUE dome_aperture=0", "dome_aperture = 0 must be an angle above 0");
   fails("dome=TRUE panorama=TRUE", "dome = TRUE and panorama = TRUE");
   fails("dome=TRUE projection=FALSE", "projection = FALSE");
+  fails("panorama=TRUE yres=300", "six square faces of a cube");
+  fails("panorama=TRUE projection=FALSE", "draws perspective faces");
 }
 
 TEST_CASE("views and dome on the GPU: the same pictures as the host's" * doctest::skip(testing::no_gpu())) {

@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "splotch/frame/renderer_decision.h"
-#include "splotch/load/preview_subset.h"
 #include "splotch/mpi/comm.h"
 
 namespace splotch {
@@ -50,7 +49,9 @@ GeometryOptions geometry_options(const Settings& s, const Camera& camera) {
   g.camera = camera;
   g.minrad_pix = s.minrad_pix;
   for (const TypeSettings& t : s.types) g.smooth_factor.push_back(t.smooth_factor);
-  g.light_factor = preview_light_factor(s.input.keep_fraction);
+  g.preview_fraction = s.input.keep_fraction;
+  // A panorama's faces wrap the box about their common camera, so that each particle is in one.
+  if (s.views.panorama) g.wrap_centre = camera.position;
   return g;
 }
 

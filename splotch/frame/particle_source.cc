@@ -5,9 +5,11 @@
 #include <vector>
 
 #include "params/user_error.h"
+#include "splotch/frame/frame_views.h"
 #include "splotch/frame/memory_need.h"
 #include "splotch/frame/system_memory.h"
 #include "splotch/load/particle_count.h"
+#include "splotch/load/preview_subset.h"
 #include "splotch/load/snapshot_cache.h"
 #include "splotch/load/snapshot_load.h"
 #include "splotch/mpi/comm.h"
@@ -40,12 +42,15 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
   });
 }
 
+// A frame of several views keeps its particles while each view projects a copy of them.
+bool several_views(const Settings& s) { return view_paths(s.views, "").size() > 1; }
+
 // The snapshot file, read by this process for this frame alone.
 class FileSource : public ParticleSource {
  public:
   FileSource(const FramePlan& plan, Console& console) : plan_(plan), console_(console) {}
   void load(StageClock& clock, RunReport& report) override {
-    check_memory_before_read(plan_, *this, false, nullptr, console_);
+    check_memory_before_read(plan_, *this, several_views(plan_.settings), nullptr, console_);
     const double before = clock.load_starts();
     loaded_ = load_snapshot(plan_.settings.input, plan_.normalization, console_);
     clock.loaded(loaded_, before);
@@ -56,7 +61,7 @@ class FileSource : public ParticleSource {
   NormalizedRanges ranges() const override { return loaded_.ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
     if (keep) return {splotch::project(loaded_.particles, geometry, plan_.settings.input.periodic)};
-    if (plan_.settings.input.periodic) wrap_periodic(loaded_.particles, geometry.camera.lookat);
+    if (plan_.settings.input.periodic) wrap_periodic(loaded_.particles, geometry.wrap_about());
     return {splotch::project(std::move(loaded_.particles), geometry)};
   }
 
@@ -142,7 +147,7 @@ class ShareSource : public ParticleSource {
     set_count(known[0] ? std::optional<std::uint64_t>(known[1]) : std::nullopt);
   }
   void load(StageClock& clock, RunReport& report) override {
-    check_memory_before_read(plan_, *this, false, &comm_, console_);
+    check_memory_before_read(plan_, *this, several_views(plan_.settings), &comm_, console_);
     const double before = clock.load_starts();
     loaded_ = load_snapshot_share(request_, plan_.normalization, comm_, console_);
     clock.loaded(loaded_, before);
@@ -150,6 +155,9 @@ class ShareSource : public ParticleSource {
     report.particles_dropped = comm_.sum(loaded_.dropped);
     if (report.particles_read == report.particles_dropped)
       throw UserError("'" + request_.path + "' holds no particle that can be drawn");
+    if (request_.keep_fraction < 1 && comm_.sum(loaded_.particles.size()) == 0)
+      throw UserError(
+          preview_kept_none(request_.keep_fraction, report.particles_read - report.particles_dropped, request_.path));
   }
   BoundingBox box() const override {
     BoundingBox b = bounding_box(loaded_.particles);
@@ -168,7 +176,7 @@ class ShareSource : public ParticleSource {
         p.splats = splotch::project(loaded_.particles, geometry, request_.periodic);
         return;
       }
-      if (request_.periodic) wrap_periodic(loaded_.particles, geometry.camera.lookat);
+      if (request_.periodic) wrap_periodic(loaded_.particles, geometry.wrap_about());
       p.splats = splotch::project(std::move(loaded_.particles), geometry);
     });
     return p;

@@ -1,5 +1,6 @@
 #include "splotch/frame/pipeline.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -157,19 +158,22 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     view_report.gpu = report.gpu;
     const bool root = combine->combine(image, view_report, clock);
     if (v == 0) report.renderer = view_report.renderer;  // with the processes' GPUs, said once
-    report.particles_active += view_report.particles_active;
+    // The report's count: the most in any one view (each view's is in the note below).
+    report.particles_active = std::max(report.particles_active, view_report.particles_active);
     in_view += (v ? ", " : "") + views[v].prefix + " " + std::to_string(view_report.particles_active);
-    if (!root) continue;  // rank 0 finishes the picture
 
-    // The picture.
-    if (s.camera.dome) black_outside_dome(image);
-    const double exposure =
-        finish_picture(image, view_settings, palettes, view_report.particles_active > 0, params, report.notes, console);
-    if (s.exposure.mode == Exposure::Mode::automatic && exposure != 1.0)
-      view_settings.exposure = {Exposure::Mode::factor, exposure};
-    clock.done("post");
-    write_picture(params, view_settings, image, ranges);
-    clock.done("write");
+    // The picture, finished by rank 0; the others hear of a failure there before the next view.
+    agreed([&] {
+      if (!root) return;
+      if (s.camera.dome) black_outside_dome(image);
+      const double exposure = finish_picture(image, view_settings, palettes, view_report.particles_active > 0, params,
+                                             report.notes, console);
+      if (s.exposure.mode == Exposure::Mode::automatic && exposure != 1.0)
+        view_settings.exposure = {Exposure::Mode::factor, exposure};
+      clock.done("post");
+      write_picture(params, view_settings, image, ranges);
+      clock.done("write");
+    });
   }
   if (views.size() > 1) {
     report.image_path = views[0].path + " ... " + views.back().path;

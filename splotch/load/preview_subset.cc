@@ -2,7 +2,9 @@
 
 #include <omp.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -76,6 +78,13 @@ std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
     if (!v->empty()) v->resize(dest);
   if (!p.type.empty()) p.type.resize(dest);
   return dest;
+}
+
+std::string preview_kept_none(double fraction, std::size_t valid, const std::string& path) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", fraction);
+  return std::string("boost_fraction = ") + text + " keeps none of the " + std::to_string(valid) + " particles of '" +
+         path + "'; raise boost_fraction (or leave it out for the full render)";
 }
 
 }  // namespace splotch

@@ -6,14 +6,16 @@
 //
 // The look: a kept particle stands for 1/fraction particles, so its smoothing length grows by
 // fraction^(-1/3) (the spacing of the particles left) and the light it gives grows by 1/fraction.
-// A splat's light is I * (0.5 bfak / h) * (area ~ h^2), proportional to I h, so with h grown by
-// fraction^(-1/3) the intensity takes fraction^(-2/3) (preview_light_factor) for the light to grow by
-// 1/fraction. Types whose smoothing lengths are estimated from neighbours (size_estimate = knn)
-// get theirs from the kept particles, which grow by the same factor on their own.
+// Under the classic normalisation a splat's light is proportional to I h (wider than minrad_pix)
+// or to I (held at minrad_pix), so the geometry stage gives each splat the factor on I that makes
+// its light 1/fraction times its full render's (GeometryOptions::preview_fraction): fraction^(-2/3)
+// for wide splats, up to 1/fraction for the smallest. Types whose smoothing lengths are estimated
+// from neighbours (size_estimate = knn) get theirs from the kept particles, which grow by the same
+// factor on their own.
 #pragma once
 
-#include <cmath>
 #include <cstddef>
+#include <string>
 
 #include "io/particle_set.h"
 
@@ -26,9 +28,7 @@ bool kept_in_preview(float x, float y, float z, double fraction);
 // by fraction^(-1/3); returns how many are kept. fraction >= 1 keeps all, unchanged.
 std::size_t keep_preview_subset(ParticleSet& particles, double fraction);
 
-// The factor on every kept particle's intensity: fraction^(-2/3).
-inline float preview_light_factor(double fraction) {
-  return fraction >= 1 ? 1.0f : float(std::pow(fraction, -2.0 / 3.0));
-}
+// The error of a preview that keeps no particle of `valid`.
+std::string preview_kept_none(double fraction, std::size_t valid, const std::string& path);
 
 }  // namespace splotch

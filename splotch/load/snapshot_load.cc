@@ -112,9 +112,7 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
   if (input.keep_fraction < 1) {
     const std::size_t valid = out.particles.size();
     if (keep_preview_subset(out.particles, input.keep_fraction) == 0 && valid > 0 && !share)
-      throw UserError("boost_fraction = " + std::to_string(input.keep_fraction) + " keeps none of the " +
-                      std::to_string(valid) + " particles of '" + input.path +
-                      "'; raise boost_fraction (or leave it out for the full render)");
+      throw UserError(preview_kept_none(input.keep_fraction, valid, input.path));
   }
   warn_huge_smoothing_lengths(out.particles, input.path, console);
   if (out.particles.size() == 0 && !share) throw UserError("'" + input.path + "' holds no particle that can be drawn");

@@ -22,6 +22,13 @@ void read_views(ParamFile& p, Settings& s) {
              " = TRUE with EyeSeparation: a frame is a stereo pair or six cube faces, as in "
              "the original; leave one out");
   Camera& c = s.camera;
+  if (v.panorama && c.xres != c.yres)
+    p.reject(at(p, "panorama") + " = TRUE draws the six square faces of a cube (fov 90 each way), and xres = " +
+             std::to_string(c.xres) + ", yres = " + std::to_string(c.yres) + "; give yres = xres (or leave yres out)");
+  if (v.panorama && !c.perspective)
+    p.reject(at(p, "panorama") +
+             " = TRUE draws perspective faces from the camera, and projection = FALSE asks for "
+             "an orthographic view; leave one of them out");
   c.dome = p.get<bool>("dome", false);
   if (!c.dome) return;
   c.dome_aperture_degrees = p.get<double>("dome_aperture", 180.0);

@@ -75,7 +75,7 @@ CameraFrame camera_frame(const Camera& c) {
   return f;
 }
 
-void wrap_periodic(ParticleSet& p, Vec3 lookat) {
+void wrap_periodic(ParticleSet& p, Vec3 centre) {
   const double box = p.box_size;
   if (!(box > 0)) return;
   auto wrap = [box](ParticleArray<float>& v, double centre) {
@@ -83,9 +83,9 @@ void wrap_periodic(ParticleSet& p, Vec3 lookat) {
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i) v[i] = wrapped(v[i], centre, box);
   };
-  wrap(p.x, lookat.x);
-  wrap(p.y, lookat.y);
-  wrap(p.z, lookat.z);
+  wrap(p.x, centre.x);
+  wrap(p.y, centre.y);
+  wrap(p.z, centre.z);
 }
 
 namespace {
@@ -94,6 +94,8 @@ namespace {
 struct ProjectionConstants {
   float cam[3], ax[3], ay[3], az[3];
   float res2, yoff, fovfct, ortho, xshift, yshift, zmin, zmax, minrad2, kernel;
+  bool preview;
+  float light, shrink;  // a preview's: 1 / fraction, and 1 / the hsml's growth
   float xres, yres;
   bool perspective;
   bool dome;
@@ -121,7 +123,10 @@ ProjectionConstants constants_of(const Projection& pr, const GeometryOptions& o)
   k.zmin = float(pr.zmin);
   k.zmax = float(pr.zmax);
   k.minrad2 = o.minrad_pix * o.minrad_pix;
-  k.kernel = float(0.5 * bfak * o.light_factor);
+  k.kernel = float(0.5 * bfak);
+  k.preview = o.preview_fraction < 1;
+  k.light = float(1 / o.preview_fraction);
+  k.shrink = float(std::cbrt(o.preview_fraction));
   k.xres = float(o.camera.xres);
   k.yres = float(o.camera.yres);
   k.perspective = pr.perspective;
@@ -138,6 +143,18 @@ auto touches_image(F X, F Y, F R, const ProjectionConstants& k) {
   auto edge = [](F v) { return min(max(v, F{} - coordinate_limit), F{} + coordinate_limit); };
   return (to_float(truncate(edge(X - R + 1.0f))) < k.xres) & (to_float(truncate(edge(X + R + 1.0f))) > 0.0f) &
          (to_float(truncate(edge(Y - R + 1.0f))) < k.yres) & (to_float(truncate(edge(Y + R + 1.0f))) > 0.0f);
+}
+
+// A preview's factor on the intensity of a splat of radius `r` (before the widening to minrad_pix),
+// so that its light is 1 / fraction of what it would be at its full render's radius r * shrink.
+// Its light is proportional to I r_w^2 / (h rcorr) = I (r / h) sqrt(r^2 + minrad^2), and r / h does
+// not change with h: the factor is (1 / fraction) sqrt((r shrink)^2 + minrad^2) / sqrt(r^2 + minrad^2),
+// fraction^(-2/3) for wide splats and 1 / fraction for those held at minrad_pix.
+template <class F>
+F preview_light(F r, const ProjectionConstants& k) {
+  using namespace simd;
+  const F small = r * k.shrink;
+  return k.light * sqrt(small * small + k.minrad2) / sqrt(r * r + k.minrad2);
 }
 
 // Projects the particles at `at` (one float or a vector of lanes) in place: x, y, z, hsml,
@@ -164,7 +181,9 @@ auto project_at(std::size_t at, ParticleSet& p, F smooth, const ProjectionConsta
   store(p.y.data() + at, Y);
   store(p.z.data() + at, zp);
   store(p.hsml.data() + at, select(keep, r, F{}));
-  store(p.intensity.data() + at, load(p.intensity.data() + at, F{}) * k.kernel / h / rcorr);
+  F intensity = load(p.intensity.data() + at, F{}) * k.kernel / h / rcorr;
+  if (k.preview) intensity *= preview_light(r / rcorr, k);
+  store(p.intensity.data() + at, intensity);
   return keep;
 }
 
@@ -193,6 +212,7 @@ bool dome_at(std::size_t at, ParticleSet& p, float smooth, const ProjectionConst
   p.z[at] = -distance;
   p.hsml[at] = keep ? r : 0.0f;
   p.intensity[at] = p.intensity[at] * k.kernel / h / rcorr;
+  if (k.preview) p.intensity[at] *= preview_light(r / rcorr, k);
   return keep;
 }
 
@@ -314,7 +334,7 @@ Splats project(const ParticleSet& source, const GeometryOptions& options, bool w
   const ProjectionConstants k = constants_of(pr, options);
   const float* smooth = options.smooth_factor.data();
   wrap = wrap && source.box_size > 0;
-  const Vec3 lookat = options.camera.lookat;
+  const Vec3 lookat = options.wrap_about();
   const std::size_t blocks = (source.size() + block_particles - 1) / block_particles;
   // Two passes, both projecting: the first counts each block's active particles, which places
   // each block's share of the output; the second writes them there.

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "io/particle_set.h"
@@ -44,11 +45,15 @@ struct GeometryOptions {
   Camera camera;
   float minrad_pix = 1;
   std::vector<float> smooth_factor;  // per type
-  float light_factor = 1;            // on every intensity: a preview's (splotch/load/preview_subset.h)
+  // A preview's share of the particles (splotch/load/preview_subset.h): each splat's light grows by
+  // 1 / preview_fraction, its hsml having grown by preview_fraction^(-1/3) already.
+  double preview_fraction = 1;
+  std::optional<Vec3> wrap_centre;  // a periodic box is wrapped about it (default: the camera's lookat)
+  Vec3 wrap_about() const { return wrap_centre.value_or(camera.lookat); }
 };
 
-// Moves each coordinate by a multiple of `box_size` so that it lies within box_size/2 of `lookat`.
-void wrap_periodic(ParticleSet& particles, Vec3 lookat);
+// Moves each coordinate by a multiple of `box_size` so that it lies within box_size/2 of `centre`.
+void wrap_periodic(ParticleSet& particles, Vec3 centre);
 inline float wrapped(float v, double centre, double box) {
   const double d = v - centre;
   return d > 0.5 * box || d < -0.5 * box ? float(v - box * std::floor(d / box + 0.5)) : v;
@@ -58,7 +63,7 @@ inline float wrapped(float v, double centre, double box) {
 // particles' own arrays.
 Splats project(ParticleSet&& particles, const GeometryOptions& options);
 // The same from particles that stay as they are (the snapshot a scene keeps for its next frame):
-// wrapped about the camera's lookat first when `wrap` (as wrap_periodic), and only the active
+// wrapped about options.wrap_centre first when `wrap` (as wrap_periodic), and only the active
 // ones copied, so a frame needs no copy of the whole snapshot.
 Splats project(const ParticleSet& particles, const GeometryOptions& options, bool wrap);
 
