@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 
+#include "io/byte_order.h"
 #include "io/field_names.h"
 #include "io/gadget_file.h"
 #include "io/missing_field.h"
@@ -64,6 +65,44 @@ void plan_block(const GadgetFile& f, int type, const QuantityRequest& q, int com
   }
 }
 
+// Plans the reading of the IDs (`q`, 4- or 8-byte integers) of `count` particles of file type
+// `type` of `f`, from its `skip`-th, to `out`.
+void plan_ids(const GadgetFile& f, int type, const QuantityRequest& q, std::uint64_t* out, std::size_t skip,
+              std::size_t count, const std::string& key, ReadPlan& plan) {
+  const GadgetBlock* block = f.find(gadget_block_label(q.label));
+  if (!block)
+    throw MissingField("Gadget file '" + f.path() + "' has no block '" + q.label + "' (" + key + ")" +
+                       "; its blocks are: " + f.labels());
+  const GadgetBlockLayout layout = f.layout(*block, 1, q.present, key + " = " + q.label);
+  if (!(layout.types & (1u << type)))
+    throw UserError("Gadget file '" + f.path() + "': block " + block->label + " (" + key + ") holds particle types " +
+                    gadget_type_list(layout.types) + " but not type " + std::to_string(type));
+  const std::size_t bytes = std::size_t(layout.value_bytes);
+  const std::size_t start = block->offset + layout.offset_of(f.header(), type, 1) + skip * bytes;
+  const InputFile* file = &f.file();
+  const bool swap = f.swapped();
+  const std::size_t piece = std::size_t(1) << 20;
+  for (std::size_t done = 0; done < count; done += piece) {
+    const std::size_t n = std::min(piece, count - done), offset = start + done * bytes;
+    std::uint64_t* to = out + done;
+    plan.jobs.push_back([file, swap, offset, n, bytes, to] {
+      std::vector<unsigned char> raw(n * bytes);
+      file->read_at(raw.data(), raw.size(), offset);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (bytes == 4) {
+          std::uint32_t v;
+          std::memcpy(&v, raw.data() + 4 * i, 4);
+          to[i] = swap ? byte_swapped(v) : v;
+        } else {
+          std::uint64_t v;
+          std::memcpy(&v, raw.data() + 8 * i, 8);
+          to[i] = swap ? byte_swapped(v) : v;
+        }
+      }
+    });
+  }
+}
+
 }  // namespace
 
 std::vector<std::vector<std::uint64_t>> gadget_file_counts(const TypedSnapshotRequest& o) {
@@ -112,11 +151,16 @@ ParticleSet read_gadget(const TypedSnapshotRequest& o, const ProgressCallback& p
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = open(0).header().box_size;
+  p.time = open(0).header().time;
   plan_files(
       o.types, first, files.size(), count_of, p, plan,
       [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets, std::size_t at,
-          std::size_t skip, std::size_t count,
-          const std::string& key) { plan_block(*files[f], t, q, components, targets, at, skip, count, key, plan); },
+          std::size_t skip, std::size_t count, const std::string& key) {
+        if (components == 0)
+          plan_ids(*files[f], t, q, p.id.data() + at, skip, count, key, plan);
+        else
+          plan_block(*files[f], t, q, components, targets, at, skip, count, key, plan);
+      },
       ranges);
   run_read_plan(plan, progress);
   return p;

@@ -199,4 +199,20 @@ void Hdf5File::read(int type, const Hdf5Field& field, std::size_t first, std::si
       for (std::size_t i = 0; i < count; ++i) out[i] = values[i * std::size_t(k) + std::size_t(c)] * factor;
 }
 
+void Hdf5File::read_ids(int type, const Hdf5Field& field, std::size_t first, std::size_t count,
+                        std::uint64_t* out) const {
+  QuietErrors quiet;
+  const std::string where = "'" + path_ + "' " + group_name(type) + "/" + field.name;
+  Id group(H5Gopen2(file_, group_name(type).c_str(), H5P_DEFAULT), H5Gclose);
+  Id d(group.valid() ? H5Dopen2(group.get(), field.name.c_str(), H5P_DEFAULT) : -1, H5Dclose);
+  if (!d.valid()) throw UserError("cannot open " + where);
+  Id file_space(H5Dget_space(d.get()), H5Sclose);
+  const hsize_t start[1] = {hsize_t(first)}, size[1] = {hsize_t(count)};
+  Id memory(H5Screate_simple(1, size, nullptr), H5Sclose);
+  if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
+      H5Dread(d.get(), H5T_NATIVE_UINT64, memory.get(), file_space.get(), H5P_DEFAULT, out) < 0)
+    throw UserError("cannot read rows " + std::to_string(first) + " to " + std::to_string(first + count) + " of " +
+                    where + " as integer IDs (damaged file, or not integers?)");
+}
+
 }  // namespace splotch

@@ -87,6 +87,8 @@ class Hdf5File {
   // float): component c times `factor` goes to targets[c], which may be null to skip it.
   void read(int type, const Hdf5Field& field, std::size_t first, std::size_t count, float* const targets[],
             int target_count, float factor) const;
+  // Rows [first, first + count) of a one-value integer `field` (IDs) as unsigned 64-bit integers.
+  void read_ids(int type, const Hdf5Field& field, std::size_t first, std::size_t count, std::uint64_t* out) const;
 
  private:
   std::string path_;

@@ -81,6 +81,31 @@ void plan_dataset(SnapshotFile& f, int type, const QuantityRequest& q, int compo
   }
 }
 
+// Plans the reading of the IDs (`q`) of `count` particles of type `type` in `f`, from its
+// `skip`-th, to `out`, through the library (any integer type).
+void plan_ids(SnapshotFile& f, int type, const QuantityRequest& q, std::uint64_t* out, std::size_t skip,
+              std::size_t count, const std::string& key, ReadPlan& plan) {
+  const std::string where = "HDF5 file '" + f.hdf5.path() + "' PartType" + std::to_string(type);
+  std::optional<Hdf5Field> found = f.hdf5.find(type, q.label);
+  if (!found && gadget_block_label(q.label) == "ID") found = f.hdf5.find(type, "ParticleIDs");
+  if (!found)
+    throw MissingField(where + " has no dataset '" + q.label + "' (" + key +
+                       "); its datasets are: " + f.hdf5.field_names(type));
+  const Hdf5Field field = *found;
+  const std::size_t in_file = f.hdf5.header().count(type);
+  if (field.rows != in_file) throw UserError(rows_mismatch(where, field, in_file));
+  if (field.components != 1)
+    throw UserError(where + "/" + field.name + " (" + key + ") holds " + std::to_string(field.components) +
+                    " values per particle where one ID is needed");
+  const Hdf5File* file = &f.hdf5;
+  const std::size_t step = std::size_t(1) << 20;
+  for (std::size_t done = 0; done < count; done += step) {
+    const std::size_t piece = std::min(step, count - done), row = skip + done;
+    std::uint64_t* to = out + done;
+    plan.library_reads.push_back([file, type, field, row, piece, to] { file->read_ids(type, field, row, piece, to); });
+  }
+}
+
 }  // namespace
 
 std::vector<std::vector<std::uint64_t>> hdf5_file_counts(const TypedSnapshotRequest& o) {
@@ -143,11 +168,16 @@ ParticleSet read_hdf5(const TypedSnapshotRequest& o, const ProgressCallback& pro
   ReadPlan plan;
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = open(0).hdf5.header().box_size;
+  p.time = open(0).hdf5.header().time;
   plan_files(
       o.types, first, files.size(), count_of, p, plan,
       [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets, std::size_t at,
-          std::size_t skip, std::size_t count,
-          const std::string& key) { plan_dataset(*files[f], t, q, components, targets, at, skip, count, key, plan); },
+          std::size_t skip, std::size_t count, const std::string& key) {
+        if (components == 0)
+          plan_ids(*files[f], t, q, p.id.data() + at, skip, count, key, plan);
+        else
+          plan_dataset(*files[f], t, q, components, targets, at, skip, count, key, plan);
+      },
       ranges);
   run_read_plan(plan, progress);
   return p;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 
 #include "io/first_error.h"
 #include "params/user_error.h"
@@ -62,6 +63,11 @@ ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std:
       if (!types[n].vector_colour)
         for (int j : {1, 2}) plan.fills.push_back({p.colour[j].data() + first[n], first[n + 1] - first[n], 0.0f});
   }
+  const int motion = std::accumulate(types.begin(), types.end(), 0,
+                                     [](int m, const RenderTypeRequest& r) { return std::max(m, r.motion); });
+  if (motion > 0) p.id.resize(total);
+  if (motion > 1)
+    for (ParticleArray<float>* a : {&p.vx, &p.vy, &p.vz}) a->resize(total);
   if (types.size() > 1) {
     p.type.resize(total);
     for (std::size_t n = 0; n < types.size(); ++n)

@@ -116,6 +116,19 @@ void plan_request(const RenderTypeRequest& r, int n, std::size_t at, std::size_t
   else
     or_absent(r.colour, 1, {&p.colour[0], nullptr, nullptr}, "color_label" + key);
   or_absent(r.intensity, 1, {&p.intensity, nullptr, nullptr}, "intensity_label" + key);
+  // Interpolation between snapshots: the IDs (no components: integers, into p.id, where the
+  // format has them) and for mode 2 the velocities.
+  if (r.motion > 0) {
+    try {
+      read(QuantityRequest{r.id_label, 1.0f, std::nullopt}, 0, {nullptr, nullptr, nullptr}, "id_label");
+    } catch (const MissingField& e) {
+      throw UserError(std::string(e.what()) +
+                      "; interpolation matches the particles of two snapshots by their IDs: "
+                      "name the IDs' block or dataset with id_label");
+    }
+    if (r.motion > 1)
+      read(QuantityRequest{"VEL", 1.0f, std::nullopt}, 3, {&p.vx, &p.vy, &p.vz}, "interpolation_mode = 2 (velocities)");
+  }
 }
 
 // What a ReadShare takes of each render type: [first, last) of its particles in file order over

@@ -52,6 +52,7 @@ class Planner {
     Source records{type_records, count, {}};
     plan_request(r, n, first, records.count, p_, plan_,
                  [&](const QuantityRequest& q, int components, QuantityTargets targets, const std::string& key) {
+                   if (components == 0) return;  // no IDs: the particles of two snapshots match by order
                    quantity(records, t, skip, q, components, targets, first, key);
                  });
     sources.push_back(std::move(records));
@@ -182,6 +183,8 @@ ParticleSet read_tipsy(const TypedSnapshotRequest& o, const ProgressCallback& pr
       });
   }
   run_read_plan(plan, progress);
+  p.id = ParticleArray<std::uint64_t>();  // Tipsy files hold no IDs
+  p.time = file.header().time;
   return p;
 }
 

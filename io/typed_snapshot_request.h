@@ -34,6 +34,10 @@ struct RenderTypeRequest {
   bool vector_colour = false;                       // colour: three values per particle (VEL, say)
   SizeEstimate size_estimate = SizeEstimate::none;  // not none: `size` gives only the factor
   int neighbours = 32;                              // knn: particles within the smoothing length, itself included
+  // Interpolation between snapshots (interpolation_mode): 1 reads the particles' IDs too (the
+  // block or dataset `id_label`, as integers; Tipsy has none), 2 their velocities as well.
+  int motion = 0;
+  std::string id_label = "ID";
 };
 
 struct TypedSnapshotRequest {

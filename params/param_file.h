@@ -39,6 +39,12 @@ class ParamFile {
   T get(const std::string& key, const T& fallback);
 
   bool has(const std::string& key) const { return entries_.count(key) != 0; }
+  // The value as written ("" when absent), neither counted as used nor recorded: for a key whose
+  // value is replaced before the reading that records it (an interpolated frame's fidx).
+  std::string peek(const std::string& key) const {
+    const auto it = entries_.find(key);
+    return it == entries_.end() ? "" : it->second.value;
+  }
   // "demo.par:12", "command line" or "default": where a key's value came from.
   std::string origin(const std::string& key) const;
   const std::string& name() const { return name_; }

@@ -2,6 +2,10 @@
 # Scenes (issue 5), on the benchmark snapshots (../shared/bench) with the standard view:
 #   orbit     FRAMES frames of an orbit of one snapshot against a single-frame run of the same
 #             view: the snapshot is read once, so a frame costs what the camera-dependent stages do;
+#   movie     FRAMES frames of the orbit interpolated between two Gadget-2 snapshots (fidx 0 to
+#             0.98, interpolation_mode = 1, particles matched by ID): each snapshot is read once,
+#             and a frame costs the interpolation and the camera-dependent stages; against a
+#             single-frame run of the first snapshot;
 #   sequence  one frame per snapshot of SNAPSHOTS Gadget-2 files (different seeds, fidx 000, 001,
 #             ...) with the next snapshot read in the background while a frame renders
 #             (scene_read_ahead = auto, the default, and TRUE) against reading each in its
@@ -69,6 +73,20 @@ for n in $SIZES; do
     cat "$file" >/dev/null
     echo "$k" >>"$scene"
   done
+
+  # movie: the orbit between the first two snapshots of the sequence.
+  movie=$DIR/movie_$FRAMES.txt
+  awk -v f="$FRAMES" 'NR == 1 {print $0, "fidx"; next} {printf "%s %.6g\n", $0, (NR - 2) / f}' "$orbit" >"$movie"
+  single=$(timed tests/bench/bench_gadget.par infile="$DIR/seq_${n}_" fidx=0 interpolation_mode=1 \
+    outfile="$DIR/movie_single.tga")
+  printf "%-9s %9s %9s %-8s %7s %-28s %9s %9.3f %9s %s\n" movie "$n" "${RES}x$RES" "$RENDERER" 1 "single frame, IDs read" \
+    "$single" "$single" 1.00x -
+  whole=$(timed tests/bench/bench_gadget.par infile="$DIR/seq_${n}_" interpolation_mode=1 outfile="$DIR/movie.tga" \
+    scene_file="$movie")
+  reads=$(sed -n 's/.*; \([0-9]*\) snapshot reads.*/\1/p' "$DIR/scene.log")
+  awk -v n="$n" -v r="${RES}x$RES" -v re="$RENDERER" -v f="$FRAMES" -v w="$whole" -v s="$single" -v rd="$reads" \
+    'BEGIN {printf "%-9s %9s %9s %-8s %7s %-28s %9s %9.3f %8.2fx %s\n", "movie", n, r, re, f, "two snapshots, mode 1", w, w / f, s / (w / f), rd}'
+
   cold_files=()
   for k in $(seq 0 $((SNAPSHOTS - 1))); do cold_files+=("$(printf "%s/seq_%s_%03d" "$DIR" "$n" "$k")"); done
   serial=
@@ -82,6 +100,7 @@ for n in $SIZES; do
       'BEGIN {printf "%-9s %9s %9s %-8s %7s %-28s %9s %9.3f %8.2fx %s\n", "sequence", n, r, re, f, v, w, w / f, s / w, rd}'
   done
 done
-echo "(wall seconds of the whole process, medians of $RUNS runs; ratio: orbit, the single frame's time over"
-echo " the orbit's per frame; sequence, reading in turn over this row; reads: snapshot reads in the run${EXTRA:+;"
-echo " keys: $EXTRA}${COLD:+; the sequence's files dropped from the page cache before each run})"
+keys=${EXTRA:+; keys: $EXTRA}
+cold=${COLD:+; the files of the sequence dropped from the page cache before each run}
+echo "(wall seconds of the whole process, medians of $RUNS runs; ratio: orbit and movie, the single frame's time"
+echo " over the scene's per frame; sequence, reading in turn over this row; reads: snapshot reads in the run$keys$cold)"

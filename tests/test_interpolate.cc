@@ -5,8 +5,12 @@
 
 #include <cmath>
 
+#include "io/hdf5_file.h"
 #include "params/user_error.h"
 #include "splotch/load/interpolate_snapshots.h"
+#include "tests/gadget_test_file.h"
+#include "tests/hdf5_test_file.h"
+#include "tests/test_support.h"
 
 using namespace splotch;
 
@@ -195,4 +199,141 @@ TEST_CASE("interpolation: the ends of the interval are the snapshots themselves;
   CHECK_THROWS_WITH_AS(
       interpolate_snapshots(no_velocity.p1, no_velocity.m1, no_velocity.p2, no_velocity.m2, 0.5, no_velocity.options),
       doctest::Contains("interpolation_mode = 2 needs both snapshots' velocities"), UserError);
+}
+
+namespace {
+
+// A Gadget snapshot (and its HDF5 twin) of the same gas particles, moved by `shift` in x, with the
+// same smoothing lengths, colours and intensities; with `shuffled`, listed in another order (as
+// codes that move particles between processes write them), the IDs telling them apart.
+void write_moved_snapshot(const std::string& path, double shift, double time, bool shuffled = false) {
+  splotch::testing::GadgetTestFile g;
+  const int n = 3000;
+  g.npart = {std::uint32_t(n), 0, 0, 0, 0, 0};
+  g.npart_total = g.npart;
+  g.time = time;
+  splotch::testing::GadgetTestBlock pos{"POS", {}, 4}, u{"U", {}, 4}, rho{"RHO", {}, 4}, hsml{"HSML", {}, 4};
+  splotch::testing::GadgetTestBlock ids{"ID", {}, 8, true}, vel{"VEL", {}, 4};
+  for (int k = 0; k < n; ++k) {
+    const int i = shuffled ? (k * 7919) % n : k;  // 7919 is prime: a permutation of 0 .. n-1
+    const double t = 0.002 * i;
+    pos.values.insert(pos.values.end(), {40 + 10 * std::cos(7 * t) + shift, 50 + 10 * std::sin(5 * t), 50 + 5 * t});
+    u.values.push_back(1 + (i % 17));
+    rho.values.push_back(1 + (i % 5));
+    hsml.values.push_back(0.8 + 0.001 * (i % 100));
+    ids.values.push_back(1000000000000.0 + i);  // beyond 32 bits and a float's precision
+    vel.values.insert(vel.values.end(), {0.0, 0.0, 0.0});
+  }
+  g.blocks = {pos, vel, ids, u, rho, hsml};
+  g.write(path);
+  if (splotch::hdf5_supported()) splotch::testing::Hdf5TestWriter::write(g, path + ".hdf5");
+}
+
+const std::string movie_keys =
+    "simtype = 2\nptypes = 1\nptype0 = 0\nsize_fix0 = 0\nsize_label0 = HSML\ncolor_label0 = U\ncolor_log0 = TRUE\n"
+    "intensity_label0 = RHO\nintensity_log0 = TRUE\npalette0 = testdata/palettes/fire.pal\nbrightness0 = 0.5\n"
+    "camera_x = 50\ncamera_y = -40\ncamera_z = 80\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\nfov = 50\n"
+    "xres = 120\nrenderer = host\n";
+
+}  // namespace
+
+TEST_CASE("interpolated movie: a 10-frame scene between two snapshots reads each once; its ends are the snapshots") {
+  using namespace splotch::testing;
+  TempDir dir;
+  write_moved_snapshot(dir.file("snap_000"), 0, 0.5);
+  write_moved_snapshot(dir.file("snap_001"), 10, 0.6, true);
+  write_moved_snapshot(dir.file("half_000"), 5, 0.55);  // where mode 1 puts the particles at fidx 0.5
+  const std::string par = dir.write("movie.par", movie_keys + "infile = " + dir.file("snap_") + "\n");
+  const std::string frames = dir.write("frames.txt", "fidx\n0\n0.1\n0.2\n0.3\n0.4\n0.5\n0.6\n0.7\n0.8\n0.9\n1\n");
+  const CommandResult movie = run_command("bin/splotch " + par + " interpolation_mode=1 scene_file=" + frames +
+                                          " outfile=" + dir.file("movie.tga"));
+  INFO(movie.out);
+  INFO(movie.err);
+  REQUIRE(movie.status == 0);
+  // Frames 0 to 0.9 need snapshots 0 and 1, frame 1 snapshot 1 alone: two reads in all.
+  CHECK(movie.out.find("; 2 snapshot reads,") != std::string::npos);
+  // The plain renders of each snapshot, and of the snapshot halfway.
+  for (const auto& [name, infile] : {std::pair<std::string, std::string>{"first", dir.file("snap_")},
+                                     {"second", dir.file("snap_")},
+                                     {"half", dir.file("half_")}}) {
+    const std::string fidx = name == "second" ? "1" : "0";
+    REQUIRE(run_command("bin/splotch " + par + " infile=" + infile + " fidx=" + fidx +
+                        " outfile=" + dir.file(name + ".tga"))
+                .status == 0);
+  }
+  CHECK(read_file(dir.file("movie0000.tga")) == read_file(dir.file("first.tga")));
+  CHECK(read_file(dir.file("movie0010.tga")) == read_file(dir.file("second.tga")));
+  // Halfway: the particles where the snapshot halfway has them (to a float's rounding).
+  const std::string mid = read_file(dir.file("movie0005.tga")), half = read_file(dir.file("half.tga"));
+  REQUIRE(mid.size() == half.size());
+  int worst = 0;
+  std::size_t lit = 0;
+  for (std::size_t i = 18; i < mid.size(); ++i) {
+    worst = std::max(worst, std::abs(int(std::uint8_t(mid[i])) - int(std::uint8_t(half[i]))));
+    lit += std::uint8_t(half[i]) > 10;
+  }
+  CHECK(worst <= 1);
+  CHECK(lit > 1000);
+  CHECK(read_file(dir.file("movie0005.tga")) != read_file(dir.file("first.tga")));
+  // Across three snapshots, the next pair's new snapshot read while a frame renders.
+  write_moved_snapshot(dir.file("snap_002"), 20, 0.7);
+  const std::string across = dir.write("across.txt", "fidx\n0.5\n1\n1.5\n");
+  const CommandResult pairs =
+      run_command("bin/splotch " + par + " interpolation_mode=1 scene_read_ahead=TRUE scene_file=" + across +
+                  " outfile=" + dir.file("across.tga"));
+  INFO(pairs.out);
+  CHECK(pairs.status == 0);
+  CHECK(pairs.out.find("; 3 snapshot reads, 1 of them while a frame rendered;") != std::string::npos);
+  CHECK(read_file(dir.file("across0001.tga")) == read_file(dir.file("second.tga")));
+  // Mode 2 with the velocities read (all 0 here: the cubic's midpoint is the chord's), and the
+  // HDF5 twins (ParticleIDs, Velocities) give the same frames.
+  const std::string half_frame = dir.write("half.txt", "fidx\n0.5\n");
+  const CommandResult cubic = run_command("bin/splotch " + par + " interpolation_mode=2 scene_file=" + half_frame +
+                                          " outfile=" + dir.file("cubic.tga"));
+  INFO(cubic.err);
+  CHECK(cubic.status == 0);
+  CHECK(cubic.out.find("(snapshots 0 to 1 at 50%: 3000 particles matched, 0 only in 0, 0 only in 1)") !=
+        std::string::npos);
+  CHECK(read_file(dir.file("cubic0000.tga")) == read_file(dir.file("movie0005.tga")));
+  if (splotch::hdf5_supported()) {
+    const CommandResult h =
+        run_command("bin/splotch " + par + " simtype=8 interpolation_mode=1 scene_file=" + half_frame +
+                    " outfile=" + dir.file("hdf5.tga"));
+    INFO(h.err);
+    CHECK(h.status == 0);
+    CHECK(read_file(dir.file("hdf50000.tga")) == read_file(dir.file("movie0005.tga")));
+  }
+  // The frame's record keeps its own fidx.
+  CHECK(read_file(dir.file("movie0003.tga.used.par")).find("fidx = 0.3") != std::string::npos);
+}
+
+TEST_CASE(
+    "interpolated movie under MPI: frames dealt out as one process renders them; data-parallel says what to use") {
+  using namespace splotch::testing;
+  if (!file_exists("bin/splotch_mpi") || run_command("command -v mpirun").status != 0) {
+    MESSAGE("MPI tests skipped: bin/splotch_mpi or mpirun missing (make deps MPI=1)");
+    return;
+  }
+  TempDir dir;
+  write_moved_snapshot(dir.file("snap_000"), 0, 0.5);
+  write_moved_snapshot(dir.file("snap_001"), 10, 0.6, true);
+  const std::string par = dir.write("movie.par", movie_keys + "infile = " + dir.file("snap_") + "\n");
+  const std::string frames = dir.write("frames.txt", "fidx\n0.25\n0.5\n0.75\n1\n");
+  const std::string mpirun =
+      "mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np 2 bin/splotch_mpi ";
+  REQUIRE(run_command("bin/splotch " + par + " interpolation_mode=1 scene_file=" + frames +
+                      " outfile=" + dir.file("one.tga"))
+              .status == 0);
+  const CommandResult dealt = run_command(mpirun + par + " interpolation_mode=1 mpi_mode=frames scene_file=" + frames +
+                                          " outfile=" + dir.file("two.tga"));
+  INFO(dealt.err);
+  CHECK(dealt.status == 0);
+  for (int k = 0; k < 4; ++k) {
+    const std::string name = "000" + std::to_string(k) + ".tga";
+    CHECK(read_file(dir.file("one" + name)) == read_file(dir.file("two" + name)));
+  }
+  const CommandResult shared = run_command(mpirun + par + " interpolation_mode=1 mpi_mode=data scene_file=" + frames +
+                                           " outfile=" + dir.file("data.tga"));
+  CHECK(shared.status == 1);
+  CHECK(shared.err.find("run the scene with mpi_mode = frames") != std::string::npos);
 }

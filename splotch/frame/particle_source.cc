@@ -1,5 +1,7 @@
 #include "splotch/frame/particle_source.h"
 
+#include <cstdio>
+#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "splotch/frame/frame_views.h"
 #include "splotch/frame/memory_need.h"
 #include "splotch/frame/system_memory.h"
+#include "splotch/load/interpolate_snapshots.h"
 #include "splotch/load/particle_count.h"
 #include "splotch/load/preview_subset.h"
 #include "splotch/load/snapshot_cache.h"
@@ -118,6 +121,96 @@ class CacheSource : public ParticleSource {
   const LoadedSnapshot* loaded_ = nullptr;
 };
 
+// A frame between two snapshots (interpolation_mode): both loaded (from the scene's cache, which
+// keeps the two for the frames between them, or read), and the particles between them drawn.
+class InterpolationSource : public ParticleSource {
+ public:
+  InterpolationSource(const FramePlan& plan, const FrameOptions& frame, Console& console)
+      : plan_(plan), frame_(frame), console_(console) {}
+  void load(StageClock& clock, RunReport& report) override {
+    const Settings& s = plan_.settings;
+    const InterpolationSettings& in = s.interpolation;
+    const std::string first_signature = snapshot_signature(plan_.input_keys, plan_.normalization);
+    const std::string second_signature = snapshot_signature(in.second_input_keys, plan_.normalization);
+    check_memory_before_read(plan_, *this, true, nullptr, console_);  // both snapshots, kept
+    report.snapshot_reads = 0;
+    const LoadedSnapshot& a = get(s.input, first_signature, second_signature, clock, report);
+    const LoadedSnapshot& b = get(in.second_input, second_signature, first_signature, clock, report);
+    InterpolationCounts counts;
+    particles_ = interpolate_snapshots(a.particles, motion_of(a.particles), b.particles, motion_of(b.particles),
+                                       in.fraction, in.options, &counts);
+    clock.done("interpolate");
+    ranges_ = a.ranges;
+    report.particles_read = a.read + b.read;
+    report.particles_dropped = a.dropped + b.dropped;
+    report.reused = report.snapshot_reads == 0;
+    char share[32];
+    std::snprintf(share, sizeof share, "%.4g%%", 100 * in.fraction);
+    const std::string first = std::to_string(in.first), second = std::to_string(in.second);
+    report.between = "snapshots " + first + " to " + second + " at " + share + ": " + std::to_string(counts.matched) +
+                     " particles matched, " + std::to_string(counts.only_first) + " only in " + first + ", " +
+                     std::to_string(counts.only_second) + " only in " + second;
+    report.notes.push_back("interpolated (interpolation_mode = " + std::to_string(in.options.mode) + ") between " +
+                           report.between + " (those of one snapshot drawn where it has them, faded in or out)");
+    if (frame_.loaded) frame_.loaded(second_signature, b.bytes(), b.seconds());
+  }
+  BoundingBox box() const override { return bounding_box(particles_); }
+  NormalizedRanges ranges() const override { return ranges_; }
+  ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
+    if (keep) return {splotch::project(particles_, geometry, plan_.settings.input.periodic)};
+    if (plan_.settings.input.periodic) wrap_periodic(particles_, geometry.wrap_about());
+    return {splotch::project(std::move(particles_), geometry)};
+  }
+
+ protected:
+  std::optional<std::uint64_t> count() override {
+    const std::optional<std::uint64_t> a = splotch::particles_to_read(plan_.settings.input);
+    const std::optional<std::uint64_t> b = splotch::particles_to_read(plan_.settings.interpolation.second_input);
+    if (!a || !b) return std::nullopt;
+    return *a + *b;
+  }
+
+ private:
+  static SnapshotMotion motion_of(const ParticleSet& p) {
+    SnapshotMotion m;
+    m.id.assign(p.id.begin(), p.id.end());
+    m.vx.assign(p.vx.begin(), p.vx.end());
+    m.vy.assign(p.vy.begin(), p.vy.end());
+    m.vz.assign(p.vz.begin(), p.vz.end());
+    m.scale_factor = p.time;
+    return m;
+  }
+  // A snapshot from the cache (or read), the other one, `beside`, staying kept.
+  const LoadedSnapshot& get(const SnapshotRequest& input, const std::string& signature, const std::string& beside,
+                            StageClock& clock, RunReport& report) {
+    if (!frame_.cache) {
+      owned_.push_back(load_snapshot(input, plan_.normalization, console_));
+      ++report.snapshot_reads;
+      return owned_.back();
+    }
+    SnapshotCache& cache = *frame_.cache;
+    if (const LoadedSnapshot* kept = cache.kept(signature)) return *kept;
+    if (const LoadedSnapshot* ahead = cache.take_read_ahead(signature, console_, beside)) {
+      report.read_ahead = true;
+      ++report.snapshot_reads;
+      return *ahead;
+    }
+    cache.clear(beside);  // the memory of snapshots no longer needed back before the read
+    const double before = clock.load_starts();
+    const LoadedSnapshot& loaded = cache.keep(signature, load_snapshot(input, plan_.normalization, console_), beside);
+    clock.loaded(loaded, before);
+    ++report.snapshot_reads;
+    return loaded;
+  }
+
+  const FramePlan& plan_;
+  const FrameOptions& frame_;
+  Console& console_;
+  std::deque<LoadedSnapshot> owned_;  // without a cache (a deque: the first stays in place)
+  ParticleSet particles_;
+  NormalizedRanges ranges_;
+};
+
 // What a data-parallel MPI run cannot do yet, said before any reading.
 void check_data_parallel(const Settings& s, int processes) {
   const std::string with = " with " + std::to_string(processes) + " MPI processes";
@@ -197,6 +290,14 @@ class ShareSource : public ParticleSource {
 
 std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const FrameOptions& frame, const Comm* comm,
                                                 Console& console) {
+  const bool interpolated = plan.settings.interpolation.between;
+  if (interpolated && comm && comm->size() > 1)
+    throw UserError("a frame between two snapshots (interpolation_mode with fidx = " +
+                    std::to_string(plan.settings.interpolation.first) +
+                    " and a fraction) cannot be drawn by several MPI processes each holding a share of the "
+                    "particles: their IDs would have to be matched across processes; run the scene with "
+                    "mpi_mode = frames, which deals whole frames out to the processes");
+  if (interpolated) return std::make_unique<InterpolationSource>(plan, frame, console);
   if (comm && comm->size() > 1) return std::make_unique<ShareSource>(plan, *comm, console);
   if (frame.cache) return std::make_unique<CacheSource>(plan, frame, console);
   return std::make_unique<FileSource>(plan, console);

@@ -26,6 +26,8 @@ struct RunReport {
   bool skipped = false;     // resume: the image existed already
   bool reused = false;      // the particles came from the previous frame of a scene, not the snapshot
   bool read_ahead = false;  // the snapshot was read in the background while the frame before rendered
+  std::string between;      // a frame between two snapshots: where, and the particles matched (for a scene's line)
+  int snapshot_reads = -1;  // a frame between two snapshots: how many of them it read (0 to 2); -1 otherwise
 
   double stage_seconds(const std::string& name) const;  // 0 when the stage did not run
 

@@ -68,13 +68,15 @@ DroppedParticles drop_invalid_particles(ParticleSet& p) {
   std::size_t k = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (problem_of(p, i) != none) continue;
-    for (auto* v : {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]}) keep(*v, i, k);
+    for (auto* v : p.float_fields()) keep(*v, i, k);
     keep(p.type, i, k);
+    keep(p.id, i, k);
     ++k;
   }
-  for (auto* v : {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]})
+  for (auto* v : p.float_fields())
     if (!v->empty()) v->resize(k);
   if (!p.type.empty()) p.type.resize(k);
+  if (!p.id.empty()) p.id.resize(k);
   return d;
 }
 

@@ -54,10 +54,9 @@ std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
     std::size_t k = lo;
     for (std::size_t i = lo; i < hi; ++i) {
       if (!kept_in_preview(p.x[i], p.y[i], p.z[i], fraction)) continue;
-      for (ParticleArray<float>* v :
-           {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]})
-        move_kept(*v, i, k);
+      for (ParticleArray<float>* v : p.float_fields()) move_kept(*v, i, k);
       move_kept(p.type, i, k);
+      move_kept(p.id, i, k);
       p.hsml[k] *= grow;
       ++k;
     }
@@ -67,16 +66,16 @@ std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
   for (std::size_t t = 0; t < std::size_t(threads); ++t) {
     for (std::size_t i = 0; i < kept[t]; ++i) {
       if (first[t] == dest) break;
-      for (ParticleArray<float>* v :
-           {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]})
-        move_kept(*v, first[t] + i, dest + i);
+      for (ParticleArray<float>* v : p.float_fields()) move_kept(*v, first[t] + i, dest + i);
       move_kept(p.type, first[t] + i, dest + i);
+      move_kept(p.id, first[t] + i, dest + i);
     }
     dest += kept[t];
   }
-  for (ParticleArray<float>* v : {&p.x, &p.y, &p.z, &p.hsml, &p.intensity, &p.colour[0], &p.colour[1], &p.colour[2]})
+  for (ParticleArray<float>* v : p.float_fields())
     if (!v->empty()) v->resize(dest);
   if (!p.type.empty()) p.type.resize(dest);
+  if (!p.id.empty()) p.id.resize(dest);
   return dest;
 }
 

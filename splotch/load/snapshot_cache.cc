@@ -25,19 +25,21 @@ SnapshotCache::~SnapshotCache() {
 }
 
 const LoadedSnapshot* SnapshotCache::kept(const std::string& signature) const {
-  return !signature_.empty() && signature == signature_ ? &kept_ : nullptr;
+  for (const Kept& k : kept_)
+    if (k.signature == signature) return &k.loaded;
+  return nullptr;
 }
 
-const LoadedSnapshot& SnapshotCache::keep(std::string signature, LoadedSnapshot loaded) {
-  clear();
-  kept_ = std::move(loaded);
-  signature_ = std::move(signature);
-  return kept_;
+const LoadedSnapshot& SnapshotCache::keep(std::string signature, LoadedSnapshot loaded, const std::string& beside) {
+  clear(beside);
+  kept_.push_back({std::move(signature), std::move(loaded)});
+  return kept_.back().loaded;
 }
 
-void SnapshotCache::clear() {
-  signature_.clear();
-  kept_ = LoadedSnapshot();
+void SnapshotCache::clear(const std::string& beside) {
+  // From the ends only, so that the one beside stays in place (callers hold it).
+  while (!kept_.empty() && (beside.empty() || kept_.front().signature != beside)) kept_.pop_front();
+  while (!kept_.empty() && (beside.empty() || kept_.back().signature != beside)) kept_.pop_back();
 }
 
 void SnapshotCache::read_ahead(std::string signature, SnapshotRequest input,
@@ -61,14 +63,15 @@ void SnapshotCache::read_ahead(std::string signature, SnapshotRequest input,
   });
 }
 
-const LoadedSnapshot* SnapshotCache::take_read_ahead(const std::string& signature, Console& console) {
+const LoadedSnapshot* SnapshotCache::take_read_ahead(const std::string& signature, Console& console,
+                                                     const std::string& beside) {
   if (!ahead_.valid()) return nullptr;
   if (signature != ahead_signature_) {
     ahead_.wait();
     ahead_ = std::future<Ahead>();
     return nullptr;
   }
-  clear();
+  clear(beside);
   std::future<Ahead> ahead = std::move(ahead_);
   Ahead a = ahead.get();
   if (a.error) {
@@ -82,7 +85,7 @@ const LoadedSnapshot* SnapshotCache::take_read_ahead(const std::string& signatur
     }
   }
   for (const std::string& w : a.warnings) console.warning(w);
-  return &keep(signature, std::move(a.loaded));
+  return &keep(signature, std::move(a.loaded), beside);
 }
 
 }  // namespace splotch

@@ -1,10 +1,11 @@
 // What a scene keeps from frame to frame (DESIGN.md section 3, scene files): the snapshot of the
-// frame before, ready for any camera, and the snapshot of a later frame read in the background
-// while the current frame renders. A snapshot is known by its signature: the keys and values that
-// chose and read it, and those of its normalisation; frames with the same signature need the
-// same particles.
+// frame before, ready for any camera (both snapshots of a frame interpolated between two), and the
+// snapshot of a later frame read in the background while the current frame renders. A snapshot is known by its
+// signature: the keys and values that chose and read it, and those of its normalisation; frames with the same signature
+// need the same particles.
 #pragma once
 
+#include <deque>
 #include <exception>
 #include <future>
 #include <string>
@@ -27,12 +28,13 @@ class SnapshotCache {
   SnapshotCache(const SnapshotCache&) = delete;
   SnapshotCache& operator=(const SnapshotCache&) = delete;
 
-  // The kept snapshot, when it has this signature; else null.
+  // The kept snapshot with this signature; else null.
   const LoadedSnapshot* kept(const std::string& signature) const;
-  // Keeps `loaded` for later frames (instead of the one kept before).
-  const LoadedSnapshot& keep(std::string signature, LoadedSnapshot loaded);
-  // The kept snapshot's memory back.
-  void clear();
+  // Keeps `loaded` for later frames, instead of the others kept (but the one with signature
+  // `beside`: an interpolated frame's other snapshot, which stays where it is).
+  const LoadedSnapshot& keep(std::string signature, LoadedSnapshot loaded, const std::string& beside = "");
+  // The kept snapshots' memory back (but that of `beside`).
+  void clear(const std::string& beside = "");
 
   // Starts reading `input` in the background (when nothing is read there already).
   void read_ahead(std::string signature, SnapshotRequest input, std::vector<TypeNormalization> normalization);
@@ -43,7 +45,7 @@ class SnapshotCache {
   // and throws its error. Null when there is none for this signature, or when it ran out of
   // memory (then the caller reads it itself, with the kept snapshot's memory back). A read for
   // another signature is waited for and dropped.
-  const LoadedSnapshot* take_read_ahead(const std::string& signature, Console& console);
+  const LoadedSnapshot* take_read_ahead(const std::string& signature, Console& console, const std::string& beside = "");
 
  private:
   struct Ahead {
@@ -51,8 +53,11 @@ class SnapshotCache {
     std::vector<std::string> warnings;
     std::exception_ptr error;
   };
-  std::string signature_;  // empty: nothing kept
-  LoadedSnapshot kept_;
+  struct Kept {
+    std::string signature;
+    LoadedSnapshot loaded;
+  };
+  std::deque<Kept> kept_;  // one, or an interpolated frame's two (a deque: each stays in place)
   std::string ahead_signature_;
   std::future<Ahead> ahead_;
 };

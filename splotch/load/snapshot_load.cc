@@ -84,7 +84,8 @@ std::size_t array_bytes(const A& a) {
 std::size_t LoadedSnapshot::bytes() const {
   const ParticleSet& p = particles;
   std::size_t n = array_bytes(p.x) + array_bytes(p.y) + array_bytes(p.z) + array_bytes(p.hsml) +
-                  array_bytes(p.intensity) + array_bytes(p.type);
+                  array_bytes(p.intensity) + array_bytes(p.type) + array_bytes(p.id) + array_bytes(p.vx) +
+                  array_bytes(p.vy) + array_bytes(p.vz);
   for (const auto& c : p.colour) n += array_bytes(c);
   return n;
 }

@@ -76,6 +76,10 @@ LaterFrame plan_later_frame(ParamFile params, const SceneFrame& f, bool resume) 
     plan.normalization = normalizations(s);
     plan.signature = snapshot_signature(input_keys, plan.normalization);
     plan.input = s.input;
+    if (s.interpolation.between) {  // the snapshot a frame between two needs beyond the one it shares with those before
+      plan.signature = snapshot_signature(s.interpolation.second_input_keys, plan.normalization);
+      plan.input = s.interpolation.second_input;
+    }
     plan.exists = resume && path_exists(s.output.path);
     plan.usable = true;
   } catch (const UserError&) {}
@@ -169,13 +173,20 @@ class SceneTally {
     summary.read_seconds += r.stage_seconds("read") + r.stage_seconds("hsml");
     summary.render_seconds += r.stage_seconds("render");
     const double left = run_seconds / double(k + 1) * double(frames_ - k - 1);
-    ++(r.reused ? summary.reads_saved : summary.reads);
+    if (r.snapshot_reads >= 0) {  // between two snapshots: each of the two read or kept
+      summary.reads += r.snapshot_reads;
+      summary.reads_saved += 2 - r.snapshot_reads;
+    } else {
+      ++(r.reused ? summary.reads_saved : summary.reads);
+    }
     if (r.read_ahead) ++summary.reads_ahead;
-    say("frame %zu of %zu (%s): %s in %.3f s, %s renderer%s; about %.0f s left\n", k + 1, frames_, origin.c_str(),
-        r.image_path.c_str(), seconds, r.renderer.c_str(),
-        r.reused       ? " (snapshot kept from the frame before)"
-        : r.read_ahead ? " (snapshot read while the frame before rendered)"
-                       : "",
+    const std::string between = r.between.empty() ? "" : " (" + r.between + ")";
+    say("frame %zu of %zu (%s): %s%s in %.3f s, %s renderer%s; about %.0f s left\n", k + 1, frames_, origin.c_str(),
+        r.image_path.c_str(), between.c_str(), seconds, r.renderer.c_str(),
+        r.snapshot_reads == 1 ? " (one of its two snapshots kept from the frames before)"
+        : r.reused            ? " (snapshot kept from the frame before)"
+        : r.read_ahead        ? " (snapshot read while the frame before rendered)"
+                              : "",
         left);
     if (summary.rendered == 1)  // what renderer = auto weighed, once
       for (const std::string& note : r.notes)

@@ -1,6 +1,8 @@
 // The input half of the settings: which snapshot, in which format, and what to read of each type
 // (DESIGN.md section 3, input keys). Reading them may open a snapshot's first file (its header
 // counts the files, its markers the byte order), but reads no particle.
+#include <algorithm>
+
 #include "io/byte_order.h"
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
@@ -184,6 +186,10 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     r.vector_colour = p.get<bool>("color_is_vector" + n, false);
     r.intensity =
         quantity_request(p, "intensity", n, label(p, "intensity_label" + n, ""), gadget ? r.file_type : -1, notes);
+    // A movie between snapshots reads the IDs (and for mode 2 the velocities) in every frame, so
+    // that a snapshot kept for the next frame has them (splotch/settings/interpolation_settings.cc).
+    r.motion = std::clamp(p.get<int>("interpolation_mode", 0), 0, 2);
+    if (r.motion > 0) r.id_label = p.get<std::string>("id_label", "ID");
     o.types.push_back(r);
   }
   return o;

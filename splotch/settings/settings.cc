@@ -394,6 +394,8 @@ Settings read_settings(ParamFile& p, const SettingsFor& context) {
   Settings s;
   p.begin_gathering();
   try {
+    std::optional<InterpolationPoint> point;
+    gathered(p, [&] { point = interpolation_point(p); });
     const std::size_t mark = p.lookup_mark();
     gathered(p, [&] {
       s.input = read_snapshot_request(p);
@@ -403,6 +405,7 @@ Settings read_settings(ParamFile& p, const SettingsFor& context) {
                         "AnalyzeSimulationOnly = TRUE (or --info), and renders with ptypes from 1");
     });
     if (context.input_keys) *context.input_keys = p.looked_up_since(mark);
+    if (point) gathered(p, [&] { s.interpolation = read_interpolation(p, *point, s.input); });
     const int types =
         s.input.format == SnapshotFormat::palette_only ? std::max(1, p.get<int>("ptypes", 1)) : s.input.ptypes;
     for (int t = 0; t < types; ++t) gathered(p, [&] { s.types.push_back(read_type(p, t)); });

@@ -5,6 +5,7 @@
 // once, not after a long read.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "io/image_writer.h"
 #include "io/snapshot_request.h"
 #include "params/param_file.h"
+#include "splotch/load/interpolate_snapshots.h"
 #include "splotch/render/host_renderer.h"
 #include "splotch/stages/camera_placement.h"
 #include "splotch/stages/exposure.h"
@@ -45,8 +47,20 @@ struct ViewSettings {
   bool panorama = false;              // the six faces of a cube about the camera, 1_ to 6_
 };
 
+// A frame between two snapshots (interpolation_mode, a fractional fidx): `input` reads the first,
+// `second_input` the second (splotch/load/interpolate_snapshots.h draws the particles between).
+struct InterpolationSettings {
+  bool between = false;  // false: the frame is of one snapshot
+  InterpolationOptions options;
+  double fraction = 0;        // of the way from the first to the second
+  int first = 0, second = 0;  // their fidx
+  SnapshotRequest second_input;
+  std::string second_input_keys;  // as SettingsFor::input_keys, for the second (its cache signature)
+};
+
 struct Settings {
   SnapshotRequest input;
+  InterpolationSettings interpolation;
   std::vector<TypeSettings> types;  // [ptypes]
   Camera camera;
   CameraPlacement placement;  // from_data: the camera is placed from the particles once they are read
@@ -82,6 +96,19 @@ Settings read_settings(ParamFile& params, const SettingsFor& context = {});
 // The keys of the views and the dome (splotch/settings/view_settings.cc), after the camera's;
 // problems are rejected (gathered) in `p`.
 void read_views(ParamFile& p, Settings& s);
+
+// An interpolated frame's place between its snapshots, read before the input keys: fidx is set to
+// the first snapshot's number for their reading (none when the frame is of one snapshot).
+struct InterpolationPoint {
+  int mode = 0;
+  int first = 0, second = 0;
+  double fraction = 0;
+  std::string fidx_text, origin;
+};
+std::optional<InterpolationPoint> interpolation_point(ParamFile& p);
+// The second snapshot's request and the options (splotch/settings/interpolation_settings.cc);
+// gives fidx its own value back.
+InterpolationSettings read_interpolation(ParamFile& p, const InterpolationPoint& point, const SnapshotRequest& first);
 
 // Only what reading the snapshot needs (for --info; ptypes = 0 is allowed there).
 SnapshotRequest read_snapshot_request(ParamFile& params);
