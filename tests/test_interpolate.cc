@@ -36,30 +36,36 @@ struct Orbits {
   double a1 = 0.5, a2 = 0.6;
   InterpolationOptions options;
   ParticleSet p1, p2;
-  SnapshotMotion m1, m2;
   static double radius(int k) { return 10.0 + k; }
   static double angle(int k, double f) { return 0.3 * k + turn * f; }
   Orbits() {
     options.mode = 2;
-    m1.scale_factor = a1;
-    m2.scale_factor = a2;
+    p1.time = a1;
+    p2.time = a2;
     for (int s = 0; s < 2; ++s) {
       ParticleSet& p = s ? p2 : p1;
-      SnapshotMotion& m = s ? m2 : m1;
-      const double u = velocity_to_fraction(m.scale_factor, a1, a2, options);
+      const double u = velocity_to_fraction(p.time, a1, a2, options);
       for (int i = 0; i < count; ++i) {
         const int k = s ? count - 1 - i : i;
         const double r = radius(k), t = angle(k, s);
         add(p, float(r * std::cos(t)), float(r * std::sin(t)), 1.0f, 1.0f + s, 2.0f + 2 * s);
-        m.id.push_back(std::uint64_t(100 + k));
+        p.id.push_back(std::uint64_t(100 + k));
         // d position / d f = r turn (-sin t, cos t); the file's velocity is that over u.
-        m.vx.push_back(float(-r * turn * std::sin(t) / u));
-        m.vy.push_back(float(r * turn * std::cos(t) / u));
-        m.vz.push_back(0.0f);
+        p.vx.push_back(float(-r * turn * std::sin(t) / u));
+        p.vy.push_back(float(r * turn * std::cos(t) / u));
+        p.vz.push_back(0.0f);
       }
     }
   }
 };
+
+// Interpolates at f, the match worked out first.
+ParticleSet between(const ParticleSet& a, const ParticleSet& b, double f, const InterpolationOptions& o,
+                    InterpolationCounts* counts = nullptr) {
+  const SnapshotMatch match = match_snapshots(a, b);
+  if (counts) *counts = match.counts;
+  return interpolate_snapshots(a, b, match, f, o);
+}
 
 }  // namespace
 
@@ -94,7 +100,7 @@ TEST_CASE("interpolation: circular orbits, mode 1 on the chord, mode 2 on the ci
     for (int mode : {1, 2}) {
       o.options.mode = mode;
       InterpolationCounts counts;
-      const ParticleSet p = interpolate_snapshots(o.p1, o.m1, o.p2, o.m2, f, o.options, &counts);
+      const ParticleSet p = between(o.p1, o.p2, f, o.options, &counts);
       CHECK(counts.matched == Orbits::count);
       REQUIRE(p.size() == Orbits::count);
       for (int k = 0; k < Orbits::count; ++k) {
@@ -135,16 +141,16 @@ TEST_CASE("interpolation: a particle crossing the periodic box's edge moves the 
   a.box_size = b.box_size = 100;
   add(a, 99, 50, 2, 1, 1);
   add(b, 1, 50, 98, 1, 1);
-  SnapshotMotion m;
-  m.id = {7};
+  a.id = {7};
+  b.id = {7};
   InterpolationOptions o;
-  const ParticleSet mid = interpolate_snapshots(a, m, b, m, 0.5, o);
+  const ParticleSet mid = between(a, b, 0.5, o);
   CHECK(mid.x[0] == doctest::Approx(100));  // 99 -> 101, the edge at 100: not 50
   CHECK(mid.y[0] == doctest::Approx(50));
   CHECK(mid.z[0] == doctest::Approx(0));  // 2 -> -2
-  CHECK(interpolate_snapshots(a, m, b, m, 0.25, o).x[0] == doctest::Approx(99.5));
+  CHECK(between(a, b, 0.25, o).x[0] == doctest::Approx(99.5));
   o.periodic = false;
-  CHECK(interpolate_snapshots(a, m, b, m, 0.5, o).x[0] == doctest::Approx(50));
+  CHECK(between(a, b, 0.5, o).x[0] == doctest::Approx(50));
 }
 
 TEST_CASE("interpolation: particles in one snapshot only stay where it has them, faded in or out, and are counted") {
@@ -155,11 +161,10 @@ TEST_CASE("interpolation: particles in one snapshot only stay where it has them,
   add(b, 30, 0, 0, 1, 8);  // ID 3
   add(b, 40, 0, 0, 1, 8);  // ID 4: new
   add(b, 20, 0, 0, 1, 8);  // ID 2
-  SnapshotMotion ma, mb;
-  ma.id = {1, 2, 3};
-  mb.id = {3, 4, 2};
+  a.id = {1, 2, 3};
+  b.id = {3, 4, 2};
   InterpolationCounts counts;
-  const ParticleSet p = interpolate_snapshots(a, ma, b, mb, 0.25, {}, &counts);
+  const ParticleSet p = between(a, b, 0.25, {}, &counts);
   CHECK(counts.matched == 2);
   CHECK(counts.only_first == 1);
   CHECK(counts.only_second == 1);
@@ -178,8 +183,8 @@ TEST_CASE("interpolation: the ends of the interval are the snapshots themselves;
   Orbits o;
   for (int mode : {1, 2}) {
     o.options.mode = mode;
-    const ParticleSet at0 = interpolate_snapshots(o.p1, o.m1, o.p2, o.m2, 0.0, o.options);
-    const ParticleSet at1 = interpolate_snapshots(o.p1, o.m1, o.p2, o.m2, 1.0, o.options);
+    const ParticleSet at0 = between(o.p1, o.p2, 0.0, o.options);
+    const ParticleSet at1 = between(o.p1, o.p2, 1.0, o.options);
     CHECK(std::vector<float>(at0.x.begin(), at0.x.end()) == std::vector<float>(o.p1.x.begin(), o.p1.x.end()));
     CHECK(std::vector<float>(at1.x.begin(), at1.x.end()) == std::vector<float>(o.p2.x.begin(), o.p2.x.end()));
     CHECK(std::vector<float>(at1.hsml.begin(), at1.hsml.end()) ==
@@ -189,16 +194,14 @@ TEST_CASE("interpolation: the ends of the interval are the snapshots themselves;
   ParticleSet a, b;
   add(a, 0, 0, 0, 1, 1);
   add(b, 2, 0, 0, 1, 1);
-  CHECK(interpolate_snapshots(a, {}, b, {}, 0.5, {}).x[0] == doctest::Approx(1));
+  CHECK(between(a, b, 0.5, {}).x[0] == doctest::Approx(1));
   add(b, 3, 0, 0, 1, 1);
-  CHECK_THROWS_WITH_AS(interpolate_snapshots(a, {}, b, {}, 0.5, {}), doctest::Contains("they hold 1 and 2 particles"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(between(a, b, 0.5, {}), doctest::Contains("they hold 1 and 2 particles"), UserError);
   // Mode 2 needs velocities.
   Orbits no_velocity;
-  no_velocity.m2.vx.clear();
-  CHECK_THROWS_WITH_AS(
-      interpolate_snapshots(no_velocity.p1, no_velocity.m1, no_velocity.p2, no_velocity.m2, 0.5, no_velocity.options),
-      doctest::Contains("interpolation_mode = 2 needs both snapshots' velocities"), UserError);
+  no_velocity.p2.vx.clear();
+  CHECK_THROWS_WITH_AS(between(no_velocity.p1, no_velocity.p2, 0.5, no_velocity.options),
+                       doctest::Contains("interpolation_mode = 2 needs both snapshots' velocities"), UserError);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "params/number_text.h"
 #include "params/user_error.h"
 #include "splotch/frame/frame_views.h"
 #include "splotch/frame/memory_need.h"
@@ -136,9 +137,17 @@ class InterpolationSource : public ParticleSource {
     report.snapshot_reads = 0;
     const LoadedSnapshot& a = get(s.input, first_signature, second_signature, clock, report);
     const LoadedSnapshot& b = get(in.second_input, second_signature, first_signature, clock, report);
-    InterpolationCounts counts;
-    particles_ = interpolate_snapshots(a.particles, motion_of(a.particles), b.particles, motion_of(b.particles),
-                                       in.fraction, in.options, &counts);
+    if (in.options.mode == 2 && !(b.particles.time > a.particles.time))
+      console_.warning("interpolation_mode = 2: snapshot " + std::to_string(in.second) + "'s header time (" +
+                       number_text(b.particles.time) + ") is not after snapshot " + std::to_string(in.first) + "'s (" +
+                       number_text(a.particles.time) +
+                       "): there is no time between them for the velocities to span, so the particles move on the "
+                       "cubic without them; check the snapshots, or use interpolation_mode = 1");
+    std::optional<SnapshotMatch> own;
+    if (!frame_.cache) own = match_snapshots(a.particles, b.particles);
+    const SnapshotMatch& match = frame_.cache ? frame_.cache->match(first_signature, second_signature) : *own;
+    const InterpolationCounts counts = match.counts;
+    particles_ = interpolate_snapshots(a.particles, b.particles, match, in.fraction, in.options);
     clock.done("interpolate");
     ranges_ = a.ranges;
     report.particles_read = a.read + b.read;
@@ -171,15 +180,6 @@ class InterpolationSource : public ParticleSource {
   }
 
  private:
-  static SnapshotMotion motion_of(const ParticleSet& p) {
-    SnapshotMotion m;
-    m.id.assign(p.id.begin(), p.id.end());
-    m.vx.assign(p.vx.begin(), p.vx.end());
-    m.vy.assign(p.vy.begin(), p.vy.end());
-    m.vz.assign(p.vz.begin(), p.vz.end());
-    m.scale_factor = p.time;
-    return m;
-  }
   // A snapshot from the cache (or read), the other one, `beside`, staying kept.
   const LoadedSnapshot& get(const SnapshotRequest& input, const std::string& signature, const std::string& beside,
                             StageClock& clock, RunReport& report) {

@@ -4,6 +4,11 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+
+#if defined(__GLIBCXX__) && defined(_OPENMP)
+#include <parallel/algorithm>
+#endif
 
 #include "params/user_error.h"
 
@@ -22,45 +27,21 @@ double velocity_to_fraction(double a, double a1, double a2, const InterpolationO
 
 namespace {
 
-constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
-
-// For each particle of the first snapshot, its match in the second (or none); each particle of the
-// second is matched once at most (a repeated ID pairs in order of appearance).
-std::vector<std::size_t> match_particles(std::size_t n1, const SnapshotMotion& m1, std::size_t n2,
-                                         const SnapshotMotion& m2) {
-  std::vector<std::size_t> match(n1, none);
-  if (m1.id.empty() || m2.id.empty()) {
-    if (!m1.id.empty() || !m2.id.empty() || n1 != n2)
-      throw UserError("the snapshots cannot be matched particle by particle: " +
-                      std::string(m1.id.empty() && m2.id.empty()
-                                      ? "without IDs (Tipsy) they match by order, and "
-                                        "they hold " +
-                                            std::to_string(n1) + " and " + std::to_string(n2) + " particles"
-                                      : "one has IDs and the other none") +
-                      "; interpolate between snapshots of the same particles, or set interpolation_mode = 0");
-    for (std::size_t i = 0; i < n1; ++i) match[i] = i;
-    return match;
-  }
-  std::vector<std::size_t> by_id(n2);
-  for (std::size_t j = 0; j < n2; ++j) by_id[j] = j;
-  std::stable_sort(by_id.begin(), by_id.end(), [&](std::size_t a, std::size_t b) { return m2.id[a] < m2.id[b]; });
-  std::vector<std::size_t> first_of(n1, none);
+// Indices of `ids` in ascending ID order (equal IDs in their order), sorted by all threads.
+std::vector<std::size_t> order_by_id(const ParticleArray<std::uint64_t>& ids) {
+  const std::size_t n = ids.size();
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed(n);
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < n1; ++i) {
-    const auto at = std::lower_bound(by_id.begin(), by_id.end(), m1.id[i],
-                                     [&](std::size_t j, std::uint64_t id) { return m2.id[j] < id; });
-    if (at != by_id.end() && m2.id[*at] == m1.id[i]) first_of[i] = std::size_t(at - by_id.begin());
-  }
-  std::vector<char> taken(n2, 0);
-  for (std::size_t i = 0; i < n1; ++i) {
-    for (std::size_t k = first_of[i]; k != none && k < n2 && m2.id[by_id[k]] == m1.id[i]; ++k)
-      if (!taken[by_id[k]]) {
-        taken[by_id[k]] = 1;
-        match[i] = by_id[k];
-        break;
-      }
-  }
-  return match;
+  for (std::size_t j = 0; j < n; ++j) keyed[j] = {ids[j], j};
+#if defined(__GLIBCXX__) && defined(_OPENMP)
+  __gnu_parallel::sort(keyed.begin(), keyed.end());
+#else
+  std::sort(keyed.begin(), keyed.end());
+#endif
+  std::vector<std::size_t> order(n);
+#pragma omp parallel for schedule(static)
+  for (std::size_t k = 0; k < n; ++k) order[k] = keyed[k].second;
+  return order;
 }
 
 float linear(float a, float b, float f) { return (1 - f) * a + f * b; }
@@ -74,36 +55,79 @@ float nearest_image(float x1, float x2, double box) {
 
 }  // namespace
 
-ParticleSet interpolate_snapshots(const ParticleSet& p1, const SnapshotMotion& m1, const ParticleSet& p2,
-                                  const SnapshotMotion& m2, double fraction, const InterpolationOptions& o,
-                                  InterpolationCounts* counts) {
-  const std::size_t n1 = p1.size(), n2 = p2.size();
-  const std::vector<std::size_t> match = match_particles(n1, m1, n2, m2);
-  std::vector<char> matched2(n2, 0);
+SnapshotMatch match_snapshots(const ParticleSet& a, const ParticleSet& b) {
+  const std::size_t n1 = a.size(), n2 = b.size();
+  SnapshotMatch m;
+  m.partner.assign(n1, no_partner);
+  const bool ids1 = !a.id.empty(), ids2 = !b.id.empty();
+  if (ids1 != ids2 || (!ids1 && n1 != n2))
+    throw UserError("the snapshots cannot be matched particle by particle: " +
+                    std::string(ids1 == ids2 ? "without IDs (Tipsy) they match by order, and they hold " +
+                                                   std::to_string(n1) + " and " + std::to_string(n2) + " particles"
+                                             : "one has IDs and the other none") +
+                    "; interpolate between snapshots of the same particles, or set interpolation_mode = 0");
+  // The same IDs in the same order (or no IDs): particle i is particle i.
+  bool same_order = n1 == n2;
+  if (same_order && ids1) {
+    std::size_t differ = 0;
+#pragma omp parallel for schedule(static) reduction(+ : differ)
+    for (std::size_t i = 0; i < n1; ++i) differ += a.id[i] != b.id[i];
+    same_order = differ == 0;
+  }
+  if (same_order) {
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n1; ++i) m.partner[i] = i;
+    m.counts = {n1, 0, 0};
+    return m;
+  }
+  // Otherwise the second's IDs in order, and each of the first's looked up there; a repeated ID
+  // pairs in order of appearance.
+  const std::vector<std::size_t> by_id = order_by_id(b.id);
+  std::vector<std::size_t> first_of(n1, no_partner);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n1; ++i) {
+    const auto at = std::lower_bound(by_id.begin(), by_id.end(), a.id[i],
+                                     [&](std::size_t j, std::uint64_t id) { return b.id[j] < id; });
+    if (at != by_id.end() && b.id[*at] == a.id[i]) first_of[i] = std::size_t(at - by_id.begin());
+  }
+  std::vector<char> taken(n2, 0);
   std::size_t matched = 0;
   for (std::size_t i = 0; i < n1; ++i)
-    if (match[i] != none) matched2[match[i]] = 1, ++matched;
-  if (counts) *counts = {matched, n1 - matched, n2 - matched};
+    for (std::size_t k = first_of[i]; k != no_partner && k < n2 && b.id[by_id[k]] == a.id[i]; ++k)
+      if (!taken[by_id[k]]) {
+        taken[by_id[k]] = 1;
+        m.partner[i] = by_id[k];
+        ++matched;
+        break;
+      }
+  for (std::size_t j = 0; j < n2; ++j)
+    if (!taken[j]) m.second_alone.push_back(j);
+  m.counts = {matched, n1 - matched, n2 - matched};
+  return m;
+}
+
+ParticleSet interpolate_snapshots(const ParticleSet& p1, const ParticleSet& p2, const SnapshotMatch& match,
+                                  double fraction, const InterpolationOptions& o) {
+  const std::size_t n1 = p1.size();
   if (fraction <= 0) return p1;
   if (fraction >= 1) return p2;
   const bool hermite = o.mode == 2;
-  if (hermite && (m1.vx.size() != n1 || m2.vx.size() != n2))
+  if (hermite && (p1.vx.size() != n1 || p2.vx.size() != p2.size()))
     throw UserError(
         "interpolation_mode = 2 needs both snapshots' velocities; the snapshot has none here: use "
         "interpolation_mode = 1 (linear)");
-  const double u1 = hermite ? velocity_to_fraction(m1.scale_factor, m1.scale_factor, m2.scale_factor, o) : 0;
-  const double u2 = hermite ? velocity_to_fraction(m2.scale_factor, m1.scale_factor, m2.scale_factor, o) : 0;
+  const double a1 = p1.time, a2 = p2.time;
+  const double u1 = hermite && a2 > a1 ? velocity_to_fraction(a1, a1, a2, o) : 0;
+  const double u2 = hermite && a2 > a1 ? velocity_to_fraction(a2, a1, a2, o) : 0;
   const double box = o.periodic ? p1.box_size : 0;
   const float f = float(fraction);
   const double F = fraction, h1 = F - 2 * F * F + F * F * F, h2 = F * F * F - F * F, hx = 3 * F * F - 2 * F * F * F;
 
-  // The second snapshot's particles without a match, after the first's.
-  std::vector<std::size_t> alone2;
-  for (std::size_t j = 0; j < n2; ++j)
-    if (!matched2[j]) alone2.push_back(j);
+  const std::vector<std::size_t>& alone2 = match.second_alone;
   const std::size_t n = n1 + alone2.size();
   ParticleSet out;
   out.box_size = p1.box_size > 0 ? p1.box_size : p2.box_size;
+  out.time = (1 - F) * a1 + F * a2;
   for (ParticleArray<float>* v : {&out.x, &out.y, &out.z, &out.hsml, &out.intensity}) v->resize(n);
   const int colours = !p1.colour[1].empty() && !p2.colour[1].empty() ? 3 : 1;
   for (int c = 0; c < colours; ++c)
@@ -116,8 +140,8 @@ ParticleSet interpolate_snapshots(const ParticleSet& p1, const SnapshotMotion& m
 
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n1; ++i) {
-    const std::size_t j = match[i];
-    if (j == none) {  // gone by the second snapshot: fades out where it was
+    const std::size_t j = match.partner[i];
+    if (j == no_partner) {  // gone by the second snapshot: fades out where it was
       out.x[i] = p1.x[i], out.y[i] = p1.y[i], out.z[i] = p1.z[i], out.hsml[i] = p1.hsml[i];
       out.intensity[i] = (1 - f) * p1.intensity[i];
       for (int c = 0; c < colours; ++c)
@@ -130,7 +154,7 @@ ParticleSet interpolate_snapshots(const ParticleSet& p1, const SnapshotMotion& m
                         nearest_image(a[2], p2.z[j], box)};
     float x[3];
     if (hermite) {
-      const float v1[3] = {m1.vx[i], m1.vy[i], m1.vz[i]}, v2[3] = {m2.vx[j], m2.vy[j], m2.vz[j]};
+      const float v1[3] = {p1.vx[i], p1.vy[i], p1.vz[i]}, v2[3] = {p2.vx[j], p2.vy[j], p2.vz[j]};
       for (int k = 0; k < 3; ++k) x[k] = float(a[k] + (double(b[k]) - a[k]) * hx + v1[k] * u1 * h1 + v2[k] * u2 * h2);
     } else {
       for (int k = 0; k < 3; ++k) x[k] = linear(a[k], b[k], f);

@@ -25,13 +25,6 @@
 
 namespace splotch {
 
-// What interpolating needs of a snapshot besides its particles.
-struct SnapshotMotion {
-  std::vector<std::uint64_t> id;    // per particle; empty: matched by their order in the file (Tipsy)
-  ParticleArray<float> vx, vy, vz;  // mode 2: the file's velocities
-  double scale_factor = 1;          // the header's time a (mode 2)
-};
-
 struct InterpolationOptions {
   int mode = 1;  // 1 linear, 2 Hermite
   double hubble = 0.7, omega = 0.3, lambda = 0.7;
@@ -49,11 +42,22 @@ double cosmic_time(double a, const InterpolationOptions& o);
 // of the fraction between a1 and a2.
 double velocity_to_fraction(double a, double a1, double a2, const InterpolationOptions& o);
 
-// The particles at fraction f between `first` and `second`: the first snapshot's particles in its
-// order (matched or not), then those of the second only, in its order. Throws UserError for mode 2
-// without velocities, or for particles matched by order when the counts differ.
-ParticleSet interpolate_snapshots(const ParticleSet& first, const SnapshotMotion& first_motion,
-                                  const ParticleSet& second, const SnapshotMotion& second_motion, double f,
-                                  const InterpolationOptions& options, InterpolationCounts* counts = nullptr);
+// Which particle of the second snapshot each of the first's is (by ParticleSet::id, or by order
+// when neither snapshot has IDs): worked out once for the frames between a pair of snapshots.
+// Throws UserError when particles matched by order differ in count, or one snapshot has IDs and
+// the other none.
+constexpr std::size_t no_partner = ~std::size_t(0);
+struct SnapshotMatch {
+  std::vector<std::size_t> partner;       // per particle of the first: its match in the second, or no_partner
+  std::vector<std::size_t> second_alone;  // the second's particles without a match, in order
+  InterpolationCounts counts;
+};
+SnapshotMatch match_snapshots(const ParticleSet& first, const ParticleSet& second);
+
+// The particles at fraction f between `first` and `second` (velocities and scale factor, for mode
+// 2, from their vx, vy, vz and time): the first snapshot's particles in its order (matched or not),
+// then those of the second only, in its order. Throws UserError for mode 2 without velocities.
+ParticleSet interpolate_snapshots(const ParticleSet& first, const ParticleSet& second, const SnapshotMatch& match,
+                                  double f, const InterpolationOptions& options);
 
 }  // namespace splotch

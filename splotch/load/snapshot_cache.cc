@@ -1,6 +1,7 @@
 #include "splotch/load/snapshot_cache.h"
 
 #include <new>
+#include <stdexcept>
 
 #include "params/number_text.h"
 
@@ -40,6 +41,21 @@ void SnapshotCache::clear(const std::string& beside) {
   // From the ends only, so that the one beside stays in place (callers hold it).
   while (!kept_.empty() && (beside.empty() || kept_.front().signature != beside)) kept_.pop_front();
   while (!kept_.empty() && (beside.empty() || kept_.back().signature != beside)) kept_.pop_back();
+  if (!match_first_.empty() && (!kept(match_first_) || !kept(match_second_))) {
+    match_first_.clear();
+    match_second_.clear();
+    match_ = SnapshotMatch();
+  }
+}
+
+const SnapshotMatch& SnapshotCache::match(const std::string& first, const std::string& second) {
+  if (first == match_first_ && second == match_second_) return match_;
+  const LoadedSnapshot *a = kept(first), *b = kept(second);
+  if (!a || !b) throw std::logic_error("SnapshotCache::match: a snapshot of the pair is not kept");
+  match_ = match_snapshots(a->particles, b->particles);
+  match_first_ = first;
+  match_second_ = second;
+  return match_;
 }
 
 void SnapshotCache::read_ahead(std::string signature, SnapshotRequest input,

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "splotch/load/interpolate_snapshots.h"
 #include "splotch/load/snapshot_load.h"
 #include "splotch/util/console.h"
 
@@ -36,6 +37,10 @@ class SnapshotCache {
   // The kept snapshots' memory back (but that of `beside`).
   void clear(const std::string& beside = "");
 
+  // How the particles of the kept snapshots `first` and `second` match (by ID), worked out once for
+  // all the frames between them.
+  const SnapshotMatch& match(const std::string& first, const std::string& second);
+
   // Starts reading `input` in the background (when nothing is read there already).
   void read_ahead(std::string signature, SnapshotRequest input, std::vector<TypeNormalization> normalization);
   // Whether a read in the background is going on or done (and not taken yet).
@@ -57,7 +62,9 @@ class SnapshotCache {
     std::string signature;
     LoadedSnapshot loaded;
   };
-  std::deque<Kept> kept_;  // one, or an interpolated frame's two (a deque: each stays in place)
+  std::deque<Kept> kept_;                   // one, or an interpolated frame's two (a deque: each stays in place)
+  std::string match_first_, match_second_;  // the signatures of the pair `match_` matches
+  SnapshotMatch match_;
   std::string ahead_signature_;
   std::future<Ahead> ahead_;
 };
