@@ -73,10 +73,11 @@ void plan_ids(const GadgetFile& f, int type, const QuantityRequest& q, std::uint
   if (!block)
     throw MissingField("Gadget file '" + f.path() + "' has no block '" + q.label + "' (" + key + ")" +
                        "; its blocks are: " + f.labels());
-  const GadgetBlockLayout layout = f.layout(*block, 1, q.present, key + " = " + q.label);
-  if (!(layout.types & (1u << type)))
-    throw UserError("Gadget file '" + f.path() + "': block " + block->label + " (" + key + ") holds particle types " +
-                    gadget_type_list(layout.types) + " but not type " + std::to_string(type));
+  // Every particle has an ID: the block holds all the file's types (4- or 8-byte integers).
+  unsigned populated = 0;
+  for (int t = 0; t < gadget_types; ++t)
+    if (f.header().npart[std::size_t(t)] > 0) populated |= 1u << t;
+  const GadgetBlockLayout layout = f.layout(*block, 1, q.present ? q.present : populated, key + " = " + q.label);
   const std::size_t bytes = std::size_t(layout.value_bytes);
   const std::size_t start = block->offset + layout.offset_of(f.header(), type, 1) + skip * bytes;
   const InputFile* file = &f.file();

@@ -56,6 +56,13 @@ class Planner {
                    quantity(records, t, skip, q, components, targets, first, key);
                  });
     sources.push_back(std::move(records));
+    // No IDs in the file: a particle's place in it (gas, dark, star records in turn) stands in, so
+    // that the particles of two snapshots match by it even after some are dropped.
+    if (!p_.id.empty()) {
+      std::uint64_t base = 0;
+      for (int before = 0; before < t; ++before) base += file_.count(before);
+      for (std::size_t k = 0; k < count; ++k) p_.id[first + k] = base + skip + k;
+    }
   }
 
  private:
@@ -183,7 +190,6 @@ ParticleSet read_tipsy(const TypedSnapshotRequest& o, const ProgressCallback& pr
       });
   }
   run_read_plan(plan, progress);
-  p.id = ParticleArray<std::uint64_t>();  // Tipsy files hold no IDs
   p.time = file.header().time;
   return p;
 }

@@ -60,6 +60,28 @@ TEST_CASE("gadget: every format variant gives the same particles") {
         }
 }
 
+TEST_CASE("gadget: IDs (4 or 8 bytes, beside float or double positions) and velocities for a movie") {
+  TempDir dir;
+  // Equal gas and DM counts: with double positions and 4-byte IDs, the ID block's size also fits
+  // "8 bytes, gas only", which must not be taken: IDs belong to every type.
+  for (const Variant& v : {Variant{2, false, 8, 4}, Variant{2, true, 4, 8}, Variant{1, false, 8, 8}}) {
+    INFO("positions " << v.value_bytes << " bytes, IDs " << v.id_bytes << " bytes, format " << v.format);
+    const std::string path = dir.path("snap");
+    snapshot(v, 3, 3).write(path);
+    TypedSnapshotRequest o = gas_and_dm({path});
+    for (RenderTypeRequest& r : o.types) r.motion = 2;
+    const ParticleSet p = read_gadget(o);
+    REQUIRE(p.size() == 6);
+    REQUIRE(p.id.size() == 6);
+    for (int i = 0; i < 3; ++i) {
+      CHECK(p.id[std::size_t(i)] == std::uint64_t(1 + i));
+      CHECK(p.id[std::size_t(3 + i)] == std::uint64_t(1000 + i));
+      CHECK(p.vx[std::size_t(i)] == float(1.0 + i));
+      CHECK(p.vz[std::size_t(3 + i)] == float(-3.0 - i));
+    }
+  }
+}
+
 TEST_CASE("gadget: vector colours, aliases of HDF5 names, a single type") {
   TempDir dir;
   const std::string path = dir.path("snap");

@@ -177,6 +177,18 @@ TEST_CASE("interpolation: particles in one snapshot only stay where it has them,
   CHECK(p.x[3] == 40.0f);  // ID 4, where the second snapshot has it, fading in
   CHECK(p.intensity[3] == doctest::Approx(0.25 * 8));
   CHECK(p.colour[0][3] == 8.0f);
+  // A repeated ID pairs in order of appearance: two of the three 5s find a partner.
+  ParticleSet r1, r2;
+  for (float x : {1.0f, 2.0f, 3.0f}) add(r1, x, 0, 0, 1, 1);
+  for (float x : {10.0f, 20.0f}) add(r2, x, 0, 0, 1, 1);
+  r1.id = {5, 5, 5};
+  r2.id = {5, 5};
+  const SnapshotMatch repeated = match_snapshots(r1, r2);
+  CHECK(repeated.counts.matched == 2);
+  CHECK(repeated.counts.only_first == 1);
+  CHECK(repeated.partner[0] == 0);
+  CHECK(repeated.partner[1] == 1);
+  CHECK(repeated.partner[2] == no_partner);
 }
 
 TEST_CASE("interpolation: the ends of the interval are the snapshots themselves; what cannot be matched is an error") {
@@ -288,6 +300,19 @@ TEST_CASE("interpolated movie: a 10-frame scene between two snapshots reads each
   CHECK(pairs.status == 0);
   CHECK(pairs.out.find("; 3 snapshot reads, 1 of them while a frame rendered;") != std::string::npos);
   CHECK(read_file(dir.file("across0001.tga")) == read_file(dir.file("second.tga")));
+  // Backwards, the snapshot of the earlier pair that is not kept is the one read ahead.
+  const std::string back = dir.write("back.txt", "fidx\n1.5\n1.4\n0.5\n0.4\n");
+  const CommandResult backwards = run_command("bin/splotch " + par + " interpolation_mode=1 scene_read_ahead=TRUE " +
+                                              "scene_file=" + back + " outfile=" + dir.file("back.tga"));
+  INFO(backwards.out);
+  CHECK(backwards.status == 0);
+  CHECK(backwards.out.find("; 3 snapshot reads, 1 of them while a frame rendered;") != std::string::npos);
+  // A preview keeps the same particles of both snapshots (chosen by ID).
+  const CommandResult preview =
+      run_command("bin/splotch " + par + " interpolation_mode=1 boost_fraction=0.3 " +
+                  "scene_file=" + dir.write("one.txt", "fidx\n0.5\n") + " outfile=" + dir.file("preview.tga"));
+  CHECK(preview.status == 0);
+  CHECK(preview.out.find(" particles matched, 0 only in 0, 0 only in 1)") != std::string::npos);
   // Mode 2 with the velocities read (all 0 here: the cubic's midpoint is the chord's), and the
   // HDF5 twins (ParticleIDs, Velocities) give the same frames.
   const std::string half_frame = dir.write("half.txt", "fidx\n0.5\n");

@@ -575,3 +575,29 @@ TEST_CASE("tipsy: the real snapshots of ../shared/data, every type, counts as in
 }
 
 }  // namespace splotch
+
+namespace splotch {
+
+TEST_CASE("tipsy: for a movie between snapshots, each particle's place in the file as its ID, and its velocity") {
+  testing::TempDir dir;
+  const std::string path = dir.path("movie.bin");
+  snapshot(false, true, 5, 3, 4).write(path);
+  TypedSnapshotRequest o = all_types(path);
+  for (RenderTypeRequest& r : o.types) r.motion = 2;
+  const ParticleSet p = read_tipsy(o);
+  REQUIRE(p.size() == 12);
+  REQUIRE(p.id.size() == 12);
+  // gas 0-4, dark 5-7, star 8-11: render types in order, each from its place among all records.
+  for (std::size_t i = 0; i < 12; ++i) CHECK(p.id[i] == i);
+  CHECK(p.vx[0] == float(value(0, 0, 4)));  // record values: mass, pos 3, vel 3
+  CHECK(p.vz[6] == float(value(1, 1, 6)));
+  // A share of the dark particles keeps their places.
+  TypedSnapshotRequest dark = o;
+  dark.types = {o.types[1]};
+  dark.share = ReadShare{1, 2};
+  const ParticleSet half = read_tipsy(dark);
+  REQUIRE(half.size() >= 1);
+  CHECK(half.id[0] == 5 + 3 - half.size());
+}
+
+}  // namespace splotch

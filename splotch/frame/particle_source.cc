@@ -1,5 +1,6 @@
 #include "splotch/frame/particle_source.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <string>
@@ -35,8 +36,13 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
     if (t.vector_colour) shape.fields = 8;
   shape.types = s.input.ptypes > 1;
   shape.a_eq_e = s.render.a_eq_e;
+  int motion = 0;
   if (has_particle_types(s.input.format))
-    for (const RenderTypeRequest& r : s.input.typed.types) shape.knn |= r.size_estimate == SizeEstimate::knn;
+    for (const RenderTypeRequest& r : s.input.typed.types) {
+      shape.knn |= r.size_estimate == SizeEstimate::knn;
+      motion = std::max(motion, r.motion);
+    }
+  shape.fields += (motion > 0 ? 2 : 0) + (motion > 1 ? 3 : 0);  // the IDs (8 bytes), the velocities
   shape.keeps_particles = keeps_particles;
   const int on_node = comm ? comm->node_size() : 1;
   agreed(comm, "drawing its share of the particles", [&] {

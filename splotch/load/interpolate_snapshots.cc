@@ -90,16 +90,21 @@ SnapshotMatch match_snapshots(const ParticleSet& a, const ParticleSet& b) {
                                      [&](std::size_t j, std::uint64_t id) { return b.id[j] < id; });
     if (at != by_id.end() && b.id[*at] == a.id[i]) first_of[i] = std::size_t(at - by_id.begin());
   }
+  // A repeated ID (a wrong id_label, IDs all 0) pairs in order, each group's next one counted at
+  // its start, so that matching stays linear however many repeat.
   std::vector<char> taken(n2, 0);
+  std::vector<std::size_t> used(n2, 0);
   std::size_t matched = 0;
-  for (std::size_t i = 0; i < n1; ++i)
-    for (std::size_t k = first_of[i]; k != no_partner && k < n2 && b.id[by_id[k]] == a.id[i]; ++k)
-      if (!taken[by_id[k]]) {
-        taken[by_id[k]] = 1;
-        m.partner[i] = by_id[k];
-        ++matched;
-        break;
-      }
+  for (std::size_t i = 0; i < n1; ++i) {
+    const std::size_t start = first_of[i];
+    if (start == no_partner) continue;
+    const std::size_t k = start + used[start];
+    if (k >= n2 || b.id[by_id[k]] != a.id[i]) continue;
+    ++used[start];
+    taken[by_id[k]] = 1;
+    m.partner[i] = by_id[k];
+    ++matched;
+  }
   for (std::size_t j = 0; j < n2; ++j)
     if (!taken[j]) m.second_alone.push_back(j);
   m.counts = {matched, n1 - matched, n2 - matched};

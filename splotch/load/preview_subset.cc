@@ -39,6 +39,10 @@ bool kept_in_preview(float x, float y, float z, double fraction) {
   return double(h >> 11) * 0x1p-53 < fraction;
 }
 
+bool kept_in_preview(std::uint64_t id, double fraction) {
+  return double(mix(id + 0x9e3779b97f4a7c15ULL) >> 11) * 0x1p-53 < fraction;
+}
+
 std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
   const std::size_t n = p.size();
   if (fraction >= 1) return n;
@@ -53,7 +57,8 @@ std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
     first[t] = lo;
     std::size_t k = lo;
     for (std::size_t i = lo; i < hi; ++i) {
-      if (!kept_in_preview(p.x[i], p.y[i], p.z[i], fraction)) continue;
+      if (!(p.id.empty() ? kept_in_preview(p.x[i], p.y[i], p.z[i], fraction) : kept_in_preview(p.id[i], fraction)))
+        continue;
       for (ParticleArray<float>* v : p.float_fields()) move_kept(*v, i, k);
       move_kept(p.type, i, k);
       move_kept(p.id, i, k);

@@ -15,14 +15,17 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "io/particle_set.h"
 
 namespace splotch {
 
-// Whether the particle at (x, y, z) is among the `fraction` kept.
+// Whether the particle at (x, y, z) is among the `fraction` kept; with IDs (read for a movie
+// between snapshots), by its ID instead, so that both snapshots keep the same particles.
 bool kept_in_preview(float x, float y, float z, double fraction);
+bool kept_in_preview(std::uint64_t id, double fraction);
 
 // Keeps the particles kept_in_preview chooses (in their order) and grows their smoothing lengths
 // by fraction^(-1/3); returns how many are kept. fraction >= 1 keeps all, unchanged.

@@ -82,6 +82,7 @@ void SnapshotCache::read_ahead(std::string signature, SnapshotRequest input,
 const LoadedSnapshot* SnapshotCache::take_read_ahead(const std::string& signature, Console& console,
                                                      const std::string& beside) {
   if (!ahead_.valid()) return nullptr;
+  if (!beside.empty() && ahead_signature_ == beside) return nullptr;  // the frame's other snapshot: taken next
   if (signature != ahead_signature_) {
     ahead_.wait();
     ahead_ = std::future<Ahead>();

@@ -61,6 +61,9 @@ struct LaterFrame {
   std::string signature;
   SnapshotRequest input;
   std::vector<TypeNormalization> normalization;
+  // A frame between two snapshots: the second (the first is signature and input).
+  std::string second_signature;
+  SnapshotRequest second_input;
 };
 
 LaterFrame plan_later_frame(ParamFile params, const SceneFrame& f, bool resume) {
@@ -76,9 +79,9 @@ LaterFrame plan_later_frame(ParamFile params, const SceneFrame& f, bool resume) 
     plan.normalization = normalizations(s);
     plan.signature = snapshot_signature(input_keys, plan.normalization);
     plan.input = s.input;
-    if (s.interpolation.between) {  // the snapshot a frame between two needs beyond the one it shares with those before
-      plan.signature = snapshot_signature(s.interpolation.second_input_keys, plan.normalization);
-      plan.input = s.interpolation.second_input;
+    if (s.interpolation.between) {
+      plan.second_signature = snapshot_signature(s.interpolation.second_input_keys, plan.normalization);
+      plan.second_input = s.interpolation.second_input;
     }
     plan.exists = resume && path_exists(s.output.path);
     plan.usable = true;
@@ -120,9 +123,15 @@ class ReadAheadPlanner {
       if (!plans_[j]) plans_[j] = plan_later_frame(frame_params_(j), frames_[j], resume_);
       const LaterFrame& later = *plans_[j];
       if (!later.usable) return;
-      if (later.exists || later.signature == signature) continue;
+      if (later.exists) continue;
+      // The frame's snapshot (of the two of a frame between snapshots, one) that is neither this
+      // frame's nor kept.
+      auto needed = [&](const std::string& sig) { return !sig.empty() && sig != signature && !cache_.kept(sig); };
+      const bool second = !needed(later.signature) && needed(later.second_signature);
+      if (!needed(later.signature) && !second) continue;
+      const SnapshotRequest& input = second ? later.second_input : later.input;
       // This frame reads HDF5 headers on this thread while the read runs.
-      if (reads_hdf5(later.input.format) && !hdf5_thread_safe()) return;
+      if (reads_hdf5(input.format) && !hdf5_thread_safe()) return;
       // The next snapshot is likely of the size of this one (the same simulation); the margin
       // covers the reader's and the estimators' working memory.
       const std::size_t available = available_memory_bytes();
@@ -133,7 +142,7 @@ class ReadAheadPlanner {
         memory_said_ = true;
         return;
       }
-      cache_.read_ahead(later.signature, later.input, later.normalization);
+      cache_.read_ahead(second ? later.second_signature : later.signature, input, later.normalization);
       return;
     }
   }
