@@ -177,42 +177,44 @@ ParticleArray<float> Hdf5File::read_field(int type, const Hdf5Field& field, int 
   return values;
 }
 
-void Hdf5File::read(int type, const Hdf5Field& field, std::size_t first, std::size_t count, float* const targets[],
-                    int target_count, float factor) const {
+namespace {
+
+// Rows [first, first + count) of dataset `field` of group `group`, every component, converted by the
+// library to `memory_type` into `dest`; `what` ends the error's text.
+void read_rows(hid_t file, const std::string& path, const std::string& group, const Hdf5Field& field, std::size_t first,
+               std::size_t count, hid_t memory_type, void* dest, const std::string& what) {
   QuietErrors quiet;
-  const std::string where = "'" + path_ + "' " + group_name(type) + "/" + field.name;
-  Id group(H5Gopen2(file_, group_name(type).c_str(), H5P_DEFAULT), H5Gclose);
-  Id d(group.valid() ? H5Dopen2(group.get(), field.name.c_str(), H5P_DEFAULT) : -1, H5Dclose);
+  const std::string where = "'" + path + "' " + group + "/" + field.name;
+  Id g(H5Gopen2(file, group.c_str(), H5P_DEFAULT), H5Gclose);
+  Id d(g.valid() ? H5Dopen2(g.get(), field.name.c_str(), H5P_DEFAULT) : -1, H5Dclose);
   if (!d.valid()) throw UserError("cannot open " + where);
   Id file_space(H5Dget_space(d.get()), H5Sclose);
-  const hsize_t k = hsize_t(field.components);
-  const hsize_t start[2] = {hsize_t(first), 0}, size[2] = {hsize_t(count), k};
+  const hsize_t start[2] = {hsize_t(first), 0}, size[2] = {hsize_t(count), hsize_t(field.components)};
   const int rank = H5Sget_simple_extent_ndims(file_space.get());
   Id memory(H5Screate_simple(rank, size, nullptr), H5Sclose);
-  std::vector<float> values(count * std::size_t(k));
   if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
-      H5Dread(d.get(), H5T_NATIVE_FLOAT, memory.get(), file_space.get(), H5P_DEFAULT, values.data()) < 0)
+      H5Dread(d.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT, dest) < 0)
     throw UserError("cannot read rows " + std::to_string(first) + " to " + std::to_string(first + count) + " of " +
-                    where + " (damaged or truncated file?)");
+                    where + what);
+}
+
+}  // namespace
+
+void Hdf5File::read(int type, const Hdf5Field& field, std::size_t first, std::size_t count, float* const targets[],
+                    int target_count, float factor) const {
+  const std::size_t k = std::size_t(field.components);
+  std::vector<float> values(count * k);
+  read_rows(file_, path_, group_name(type), field, first, count, H5T_NATIVE_FLOAT, values.data(),
+            " (damaged or truncated file?)");
   for (int c = 0; c < target_count && c < int(k); ++c)
     if (float* out = targets[c])
-      for (std::size_t i = 0; i < count; ++i) out[i] = values[i * std::size_t(k) + std::size_t(c)] * factor;
+      for (std::size_t i = 0; i < count; ++i) out[i] = values[i * k + std::size_t(c)] * factor;
 }
 
 void Hdf5File::read_ids(int type, const Hdf5Field& field, std::size_t first, std::size_t count,
                         std::uint64_t* out) const {
-  QuietErrors quiet;
-  const std::string where = "'" + path_ + "' " + group_name(type) + "/" + field.name;
-  Id group(H5Gopen2(file_, group_name(type).c_str(), H5P_DEFAULT), H5Gclose);
-  Id d(group.valid() ? H5Dopen2(group.get(), field.name.c_str(), H5P_DEFAULT) : -1, H5Dclose);
-  if (!d.valid()) throw UserError("cannot open " + where);
-  Id file_space(H5Dget_space(d.get()), H5Sclose);
-  const hsize_t start[1] = {hsize_t(first)}, size[1] = {hsize_t(count)};
-  Id memory(H5Screate_simple(1, size, nullptr), H5Sclose);
-  if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
-      H5Dread(d.get(), H5T_NATIVE_UINT64, memory.get(), file_space.get(), H5P_DEFAULT, out) < 0)
-    throw UserError("cannot read rows " + std::to_string(first) + " to " + std::to_string(first + count) + " of " +
-                    where + " as integer IDs (damaged file, or not integers?)");
+  read_rows(file_, path_, group_name(type), field, first, count, H5T_NATIVE_UINT64, out,
+            " as integer IDs (damaged file, or not integers?)");
 }
 
 }  // namespace splotch

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,6 +85,34 @@ class FileSource : public ParticleSource {
   LoadedSnapshot loaded_;
 };
 
+// A snapshot through a scene's cache, and where it came from.
+struct CacheLoad {
+  enum From { kept, read_ahead, read } from;
+  const LoadedSnapshot& loaded;
+};
+
+// The snapshot `signature` names: kept from the frames before, read in the background (the wait
+// timed as stage read), or read now, once the memory of the kept snapshots (but `beside`, an
+// interpolated frame's other one) is given back and `before_read` (the memory check) has run.
+CacheLoad load_through_cache(SnapshotCache& cache, const std::string& signature, const std::string& beside,
+                             const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
+                             StageClock& clock, Console& console, const std::function<void()>& before_read) {
+  if (const LoadedSnapshot* kept = cache.kept(signature)) {
+    clock.done("read");
+    return {CacheLoad::kept, *kept};
+  }
+  if (const LoadedSnapshot* ahead = cache.take_read_ahead(signature, console, beside)) {
+    clock.done("read");
+    return {CacheLoad::read_ahead, *ahead};
+  }
+  cache.clear(beside);
+  before_read();
+  const double before = clock.load_starts();
+  const LoadedSnapshot& loaded = cache.keep(signature, load_snapshot(input, normalization, console), beside);
+  clock.loaded(loaded, before);
+  return {CacheLoad::read, loaded};
+}
+
 // A scene's frame: the particles stay as they are for later frames (the cache), and the frame
 // projects a copy of the active ones.
 class CacheSource : public ParticleSource {
@@ -91,23 +120,13 @@ class CacheSource : public ParticleSource {
   CacheSource(const FramePlan& plan, const FrameOptions& frame, Console& console)
       : plan_(plan), frame_(frame), console_(console) {}
   void load(StageClock& clock, RunReport& report) override {
-    SnapshotCache& cache = *frame_.cache;
     const std::string signature = snapshot_signature(plan_.input_keys, plan_.normalization);
-    loaded_ = cache.kept(signature);
-    report.reused = loaded_ != nullptr;
-    if (!loaded_) {
-      loaded_ = cache.take_read_ahead(signature, console_);
-      report.read_ahead = loaded_ != nullptr;
-    }
-    if (loaded_) {
-      clock.done("read");  // the wait for a read in the background, if any
-    } else {
-      cache.clear();  // its memory back before the read
-      check_memory_before_read(plan_, *this, true, nullptr, console_);
-      const double before = clock.load_starts();
-      loaded_ = &cache.keep(signature, load_snapshot(plan_.settings.input, plan_.normalization, console_));
-      clock.loaded(*loaded_, before);
-    }
+    const CacheLoad got =
+        load_through_cache(*frame_.cache, signature, "", plan_.settings.input, plan_.normalization, clock, console_,
+                           [&] { check_memory_before_read(plan_, *this, true, nullptr, console_); });
+    loaded_ = &got.loaded;
+    report.reused = got.from == CacheLoad::kept;
+    report.read_ahead = got.from == CacheLoad::read_ahead;
     report.particles_read = loaded_->read;
     report.particles_dropped = loaded_->dropped;
     if (frame_.loaded) frame_.loaded(signature, loaded_->bytes(), loaded_->seconds());
@@ -190,23 +209,17 @@ class InterpolationSource : public ParticleSource {
   const LoadedSnapshot& get(const SnapshotRequest& input, const std::string& signature, const std::string& beside,
                             StageClock& clock, RunReport& report) {
     if (!frame_.cache) {
+      const double before = clock.load_starts();
       owned_.push_back(load_snapshot(input, plan_.normalization, console_));
+      clock.loaded(owned_.back(), before);
       ++report.snapshot_reads;
       return owned_.back();
     }
-    SnapshotCache& cache = *frame_.cache;
-    if (const LoadedSnapshot* kept = cache.kept(signature)) return *kept;
-    if (const LoadedSnapshot* ahead = cache.take_read_ahead(signature, console_, beside)) {
-      report.read_ahead = true;
-      ++report.snapshot_reads;
-      return *ahead;
-    }
-    cache.clear(beside);  // the memory of snapshots no longer needed back before the read
-    const double before = clock.load_starts();
-    const LoadedSnapshot& loaded = cache.keep(signature, load_snapshot(input, plan_.normalization, console_), beside);
-    clock.loaded(loaded, before);
-    ++report.snapshot_reads;
-    return loaded;
+    const CacheLoad got =
+        load_through_cache(*frame_.cache, signature, beside, input, plan_.normalization, clock, console_, [] {});
+    report.read_ahead |= got.from == CacheLoad::read_ahead;
+    report.snapshot_reads += got.from != CacheLoad::kept;
+    return got.loaded;
   }
 
   const FramePlan& plan_;

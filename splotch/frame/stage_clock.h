@@ -20,14 +20,7 @@ class StageClock {
   // The time since the last stage ended is stage `name`'s (added to its time so far: a frame of
   // several views runs the stages from geometry on once per view).
   void done(const char* name) {
-    const double seconds = clock_.lap();
-    for (auto& stage : report_.stages)
-      if (stage.first == name) {
-        stage.second += seconds;
-        pace();
-        return;
-      }
-    report_.stages.push_back({name, seconds});
+    add(name, clock_.lap());
     pace();
   }
   // The time since the last stage ended counts in none (a wait for the other processes).
@@ -35,10 +28,11 @@ class StageClock {
   // A load starts: the time since the last stage ended (the settings, which read headers, and
   // the palettes), which counts as reading.
   double load_starts() { return clock_.lap(); }
-  // The stages of a snapshot's load, as it timed them, the first with `before` added.
+  // The stages of a snapshot's load, as it timed them, the first with `before` added (an
+  // interpolated frame's two loads add up).
   void loaded(const LoadedSnapshot& loaded, double before) {
-    report_.stages.insert(report_.stages.end(), loaded.stages.begin(), loaded.stages.end());
-    report_.stages[0].second += before;
+    for (std::size_t k = 0; k < loaded.stages.size(); ++k)
+      add(loaded.stages[k].first, loaded.stages[k].second + (k == 0 ? before : 0.0));
     clock_.lap();
     pace();
   }
@@ -48,6 +42,15 @@ class StageClock {
   double seconds() const { return clock_.seconds(); }
 
  private:
+  void add(const std::string& name, double seconds) {
+    for (auto& stage : report_.stages)
+      if (stage.first == name) {
+        stage.second += seconds;
+        return;
+      }
+    report_.stages.push_back({name, seconds});
+  }
+
   Stopwatch clock_;
   RunReport& report_;
   std::optional<GpuStartup>& gpu_;
