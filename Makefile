@@ -11,9 +11,14 @@ CXXFLAGS ?= -O3 $(ARCH) -g
 CXXFLAGS += -std=c++17 -fopenmp -fno-math-errno -Wall -Wextra -Wshadow -I.
 LDLIBS   += -lstb
 DEPFLAGS  = -MMD -MP
+# The server (bin/splotch --serve) is on Debian's cpp-httplib, a compiled library built with these
+# three options: its header must see them too.
+HTTPLIB_FLAGS := -DCPPHTTPLIB_OPENSSL_SUPPORT -DCPPHTTPLIB_ZLIB_SUPPORT -DCPPHTTPLIB_BROTLI_SUPPORT
+CXXFLAGS += $(HTTPLIB_FLAGS)
+LDLIBS   += -lcpp-httplib -pthread
 
 # Debian packages the build and tests need (`make deps` installs the missing ones).
-DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev
+DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev libcpp-httplib-dev
 
 LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/app/main.cc splotch/mpi/mpi_comm.cc,$(wildcard splotch/*/*.cc))
 TEST_SRC := $(wildcard tests/test_*.cc)
@@ -76,6 +81,13 @@ FUZZ     ?= 0
 ifeq ($(FUZZ),1)
 DEB_PACKAGES += clang libclang-rt-dev clang-format
 endif
+# `make deps BROWSER=1`: Debian's Chromium and ChromeDriver, for the test of the server's page in a
+# real browser (tests/browser/serve_page_test.py, run by make test; it says so and is skipped
+# where they are not installed).
+BROWSER  ?= 0
+ifeq ($(BROWSER),1)
+DEB_PACKAGES += chromium chromium-driver python3
+endif
 # Only splotch/mpi/mpi_comm.cc sees MPI: the other objects are the default build's.
 MPI_OBJ  := build/obj/splotch/app/main.o $(filter-out build/obj/splotch/mpi/no_mpi.o,$(LIB_OBJ)) build/mpi/splotch/mpi/mpi_comm.o
 MPI_STAMP := build/mpi_$(MPI)
@@ -92,7 +104,8 @@ help:
 	@echo "make          build bin/splotch (and bin/splotch_path, bin/make_demo)"
 	@echo "make deps     install missing Debian packages with apt-get: $(DEB_PACKAGES)"
 	@echo "make demo     render the demo picture to build/demo/"
-	@echo "make test     build and run the test suite (with the MPI tests where mpicxx is found), after the include check"
+	@echo "make test     build and run the test suite (with the MPI tests where mpicxx is found), after the include check,"
+	@echo "              and the server's page in headless Chromium (make deps BROWSER=1 installs it)"
 	@echo "make format-check   every source file as .clang-format lays it out (make format rewrites them)"
 	@echo "make MPI=1    bin/splotch built with MPI (OpenMPI; make deps MPI=1 installs it); bin/splotch_mpi is that build"
 	@echo "make bench    benchmark on ../shared/bench snapshots (1e6, 1e7 particles)"
@@ -175,6 +188,7 @@ demo: bin/splotch build/demo/demo_particles.bin build/demo/demo_vector.bin
 # The MPI tests run where mpicxx is found (tests/test_mpi.cc says when they are skipped).
 test: include-check bin/splotch bin/splotch_path bin/splotch_tests bin/make_demo $(if $(MPICXX),bin/splotch_mpi)
 	bin/splotch_tests
+	@status=0; python3 tests/browser/serve_page_test.py || status=$$?; [ $$status -eq 0 ] || [ $$status -eq 77 ]
 
 # No include runs upward between the rooms of ARCHITECTURE.md, none in a circle.
 include-check:
@@ -201,7 +215,7 @@ references: bin/splotch bin/make_demo
 # bin/splotch as a user does exercise the same code, which this run has covered, at a multiple of
 # the time.
 SAN_FLAGS := -std=c++17 -fopenmp -O1 -g $(ARCH) -fno-omit-frame-pointer -fsanitize=address,undefined \
-             -fno-sanitize-recover=undefined -Wall -Wextra -Wshadow -I.
+             -fno-sanitize-recover=undefined -Wall -Wextra -Wshadow -I. $(HTTPLIB_FLAGS)
 SAN_SRC   := $(filter-out cuda/no_cuda.cc,$(LIB_SRC)) cuda/no_cuda.cc $(TEST_SRC)
 SAN_OBJ   := $(SAN_SRC:%.cc=build/san/%.o)
 SAN_SKIP  := bin/splotch*,mpi*,end to end*,original parameter files*,used.par*,input kind*,bad values*,output names*
@@ -211,7 +225,7 @@ build/san/%.o: %.cc
 build/san/tests/test_hdf5_reader.o build/san/tests/test_cli.o build/san/tests/test_hdf5_table_reader.o: $(HDF5_STAMP)
 bin/splotch_tests_san: $(SAN_OBJ)
 	@mkdir -p bin
-	$(CXX) $(SAN_FLAGS) $^ -lstb $(HDF5_LIBS) -o $@
+	$(CXX) $(SAN_FLAGS) $^ -lstb -lcpp-httplib $(HDF5_LIBS) -o $@
 sanitize: bin/splotch_tests_san bin/splotch bin/make_demo
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 bin/splotch_tests_san -tce='$(SAN_SKIP)'
 

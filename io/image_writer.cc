@@ -24,11 +24,30 @@ namespace {
 // errno can be 0 when a library call fails without a system call behind it.
 std::string describe_errno(int error) { return error != 0 ? std::strerror(error) : "write failed"; }
 
+// Where encoded bytes go: a file (PendingFile) or memory (the server's pictures).
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual void write(const void* data, std::size_t size) = 0;
+  void write(const std::vector<std::uint8_t>& bytes) { write(bytes.data(), bytes.size()); }
+};
+
+class MemorySink : public ByteSink {
+ public:
+  using ByteSink::write;
+  void write(const void* data, std::size_t size) override {
+    const auto* b = static_cast<const std::uint8_t*>(data);
+    bytes.insert(bytes.end(), b, b + size);
+  }
+  std::vector<std::uint8_t> bytes;
+};
+
 // A file that appears under its final name only when complete: bytes go to a temporary sibling
 // (same directory, so that the rename is atomic), which commit() renames over the target.
 // Destruction without a successful commit() removes the temporary file.
-class PendingFile {
+class PendingFile : public ByteSink {
  public:
+  using ByteSink::write;
   explicit PendingFile(const std::string& path) : path_(path), temp_path_(path + ".tmp." + std::to_string(::getpid())) {
     file_ = std::fopen(temp_path_.c_str(), "wb");
     if (file_ == nullptr) fail(path_, describe_errno(errno));
@@ -45,12 +64,10 @@ class PendingFile {
     if (!committed_) std::remove(temp_path_.c_str());
   }
 
-  void write(const void* data, std::size_t size) {
+  void write(const void* data, std::size_t size) override {
     errno = 0;
     if (size > 0 && std::fwrite(data, 1, size, file_) != size) fail(path_, describe_errno(errno));
   }
-
-  void write(const std::vector<std::uint8_t>& bytes) { write(bytes.data(), bytes.size()); }
 
   // No fsync: a failed or killed run never exposes a partial picture, which is the promise;
   // surviving a power loss as well would cost seconds per frame of hundreds of megabytes.
@@ -97,7 +114,7 @@ void put_bgr(std::vector<std::uint8_t>& bytes, const std::uint8_t* rgb) {
   bytes.push_back(rgb[0]);
 }
 
-void write_tga(PendingFile& out, const Image8& image) {
+void write_tga(ByteSink& out, const Image8& image) {
   out.write(tga_header(image, 2));
   std::vector<std::uint8_t> row(std::size_t(image.width) * 3);
   for (int y = 0; y < image.height; ++y) {
@@ -148,7 +165,7 @@ void encode_rle_row(const std::uint8_t* row, int width, std::vector<std::uint8_t
   }
 }
 
-void write_tga_rle(PendingFile& out, const Image8& image) {
+void write_tga_rle(ByteSink& out, const Image8& image) {
   out.write(tga_header(image, 10));
   std::vector<std::uint8_t> row;
   row.reserve(std::size_t(image.width) * 3 + std::size_t(image.width) / kTgaMaxPacket + 1);
@@ -161,7 +178,7 @@ void write_tga_rle(PendingFile& out, const Image8& image) {
 
 // ---- PPM and PNG -----------------------------------------------------------------------------
 
-void write_ppm(PendingFile& out, const Image8& image) {
+void write_ppm(ByteSink& out, const Image8& image) {
   const std::string header = "P6\n" + std::to_string(image.width) + "\n" + std::to_string(image.height) + "\n255\n";
   out.write(header.data(), header.size());
   out.write(image.rgb);  // rows are stored top first, R G B, exactly as P6 wants them
@@ -169,7 +186,7 @@ void write_ppm(PendingFile& out, const Image8& image) {
 
 // stb_image_write is C: an exception must not unwind through it, so the callback parks it here.
 struct PngSink {
-  PendingFile* out;
+  ByteSink* out;
   std::exception_ptr error;
 };
 
@@ -181,7 +198,7 @@ void png_write_callback(void* context, void* data, int size) {
   } catch (...) { sink->error = std::current_exception(); }
 }
 
-void write_png(PendingFile& out, const Image8& image, const std::string& path) {
+void write_png(ByteSink& out, const Image8& image, const std::string& path) {
   PngSink sink{&out, nullptr};
   const int ok = stbi_write_png_to_func(png_write_callback, &sink, image.width, image.height, 3, image.rgb.data(),
                                         image.width * 3);
@@ -189,7 +206,7 @@ void write_png(PendingFile& out, const Image8& image, const std::string& path) {
   if (!ok) fail(path, "PNG encoding failed (out of memory?)");
 }
 
-void write_jpeg(PendingFile& out, const Image8& image, const std::string& path, int quality) {
+void write_jpeg(ByteSink& out, const Image8& image, const std::string& path, int quality) {
   PngSink sink{&out, nullptr};
   const int ok =
       stbi_write_jpg_to_func(png_write_callback, &sink, image.width, image.height, 3, image.rgb.data(), quality);
@@ -216,7 +233,7 @@ void check_image(const std::string& path, const Image8& image, ImageFormat forma
                    std::to_string(image.height) + " pixels; use PPM)");
 }
 
-void encode(PendingFile& out, const Image8& image, ImageFormat format, const std::string& path, int jpeg_quality) {
+void encode(ByteSink& out, const Image8& image, ImageFormat format, const std::string& path, int jpeg_quality) {
   switch (format) {
     case ImageFormat::tga: return write_tga(out, image);
     case ImageFormat::tga_rle: return write_tga_rle(out, image);
@@ -235,6 +252,14 @@ void write_image(const std::string& path, const Image8& image, ImageFormat forma
   PendingFile out(path);
   encode(out, image, format, path, jpeg_quality);
   out.commit();
+}
+
+std::vector<std::uint8_t> encode_image(const Image8& image, ImageFormat format, int jpeg_quality) {
+  const std::string what = "(in memory)";
+  check_image(what, image, format);
+  MemorySink out;
+  encode(out, image, format, what, jpeg_quality);
+  return std::move(out.bytes);
 }
 
 }  // namespace splotch

@@ -6,7 +6,9 @@
 // target (DESIGN.md section 2), which is renamed over the target only once it is complete.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "io/image.h"
 
@@ -18,5 +20,8 @@ enum class ImageFormat { tga, tga_rle, ppm, png, jpeg };
 // the path and the reason ("cannot write image 'out/x.tga': No such file or directory") when the
 // picture cannot be written; `path` is then left as it was and no temporary file remains.
 void write_image(const std::string& path, const Image8& image, ImageFormat format, int jpeg_quality = 90);
+
+// The bytes write_image would write, in memory (the server's pictures).
+std::vector<std::uint8_t> encode_image(const Image8& image, ImageFormat format, int jpeg_quality = 90);
 
 }  // namespace splotch

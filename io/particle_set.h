@@ -34,6 +34,9 @@ struct ParticleSet {
   std::array<ParticleArray<float>*, 11> float_fields() {
     return {&x, &y, &z, &hsml, &intensity, &colour[0], &colour[1], &colour[2], &vx, &vy, &vz};
   }
+  std::array<const ParticleArray<float>*, 11> float_fields() const {
+    return {&x, &y, &z, &hsml, &intensity, &colour[0], &colour[1], &colour[2], &vx, &vy, &vz};
+  }
   int type_of(std::size_t i) const { return type.empty() ? 0 : type[i]; }
 };
 

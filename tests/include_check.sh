@@ -28,8 +28,11 @@ allowed = {
                       "splotch/load", "splotch/render", "cuda", "splotch/settings"],
     "splotch/scene": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
                       "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame"],
+    "splotch/serve": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
+                      "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame"],
     "splotch/app": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
-                    "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame", "splotch/scene"],
+                    "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame", "splotch/scene",
+                    "splotch/serve"],
 }
 
 def room_of(path):

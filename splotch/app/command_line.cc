@@ -1,5 +1,6 @@
 #include "splotch/app/command_line.h"
 
+#include "params/param_file.h"
 #include "params/user_error.h"
 
 namespace splotch {
@@ -7,6 +8,7 @@ namespace splotch {
 std::string usage_text() {
   return "usage: splotch [--quiet] FILE.par [key=value ...]\n"
          "       splotch --info FILE.par [key=value ...]\n"
+         "       splotch --serve FILE.par [--port N] [--host ADDR] [key=value ...]\n"
          "\n"
          "Renders the particle snapshot that the parameter file FILE.par names (Splotch format:\n"
          "one key=value per line, '#' starts a comment). Arguments key=value override the file.\n"
@@ -16,6 +18,10 @@ std::string usage_text() {
          "  --version   the version of splotch\n"
          "  --quiet     no progress bar and no report; warnings and errors still appear\n"
          "  --info      read the snapshot and print particle counts and field ranges; render nothing\n"
+         "  --serve     read the snapshot once and serve a page to fly through it and tune it in a browser\n"
+         "              (as server = TRUE in the file); it prints the URL to open, with its token\n"
+         "  --port N    the port --serve listens on (default 8080; 0: any free one)\n"
+         "  --host ADDR the address --serve listens on (default 127.0.0.1, this machine only)\n"
          "\n"
          "Every image is written with <image>.used.par beside it: all parameters the run used,\n"
          "defaults marked. The README lists the supported keys.\n"
@@ -24,8 +30,31 @@ std::string usage_text() {
 
 CommandLine parse_command_line(const std::vector<std::string>& args) {
   CommandLine c;
-  for (const std::string& a : args) {
-    if (a == "--help" || a == "-h")
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    // --port N or --port=N (and --host).
+    auto value_of = [&](const std::string& option) {
+      if (a.size() > option.size() && a.compare(0, option.size() + 1, option + "=") == 0)
+        return a.substr(option.size() + 1);
+      if (k + 1 >= args.size()) throw UserError(option + " needs a value (see splotch --help)");
+      return args[++k];
+    };
+    auto is = [&](const std::string& option) {
+      return a == option || a.compare(0, option.size() + 1, option + "=") == 0;
+    };
+    if (is("--port")) {
+      const std::string v = value_of("--port");
+      const long long port = parse_integer(v, "--port");
+      if (port < 0 || port > 65535) throw UserError("--port " + v + ": a port from 1 to 65535 (0: any free one)");
+      c.port = int(port);
+      c.port_given = true;
+    } else if (is("--host")) {
+      c.host = value_of("--host");
+      if (c.host.empty()) throw UserError("--host needs an address (127.0.0.1, 0.0.0.0 or one of this machine's)");
+      c.host_given = true;
+    } else if (a == "--serve")
+      c.serve = true;
+    else if (a == "--help" || a == "-h")
       c.help = true;
     else if (a == "--version")
       c.version = true;
@@ -43,6 +72,9 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       throw UserError("two parameter files given, '" + c.parameter_file + "' and '" + a +
                       "'; overrides take the form key=value");
   }
+  if (c.serve && c.info) throw UserError("--serve and --info: give one of them");
+  if ((c.port_given || c.host_given) && c.info)
+    throw UserError(std::string(c.port_given ? "--port" : "--host") + " is for --serve (see splotch --help)");
   if (!c.help && !c.version && c.parameter_file.empty())
     throw UserError("no parameter file given (usage: splotch [--quiet] FILE.par [key=value ...]; see --help)");
   return c;

@@ -1,6 +1,7 @@
 // The command line of bin/splotch (DESIGN.md section 2):
 //   splotch [--quiet] FILE.par [key=value ...]
 //   splotch --info FILE.par [key=value ...]
+//   splotch --serve FILE.par [--port N] [--host ADDR] [key=value ...]
 //   splotch --help | --version
 #pragma once
 
@@ -10,7 +11,10 @@
 namespace splotch {
 
 struct CommandLine {
-  bool help = false, version = false, quiet = false, info = false;
+  bool help = false, version = false, quiet = false, info = false, serve = false;
+  int port = 8080;                 // --serve: the port (0: any free one, printed)
+  std::string host = "127.0.0.1";  // --serve: the address listened on
+  bool port_given = false, host_given = false;
   std::string parameter_file;
   std::vector<std::string> overrides;  // "key=value", in order
 };

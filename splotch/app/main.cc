@@ -9,6 +9,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "params/param_file.h"
 #include "params/user_error.h"
@@ -19,6 +20,7 @@
 #include "splotch/frame/pipeline.h"
 #include "splotch/mpi/comm.h"
 #include "splotch/scene/scene_run.h"
+#include "splotch/serve/serve_run.h"
 #include "splotch/settings/settings.h"
 #include "splotch/util/console.h"
 
@@ -46,10 +48,20 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
   else
     silent.emplace(Console::Holding{});
   Console& console = comm.root() ? *speaking : *silent;
-  if (params.get<bool>("server", false))
-    throw UserError(params.origin("server") +
-                    ": server = TRUE asks for the original's interactive server, which this "
-                    "splotch does not have; leave the key out (or FALSE) to render the file's picture");
+  const bool serving = cl.serve || (!cl.info && params.get<bool>("server", false));
+  if ((cl.port_given || cl.host_given) && !serving)
+    throw UserError(std::string(cl.port_given ? "--port" : "--host") +
+                    " is for --serve (or server = TRUE in the parameter file); see splotch --help");
+  if (serving) {
+    if (comm.size() > 1)
+      throw UserError(std::string(cl.serve ? "--serve" : params.origin("server") + ": server = TRUE") +
+                      " runs as one process: start it without mpirun");
+    ServeOptions options;
+    options.http.host = cl.host;
+    options.http.port = cl.port;
+    options.palette_directory = default_palette_directory();
+    return serve(std::move(params), options, console);
+  }
   if (cl.info || analysis_only(params)) {
     if (!cl.info && !comm.root()) return 0;
     if (!cl.info)

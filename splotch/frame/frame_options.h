@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -12,6 +13,13 @@ namespace splotch {
 class SnapshotCache;
 class GpuStartup;
 class Comm;
+class ParticleSource;
+class ParamFile;
+class Console;
+struct FramePlan;
+struct Settings;
+struct Image;
+struct NormalizedRanges;
 
 // Which frame a run renders: its number (the image's name), whether it is a frame of a scene file,
 // and whether an existing image is left alone (resume). A scene also passes what its frames share.
@@ -43,6 +51,13 @@ struct FrameOptions {
   int frames = 1;
   // The GPU of this process among those it sees (Comm::gpu_index: one GPU per MPI process).
   int device = 0;
+  // The frame's particles from the caller, which keeps them (the server, splotch/serve); null:
+  // from the file, a scene's cache or an MPI share (splotch/frame/particle_source.h).
+  std::function<std::unique_ptr<ParticleSource>(const FramePlan& plan, Console& console)> source;
+  // The finished picture handed to the caller instead of written (the server sends it to a
+  // browser), with its view's settings and the run's record (used.par); null: written.
+  std::function<void(const Image& image, const Settings& view, const ParamFile& params, const NormalizedRanges& ranges)>
+      deliver;
 };
 
 }  // namespace splotch

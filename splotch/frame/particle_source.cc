@@ -22,10 +22,7 @@
 #include "splotch/stages/geometry.h"
 
 namespace splotch {
-namespace {
 
-// Whether the run fits in memory, from the particles the headers promise (a warning when it
-// takes most of it, an error when not). `keeps_particles`: a scene keeps them for later frames.
 void check_memory_before_read(const FramePlan& plan, ParticleSource& source, bool keeps_particles, const Comm* comm,
                               Console& console) {
   const std::optional<std::uint64_t> n = plan.memory_check ? source.particles_to_read() : std::nullopt;
@@ -52,6 +49,8 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
     if (!w.empty()) console.warning(w);
   });
 }
+
+namespace {
 
 // A frame of several views keeps its particles while each view projects a copy of them.
 bool several_views(const Settings& s) { return view_paths(s.views, "").size() > 1; }
@@ -309,6 +308,7 @@ class ShareSource : public ParticleSource {
 
 std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const FrameOptions& frame, const Comm* comm,
                                                 Console& console) {
+  if (frame.source) return frame.source(plan, console);
   const bool interpolated = plan.settings.interpolation.between;
   if (interpolated && comm && comm->size() > 1)
     throw UserError("a frame between two snapshots (interpolation_mode with fidx = " +

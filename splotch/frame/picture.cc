@@ -52,10 +52,14 @@ Image palette_bands(const Settings& s, const Palettes& palettes) {
 
 void write_picture(const ParamFile& params, const Settings& s, const Image& image, const NormalizedRanges& ranges) {
   write_image(s.output.path, to_8bit(image), s.output.format, s.output.jpeg_quality);
+  write_text_file(s.output.path + ".used.par", used_par_text(params, ranges));
+}
+
+std::string used_par_text(const ParamFile& params, const NormalizedRanges& ranges) {
   std::ostringstream used;
   params.write_used(used);
   if (!ranges.data.empty()) used << range_comments(ranges);
-  write_text_file(s.output.path + ".used.par", used.str());
+  return used.str();
 }
 
 }  // namespace splotch

@@ -22,6 +22,9 @@ double finish_picture(Image& image, const Settings& s, const Palettes& palettes,
 // The original's show_palette.par (no snapshot): the palettes as bands.
 Image palette_bands(const Settings& s, const Palettes& palettes);
 
+// The record of a picture: used.par's text, the data ranges as comments.
+std::string used_par_text(const ParamFile& params, const NormalizedRanges& ranges);
+
 // The image file and its record, used.par, with the data ranges as comments.
 void write_picture(const ParamFile& params, const Settings& s, const Image& image, const NormalizedRanges& ranges);
 

@@ -105,7 +105,10 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     if (comm && !comm->root()) return report;
     const Image bands = palette_bands(s, palettes);
     clock.done("post");
-    write_picture(params, s, bands, {});
+    if (frame.deliver)
+      frame.deliver(bands, s, params, {});
+    else
+      write_picture(params, s, bands, {});
     clock.done("write");
     end_report(report, clock, params, frame, console);
     return report;
@@ -171,7 +174,10 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       if (s.exposure.mode == Exposure::Mode::automatic && exposure != 1.0)
         view_settings.exposure = {Exposure::Mode::factor, exposure};
       clock.done("post");
-      write_picture(params, view_settings, image, ranges);
+      if (frame.deliver)
+        frame.deliver(image, view_settings, params, ranges);
+      else
+        write_picture(params, view_settings, image, ranges);
       clock.done("write");
     });
   }

@@ -84,6 +84,45 @@ std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
   return dest;
 }
 
+ParticleSet preview_subset(const ParticleSet& p, double fraction) {
+  const std::size_t n = p.size();
+  const int threads = omp_get_max_threads();
+  // Each thread lists the kept places of its range; the lists, in order, are the new set's order.
+  std::vector<std::vector<std::size_t>> kept(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+  {
+    const std::size_t t = std::size_t(omp_get_thread_num()), nt = std::size_t(omp_get_num_threads());
+    std::vector<std::size_t>& mine = kept[t];
+    for (std::size_t i = n * t / nt; i < n * (t + 1) / nt; ++i)
+      if (fraction >= 1 ||
+          (p.id.empty() ? kept_in_preview(p.x[i], p.y[i], p.z[i], fraction) : kept_in_preview(p.id[i], fraction)))
+        mine.push_back(i);
+  }
+  std::vector<std::size_t> places;
+  for (const auto& k : kept) places.insert(places.end(), k.begin(), k.end());
+  const std::size_t m = places.size();
+  ParticleSet out;
+  out.box_size = p.box_size;
+  out.time = p.time;
+  const auto from = p.float_fields();
+  const auto to = out.float_fields();
+  auto gather = [&](const auto& in, auto& into) {
+    if (in.empty()) return;
+    into.resize(m);
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < m; ++k) into[k] = in[places[k]];
+  };
+  for (std::size_t f = 0; f < from.size(); ++f) gather(*from[f], *to[f]);
+  gather(p.type, out.type);
+  gather(p.id, out.id);
+  if (fraction < 1) {
+    const float grow = float(std::pow(fraction, -1.0 / 3.0));
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < m; ++k) out.hsml[k] *= grow;
+  }
+  return out;
+}
+
 std::string preview_kept_none(double fraction, std::size_t valid, const std::string& path) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", fraction);

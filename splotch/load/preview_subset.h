@@ -31,6 +31,10 @@ bool kept_in_preview(std::uint64_t id, double fraction);
 // by fraction^(-1/3); returns how many are kept. fraction >= 1 keeps all, unchanged.
 std::size_t keep_preview_subset(ParticleSet& particles, double fraction);
 
+// The same share as a new set, `p` left whole (the server's reduced frames, from the particles it
+// keeps): the particles of `p` that kept_in_preview chooses, their smoothing lengths grown as above.
+ParticleSet preview_subset(const ParticleSet& p, double fraction);
+
 // The error of a preview that keeps no particle of `valid`.
 std::string preview_kept_none(double fraction, std::size_t valid, const std::string& path);
 

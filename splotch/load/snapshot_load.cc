@@ -87,6 +87,8 @@ std::size_t LoadedSnapshot::bytes() const {
                   array_bytes(p.intensity) + array_bytes(p.type) + array_bytes(p.id) + array_bytes(p.vx) +
                   array_bytes(p.vy) + array_bytes(p.vz);
   for (const auto& c : p.colour) n += array_bytes(c);
+  n += array_bytes(raw.intensity);
+  for (const auto& c : raw.colour) n += array_bytes(c);
   return n;
 }
 
@@ -98,8 +100,15 @@ double LoadedSnapshot::seconds() const {
 
 namespace {
 
+template <class T>
+void copy_array(const ParticleArray<T>& from, ParticleArray<T>& to) {
+  to.resize(from.size());
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < from.size(); ++i) to[i] = from[i];
+}
+
 LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization, Console& console,
-                    bool share, const RangeReduction& reduce) {
+                    bool share, const RangeReduction& reduce, bool keep_raw = false) {
   Stopwatch clock;
   LoadedSnapshot out;
   out.particles = read_snapshot(input, console.progress("read"));
@@ -123,6 +132,10 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
     estimate_smoothing_lengths(out.particles, input, console);
     out.stages.push_back({"hsml", clock.lap()});
   }
+  if (keep_raw) {
+    copy_array(out.particles.intensity, out.raw.intensity);
+    for (int c = 0; c < 3; ++c) copy_array(out.particles.colour[c], out.raw.colour[c]);
+  }
   out.ranges = normalize(out.particles, normalization, reduce);
   out.stages.push_back({"normalize", clock.lap()});
   return out;
@@ -131,8 +144,16 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
 }  // namespace
 
 LoadedSnapshot load_snapshot(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
-                             Console& console) {
-  return load(input, normalization, console, false, {});
+                             Console& console, bool keep_raw) {
+  return load(input, normalization, console, false, {}, keep_raw);
+}
+
+double renormalize(LoadedSnapshot& loaded, const std::vector<TypeNormalization>& normalization) {
+  Stopwatch clock;
+  copy_array(loaded.raw.intensity, loaded.particles.intensity);
+  for (int c = 0; c < 3; ++c) copy_array(loaded.raw.colour[c], loaded.particles.colour[c]);
+  loaded.ranges = normalize(loaded.particles, normalization);
+  return clock.lap();
 }
 
 namespace {

@@ -18,8 +18,15 @@
 
 namespace splotch {
 
+// The intensities and colours as read, before normalisation: kept only when asked (the server,
+// which normalises its snapshot again when the browser changes a type's range or log/asinh).
+struct RawValues {
+  ParticleArray<float> intensity, colour[3];
+};
+
 struct LoadedSnapshot {
   ParticleSet particles;
+  RawValues raw;  // empty unless load_snapshot was asked to keep them
   std::size_t read = 0, dropped = 0;
   DroppedParticles dropped_kinds;                      // `dropped`, by what was wrong with them
   NormalizedRanges ranges;                             // the colour and intensity ranges found and used, per type
@@ -31,8 +38,13 @@ struct LoadedSnapshot {
 
 // Reads and prepares the snapshot `input` names; warnings and progress go to `console`. Throws
 // UserError when nothing can be drawn or a type is out of range.
+// `keep_raw`: the intensities and colours as read are kept too (LoadedSnapshot::raw).
 LoadedSnapshot load_snapshot(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
-                             Console& console);
+                             Console& console, bool keep_raw = false);
+
+// `loaded` (kept with its raw values) normalised again, with `normalization`: its particles and
+// ranges as a fresh load_snapshot with that normalisation would give them. Returns the seconds.
+double renormalize(LoadedSnapshot& loaded, const std::vector<TypeNormalization>& normalization);
 
 // One process's share of the snapshot in an MPI run (its ReadShare set in `input`): as
 // load_snapshot, but a share may be empty, the normalisation's ranges are those of all processes,

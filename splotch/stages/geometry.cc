@@ -78,10 +78,10 @@ CameraFrame camera_frame(const Camera& c) {
 void wrap_periodic(ParticleSet& p, Vec3 centre) {
   const double box = p.box_size;
   if (!(box > 0)) return;
-  auto wrap = [box](ParticleArray<float>& v, double centre) {
+  auto wrap = [box](ParticleArray<float>& v, double about) {
     const std::size_t n = v.size();
 #pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i) v[i] = wrapped(v[i], centre, box);
+    for (std::size_t i = 0; i < n; ++i) v[i] = wrapped(v[i], about, box);
   };
   wrap(p.x, centre.x);
   wrap(p.y, centre.y);

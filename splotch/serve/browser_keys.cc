@@ -1,0 +1,167 @@
+#include "splotch/serve/browser_keys.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+namespace splotch {
+namespace {
+
+enum class Kind { real, side, boolean, exposure, palette };
+
+struct Rule {
+  const char* key;
+  Kind kind;
+};
+
+// Keys of the whole picture.
+constexpr Rule picture_keys[] = {
+    {"camera_x", Kind::real},       {"camera_y", Kind::real},
+    {"camera_z", Kind::real},       {"lookat_x", Kind::real},
+    {"lookat_y", Kind::real},       {"lookat_z", Kind::real},
+    {"sky_x", Kind::real},          {"sky_y", Kind::real},
+    {"sky_z", Kind::real},          {"fov", Kind::real},
+    {"xres", Kind::side},           {"yres", Kind::side},
+    {"a_eq_e", Kind::boolean},      {"gray_absorption", Kind::real},
+    {"exposure", Kind::exposure},   {"minrad_pix", Kind::real},
+    {"pic_gamma", Kind::real},      {"pic_contrast", Kind::real},
+    {"pic_brightness", Kind::real}, {"colorbar", Kind::boolean},
+};
+
+// Keys of one type, followed by its number.
+constexpr Rule type_keys[] = {
+    {"brightness", Kind::real},   {"smooth_factor", Kind::real},  {"color_min", Kind::real},
+    {"color_max", Kind::real},    {"intensity_min", Kind::real},  {"intensity_max", Kind::real},
+    {"color_log", Kind::boolean}, {"color_asinh", Kind::boolean}, {"intensity_log", Kind::boolean},
+    {"palette", Kind::palette},
+};
+
+std::string allowed_text() {
+  return "the rendering keys camera_x/y/z, lookat_x/y/z, sky_x/y/z, fov, xres, yres, a_eq_e, gray_absorption, "
+         "exposure, minrad_pix, pic_gamma, pic_contrast, pic_brightness, colorbar, and per type N brightnessN, "
+         "smooth_factorN, color_minN, color_maxN, intensity_minN, intensity_maxN, color_logN, color_asinhN, "
+         "intensity_logN, paletteN";
+}
+
+bool finite_number(const std::string& v, double& out) {
+  if (v.empty()) return false;
+  char* end = nullptr;
+  out = std::strtod(v.c_str(), &end);
+  return end == v.c_str() + v.size() && std::isfinite(out);
+}
+
+bool boolean(const std::string& v) {
+  std::string l = v;
+  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return l == "true" || l == "false" || l == "t" || l == "f" || l == "yes" || l == "no" || l == "1" || l == "0";
+}
+
+// The rule of `key`, with the type number it carries (-1 for a picture key); null when none.
+const Rule* rule_of(const std::string& key, int& type) {
+  type = -1;
+  for (const Rule& r : picture_keys)
+    if (key == r.key) return &r;
+  for (const Rule& r : type_keys) {
+    const std::string stem = r.key;
+    if (key.size() <= stem.size() || key.compare(0, stem.size(), stem) != 0) continue;
+    const std::string number = key.substr(stem.size());
+    if (number.size() > 3 ||
+        !std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); }))
+      continue;
+    type = std::atoi(number.c_str());
+    return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
+                       const BrowserLimits& limits) {
+  if (query.size() > limits.max_keys)
+    throw BadRequest(std::to_string(query.size()) + " keys in one request; at most " + std::to_string(limits.max_keys));
+  KeyValues out;
+  std::set<std::string> seen;
+  for (const auto& [key, value] : query) {
+    const std::string shown = key.size() > 40 ? key.substr(0, 40) + "..." : key;
+    int type = -1;
+    const Rule* rule = rule_of(key, type);
+    if (!rule)
+      throw BadRequest("'" + shown + "' is not a key the browser may set (" + allowed_text() +
+                       "); paths to read or write stay as the served .par gives them");
+    if (type >= ptypes)
+      throw BadRequest("'" + key + "': the served .par has " + std::to_string(ptypes) + " types (0 to " +
+                       std::to_string(ptypes - 1) + ")");
+    if (!seen.insert(key).second) throw BadRequest("'" + key + "' is given twice");
+    if (value.size() > limits.max_value)
+      throw BadRequest("'" + key + "': a value of " + std::to_string(value.size()) + " characters; at most " +
+                       std::to_string(limits.max_value));
+    double number = 0;
+    switch (rule->kind) {
+      case Kind::real:
+        if (!finite_number(value, number))
+          throw BadRequest("'" + key + "' = '" + value + "': a finite number is needed");
+        out.emplace_back(key, value);
+        break;
+      case Kind::side:
+        if (!finite_number(value, number) || number != std::floor(number) || number < 1 || number > limits.max_side)
+          throw BadRequest("'" + key + "' = '" + value + "': a whole number of pixels from 1 to " +
+                           std::to_string(limits.max_side) + " is needed");
+        out.emplace_back(key, value);
+        break;
+      case Kind::boolean:
+        if (!boolean(value)) throw BadRequest("'" + key + "' = '" + value + "': TRUE or FALSE is needed");
+        out.emplace_back(key, value);
+        break;
+      case Kind::exposure:
+        if (value != "auto" && !boolean(value) && !finite_number(value, number))
+          throw BadRequest("'" + key + "' = '" + value + "': auto, FALSE or a factor is needed");
+        out.emplace_back(key, value);
+        break;
+      case Kind::palette: {
+        const auto p =
+            std::find_if(palettes.begin(), palettes.end(), [&](const PaletteChoice& c) { return c.name == value; });
+        if (p == palettes.end()) {
+          std::string names;
+          for (const PaletteChoice& c : palettes) names += (names.empty() ? "" : ", ") + c.name;
+          throw BadRequest("'" + key + "' = '" + value + "': not one of the palettes offered (" + names + ")");
+        }
+        out.emplace_back(key, p->path);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> browser_key_names(int ptypes) {
+  std::vector<std::string> out;
+  for (const Rule& r : picture_keys) out.push_back(r.key);
+  for (int t = 0; t < ptypes; ++t)
+    for (const Rule& r : type_keys) out.push_back(r.key + std::to_string(t));
+  return out;
+}
+
+std::vector<PaletteChoice> palette_choices(const std::string& directory, const std::vector<std::string>& named) {
+  std::vector<PaletteChoice> out;
+  auto add = [&](const std::filesystem::path& path) {
+    const std::string name = path.stem().string();
+    for (const PaletteChoice& c : out)
+      if (c.name == name) return;
+    out.push_back({name, path.string()});
+  };
+  for (const std::string& p : named) add(p);
+  std::error_code error;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error))
+    if (entry.path().extension() == ".pal") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) add(f);
+  return out;
+}
+
+}  // namespace splotch

@@ -1,0 +1,54 @@
+// What a browser may change of the served .par (bin/splotch --serve): the rendering keys only,
+// each value of its kind, and never a key that reads or writes a file. A palette is chosen by name
+// from the list the server offers (PaletteChoice), never given as a path.
+//
+//   rendering keys: camera_x/y/z, lookat_x/y/z, sky_x/y/z, fov, xres, yres, a_eq_e,
+//   gray_absorption, exposure, minrad_pix, pic_gamma, pic_contrast, pic_brightness, colorbar, and
+//   per type N below ptypes: brightnessN, smooth_factorN, color_minN, color_maxN, intensity_minN,
+//   intensity_maxN, color_logN, color_asinhN, intensity_logN, paletteN.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace splotch {
+
+// A request the server refuses (HTTP 400), with what is wrong and what to send instead.
+class BadRequest : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct PaletteChoice {
+  std::string name;  // what the browser sends and shows: the file's name without .pal
+  std::string path;
+};
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+// The limits of a browser's request.
+struct BrowserLimits {
+  int max_side = 4096;          // xres and yres
+  std::size_t max_keys = 256;   // keys in one request
+  std::size_t max_value = 100;  // characters of one value
+};
+
+// `query`'s keys checked (palettes turned into their paths), in order. Throws BadRequest naming
+// the first key that is not a rendering key, of a type at or above `ptypes`, or with a value not
+// of its kind (a finite number, an integer side within the limits, TRUE/FALSE, a listed palette).
+// Ranges that depend on other keys (fov below 180, color_min below color_max) are the settings'
+// to check, as for a .par.
+KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
+                       const BrowserLimits& limits = {});
+
+// Every key a browser may set, for `ptypes` types, in the order above.
+std::vector<std::string> browser_key_names(int ptypes);
+
+// The palettes a browser may choose: the .pal files of `directory` (testdata/palettes beside the
+// program; none when it is not there) and `named` (the paths the .par gives), by name, each name
+// once (the .par's first).
+std::vector<PaletteChoice> palette_choices(const std::string& directory, const std::vector<std::string>& named);
+
+}  // namespace splotch

@@ -1,0 +1,73 @@
+#include "splotch/serve/held_snapshot.h"
+
+#include <utility>
+
+#include "splotch/load/particle_count.h"
+#include "splotch/load/preview_subset.h"
+#include "splotch/load/snapshot_cache.h"
+#include "splotch/stages/geometry.h"
+
+namespace splotch {
+
+class HeldSource : public ParticleSource {
+ public:
+  HeldSource(HeldSnapshot& held, const FramePlan& plan, Console& console, double thin)
+      : held_(held), plan_(plan), console_(console), thin_(plan.settings.input.keep_fraction < 1 ? 1 : thin) {}
+
+  void load(StageClock& clock, RunReport& report) override {
+    const std::string normalization = snapshot_signature("", plan_.normalization);
+    if (!held_.loaded_ || held_.input_keys_ != plan_.input_keys) {
+      held_.loaded_.reset();  // its memory back first
+      held_.thinned_ = ParticleSet();
+      held_.thinned_fraction_ = 1;
+      check_memory_before_read(plan_, *this, true, nullptr, console_);
+      const double before = clock.load_starts();
+      held_.loaded_ = load_snapshot(plan_.settings.input, plan_.normalization, console_, true);
+      clock.loaded(*held_.loaded_, before);
+      held_.input_keys_ = plan_.input_keys;
+      held_.normalization_ = normalization;
+      ++held_.reads_;
+    } else {
+      report.reused = true;
+      clock.done("read");
+      if (held_.normalization_ != normalization) {
+        renormalize(*held_.loaded_, plan_.normalization);
+        held_.normalization_ = normalization;
+        held_.thinned_ = ParticleSet();
+        held_.thinned_fraction_ = 1;
+        ++held_.normalisations_;
+        clock.done("normalize");
+      }
+    }
+    report.particles_read = held_.loaded_->read;
+    report.particles_dropped = held_.loaded_->dropped;
+  }
+  BoundingBox box() const override { return bounding_box(held_.loaded_->particles); }
+  NormalizedRanges ranges() const override { return held_.loaded_->ranges; }
+  ProjectedSplats project(const GeometryOptions& geometry, bool) override {
+    const bool periodic = plan_.settings.input.periodic;
+    if (thin_ >= 1) return {splotch::project(held_.loaded_->particles, geometry, periodic)};
+    if (held_.thinned_fraction_ != thin_) {
+      held_.thinned_ = preview_subset(held_.loaded_->particles, thin_);
+      held_.thinned_fraction_ = thin_;
+    }
+    GeometryOptions g = geometry;
+    g.preview_fraction = thin_;
+    return {splotch::project(held_.thinned_, g, periodic)};
+  }
+
+ protected:
+  std::optional<std::uint64_t> count() override { return splotch::particles_to_read(plan_.settings.input); }
+
+ private:
+  HeldSnapshot& held_;
+  const FramePlan& plan_;
+  Console& console_;
+  double thin_;
+};
+
+std::unique_ptr<ParticleSource> HeldSnapshot::source(const FramePlan& plan, Console& console, double thin) {
+  return std::make_unique<HeldSource>(*this, plan, console, thin);
+}
+
+}  // namespace splotch

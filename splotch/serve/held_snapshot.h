@@ -1,0 +1,41 @@
+// The server's snapshot (bin/splotch --serve): read once, by the first frame, and kept with its
+// intensities and colours as read, so that a browser's change of a type's range or log/asinh
+// normalises it again (a pass over two or four fields) instead of reading the file again; and a
+// share of it for reduced frames (the preview's choice of particles and look,
+// splotch/load/preview_subset.h), made once per normalisation.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "io/particle_set.h"
+#include "splotch/frame/frame_plan.h"
+#include "splotch/frame/particle_source.h"
+#include "splotch/load/snapshot_load.h"
+#include "splotch/util/console.h"
+
+namespace splotch {
+
+class HeldSnapshot {
+ public:
+  // The source of a frame's particles: this snapshot, read if the frame's input keys are not
+  // those it was read with, normalised as the frame asks, and thinned to `thin` of its particles
+  // (1: all of them; a .par that asks for a preview itself, boost_fraction, is drawn as it asks).
+  std::unique_ptr<ParticleSource> source(const FramePlan& plan, Console& console, double thin);
+
+  int reads() const { return reads_; }                    // of the snapshot file
+  int normalisations() const { return normalisations_; }  // again, from the values as read
+  const LoadedSnapshot* loaded() const { return loaded_ ? &*loaded_ : nullptr; }
+
+ private:
+  friend class HeldSource;
+  std::string input_keys_, normalization_;  // what the held snapshot was read and normalised with
+  std::optional<LoadedSnapshot> loaded_;
+  ParticleSet thinned_;  // the share for reduced frames, of the current normalisation
+  double thinned_fraction_ = 1;
+  int reads_ = 0, normalisations_ = 0;
+};
+
+}  // namespace splotch

@@ -1,0 +1,51 @@
+// The server's HTTP side (bin/splotch --serve), on cpp-httplib: the page, a browser's views
+// (coalesced by ViewQueue), what the page needs to know, and the Save of the view's .par.
+//
+//   GET /?token=T                      the page (splotch/serve/serve_page.h)
+//   GET /view?token=T&client=C&quality=full|reduced&KEY=VALUE...
+//                                      a picture: PNG (full) or JPEG (reduced); 204 when a newer
+//                                      view of the same client took its place
+//   GET /info?token=T                  JSON: types and ranges, palettes, the first view's keys
+//   GET /par?token=T&client=C          the record (used.par) of C's last full picture
+//
+// Every request carries the token that the server printed at its start (403 without it): a
+// machine's other users reach its 127.0.0.1 too. A request the server refuses gets 400 with what
+// is wrong, and the server goes on serving.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "splotch/serve/view_queue.h"
+#include "splotch/serve/view_server.h"
+
+namespace splotch {
+
+struct HttpOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: any free port
+  std::string token;
+};
+
+// A token of 128 random bits, as 32 hex digits.
+std::string random_token();
+
+class HttpServer {
+ public:
+  HttpServer(ViewServer& views, ViewQueue& queue, HttpOptions options);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds the address; returns the port. Throws UserError when it cannot (the port taken, say).
+  int bind();
+  // Serves until stop() is called (from another thread).
+  void listen();
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace splotch

@@ -1,0 +1,310 @@
+#include "splotch/serve/serve_page.h"
+
+namespace splotch {
+
+const std::string& serve_page() {
+  static const std::string page = R"PAGE(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>splotch</title>
+<style>
+  body { margin: 0; background: #111; color: #ddd; font: 13px sans-serif; display: flex; height: 100vh; }
+  #stage { flex: 1; display: flex; align-items: center; justify-content: center; overflow: hidden; position: relative; }
+  #picture { max-width: 100%; max-height: 100%; image-rendering: auto; cursor: grab; user-select: none; }
+  #status { position: absolute; left: 8px; bottom: 6px; color: #aaa; font-size: 12px; white-space: pre-wrap; }
+  #panel { width: 300px; overflow-y: auto; padding: 8px 10px; background: #1b1b1b; border-left: 1px solid #333; }
+  fieldset { border: 1px solid #333; margin: 0 0 8px 0; padding: 4px 8px; }
+  legend { color: #9cf; }
+  label { display: flex; justify-content: space-between; align-items: center; margin: 3px 0; gap: 6px; }
+  input[type=number] { width: 90px; background: #222; color: #ddd; border: 1px solid #444; }
+  input[type=range] { width: 120px; }
+  select { background: #222; color: #ddd; border: 1px solid #444; }
+  button { background: #2a3a4a; color: #ddd; border: 1px solid #456; padding: 3px 8px; margin: 2px; cursor: pointer; }
+  .range { color: #888; font-size: 11px; }
+  #warnings { color: #fc6; white-space: pre-wrap; }
+  #error { color: #f77; white-space: pre-wrap; }
+</style>
+</head>
+<body>
+<div id="stage"><img id="picture" alt="the rendered view" draggable="false"><div id="status"></div></div>
+<div id="panel">
+  <fieldset><legend>view</legend>
+    <label>width <input type="number" id="xres" min="16" step="16"></label>
+    <label>height <input type="number" id="yres" min="16" step="16"></label>
+    <label>fov <input type="number" id="fov" min="1" max="179" step="1"></label>
+    <div class="range">drag: orbit &middot; shift-drag: pan &middot; wheel: zoom &middot; W/S A/D: fly &middot; Q/E: roll</div>
+  </fieldset>
+  <fieldset><legend>picture</legend>
+    <label>a_eq_e <input type="checkbox" id="a_eq_e"></label>
+    <label>gray_absorption <input type="number" id="gray_absorption" step="0.0001"></label>
+    <label>exposure = auto <input type="checkbox" id="exposure_auto"></label>
+  </fieldset>
+  <div id="types"></div>
+  <fieldset><legend>save</legend>
+    <button id="save_par">Save .par</button><button id="save_png">Save PNG</button>
+  </fieldset>
+  <div id="timing"></div>
+  <div id="warnings"></div>
+  <div id="error"></div>
+</div>
+<script>
+"use strict";
+const query = new URLSearchParams(location.search);
+const token = query.get("token") || "";
+const client = Math.random().toString(36).slice(2, 12);
+const $ = (id) => document.getElementById(id);
+const picture = $("picture");
+let info = null;
+const view = {};      // rendering keys the page sends, as text
+let fullBlob = null;  // the last full picture, for Save PNG
+let inFlight = false, pending = null, lastRequest = null;
+let frames = 0;
+
+// ---- vectors -------------------------------------------------------------------------------
+const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const mul = (a, s) => [a[0] * s, a[1] * s, a[2] * s];
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const norm = (a) => Math.sqrt(dot(a, a));
+const unit = (a) => mul(a, 1 / (norm(a) || 1));
+// Rodrigues: v turned by angle about the unit axis k.
+const rotate = (v, k, angle) => {
+  const c = Math.cos(angle), s = Math.sin(angle);
+  return add(add(mul(v, c), mul(cross(k, v), s)), mul(k, dot(k, v) * (1 - c)));
+};
+const vec = (name) => [+view[name + "_x"], +view[name + "_y"], +view[name + "_z"]];
+const setVec = (name, v) => { ["x", "y", "z"].forEach((c, i) => view[name + "_" + c] = String(+v[i].toPrecision(9))); };
+
+// ---- the camera ----------------------------------------------------------------------------
+function orbit(dx, dy) {
+  const look = vec("lookat"), sky = unit(vec("sky"));
+  let off = sub(vec("camera"), look);
+  off = rotate(off, sky, -dx * 0.008);
+  const right = unit(cross(mul(off, -1), sky));
+  const turned = rotate(off, right, -dy * 0.008);
+  // Not over the pole: the view would flip about sky.
+  if (Math.abs(dot(unit(turned), sky)) < 0.995) off = turned;
+  setVec("camera", add(look, off));
+}
+function pan(dx, dy) {
+  const cam = vec("camera"), look = vec("lookat");
+  const dir = sub(look, cam), dist = norm(dir);
+  const right = unit(cross(dir, vec("sky"))), up = unit(cross(right, dir));
+  const h = +(view.yres || 800);
+  const scale = 2 * dist * Math.tan((+view.fov || 45) * Math.PI / 360) / h;
+  const shift = add(mul(right, -dx * scale), mul(up, dy * scale));
+  setVec("camera", add(cam, shift));
+  setVec("lookat", add(look, shift));
+}
+function zoom(factor) {
+  const look = vec("lookat");
+  setVec("camera", add(look, mul(sub(vec("camera"), look), factor)));
+}
+function fly(forward, sideways) {
+  const cam = vec("camera"), look = vec("lookat");
+  const dir = sub(look, cam), dist = norm(dir);
+  const right = unit(cross(dir, vec("sky")));
+  const step = add(mul(unit(dir), forward * dist * 0.05), mul(right, sideways * dist * 0.05));
+  setVec("camera", add(cam, step));
+  setVec("lookat", add(look, step));
+}
+function roll(angle) {
+  setVec("sky", rotate(vec("sky"), unit(sub(vec("lookat"), vec("camera"))), angle));
+}
+
+// ---- requests ------------------------------------------------------------------------------
+function viewUrl(quality) {
+  const p = new URLSearchParams({token, client, quality});
+  for (const [k, v] of Object.entries(view)) if (v !== "" && v !== undefined) p.set(k, v);
+  return "view?" + p.toString();
+}
+
+// One picture in flight; while it is drawn only the newest view waits (no queue of stale frames).
+function request(quality) {
+  pending = quality;
+  if (!inFlight) send();
+}
+async function send() {
+  if (pending === null) return;
+  const quality = pending;
+  pending = null;
+  inFlight = true;
+  const started = performance.now();
+  lastRequest = viewUrl(quality);
+  try {
+    const r = await fetch(lastRequest);
+    if (r.status === 200) {
+      const blob = await r.blob();
+      const old = picture.src;
+      picture.src = URL.createObjectURL(blob);
+      if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+      if (quality === "full") fullBlob = blob;
+      picture.dataset.quality = quality;
+      picture.dataset.frames = String(++frames);
+      const ms = performance.now() - started;
+      $("timing").textContent = quality + " " + r.headers.get("X-Splotch-Size") + ", " +
+        r.headers.get("X-Splotch-Particles") + " particles, " + r.headers.get("X-Splotch-Renderer") +
+        ": " + ms.toFixed(0) + " ms (" + (1000 * +r.headers.get("X-Splotch-Seconds")).toFixed(0) + " ms drawing)";
+      $("timing").title = r.headers.get("X-Splotch-Stages") || "";
+      $("warnings").textContent = r.headers.get("X-Splotch-Warnings") || "";
+      $("error").textContent = "";
+      if (quality === "full") { picture.dataset.settled = "1"; refreshRanges(); }
+    } else if (r.status !== 204) {
+      $("error").textContent = await r.text();
+      picture.dataset.settled = "1";
+    }
+  } catch (e) {
+    $("error").textContent = "the server does not answer (" + e + "): is bin/splotch --serve still running?";
+  }
+  inFlight = false;
+  send();
+}
+
+let restTimer = null;
+// A change: a reduced picture now, the full one once the view rests.
+function changed(moving) {
+  picture.dataset.settled = "0";
+  if (moving) request("reduced");
+  clearTimeout(restTimer);
+  restTimer = setTimeout(() => request("full"), moving ? 200 : 0);
+}
+
+// ---- the mouse and keys --------------------------------------------------------------------
+let drag = null;
+picture.addEventListener("pointerdown", (e) => {
+  drag = {x: e.clientX, y: e.clientY, pan: e.shiftKey};
+  picture.setPointerCapture(e.pointerId);
+  picture.style.cursor = "grabbing";
+});
+picture.addEventListener("pointermove", (e) => {
+  if (!drag) return;
+  const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+  if (dx === 0 && dy === 0) return;
+  drag.x = e.clientX; drag.y = e.clientY;
+  // The picture may be shown smaller than it is: moves count in its own pixels.
+  const scale = (+view.xres || picture.naturalWidth) / (picture.clientWidth || 1);
+  if (drag.pan || e.shiftKey) pan(dx * scale, dy * scale); else orbit(dx, dy);
+  changed(true);
+});
+const endDrag = () => { if (drag) { drag = null; picture.style.cursor = "grab"; clearTimeout(restTimer); request("full"); } };
+picture.addEventListener("pointerup", endDrag);
+picture.addEventListener("pointercancel", endDrag);
+picture.addEventListener("wheel", (e) => {
+  e.preventDefault();
+  zoom(Math.exp(Math.sign(e.deltaY) * Math.min(Math.abs(e.deltaY), 200) * 0.002));
+  changed(true);
+}, {passive: false});
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  const k = e.key.toLowerCase();
+  if (k === "w") fly(1, 0); else if (k === "s") fly(-1, 0);
+  else if (k === "a") fly(0, -1); else if (k === "d") fly(0, 1);
+  else if (k === "q") roll(-0.05); else if (k === "e") roll(0.05);
+  else return;
+  changed(true);
+});
+
+// ---- the panel -----------------------------------------------------------------------------
+function bind(id, key, toValue, fromValue) {
+  const el = $(id);
+  const isBox = el.type === "checkbox";
+  if (isBox) el.checked = fromValue(view[key]); else el.value = fromValue(view[key]);
+  el.addEventListener(isBox ? "change" : "input", () => {
+    view[key] = toValue(isBox ? el.checked : el.value);
+    changed(el.type === "range");
+  });
+  if (el.type === "range") el.addEventListener("change", () => changed(false));
+}
+const boolText = (b) => b ? "TRUE" : "FALSE";
+const isTrue = (v) => /^(t|true|yes|1)$/i.test(String(v || ""));
+
+function typePanel(t) {
+  const n = String(t);
+  const box = document.createElement("fieldset");
+  const palettes = info.palettes.map((p) => `<option>${p}</option>`).join("");
+  box.innerHTML = `<legend>type ${n}</legend>
+    <label>brightness <input type="range" id="brightness${n}" min="-3" max="3" step="0.01">
+      <span id="brightness_text${n}"></span></label>
+    <label>palette <select id="palette${n}">${palettes}</select></label>
+    <label>colour min <input type="number" id="color_min${n}" step="any"></label>
+    <label>colour max <input type="number" id="color_max${n}" step="any"></label>
+    <div class="range" id="colour_range${n}"></div>
+    <label>colour log <input type="checkbox" id="color_log${n}"></label>
+    <label>colour asinh <input type="checkbox" id="color_asinh${n}"></label>
+    <label>intensity log <input type="checkbox" id="intensity_log${n}"></label>
+    <label>smooth_factor <input type="number" id="smooth_factor${n}" step="0.1" min="0.01"></label>`;
+  $("types").appendChild(box);
+  // Brightness on a log scale: the slider's value is log10 of it.
+  const slider = $("brightness" + n);
+  const shown = $("brightness_text" + n);
+  const b = +(view["brightness" + n] || 1);
+  slider.value = Math.log10(b > 0 ? b : 1);
+  shown.textContent = b.toPrecision(3);
+  slider.addEventListener("input", () => {
+    const v = Math.pow(10, +slider.value);
+    view["brightness" + n] = String(+v.toPrecision(6));
+    shown.textContent = v.toPrecision(3);
+    changed(true);
+  });
+  slider.addEventListener("change", () => changed(false));
+  if (!view["palette" + n]) view["palette" + n] = "";
+  const pal = $("palette" + n);
+  if (view["palette" + n]) pal.value = view["palette" + n]; else pal.selectedIndex = -1;
+  pal.addEventListener("change", () => { view["palette" + n] = pal.value; changed(false); });
+  for (const key of ["color_min", "color_max"]) bind(key + n, key + n, (v) => v, (v) => v || "");
+  for (const key of ["color_log", "color_asinh", "intensity_log"]) bind(key + n, key + n, boolText, isTrue);
+  bind("smooth_factor" + n, "smooth_factor" + n, (v) => v, (v) => v || "1");
+}
+
+async function refreshRanges() {
+  try {
+    const r = await fetch("info?" + new URLSearchParams({token}));
+    if (!r.ok) return;
+    const now = await r.json();
+    now.types.forEach((t, i) => {
+      const el = $("colour_range" + i);
+      if (el && t.colour_data) el.textContent = "data: " + t.colour_data.map((v) => v.toPrecision(4)).join(" to ") +
+        (t.colour_used ? ", used: " + t.colour_used.map((v) => v.toPrecision(4)).join(" to ") : "");
+    });
+  } catch (e) { /* the next picture says whether the server is there */ }
+}
+
+function download(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+$("save_png").addEventListener("click", () => { if (fullBlob) download(fullBlob, "view.png"); });
+$("save_par").addEventListener("click", async () => {
+  const r = await fetch("par?" + new URLSearchParams({token, client}));
+  if (r.ok) download(await r.blob(), "view.par"); else $("error").textContent = await r.text();
+});
+
+async function start() {
+  const r = await fetch("info?" + new URLSearchParams({token}));
+  if (!r.ok) { $("error").textContent = await r.text(); return; }
+  info = await r.json();
+  Object.assign(view, info.keys);
+  for (const k of ["xres", "yres", "fov", "gray_absorption"]) bind(k, k, (v) => v, (v) => v || "");
+  $("xres").max = $("yres").max = info.max_side;
+  bind("a_eq_e", "a_eq_e", boolText, (v) => v === undefined ? true : isTrue(v));
+  const exposure = $("exposure_auto");
+  exposure.checked = view.exposure === "auto";
+  exposure.addEventListener("change", () => { view.exposure = exposure.checked ? "auto" : "FALSE"; changed(false); });
+  for (let t = 0; t < info.ptypes; ++t) typePanel(t);
+  request("full");
+}
+start();
+</script>
+</body>
+</html>
+)PAGE";
+  return page;
+}
+
+}  // namespace splotch

@@ -1,0 +1,14 @@
+// The page bin/splotch --serve gives a browser: plain HTML and JavaScript in one document, no
+// build step and nothing fetched from elsewhere. Drag to orbit about lookat, wheel to zoom,
+// shift-drag to pan, keys to fly (W/S, A/D) and roll (Q/E); per type its brightness, colour range
+// (the data's shown), palette and log/asinh; a_eq_e, gray_absorption, smooth_factor, exposure =
+// auto; the image size; the last picture's time; Save .par and Save PNG.
+#pragma once
+
+#include <string>
+
+namespace splotch {
+
+const std::string& serve_page();
+
+}  // namespace splotch

@@ -1,0 +1,81 @@
+#include "splotch/serve/serve_run.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "params/user_error.h"
+#include "splotch/serve/view_queue.h"
+#include "splotch/serve/view_server.h"
+
+namespace splotch {
+
+std::string serve_url(const HttpOptions& http, int port) {
+  const std::string host = http.host == "0.0.0.0" || http.host == "::" ? "HOST" : http.host;
+  return "http://" + host + ":" + std::to_string(port) + "/?token=" + http.token;
+}
+
+std::string serve_banner(const std::string& parameter_file, const HttpOptions& http, int port) {
+  const std::string p = std::to_string(port);
+  std::string text = "splotch: serving " + parameter_file + " at\n\n    " + serve_url(http, port) +
+                     "\n\nOpen it in a browser (Ctrl-C here stops the server).";
+  if (http.host == "127.0.0.1" || http.host == "localhost")
+    text += " On a remote machine, make a tunnel from your own:\n\n    ssh -L " + p + ":127.0.0.1:" + p +
+            " USER@THIS-MACHINE\n\nand open the URL above there.";
+  else
+    text += " It listens on " + http.host +
+            ": anyone who can reach that address and has the URL's token can view (not change) the "
+            "snapshot's pictures.";
+  return text + "\n";
+}
+
+std::string default_palette_directory() {
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return "testdata/palettes";
+  return (exe.parent_path().parent_path() / "testdata" / "palettes").string();
+}
+
+int serve(ParamFile params, ServeOptions options, Console& console) {
+  if (options.http.token.empty()) options.http.token = random_token();
+  const std::string name = params.name();
+  // SIGINT and SIGTERM are waited for by one thread (below), not delivered to the others.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  ViewServerOptions view_options;
+  view_options.palette_directory = options.palette_directory;
+  ViewServer views(std::move(params), view_options);
+  ViewQueue queue([&](const ViewJob& job) { return views.draw(job); });
+  console.report("splotch: reading the snapshot and drawing the .par's view ...\n");
+  const std::optional<ViewResult> first = queue.submit(ViewJob{"", {}, false});
+  if (first && first->error) std::rethrow_exception(first->error);
+  for (const auto& [header, value] : first->headers)
+    if (header == "X-Splotch-Warnings") console.warning(value);
+
+  HttpServer http(views, queue, options.http);
+  const int port = http.bind();
+  std::fputs(serve_banner(name, options.http, port).c_str(), stdout);
+  std::fflush(stdout);
+  std::thread waiter([&] {
+    int received = 0;
+    sigwait(&signals, &received);
+    http.stop();
+  });
+  http.listen();
+  // listen() ended without a signal (it could not serve): the waiter is woken to end too.
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  console.report("splotch: the server stopped (" + std::to_string(queue.drawn()) + " pictures drawn)\n");
+  return 0;
+}
+
+}  // namespace splotch

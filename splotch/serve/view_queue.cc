@@ -1,0 +1,86 @@
+#include "splotch/serve/view_queue.h"
+
+namespace splotch {
+
+ViewQueue::ViewQueue(std::function<ViewResult(const ViewJob&)> draw, std::size_t max_waiting)
+    : draw_(std::move(draw)), max_waiting_(max_waiting), worker_([this] { run(); }) {}
+
+ViewQueue::~ViewQueue() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  worker_.join();
+}
+
+std::optional<ViewResult> ViewQueue::submit(ViewJob job) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto busy = [](const std::string& why) {
+    return ViewResult{503, "text/plain", why, {{"Retry-After", "1"}}, nullptr};
+  };
+  if (stopping_) return busy("the server is stopping");
+  const std::uint64_t ticket = ++next_ticket_;
+  const auto it = waiting_.find(job.client);
+  if (it != waiting_.end()) {  // the newer view takes the older one's place in the turn
+    dropped_.insert(it->second.ticket);
+    ++superseded_;
+    it->second = {ticket, std::move(job)};
+  } else {
+    if (waiting_.size() >= max_waiting_)
+      return busy(std::to_string(waiting_.size()) + " browsers are waiting for pictures; try again in a moment");
+    const std::string client = job.client;  // (the job is moved below)
+    turn_.push_back(client);
+    waiting_.emplace(client, Waiting{ticket, std::move(job)});
+  }
+  changed_.notify_all();
+  changed_.wait(lock, [&] { return done_.count(ticket) || dropped_.count(ticket) || stopping_; });
+  if (dropped_.erase(ticket)) return std::nullopt;
+  const auto d = done_.find(ticket);
+  if (d == done_.end()) return busy("the server is stopping");
+  ViewResult result = std::move(d->second);
+  done_.erase(d);
+  return result;
+}
+
+std::size_t ViewQueue::drawn() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return drawn_;
+}
+
+std::size_t ViewQueue::waiting() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return waiting_.size();
+}
+
+std::size_t ViewQueue::superseded() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return superseded_;
+}
+
+void ViewQueue::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stopping_ || !turn_.empty(); });
+    if (stopping_) return;
+    const std::string client = turn_.front();
+    turn_.pop_front();
+    const auto it = waiting_.find(client);
+    Waiting w = std::move(it->second);
+    waiting_.erase(it);
+    lock.unlock();
+    ViewResult result;
+    try {
+      result = draw_(w.job);
+    } catch (const std::exception& e) {
+      result = {
+          500, "text/plain", std::string("splotch: internal error: ") + e.what() + "\n", {}, std::current_exception()};
+    } catch (...) { result = {500, "text/plain", "splotch: internal error\n", {}, std::current_exception()}; }
+    lock.lock();
+    ++drawn_;
+    done_.emplace(w.ticket, std::move(result));
+    changed_.notify_all();
+  }
+}
+
+}  // namespace splotch

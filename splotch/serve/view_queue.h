@@ -1,0 +1,74 @@
+// The server's requests for pictures, coalesced (bin/splotch --serve): while a browser drags, it
+// asks for a picture per mouse move, faster than they can be drawn. Of one browser's requests
+// waiting, only the newest is drawn; the older ones are answered at once as superseded (no queue
+// of stale frames). Browsers are served in turn, in the order their waiting requests came, and one
+// picture is drawn at a time (the held snapshot and the GPU are one).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace splotch {
+
+struct ViewJob {
+  std::string client;  // the browser's own name for itself (a page draws one view at a time)
+  std::vector<std::pair<std::string, std::string>> keys;
+  bool reduced = false;  // while the mouse moves: a smaller picture of fewer particles, as JPEG
+};
+
+struct ViewResult {
+  int status = 200;
+  std::string content_type, body;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::exception_ptr error;  // what the drawing threw (status 500), for the caller to rethrow
+};
+
+class ViewQueue {
+ public:
+  // `draw` makes a job's answer; it runs on the queue's own thread, one job at a time.
+  // `max_waiting`: browsers with a request waiting, beyond which a request is refused (503).
+  explicit ViewQueue(std::function<ViewResult(const ViewJob&)> draw, std::size_t max_waiting = 64);
+  ~ViewQueue();  // the waiting requests are answered (503) and the thread ends
+  ViewQueue(const ViewQueue&) = delete;
+  ViewQueue& operator=(const ViewQueue&) = delete;
+
+  // Waits for the job's answer; none when a newer job of the same client took its place.
+  std::optional<ViewResult> submit(ViewJob job);
+
+  std::size_t drawn() const;       // jobs drawn so far
+  std::size_t waiting() const;     // browsers with a job waiting (not being drawn)
+  std::size_t superseded() const;  // jobs answered as superseded
+
+ private:
+  void run();
+
+  std::function<ViewResult(const ViewJob&)> draw_;
+  std::size_t max_waiting_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  struct Waiting {
+    std::uint64_t ticket;
+    ViewJob job;
+  };
+  std::map<std::string, Waiting> waiting_;  // by client: its newest job
+  std::deque<std::string> turn_;            // clients with a job waiting, in the order they came
+  std::map<std::uint64_t, ViewResult> done_;
+  std::set<std::uint64_t> dropped_;
+  std::uint64_t next_ticket_ = 0;
+  std::size_t drawn_ = 0, superseded_ = 0;
+  bool stopping_ = false;
+  std::thread worker_;  // last: it starts once the members above exist
+};
+
+}  // namespace splotch

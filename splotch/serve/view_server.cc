@@ -1,0 +1,158 @@
+#include "splotch/serve/view_server.h"
+
+#include <omp.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <utility>
+
+#include "io/image_writer.h"
+#include "params/user_error.h"
+#include "splotch/frame/picture.h"
+#include "splotch/frame/pipeline.h"
+#include "splotch/serve/json_text.h"
+#include "splotch/settings/settings.h"
+
+namespace splotch {
+namespace {
+
+// Records kept for the browsers' Save buttons; the oldest browser's goes first.
+constexpr std::size_t max_records = 256;
+
+// A header value: one line of printable ASCII.
+std::string header_text(const std::string& s) {
+  std::string out;
+  for (const char c : s) out += (c >= 0x20 && c < 0x7f) ? c : ' ';
+  return out.size() > 2000 ? out.substr(0, 2000) + "..." : out;
+}
+
+std::string seconds_text(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4f", s);
+  return text;
+}
+
+// The side of a reduced picture.
+std::string reduced_side(const std::string& side, double scale) {
+  const int full = std::stoi(side);
+  return std::to_string(std::max(8, int(full * scale + 0.5)));
+}
+
+}  // namespace
+
+ViewServer::ViewServer(ParamFile params, ViewServerOptions options)
+    : base_(std::move(params)), options_(std::move(options)) {
+  ParamFile probe = base_;
+  ptypes_ = std::max(1, probe.get<int>("ptypes", 1));
+}
+
+ViewResult ViewServer::draw(const ViewJob& job) {
+  omp_set_dynamic(0);  // as main sets it, on this thread of the queue's
+  ParamFile params = base_;
+  for (const auto& [key, value] : job.keys) params.set(key, value, "the browser");
+  if (job.reduced) {
+    // The full picture's sides (the browser's, or the .par's), reduced.
+    ParamFile probe = params;
+    const int xres = probe.get<int>("xres", 800);
+    const int yres = probe.get<int>("yres", xres);
+    params.set("xres", reduced_side(std::to_string(xres), options_.reduced_scale), "the browser (reduced)");
+    params.set("yres", reduced_side(std::to_string(yres), options_.reduced_scale), "the browser (reduced)");
+  }
+  Console console(Console::Holding{});
+  FrameOptions frame;
+  frame.gpu = &gpu_;
+  frame.warn_unused = false;
+  frame.frames = 1000;  // renderer = auto: the GPU's start pays over the pictures of a session
+  const double thin = job.reduced ? options_.reduced_share : 1.0;
+  frame.source = [&](const FramePlan& plan, Console& c) { return held_.source(plan, c, thin); };
+  std::vector<std::uint8_t> bytes;
+  std::string record;
+  NormalizedRanges ranges;
+  frame.deliver = [&](const Image& image, const Settings&, const ParamFile& used, const NormalizedRanges& r) {
+    bytes = encode_image(to_8bit(image), job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
+    ranges = r;
+    if (!job.reduced) {
+      // The record renders this picture again with bin/splotch: the server's own keys are not in it.
+      ParamFile kept = used;
+      kept.leave_out_of_record("server");
+      record = used_par_text(kept, r);
+    }
+  };
+  RunReport report;
+  try {
+    report = render_frame(params, console, frame);
+  } catch (const UserError& e) {
+    if (!started_) throw;
+    return {400, "text/plain", std::string("splotch: error: ") + e.what() + "\n", {}, nullptr};
+  }
+  ViewResult out{200, job.reduced ? "image/jpeg" : "image/png", std::string(bytes.begin(), bytes.end()), {}, nullptr};
+  std::string stages;
+  for (const auto& [name, seconds] : report.stages)
+    stages += (stages.empty() ? "" : " ") + name + "=" + seconds_text(seconds);
+  out.headers = {{"X-Splotch-Seconds", seconds_text(report.total_seconds)},
+                 {"X-Splotch-Stages", stages},
+                 {"X-Splotch-Renderer", header_text(report.renderer)},
+                 {"X-Splotch-Particles", std::to_string(report.particles_active)},
+                 {"X-Splotch-Size", std::to_string(report.width) + "x" + std::to_string(report.height)}};
+  std::string warnings;
+  for (const std::string& w : console.held_warnings()) warnings += (warnings.empty() ? "" : " | ") + w;
+  if (!warnings.empty()) out.headers.push_back({"X-Splotch-Warnings", header_text(warnings)});
+
+  std::lock_guard<std::mutex> lock(mutex_);
+  ranges_ = ranges;
+  if (!started_) {
+    // The palettes offered: the .par's own (as its record resolved them) and the directory's.
+    ParamFile first = ParamFile::parse(record, "the first picture's record");
+    std::vector<std::string> named;
+    for (int t = 0; t < ptypes_; ++t)
+      if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));
+    palettes_ = palette_choices(options_.palette_directory, named);
+    first_record_ = record;
+    started_ = true;
+  }
+  if (!job.reduced) {
+    if (!records_.count(job.client)) record_order_.push_back(job.client);
+    records_[job.client] = record;
+    while (records_.size() > max_records) {
+      records_.erase(record_order_.front());
+      record_order_.pop_front();
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> ViewServer::used_par(const std::string& client) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = records_.find(client);
+  if (it == records_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string ViewServer::info_json() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const ParamFile first = ParamFile::parse(first_record_, "the first picture's record");
+  std::string keys;
+  for (const std::string& k : browser_key_names(ptypes_)) {
+    if (!first.has(k)) continue;
+    std::string value = first.peek(k);
+    if (k.compare(0, 7, "palette") == 0) value = std::filesystem::path(value).stem().string();
+    keys += (keys.empty() ? "" : ",") + json_string(k) + ":" + json_string(value);
+  }
+  std::string palettes;
+  for (const PaletteChoice& p : palettes_) palettes += (palettes.empty() ? "" : ",") + json_string(p.name);
+  std::string types;
+  for (int t = 0; t < ptypes_; ++t) {
+    auto range = [&](const std::vector<TypeRanges>& r, bool colour) {
+      if (std::size_t(t) >= r.size()) return std::string("null");
+      const ValueRange& v = colour ? r[t].colour : r[t].intensity;
+      return v.empty() ? std::string("null") : "[" + json_number(v.min) + "," + json_number(v.max) + "]";
+    };
+    types += std::string(t ? "," : "") + "{\"colour_data\":" + range(ranges_.data, true) +
+             ",\"intensity_data\":" + range(ranges_.data, false) + ",\"colour_used\":" + range(ranges_.used, true) +
+             ",\"intensity_used\":" + range(ranges_.used, false) + "}";
+  }
+  return "{\"ptypes\":" + std::to_string(ptypes_) + ",\"types\":[" + types + "],\"palettes\":[" + palettes +
+         "],\"keys\":{" + keys + "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
+}
+
+}  // namespace splotch

@@ -1,0 +1,71 @@
+// The pictures of the server (bin/splotch --serve): each browser's view drawn from the served .par
+// with the browser's rendering keys on top (splotch/serve/browser_keys.h), by the same frame
+// pipeline as bin/splotch, from the snapshot held in memory (splotch/serve/held_snapshot.h). A
+// full picture is the PNG bin/splotch would write for those keys, and its record (used.par) is
+// kept for the browser's Save; a reduced one (while the mouse moves) is a JPEG of half the size
+// each way from a share of the particles.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "params/param_file.h"
+#include "splotch/render/gpu_startup.h"
+#include "splotch/serve/browser_keys.h"
+#include "splotch/serve/held_snapshot.h"
+#include "splotch/serve/view_queue.h"
+
+namespace splotch {
+
+struct ViewServerOptions {
+  std::string palette_directory;  // the palettes offered besides the .par's (testdata/palettes)
+  double reduced_share = 0.25;    // of the particles, in a reduced picture
+  double reduced_scale = 0.5;     // of each side, in a reduced picture
+  int jpeg_quality = 85;          // of a reduced picture
+  BrowserLimits limits;
+};
+
+class ViewServer {
+ public:
+  // `params`: the served .par with the command line's overrides, not yet read.
+  ViewServer(ParamFile params, ViewServerOptions options);
+
+  // A browser's job (ViewQueue runs it): the picture (200, image/png or image/jpeg, with the
+  // frame's times in X-Splotch-* headers), or 400 with what is wrong with its keys or their values.
+  // The first job, of no keys, reads the snapshot; its errors are the user's errors of
+  // bin/splotch, thrown (UserError) so that the server does not start.
+  ViewResult draw(const ViewJob& job);
+
+  // What the page needs, as JSON: the types (their data ranges), the palettes, the rendering keys
+  // of the first picture (the .par's view, a camera placed from the data written out), limits.
+  std::string info_json() const;
+  // The record (used.par) of `client`'s last full picture; none before it has one.
+  std::optional<std::string> used_par(const std::string& client) const;
+
+  const HeldSnapshot& held() const { return held_; }
+  const std::vector<PaletteChoice>& palettes() const { return palettes_; }
+  int ptypes() const { return ptypes_; }
+  const BrowserLimits& limits() const { return options_.limits; }
+
+ private:
+  ParamFile base_;  // never read: each picture reads a copy
+  ViewServerOptions options_;
+  std::vector<PaletteChoice> palettes_;
+  int ptypes_ = 1;
+  HeldSnapshot held_;
+  std::optional<GpuStartup> gpu_;
+  bool started_ = false;
+
+  mutable std::mutex mutex_;  // what the HTTP threads read: the records and the first view
+  std::map<std::string, std::string> records_;
+  std::deque<std::string> record_order_;  // the oldest record goes beyond max_records
+  std::string first_record_;
+  NormalizedRanges ranges_;
+};
+
+}  // namespace splotch

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""The server's page in a real browser (issue 21): headless Chromium, driven through ChromeDriver's
+WebDriver protocol (plain HTTP and JSON, nothing but Python's standard library), loads the page of
+`bin/splotch --serve`, drags to orbit, moves a type's brightness slider, checks that each changed the
+picture as expected, saves the .par and renders it with bin/splotch: the same picture, byte for byte.
+Screenshots go to build/browser/ for a person to look at.
+
+    tests/browser/serve_page_test.py          (from the tree's top, after make)
+
+Exit status 0 when every check holds, 1 when one fails, 77 when Chromium or ChromeDriver is not
+installed (make deps BROWSER=1 installs them), said on stderr.
+"""
+import base64
+import json
+import os
+import random
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+SHOTS = os.path.join("build", "browser")
+failures = []
+
+
+def check(condition, what):
+    print(("  ok    " if condition else "  FAIL  ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, what, seconds=120):
+    """Polls `predicate` until it is true; a generous limit, so that a busy machine only waits."""
+    end = time.time() + seconds
+    while time.time() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise RuntimeError("timed out waiting for " + what)
+
+
+class WebDriver:
+    def __init__(self, port, downloads):
+        self.base = "http://127.0.0.1:%d" % port
+        args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1300,900", "--no-first-run", "--disable-extensions"]
+        caps = {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": shutil.which("chromium"), "args": args,
+                                   "prefs": {"download.default_directory": downloads,
+                                             "download.prompt_for_download": False}}}}}
+        self.session = self.call("POST", "/session", caps)["sessionId"]
+        # Downloads in headless Chromium go where the DevTools protocol says.
+        self.call("POST", "/session/%s/goog/cdp/execute" % self.session,
+                  {"cmd": "Browser.setDownloadBehavior",
+                   "params": {"behavior": "allow", "downloadPath": downloads}})
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=300) as r:
+                return json.loads(r.read() or b"{}").get("value")
+        except urllib.error.HTTPError as e:
+            raise RuntimeError("WebDriver %s %s: %s" % (method, path, e.read().decode(errors="replace")))
+
+    def s(self, path):
+        return "/session/%s%s" % (self.session, path)
+
+    def go(self, url):
+        self.call("POST", self.s("/url"), {"url": url})
+
+    def js(self, script, *args):
+        return self.call("POST", self.s("/execute/sync"), {"script": script, "args": list(args)})
+
+    def js_async(self, script, *args):
+        return self.call("POST", self.s("/execute/async"), {"script": script, "args": list(args)})
+
+    def find(self, css):
+        return self.call("POST", self.s("/element"), {"using": "css selector", "value": css})[ELEMENT]
+
+    def click(self, css):
+        self.call("POST", self.s("/element/%s/click" % self.find(css)), {})
+
+    def drag(self, css, dx, dy, steps=8):
+        element = self.find(css)
+        moves = [{"type": "pointerMove", "origin": {ELEMENT: element}, "x": 0, "y": 0},
+                 {"type": "pointerDown", "button": 0}]
+        for _ in range(steps):
+            moves.append({"type": "pointerMove", "origin": "pointer", "x": dx // steps, "y": dy // steps,
+                          "duration": 60})
+        moves.append({"type": "pointerUp", "button": 0})
+        self.call("POST", self.s("/actions"),
+                  {"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+                                "actions": moves}]})
+        self.call("DELETE", self.s("/actions"))
+
+    def screenshot(self, name):
+        os.makedirs(SHOTS, exist_ok=True)
+        with open(os.path.join(SHOTS, name), "wb") as f:
+            f.write(base64.b64decode(self.call("GET", self.s("/screenshot"))))
+
+    def quit(self):
+        try:
+            self.call("DELETE", self.s(""))
+        except Exception:
+            pass
+
+
+# The picture the page shows: its bytes (the PNG the server sent) and its mean level (as the
+# browser decodes it).
+PICTURE = """
+const done = arguments[arguments.length - 1];
+const img = document.getElementById('picture');
+fetch(img.src).then(r => r.blob()).then(blob => {
+  const reader = new FileReader();
+  reader.onload = () => {
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth; c.height = img.naturalHeight;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let sum = 0;
+    for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
+    done({bytes: reader.result.split(',')[1], mean: sum / (3 * c.width * c.height),
+          width: c.width, height: c.height, quality: img.dataset.quality});
+  };
+  reader.readAsDataURL(blob);
+});
+"""
+
+
+def settled(driver, after_frames):
+    """Waits until the page shows a full picture drawn after `after_frames` pictures."""
+    wait_for(lambda: driver.js("const p = document.getElementById('picture');"
+                               "return p.dataset.settled === '1' && p.dataset.quality === 'full' && "
+                               "+p.dataset.frames > arguments[0] && p.complete;", after_frames),
+             "a full picture")
+    return driver.js_async(PICTURE)
+
+
+def frames(driver):
+    return int(driver.js("return +(document.getElementById('picture').dataset.frames || 0);"))
+
+
+def clumps(directory):
+    """A raw table (x y z hsml I C1, big-endian) of 20000 particles in three clumps, and its .par."""
+    rng = random.Random(5)
+    words = []
+    for i in range(20000):
+        cx, cy = [(30, 50), (70, 45), (50, 70)][i % 3]
+        words += [rng.gauss(cx, 6), rng.gauss(cy, 6), rng.gauss(50, 6), 1.2, 1 + i % 5, 1 + i % 11]
+    table = os.path.join(directory, "clumps.bin")
+    with open(table, "wb") as f:
+        f.write(struct.pack(">%df" % len(words), *words))
+    par = os.path.join(directory, "clumps.par")
+    with open(par, "w") as f:
+        f.write("simtype = 0\ninfile = %s\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
+                "palette0 = testdata/palettes/temperature.pal\ncamera_x = 50\ncamera_y = -80\ncamera_z = 60\n"
+                "lookat_x = 50\nlookat_y = 55\nlookat_z = 50\nxres = 480\nyres = 360\nfov = 45\n"
+                "brightness0 = 0.6\ncolor_log0 = TRUE\noutfile = %s\n" % (table, os.path.join(directory, "out.png")))
+    return par
+
+
+def main():
+    if not shutil.which("chromium") or not shutil.which("chromedriver"):
+        print("browser test SKIPPED: no chromium or chromedriver (make deps BROWSER=1 installs Debian's)",
+              file=sys.stderr)
+        return 77
+    work = tempfile.mkdtemp(prefix="splotch_browser_")
+    downloads = os.path.join(work, "downloads")
+    os.makedirs(downloads)
+    par = clumps(work)
+    server = subprocess.Popen(["bin/splotch", "--serve", par, "--port", "0"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    driver_port = free_port()
+    chromedriver = subprocess.Popen(["chromedriver", "--port=%d" % driver_port], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+    driver = None
+    try:
+        url = None
+        for line in server.stdout:
+            if "/?token=" in line:
+                url = line.strip()
+                break
+        if not url:
+            raise RuntimeError("bin/splotch --serve printed no URL: " + server.stderr.read())
+        print("server: " + url, flush=True)
+        wait_for(lambda: urllib.request.urlopen("http://127.0.0.1:%d/status" % driver_port).status == 200
+                 if _reachable(driver_port) else False, "chromedriver")
+        driver = WebDriver(driver_port, downloads)
+        driver.go(url)
+        first = settled(driver, 0)
+        driver.screenshot("1_loaded.png")
+        check(first["width"] == 480 and first["height"] == 360, "the page shows the .par's 480 x 360 picture")
+        check(first["mean"] > 1, "the first picture is not black (mean level %.2f)" % first["mean"])
+        camera_before = driver.js("return [view.camera_x, view.camera_y, view.camera_z];")
+
+        # Drag to orbit: reduced pictures while the mouse moves, the full one after.
+        n = frames(driver)
+        driver.drag("#picture", 160, 0)
+        orbited = settled(driver, n)
+        driver.screenshot("2_orbited.png")
+        camera_after = driver.js("return [view.camera_x, view.camera_y, view.camera_z];")
+        check(camera_after != camera_before, "dragging moved the camera (%s -> %s)" % (camera_before, camera_after))
+        look = [50, 55, 50]
+        dist = lambda c: sum((float(c[i]) - look[i]) ** 2 for i in range(3)) ** 0.5
+        check(abs(dist(camera_after) - dist(camera_before)) < 1e-3 * dist(camera_before),
+              "the orbit kept the camera's distance to lookat (%.4f, %.4f)" % (dist(camera_before), dist(camera_after)))
+        check(orbited["bytes"] != first["bytes"], "the picture changed with the orbit")
+        check(frames(driver) >= n + 2, "pictures came while dragging and after (%d)" % (frames(driver) - n))
+
+        # The brightness slider of type 0, moved up: a brighter picture.
+        n = frames(driver)
+        driver.js("const s = document.getElementById('brightness0'); s.value = String(+s.value + 0.5);"
+                  "s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change'));")
+        brighter = settled(driver, n)
+        driver.screenshot("3_brighter.png")
+        brightness = driver.js("return view.brightness0;")
+        check(abs(float(brightness) - 0.6 * 10 ** 0.5) < 0.01, "brightness0 is 0.6 x 10^0.5 (%s)" % brightness)
+        check(brighter["mean"] > orbited["mean"] * 1.3,
+              "the picture is brighter (mean level %.2f -> %.2f)" % (orbited["mean"], brighter["mean"]))
+
+        # Save .par, and render it with bin/splotch: the same picture.
+        driver.click("#save_par")
+        saved = wait_for(lambda: [f for f in os.listdir(downloads) if f.endswith(".par")], "the saved .par")
+        record = os.path.join(downloads, saved[0])
+        again = os.path.join(work, "again.png")
+        r = subprocess.run(["bin/splotch", "--quiet", record, "outfile=" + again], capture_output=True, text=True)
+        check(r.returncode == 0, "bin/splotch renders the saved .par (%s)" % r.stderr.strip())
+        if r.returncode == 0:
+            with open(again, "rb") as f:
+                check(f.read() == base64.b64decode(brighter["bytes"]),
+                      "the saved .par renders the page's picture byte for byte")
+        shutil.copy(again if os.path.exists(again) else record, os.path.join(SHOTS, "4_saved_par_render.png"))
+    finally:
+        if driver:
+            driver.quit()
+        chromedriver.terminate()
+        server.send_signal(2)  # Ctrl-C
+        try:
+            status = server.wait(timeout=60)
+            check(status == 0, "the server ended with status 0 on Ctrl-C (%s)" % status)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            check(False, "the server ended on Ctrl-C")
+        chromedriver.wait()
+        shutil.rmtree(work, ignore_errors=True)
+    print("browser test: %s; screenshots in %s" % ("FAILED: " + "; ".join(failures) if failures else "passed", SHOTS))
+    return 1 if failures else 0
+
+
+def _reachable(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except RuntimeError as e:
+        print("browser test FAILED: %s" % e, file=sys.stderr)
+        sys.exit(1)

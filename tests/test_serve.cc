@@ -1,0 +1,547 @@
+// The server (bin/splotch --serve): which keys a browser may set, the coalescing of views, the
+// pictures (the same as bin/splotch's for the same keys, and the saved .par rendering them again),
+// and the HTTP side (the token, refused requests, a burst of views), and the program itself
+// started, asked and stopped. splotch/serve/.
+#include <doctest/doctest.h>
+#include <httplib.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "io/byte_order.h"
+#include "io/image_reader.h"
+#include "params/param_file.h"
+#include "params/user_error.h"
+#include "splotch/serve/browser_keys.h"
+#include "splotch/serve/http_server.h"
+#include "splotch/serve/view_queue.h"
+#include "splotch/serve/view_server.h"
+#include "tests/test_support.h"
+
+using namespace splotch;
+using namespace splotch::testing;
+
+namespace {
+
+const std::vector<PaletteChoice> two_palettes = {{"fire", "/p/fire.pal"}, {"grey", "/p/grey.pal"}};
+
+// Waits (without a time limit of its own: the test's is doctest's and CI's) until `done`.
+template <class F>
+void wait_until(F done) {
+  while (!done()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+// A raw table of 2000 particles in two clumps (x y z hsml I C1, big-endian) and a .par that draws
+// it to `outfile`; returns the .par's path.
+std::string clumps_par(const TempDir& dir, const std::string& outfile, const std::string& more = "") {
+  std::mt19937 random(7);
+  std::normal_distribution<float> spread(0, 6);
+  std::vector<float> words;
+  for (int i = 0; i < 2000; ++i) {
+    const float centre = i % 2 ? 35.0f : 65.0f;
+    const std::array<float, 6> r = {centre + spread(random), 50 + spread(random), 50 + spread(random), 1.5f,
+                                    1.0f + float(i % 7),     1.0f + float(i % 13)};
+    words.insert(words.end(), r.begin(), r.end());
+  }
+  swap_bytes_4(words.data(), words.size());
+  const std::string bin =
+      dir.write("clumps.bin", std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4));
+  return dir.write("clumps.par", "simtype = 0\ninfile = " + bin +
+                                     "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
+                                     "palette0 = testdata/palettes/fire.pal\ncamera_x = 50\ncamera_y = -60\n"
+                                     "camera_z = 50\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\nxres = 160\n"
+                                     "yres = 120\nfov = 50\nbrightness0 = 2\ncolor_log0 = TRUE\noutfile = " +
+                                     outfile + "\n" + more);
+}
+
+ViewServerOptions test_options() {
+  ViewServerOptions o;
+  o.palette_directory = "testdata/palettes";
+  return o;
+}
+
+std::string bytes_of(const ViewResult& r) { return r.body; }
+
+// A picture's bytes decoded (through a file: the readers take paths).
+Image8 decode(const TempDir& dir, const std::string& bytes) { return read_image(dir.write("decoded.bin", bytes)); }
+
+// The server's first picture, drawn as serve() draws it.
+void start(ViewServer& views) {
+  const ViewResult first = views.draw(ViewJob{"", {}, false});
+  REQUIRE(first.status == 200);
+}
+
+}  // namespace
+
+TEST_CASE("serve: a browser may set rendering keys only, each value of its kind") {
+  const KeyValues ok = {{"camera_x", "1.5"},     {"lookat_z", "-3e2"},   {"xres", "640"},      {"a_eq_e", "FALSE"},
+                        {"brightness1", "0.25"}, {"color_log0", "TRUE"}, {"palette1", "grey"}, {"exposure", "auto"}};
+  const KeyValues checked = browser_keys(ok, 2, two_palettes);
+  REQUIRE(checked.size() == ok.size());
+  CHECK(checked[0] == std::make_pair(std::string("camera_x"), std::string("1.5")));
+  CHECK(checked[6].second == "/p/grey.pal");  // a palette by name becomes its path
+
+  auto refused = [&](const KeyValues& q, const std::string& says) {
+    INFO(q.front().first << " = " << q.front().second);
+    try {
+      browser_keys(q, 2, two_palettes);
+      FAIL("accepted");
+    } catch (const BadRequest& e) { CHECK(std::string(e.what()).find(says) != std::string::npos); }
+  };
+  // Paths to read or write, and keys that are not rendering keys.
+  refused({{"infile", "/etc/passwd"}}, "not a key the browser may set");
+  refused({{"outfile", "/tmp/x.png"}}, "not a key the browser may set");
+  refused({{"scene_file", "x"}}, "not a key the browser may set");
+  refused({{"palette0", "/etc/passwd"}}, "not one of the palettes offered (fire, grey)");
+  refused({{"palette0", "../testdata/palettes/fire"}}, "not one of the palettes offered");
+  refused({{"brightness2", "1"}}, "has 2 types");
+  refused({{"brightnessx", "1"}}, "not a key the browser may set");
+  // Values not of their kind.
+  refused({{"camera_x", "nan"}}, "a finite number");
+  refused({{"camera_x", "inf"}}, "a finite number");
+  refused({{"camera_x", "1e999"}}, "a finite number");
+  refused({{"camera_x", "12abc"}}, "a finite number");
+  refused({{"camera_x", ""}}, "a finite number");
+  refused({{"xres", "0"}}, "from 1 to 4096");
+  refused({{"xres", "100000"}}, "from 1 to 4096");
+  refused({{"yres", "12.5"}}, "from 1 to 4096");
+  refused({{"a_eq_e", "maybe"}}, "TRUE or FALSE");
+  refused({{"exposure", "bright"}}, "auto, FALSE or a factor");
+  refused({{"fov", "1"}, {"fov", "2"}}, "given twice");
+  refused({{"fov", std::string(101, '1')}}, "at most 100");
+  KeyValues many;
+  for (int i = 0; i < 257; ++i) many.push_back({"fov", "1"});
+  refused(many, "at most 256");
+}
+
+TEST_CASE("serve: the palettes offered are the .par's and the directory's, each name once") {
+  const std::vector<PaletteChoice> p = palette_choices("testdata/palettes", {"/data/mine/fire.pal", "/x/own.pal"});
+  REQUIRE(p.size() >= 3);
+  CHECK(p[0].name == "fire");
+  CHECK(p[0].path == "/data/mine/fire.pal");  // the .par's own, before the directory's of that name
+  CHECK(p[1].name == "own");
+  bool grey = false;
+  for (const PaletteChoice& c : p) grey |= c.name == "grey" && c.path == "testdata/palettes/grey.pal";
+  CHECK(grey);
+  CHECK(palette_choices("/no/such/directory", {}).empty());
+}
+
+TEST_CASE("serve: of one browser's views waiting, only the newest is drawn; browsers take turns") {
+  std::mutex m;
+  std::condition_variable cv;
+  bool open = false, entered = false;
+  std::vector<std::string> drawn;
+  ViewQueue queue([&](const ViewJob& job) {
+    std::unique_lock<std::mutex> lock(m);
+    entered = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return open; });
+    drawn.push_back(job.client + ":" + job.keys.at(0).second);
+    return ViewResult{200, "text/plain", job.keys.at(0).second, {}, nullptr};
+  });
+  // The first view is drawn (and held there) while a burst of 50 more comes, one after another.
+  std::vector<std::optional<ViewResult>> results(51);
+  std::vector<std::thread> threads;
+  threads.emplace_back([&] { results[0] = queue.submit(ViewJob{"a", {{"n", "0"}}, false}); });
+  {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return entered; });
+  }
+  for (int k = 1; k <= 50; ++k) {
+    threads.emplace_back([&, k] { results[k] = queue.submit(ViewJob{"a", {{"n", std::to_string(k)}}, false}); });
+    if (k == 1)
+      wait_until([&] { return queue.waiting() == 1; });
+    else
+      wait_until([&] { return queue.superseded() == std::size_t(k - 1); });
+  }
+  // Another browser's view, after the burst: it waits its turn behind a's newest.
+  std::optional<ViewResult> other;
+  std::thread b([&] { other = queue.submit(ViewJob{"b", {{"n", "b"}}, false}); });
+  wait_until([&] { return queue.waiting() == 2; });
+  {
+    std::lock_guard<std::mutex> lock(m);
+    open = true;
+  }
+  cv.notify_all();
+  for (std::thread& t : threads) t.join();
+  b.join();
+  CHECK(queue.drawn() == 3);  // the first, a's newest, b's
+  CHECK(queue.superseded() == 49);
+  REQUIRE(results[0]);
+  CHECK(results[0]->body == "0");
+  for (int k = 1; k < 50; ++k) CHECK_FALSE(results[k]);
+  REQUIRE(results[50]);
+  CHECK(results[50]->body == "50");  // the last view is the one shown
+  REQUIRE(other);
+  CHECK(other->body == "b");
+  CHECK(drawn == std::vector<std::string>{"a:0", "a:50", "b:b"});
+}
+
+TEST_CASE("serve: an error in drawing is answered (500) and the queue goes on") {
+  ViewQueue queue([](const ViewJob& job) -> ViewResult {
+    if (job.client == "bad") throw std::runtime_error("broken");
+    return ViewResult{200, "text/plain", "fine", {}, nullptr};
+  });
+  const std::optional<ViewResult> bad = queue.submit(ViewJob{"bad", {}, false});
+  REQUIRE(bad);
+  CHECK(bad->status == 500);
+  CHECK(bad->error);
+  CHECK(bad->body.find("broken") != std::string::npos);
+  const std::optional<ViewResult> good = queue.submit(ViewJob{"good", {}, false});
+  REQUIRE(good);
+  CHECK(good->body == "fine");
+}
+
+TEST_CASE("serve: a view is the picture bin/splotch renders for its keys, and its saved .par renders it again") {
+  TempDir dir;
+  const std::string par = clumps_par(dir, dir.file("served.png"));
+  ViewServer views(ParamFile::read(par), test_options());
+  start(views);
+  CHECK(views.held().reads() == 1);
+  const KeyValues keys = browser_keys({{"camera_x", "20"},
+                                       {"camera_y", "-40"},
+                                       {"camera_z", "70"},
+                                       {"brightness0", "3.5"},
+                                       {"palette0", "grey"},
+                                       {"a_eq_e", "FALSE"},
+                                       {"xres", "150"},
+                                       {"yres", "100"}},
+                                      views.ptypes(), views.palettes());
+  const ViewResult view = views.draw(ViewJob{"me", keys, false});
+  REQUIRE(view.status == 200);
+  CHECK(view.content_type == "image/png");
+  CHECK(views.held().reads() == 1);  // the snapshot held, not read again
+
+  // bin/splotch with the same keys on the command line.
+  std::string overrides;
+  for (const auto& [k, v] : keys) overrides += " " + k + "=" + v;
+  const CommandResult plain =
+      run_command("bin/splotch --quiet " + par + " outfile=" + dir.file("plain.png") + overrides);
+  INFO(plain.err);
+  REQUIRE(plain.status == 0);
+  CHECK(bytes_of(view) == read_file(dir.file("plain.png")));
+
+  // The saved .par (the record of the view) renders the same bytes, to the .par's outfile.
+  const std::optional<std::string> record = views.used_par("me");
+  REQUIRE(record);
+  CHECK(record->find("brightness0 = 3.5") != std::string::npos);
+  CHECK(record->find("server") == std::string::npos);
+  const CommandResult again = run_command("bin/splotch --quiet " + dir.write("view.par", *record));
+  INFO(again.err);
+  REQUIRE(again.status == 0);
+  CHECK(read_file(dir.file("served.png")) == bytes_of(view));
+  CHECK_FALSE(views.used_par("someone else"));
+}
+
+TEST_CASE("serve: a change of a type's range or log is normalised again from the held values, not read again") {
+  TempDir dir;
+  const std::string par = clumps_par(dir, dir.file("served.png"));
+  ViewServer views(ParamFile::read(par), test_options());
+  start(views);
+  const KeyValues keys = {
+      {"color_log0", "FALSE"}, {"color_min0", "2"}, {"color_max0", "9"}, {"intensity_log0", "TRUE"}};
+  const ViewResult changed = views.draw(ViewJob{"me", keys, false});
+  REQUIRE(changed.status == 200);
+  CHECK(views.held().reads() == 1);
+  CHECK(views.held().normalisations() == 1);
+  std::string overrides;
+  for (const auto& [k, v] : keys) overrides += " " + k + "=" + v;
+  const CommandResult plain =
+      run_command("bin/splotch --quiet " + par + " outfile=" + dir.file("plain.png") + overrides);
+  REQUIRE(plain.status == 0);
+  CHECK(changed.body == read_file(dir.file("plain.png")));
+  // And back: the first normalisation again gives the first picture.
+  const ViewResult back = views.draw(ViewJob{"me", {}, false});
+  CHECK(views.held().normalisations() == 2);
+  const CommandResult first = run_command("bin/splotch --quiet " + par + " outfile=" + dir.file("first.png"));
+  REQUIRE(first.status == 0);
+  CHECK(back.body == read_file(dir.file("first.png")));
+}
+
+TEST_CASE("serve: a reduced view is a JPEG of half the size from a share of the particles") {
+  TempDir dir;
+  ViewServer views(ParamFile::read(clumps_par(dir, dir.file("served.png"))), test_options());
+  start(views);
+  const ViewResult full = views.draw(ViewJob{"me", {}, false});
+  const ViewResult reduced = views.draw(ViewJob{"me", {}, true});
+  REQUIRE(reduced.status == 200);
+  CHECK(reduced.content_type == "image/jpeg");
+  const Image8 small = decode(dir, reduced.body);
+  CHECK(small.width == 80);
+  CHECK(small.height == 60);
+  auto header = [](const ViewResult& r, const std::string& name) {
+    for (const auto& [k, v] : r.headers)
+      if (k == name) return v;
+    return std::string();
+  };
+  const long kept = std::stol(header(reduced, "X-Splotch-Particles"));
+  const long all = std::stol(header(full, "X-Splotch-Particles"));
+  CHECK(all == 2000);
+  CHECK(kept > 0.15 * all);  // a quarter, about
+  CHECK(kept < 0.35 * all);
+  // The reduced picture keeps the full one's look: their mean levels within a fifth.
+  const Image8 big = decode(dir, full.body);
+  auto mean = [](const Image8& i) {
+    double s = 0;
+    for (const std::uint8_t v : i.rgb) s += v;
+    return s / double(i.rgb.size());
+  };
+  INFO("full " << mean(big) << ", reduced " << mean(small));
+  CHECK(mean(small) == doctest::Approx(mean(big)).epsilon(0.2));
+  CHECK(views.held().reads() == 1);
+  CHECK_FALSE(views.used_par("me") == std::nullopt);  // the full one's record stays the one saved
+}
+
+namespace {
+
+// A server on a free port of 127.0.0.1, listening on a thread of its own until the end of scope.
+// `gate`, when given, holds every picture's drawing until it opens.
+struct RunningServer {
+  ViewServer views;
+  std::mutex m;
+  std::condition_variable cv;
+  bool gated = false, open = true;
+  int entered = 0;
+  ViewQueue queue;
+  HttpServer http;
+  int port = 0;
+  std::thread thread;
+
+  RunningServer(const std::string& par, bool gate)
+      : views(ParamFile::read(par), test_options()),
+        gated(gate),
+        open(!gate),
+        queue([this](const ViewJob& job) {
+          {
+            std::unique_lock<std::mutex> lock(m);
+            ++entered;
+            cv.notify_all();
+            cv.wait(lock, [&] { return open; });
+          }
+          return views.draw(job);
+        }),
+        http(views, queue, HttpOptions{"127.0.0.1", 0, "s3cret"}) {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      open = true;  // the first picture is not held
+    }
+    REQUIRE(queue.submit(ViewJob{"", {}, false})->status == 200);
+    if (gate) {
+      std::lock_guard<std::mutex> lock(m);
+      open = false;
+    }
+    port = http.bind();
+    thread = std::thread([this] { http.listen(); });
+  }
+  ~RunningServer() {
+    release();
+    http.stop();
+    thread.join();
+  }
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      open = true;
+    }
+    cv.notify_all();
+  }
+  void wait_entered(int n) {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return entered >= n; });
+  }
+};
+
+std::string raw_exchange(int port, const std::string& request) {
+  httplib::Client probe("127.0.0.1", port);  // (only to be sure the server listens)
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(std::uint16_t(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::send(fd, request.data(), request.size(), 0) == ssize_t(request.size()));
+  std::string answer;
+  char buffer[4096];
+  for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) answer.append(buffer, std::size_t(n));
+  ::close(fd);
+  return answer;
+}
+
+}  // namespace
+
+TEST_CASE("serve over HTTP: the token, refused requests answered 400 while serving goes on, the page, Save") {
+  TempDir dir;
+  RunningServer server(clumps_par(dir, dir.file("served.png")), false);
+  httplib::Client client("127.0.0.1", server.port);
+  // The token, on every request.
+  for (const char* path : {"/", "/?token=wrong", "/info", "/view?client=a", "/par?client=a&token=s3cre"}) {
+    INFO(path);
+    const auto r = client.Get(path);
+    REQUIRE(r);
+    CHECK(r->status == 403);
+  }
+  const auto page = client.Get("/?token=s3cret");
+  REQUIRE(page);
+  CHECK(page->status == 200);
+  CHECK(page->body.find("<script>") != std::string::npos);
+  const auto info = client.Get("/info?token=s3cret");
+  REQUIRE(info);
+  CHECK(info->body.find("\"ptypes\":1") != std::string::npos);
+  CHECK(info->body.find("\"camera_x\":\"50\"") != std::string::npos);
+  CHECK(info->body.find("\"palette0\":\"fire\"") != std::string::npos);
+  // Refused: each with a reason, and the server answers the next request.
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"/view?token=s3cret&client=a&infile=/etc/passwd", "not a key the browser may set"},
+      {"/view?token=s3cret&client=a&outfile=/tmp/evil.png", "not a key the browser may set"},
+      {"/view?token=s3cret&client=a&xres=100000", "from 1 to 4096"},
+      {"/view?token=s3cret&client=a&fov=250", "between 0 and 180"},
+      {"/view?token=s3cret&client=a&quality=best", "full or reduced"},
+      {"/view?token=s3cret&camera_x=1", "client=NAME"},
+      {"/view?token=s3cret&client=a&camera_x=%ff%fe", "a finite number"},
+  };
+  for (const auto& [path, says] : refused) {
+    INFO(path);
+    const auto r = client.Get(path);
+    REQUIRE(r);
+    CHECK(r->status == 400);
+    CHECK(r->body.find(says) != std::string::npos);
+  }
+  CHECK(client.Get("/nothing?token=s3cret")->status == 404);
+  CHECK(client.Post("/view?token=s3cret&client=a", "x", "text/plain")->status != 200);
+  CHECK(raw_exchange(server.port, "GARBAGE\r\n\r\n").find(" 400 ") != std::string::npos);
+  CHECK(raw_exchange(server.port, std::string(20000, 'A') + "\r\n\r\n").find(" 4") != std::string::npos);
+  CHECK(client.Get("/par?token=s3cret&client=a")->status == 404);  // no full picture of a's yet
+
+  const auto view = client.Get("/view?token=s3cret&client=a&camera_z=60&brightness0=1.5");
+  REQUIRE(view);
+  CHECK(view->status == 200);
+  CHECK(view->get_header_value("Content-Type") == "image/png");
+  CHECK(view->body == server.views.draw(ViewJob{"x", {{"camera_z", "60"}, {"brightness0", "1.5"}}, false}).body);
+  const auto saved = client.Get("/par?token=s3cret&client=a");
+  REQUIRE(saved);
+  CHECK(saved->status == 200);
+  CHECK(saved->get_header_value("Content-Disposition").find("view.par") != std::string::npos);
+  const CommandResult again = run_command("bin/splotch --quiet " + dir.write("view.par", saved->body));
+  INFO(again.err);
+  REQUIRE(again.status == 0);
+  CHECK(read_file(dir.file("served.png")) == view->body);
+}
+
+TEST_CASE("serve over HTTP: a burst of 50 views of one browser draws two pictures, the last view's") {
+  TempDir dir;
+  RunningServer server(clumps_par(dir, dir.file("served.png")), true);
+  std::vector<httplib::Result> results;
+  std::vector<int> status(51, 0);
+  std::vector<std::string> bodies(51);
+  std::vector<std::thread> threads;
+  auto get = [&](int k) {
+    httplib::Client c("127.0.0.1", server.port);
+    c.set_read_timeout(600, 0);
+    const auto r = c.Get("/view?token=s3cret&client=burst&camera_x=" + std::to_string(40 + k));
+    if (r) {
+      status[std::size_t(k)] = r->status;
+      bodies[std::size_t(k)] = r->body;
+    }
+  };
+  threads.emplace_back(get, 0);
+  server.wait_entered(2);  // the first picture (at the start) and this one
+  for (int k = 1; k <= 50; ++k) {
+    threads.emplace_back(get, k);
+    if (k == 1)
+      wait_until([&] { return server.queue.waiting() == 1; });
+    else
+      wait_until([&] { return server.queue.superseded() == std::size_t(k - 1); });
+  }
+  server.release();
+  for (std::thread& t : threads) t.join();
+  CHECK(server.queue.drawn() == 3);  // the start's, the first view's, the burst's last
+  CHECK(status[0] == 200);
+  for (int k = 1; k < 50; ++k) CHECK(status[std::size_t(k)] == 204);
+  CHECK(status[50] == 200);
+  CHECK(bodies[50] == server.views.draw(ViewJob{"x", {{"camera_x", "90"}}, false}).body);
+  CHECK(bodies[50] != bodies[0]);
+}
+
+namespace {
+
+// bin/splotch started with `args`, its standard output read line by line until the URL it prints.
+struct ServerProcess {
+  pid_t pid = -1;
+  std::string url, out;
+  int port = 0;
+  std::string token;
+
+  explicit ServerProcess(const std::string& args, const std::string& err_file) {
+    int pipe_fds[2];
+    REQUIRE(::pipe(pipe_fds) == 0);
+    pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      ::dup2(pipe_fds[1], 1);
+      ::close(pipe_fds[0]);
+      ::execl("/bin/sh", "sh", "-c", ("exec bin/splotch " + args + " 2>" + err_file).c_str(), (char*)nullptr);
+      ::_exit(127);
+    }
+    ::close(pipe_fds[1]);
+    char c;
+    while (::read(pipe_fds[0], &c, 1) == 1) {
+      out += c;
+      // The banner ends with the way to open the URL.
+      if (c == '\n' && (out.find("above there.") != std::string::npos || out.find("can view") != std::string::npos))
+        break;
+    }
+    ::close(pipe_fds[0]);
+    const std::size_t colon = out.find("127.0.0.1:"), at = out.find("/?token=");
+    if (colon == std::string::npos || at == std::string::npos) return;
+    port = std::stoi(out.substr(colon + 10, at - colon - 10));
+    token = out.substr(at + 8, out.find('\n', at) - at - 8);
+  }
+  // SIGINT, as Ctrl-C; the exit status.
+  int stop() {
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("bin/splotch --serve and server = TRUE: the URL printed, a view served, Ctrl-C ends it with status 0") {
+  TempDir dir;
+  const std::string par = clumps_par(dir, dir.file("served.png"));
+  for (const std::string& how : {"--serve " + par + " --port 0", par + " server=TRUE --port=0"}) {
+    INFO(how);
+    ServerProcess server(how, dir.file("err"));
+    INFO(server.out << read_file(dir.file("err")));
+    REQUIRE(server.port > 0);
+    CHECK(server.token.size() == 32);
+    CHECK(server.out.find("ssh -L " + std::to_string(server.port) + ":127.0.0.1:" + std::to_string(server.port)) !=
+          std::string::npos);
+    httplib::Client client("127.0.0.1", server.port);
+    const auto view = client.Get("/view?token=" + server.token + "&client=t&camera_x=30");
+    REQUIRE(view);
+    CHECK(view->status == 200);
+    CHECK(client.Get("/view?client=t")->status == 403);
+    CHECK(server.stop() == 0);
+    CHECK_FALSE(file_exists(dir.file("served.png")));  // the server writes no picture
+  }
+  // The server's options without a server.
+  const CommandResult stray = run_command("bin/splotch " + par + " --port 9000");
+  CHECK(stray.status == 1);
+  CHECK(stray.err.find("--port is for --serve") != std::string::npos);
+  // A snapshot that cannot be read: the error of bin/splotch, and no server.
+  const CommandResult missing = run_command("bin/splotch --serve " + par + " --port 0 infile=" + dir.file("none.bin"));
+  CHECK(missing.status == 1);
+  CHECK(missing.err.find("none.bin") != std::string::npos);
+}
