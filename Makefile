@@ -158,6 +158,10 @@ bin/splotch_path: build/obj/tools/splotch_path.o build/libsplotch.a
 build/obj/tests/test_hdf5_reader.o build/obj/tests/test_cli.o build/obj/tests/test_hdf5_table_reader.o \
   build/obj/tests/test_original_parameter_files.o build/obj/tests/test_used_par_round_trip.o: $(HDF5_STAMP)
 
+bin/splotch_serve_bench: build/obj/tools/serve_bench.o
+	@mkdir -p bin
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
+
 bin/splotch_tests: $(TEST_OBJ) build/libsplotch.a
 	@mkdir -p bin
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
@@ -234,14 +238,15 @@ FUZZ_SECONDS ?= 30
 fuzz:
 	SECONDS_EACH=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
-bench: bin/splotch bin/make_snapshot $(if $(MPICXX),bin/splotch_mpi)
+bench: bin/splotch bin/make_snapshot bin/splotch_path bin/splotch_serve_bench $(if $(MPICXX),bin/splotch_mpi)
 	tests/bench.sh
 	tests/bench_read.sh
 	tests/bench_scene.sh
+	tests/bench_serve.sh
 	tests/bench_auto.sh
 	tests/bench_mpi.sh
 
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi/mpi_comm.d build/obj/splotch/app/main.d build/obj/tools/splotch_path.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi/mpi_comm.d build/obj/splotch/app/main.d build/obj/tools/splotch_path.d build/obj/tools/serve_bench.d

@@ -100,4 +100,32 @@ TEST_CASE("camera path: impossible paths are one clear error") {
       doctest::Contains("1 lookat point or as many as camera points (3), not 2"), UserError);
 }
 
+TEST_CASE("camera path: keyframes marked while flying give a smooth path through them, a roll included") {
+  // Three keys on a quarter circle about the origin, the last one rolled by 90 degrees.
+  const std::vector<CameraKey> keys = {{{100, 0, 0}, {0, 0, 0}, {0, 0, 1}},
+                                       {{70.7106781, 70.7106781, 0}, {0, 0, 0}, {0, 0, 1}},
+                                       {{0, 100, 0}, {0, 0, 0}, {1, 0, 0}}};
+  const std::vector<CameraKey> path = keyframe_path(keys, 41);
+  REQUIRE(path.size() == 41);
+  CHECK(near(path.front().camera, keys.front().camera));
+  CHECK(near(path.back().camera, keys.back().camera));
+  CHECK(near(path.back().sky, {1, 0, 0}));  // the roll of the last key
+  CHECK(near(path.front().sky, {0, 0, 1}));
+  check_upright(path);
+  // Through the middle key at the middle frame (the segments are of one length), and smooth: the
+  // steps differ by a few percent at most.
+  CHECK(near(path[20].camera, keys[1].camera, 1e-3));
+  const std::vector<double> s = steps(path);
+  const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+  CHECK(*hi < 1.1 * *lo);
+  // A turn of the head on the spot (the camera still, lookat moving) is a move too.
+  const std::vector<CameraKey> turn =
+      keyframe_path({{{0, 0, 0}, {10, 0, 0}, {0, 0, 1}}, {{0, 0, 0}, {0, 10, 0}, {0, 0, 1}}}, 5);
+  CHECK(near(turn[0].lookat, {10, 0, 0}));
+  CHECK(near(turn[4].lookat, {0, 10, 0}));
+  CHECK(length(turn[2].lookat - turn[1].lookat) > 1);
+  CHECK_THROWS_AS(keyframe_path({keys[0]}, 10), UserError);
+  CHECK_THROWS_AS(keyframe_path(keys, 1), UserError);
+}
+
 }  // namespace splotch

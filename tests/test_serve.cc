@@ -24,6 +24,8 @@
 #include "params/user_error.h"
 #include "splotch/serve/browser_keys.h"
 #include "splotch/serve/http_server.h"
+#include "splotch/serve/movie_run.h"
+#include "splotch/serve/recorded_path.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/serve/view_server.h"
 #include "tests/test_support.h"
@@ -313,6 +315,7 @@ struct RunningServer {
   bool gated = false, open = true;
   int entered = 0;
   ViewQueue queue;
+  MovieRun movie;
   HttpServer http;
   int port = 0;
   std::thread thread;
@@ -330,7 +333,8 @@ struct RunningServer {
           }
           return views.draw(job);
         }),
-        http(views, queue, HttpOptions{"127.0.0.1", 0, "s3cret"}) {
+        movie(queue),
+        http(views, queue, movie, HttpOptions{"127.0.0.1", 0, "s3cret"}) {
     {
       std::lock_guard<std::mutex> lock(m);
       open = true;  // the first picture is not held
@@ -544,4 +548,84 @@ TEST_CASE("bin/splotch --serve and server = TRUE: the URL printed, a view served
   const CommandResult missing = run_command("bin/splotch --serve " + par + " --port 0 infile=" + dir.file("none.bin"));
   CHECK(missing.status == 1);
   CHECK(missing.err.find("none.bin") != std::string::npos);
+}
+
+TEST_CASE("serve: a recorded path's keyframes and frame count, as the page sends them") {
+  const std::vector<CameraKey> keys = browser_keyframes("1,2,3,4,5,6,0,0,1;7,8,9,1e1,-2,3.5,0,1,0");
+  REQUIRE(keys.size() == 2);
+  CHECK(keys[1].lookat.x == 10);
+  CHECK(keys[1].sky.y == 1);
+  for (const char* bad :
+       {"", "1,2,3,4,5,6,0,0,1", "1,2,3,4,5,6,0,0;1,2,3,4,5,6,0,0,1", "1,2,3,4,5,6,0,0,1,2;1,2,3,4,5,6,0,0,1",
+        "1,2,3,4,5,6,0,0,nan;1,2,3,4,5,6,0,0,1", "1,2,3,4,x,6,0,0,1;1,2,3,4,5,6,0,0,1"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(browser_keyframes(bad), BadRequest);
+  }
+  std::string many;
+  for (int i = 0; i < 257; ++i) many += (i ? ";" : "") + std::string("1,2,3,4,5,6,0,0,1");
+  CHECK_THROWS_AS(browser_keyframes(many), BadRequest);
+  CHECK(browser_frame_count("120") == 120);
+  for (const char* bad : {"", "1", "100001", "12x", "-5"}) CHECK_THROWS_AS(browser_frame_count(bad), BadRequest);
+  // A frame's keys: the view's, its camera in place of the view's.
+  const std::vector<KeyValues> frames =
+      movie_frames(keyframe_path(keys, 3), {{"camera_x", "99"}, {"brightness0", "2"}, {"sky_z", "1"}});
+  REQUIRE(frames.size() == 3);
+  CHECK(frames[0].size() == 10);
+  CHECK(frames[0][0] == std::make_pair(std::string("brightness0"), std::string("2")));
+  CHECK(frames[0][1] == std::make_pair(std::string("camera_x"), std::string("1")));
+  CHECK(frames[2][4].second == "10");  // the last frame's lookat_x, the last key's
+}
+
+TEST_CASE("serve over HTTP: a recorded path as a scene file, and rendered here as the same movie bin/splotch renders") {
+  TempDir dir;
+  RunningServer server(clumps_par(dir, dir.file("served.png")), false);
+  httplib::Client client("127.0.0.1", server.port);
+  const std::string keys = "50,-60,50,50,50,50,0,0,1;20,-40,60,45,50,50,0,0,1;0,-20,80,40,50,50,0,1,0";
+  const std::string view_keys = "&brightness0=3&palette0=grey";
+  // The scene file.
+  const auto scene = client.Get("/scene?token=s3cret&frames=5&keys=" + keys);
+  REQUIRE(scene);
+  REQUIRE(scene->status == 200);
+  CHECK(scene->body.rfind("camera_x camera_y camera_z lookat_x", 0) == 0);
+  CHECK(std::count(scene->body.begin(), scene->body.end(), '\n') == 6);
+  CHECK(client.Get("/scene?token=s3cret&frames=5&keys=1,2,3")->status == 400);
+  CHECK(client.Get("/scene?token=s3cret&frames=1&keys=" + keys)->status == 400);
+  CHECK(client.Get("/scene?frames=5&keys=" + keys)->status == 403);
+  // The view's .par, saved, with the scene file: bin/splotch's movie.
+  REQUIRE(client.Get("/view?token=s3cret&client=m" + view_keys)->status == 200);
+  const auto par = client.Get("/par?token=s3cret&client=m");
+  REQUIRE(par->status == 200);
+  const CommandResult movie = run_command("bin/splotch --quiet " + dir.write("view.par", par->body) + " scene_file=" +
+                                          dir.write("path.txt", scene->body) + " outfile=" + dir.file("cli.png"));
+  INFO(movie.err);
+  REQUIRE(movie.status == 0);
+  // The same movie rendered by the server, to the .par's outfile.
+  const auto started = client.Get("/movie?token=s3cret&frames=5&keys=" + keys + view_keys);
+  REQUIRE(started);
+  CHECK(started->status == 202);
+  CHECK(client.Get("/movie?token=s3cret&frames=5&keys=" + keys)->status == 409);  // one at a time
+  server.movie.wait();
+  const auto progress = client.Get("/movie/progress?token=s3cret");
+  REQUIRE(progress);
+  CHECK(progress->body.find("\"running\":false") != std::string::npos);
+  CHECK(progress->body.find("\"done\":5") != std::string::npos);
+  CHECK(progress->body.find("served0004.png") != std::string::npos);
+  for (int f = 0; f < 5; ++f) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%04d.png", f);
+    INFO(name);
+    REQUIRE(file_exists(dir.file(std::string("served") + name)));
+    CHECK(read_file(dir.file(std::string("served") + name)) == read_file(dir.file(std::string("cli") + name)));
+    CHECK(file_exists(dir.file(std::string("served") + name + ".used.par")));
+  }
+  CHECK(read_file(dir.file("served0000.png")) != read_file(dir.file("served0004.png")));
+  if (std::getenv("SPLOTCH_KEEP")) std::system(("cp -r " + dir.path() + " /tmp/kept").c_str());
+  // A movie cancelled stops early.
+  const auto second = client.Get("/movie?token=s3cret&frames=400&keys=" + keys);
+  REQUIRE(second->status == 202);
+  CHECK(client.Get("/movie/cancel?token=s3cret")->status == 200);
+  server.movie.wait();
+  const MovieProgress cancelled = server.movie.progress();
+  CHECK(cancelled.cancelled);
+  CHECK(cancelled.done < 400);
 }

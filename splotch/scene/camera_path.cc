@@ -92,6 +92,51 @@ std::vector<CameraKey> fly_path(const std::vector<Vec3>& cameras, const std::vec
   return out;
 }
 
+std::vector<CameraKey> keyframe_path(const std::vector<CameraKey>& keys, int frames) {
+  check_frames(frames);
+  if (keys.size() < 2) throw UserError("a path through keyframes needs at least 2 of them");
+  std::vector<Vec3> cameras, lookats, skies;
+  for (const CameraKey& k : keys) {
+    cameras.push_back(k.camera);
+    lookats.push_back(k.lookat);
+    skies.push_back(normalized(k.sky));
+  }
+  // How far the path has moved at fine samples of each segment: the camera's and the lookat's
+  // spline lengths together; the frames are spread evenly over it.
+  constexpr int fine = 256;
+  const auto how = PathInterpolation::catmull_rom;
+  struct Sample {
+    std::size_t segment;
+    double t, moved;
+  };
+  std::vector<Sample> samples{{0, 0.0, 0.0}};
+  for (std::size_t k = 0; k + 1 < keys.size(); ++k)
+    for (int j = 1; j <= fine; ++j) {
+      const double t0 = double(j - 1) / fine, t1 = double(j) / fine;
+      const double step = length(point_on(cameras, k, t1, how) - point_on(cameras, k, t0, how)) +
+                          length(point_on(lookats, k, t1, how) - point_on(lookats, k, t0, how));
+      // Keys at one place (a roll alone) still get their share of frames.
+      samples.push_back({k, t1, samples.back().moved + std::fmax(step, 1e-12)});
+    }
+  std::vector<CameraKey> out;
+  std::size_t i = 0;
+  for (int f = 0; f < frames; ++f) {
+    const double s = samples.back().moved * double(f) / double(frames - 1);
+    while (i + 2 < samples.size() && samples[i + 1].moved < s) ++i;
+    const Sample &a = samples[i], &b = samples[i + 1];
+    const double u = std::fmin(std::fmax((s - a.moved) / (b.moved - a.moved), 0.0), 1.0);
+    // Within one segment, t between the samples; across a key, b starts the next one.
+    const std::size_t k = b.segment;
+    const double t = (a.segment == k ? a.t : 0.0) + u * (b.t - (a.segment == k ? a.t : 0.0));
+    CameraKey key;
+    key.camera = point_on(cameras, k, t, how);
+    key.lookat = point_on(lookats, k, t, how);
+    key.sky = upright(point_on(skies, k, t, how), key.camera, key.lookat);
+    out.push_back(key);
+  }
+  return out;
+}
+
 std::vector<CameraKey> zoom_path(const CameraKey& start, int frames, double factor) {
   check_frames(frames);
   if (!(factor > 0)) throw UserError("zoom factor = " + std::to_string(factor) + " must be positive");

@@ -30,6 +30,12 @@ std::vector<CameraKey> orbit_path(const CameraKey& start, int frames, double tur
 std::vector<CameraKey> fly_path(const std::vector<Vec3>& cameras, const std::vector<Vec3>& lookats, Vec3 sky,
                                 int frames, PathInterpolation interpolation);
 
+// `frames` frames through keyframes marked while flying (the server's page records them): camera,
+// lookat and sky each along a Catmull-Rom spline through the keys' own, the frames spread evenly by
+// how far camera and lookat move together (a turn of the head on the spot counts as a move), the
+// first and the last frames at the first and the last keys. Two keys or more.
+std::vector<CameraKey> keyframe_path(const std::vector<CameraKey>& keys, int frames);
+
 // `frames` frames from `start` to a camera at `factor` times its distance from lookat.
 std::vector<CameraKey> zoom_path(const CameraKey& start, int frames, double factor);
 

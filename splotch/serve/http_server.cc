@@ -2,11 +2,14 @@
 
 #include <httplib.h>
 
+#include <cctype>
 #include <cstdio>
 #include <random>
 #include <utility>
 
 #include "params/user_error.h"
+#include "splotch/serve/json_text.h"
+#include "splotch/serve/recorded_path.h"
 #include "splotch/serve/serve_page.h"
 
 namespace splotch {
@@ -14,7 +17,15 @@ namespace {
 
 // The parameters of a request that are the server's, not rendering keys.
 bool server_parameter(const std::string& key) {
-  return key == "token" || key == "client" || key == "quality" || key == "seq";
+  return key == "token" || key == "client" || key == "quality" || key == "frames" || key == "keys";
+}
+
+// A page's name for itself: letters, digits, '-' and '_' (the server's own jobs have other names).
+bool client_name(const std::string& c) {
+  if (c.empty() || c.size() > 64) return false;
+  for (const char ch : c)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') return false;
+  return true;
 }
 
 // Compares in time independent of where the strings differ.
@@ -46,10 +57,29 @@ std::string random_token() {
 struct HttpServer::Impl {
   ViewServer& views;
   ViewQueue& queue;
+  MovieRun& movie;
   HttpOptions options;
   httplib::Server server;
 
-  Impl(ViewServer& v, ViewQueue& q, HttpOptions o) : views(v), queue(q), options(std::move(o)) {}
+  Impl(ViewServer& v, ViewQueue& q, MovieRun& m, HttpOptions o) : views(v), queue(q), movie(m), options(std::move(o)) {}
+
+  // The request's rendering keys, checked.
+  KeyValues rendering_keys(const httplib::Request& req) const {
+    KeyValues query;
+    for (const auto& [key, value] : req.params)
+      if (!server_parameter(key)) query.emplace_back(key, value);
+    return browser_keys(query, views.ptypes(), views.palettes(), views.limits());
+  }
+
+  // The recorded path of a request: its frames through its keyframes.
+  std::vector<CameraKey> path(const httplib::Request& req) const {
+    const int frames = browser_frame_count(req.get_param_value("frames"));
+    try {
+      return keyframe_path(browser_keyframes(req.get_param_value("keys")), frames);
+    } catch (const UserError& e) {
+      throw BadRequest(e.what());  // (a sky along the view, say)
+    }
+  }
 
   bool allowed(const httplib::Request& req, httplib::Response& res) const {
     if (same_token(req.get_param_value("token"), options.token)) return true;
@@ -87,17 +117,14 @@ struct HttpServer::Impl {
       if (!allowed(req, res)) return;
       ViewJob job;
       job.client = req.get_param_value("client");
-      if (job.client.empty() || job.client.size() > 64)
-        return refuse(res, 400, "a view needs client=NAME (1 to 64 characters): the page's own name");
+      if (!client_name(job.client))
+        return refuse(res, 400, "a view needs client=NAME (1 to 64 letters, digits, - or _): the page's own name");
       const std::string quality = req.has_param("quality") ? req.get_param_value("quality") : "full";
       if (quality != "full" && quality != "reduced")
         return refuse(res, 400, "quality = '" + quality + "': full or reduced");
       job.reduced = quality == "reduced";
-      KeyValues query;
-      for (const auto& [key, value] : req.params)
-        if (!server_parameter(key)) query.emplace_back(key, value);
       try {
-        job.keys = browser_keys(query, views.ptypes(), views.palettes(), views.limits());
+        job.keys = rendering_keys(req);
       } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
       const std::optional<ViewResult> result = queue.submit(std::move(job));
       res.set_header("Cache-Control", "no-store");
@@ -109,11 +136,46 @@ struct HttpServer::Impl {
       for (const auto& [name, value] : result->headers) res.set_header(name, value);
       res.set_content(result->body, result->content_type);
     });
+    server.Get("/scene", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!allowed(req, res)) return;
+      try {
+        res.set_header("Content-Disposition", "attachment; filename=\"path.txt\"");
+        res.set_content(scene_text(path(req)), "text/plain; charset=utf-8");
+      } catch (const BadRequest& e) { refuse(res, 400, e.what()); }
+    });
+    server.Get("/movie", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!allowed(req, res)) return;
+      std::vector<KeyValues> frames;
+      try {
+        frames = movie_frames(path(req), rendering_keys(req));
+      } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
+      const int total = int(frames.size());
+      if (!movie.start(std::move(frames)))
+        return refuse(res, 409, "a movie is being rendered: wait for it, or cancel it");
+      res.status = 202;
+      res.set_content("{\"frames\":" + std::to_string(total) + "}", "application/json");
+    });
+    server.Get("/movie/progress", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!allowed(req, res)) return;
+      const MovieProgress p = movie.progress();
+      res.set_header("Cache-Control", "no-store");
+      res.set_content("{\"running\":" + std::string(p.running ? "true" : "false") +
+                          ",\"cancelled\":" + (p.cancelled ? "true" : "false") + ",\"done\":" + std::to_string(p.done) +
+                          ",\"total\":" + std::to_string(p.total) + ",\"failed\":" + std::to_string(p.failed) +
+                          ",\"last_file\":" + json_string(p.last_file) + ",\"last_error\":" +
+                          json_string(p.last_error) + ",\"seconds\":" + json_number(p.seconds) + "}",
+                      "application/json");
+    });
+    server.Get("/movie/cancel", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!allowed(req, res)) return;
+      movie.cancel();
+      res.set_content("{}", "application/json");
+    });
   }
 };
 
-HttpServer::HttpServer(ViewServer& views, ViewQueue& queue, HttpOptions options)
-    : impl_(std::make_unique<Impl>(views, queue, std::move(options))) {
+HttpServer::HttpServer(ViewServer& views, ViewQueue& queue, MovieRun& movie, HttpOptions options)
+    : impl_(std::make_unique<Impl>(views, queue, movie, std::move(options))) {
   impl_->routes();
 }
 

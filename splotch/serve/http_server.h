@@ -7,6 +7,9 @@
 //                                      view of the same client took its place
 //   GET /info?token=T                  JSON: types and ranges, palettes, the first view's keys
 //   GET /par?token=T&client=C          the record (used.par) of C's last full picture
+//   GET /scene?token=T&frames=N&keys=K the scene file of a recorded path (splotch/serve/recorded_path.h)
+//   GET /movie?token=T&frames=N&keys=K&KEY=VALUE...   renders that path here, as a scene's frames
+//   GET /movie/progress?token=T, /movie/cancel?token=T
 //
 // Every request carries the token that the server printed at its start (403 without it): a
 // machine's other users reach its 127.0.0.1 too. A request the server refuses gets 400 with what
@@ -16,6 +19,7 @@
 #include <memory>
 #include <string>
 
+#include "splotch/serve/movie_run.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/serve/view_server.h"
 
@@ -32,7 +36,7 @@ std::string random_token();
 
 class HttpServer {
  public:
-  HttpServer(ViewServer& views, ViewQueue& queue, HttpOptions options);
+  HttpServer(ViewServer& views, ViewQueue& queue, MovieRun& movie, HttpOptions options);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

@@ -33,7 +33,7 @@ const std::string& serve_page() {
     <label>width <input type="number" id="xres" min="16" step="16"></label>
     <label>height <input type="number" id="yres" min="16" step="16"></label>
     <label>fov <input type="number" id="fov" min="1" max="179" step="1"></label>
-    <div class="range">drag: orbit &middot; shift-drag: pan &middot; wheel: zoom &middot; W/S A/D: fly &middot; Q/E: roll</div>
+    <div class="range">drag: orbit &middot; shift-drag: pan &middot; wheel: zoom &middot; W/S A/D: fly &middot; Q/E: roll &middot; K: keyframe</div>
   </fieldset>
   <fieldset><legend>picture</legend>
     <label>a_eq_e <input type="checkbox" id="a_eq_e"></label>
@@ -43,6 +43,16 @@ const std::string& serve_page() {
   <div id="types"></div>
   <fieldset><legend>save</legend>
     <button id="save_par">Save .par</button><button id="save_png">Save PNG</button>
+  </fieldset>
+  <fieldset><legend>path</legend>
+    <div><button id="add_key" title="K">Add keyframe</button><button id="clear_keys">Clear</button>
+      <span id="key_count">0 keyframes</span></div>
+    <label>frames <input type="number" id="movie_frames" value="100" min="2" max="100000"></label>
+    <div><button id="save_scene" title="bin/splotch view.par scene_file=path.txt renders it">Save scene file</button>
+      <button id="render_movie" title="written to the .par's outfile, numbered as a scene's frames">Render movie here</button></div>
+    <progress id="movie_progress" value="0" max="1" style="width: 100%; display: none"></progress>
+    <div id="movie_status" class="range"></div>
+    <button id="cancel_movie" style="display: none">Cancel the movie</button>
   </fieldset>
   <div id="timing"></div>
   <div id="warnings"></div>
@@ -202,6 +212,7 @@ document.addEventListener("keydown", (e) => {
   if (k === "w") fly(1, 0); else if (k === "s") fly(-1, 0);
   else if (k === "a") fly(0, -1); else if (k === "d") fly(0, 1);
   else if (k === "q") roll(-0.05); else if (k === "e") roll(0.05);
+  else if (k === "k") { addKey(); return; }
   else return;
   changed(true);
 });
@@ -284,6 +295,45 @@ $("save_par").addEventListener("click", async () => {
   const r = await fetch("par?" + new URLSearchParams({token, client}));
   if (r.ok) download(await r.blob(), "view.par"); else $("error").textContent = await r.text();
 });
+
+// ---- a path of keyframes, as a scene file or a movie rendered here --------------------------
+const keyframes = [];
+function addKey() {
+  keyframes.push([...vec("camera"), ...vec("lookat"), ...vec("sky")].map((v) => +v.toPrecision(9)));
+  $("key_count").textContent = keyframes.length + " keyframe" + (keyframes.length === 1 ? "" : "s");
+}
+$("add_key").addEventListener("click", addKey);
+$("clear_keys").addEventListener("click", () => { keyframes.length = 0; $("key_count").textContent = "0 keyframes"; });
+function pathParams() {
+  return {token, frames: $("movie_frames").value, keys: keyframes.map((k) => k.join(",")).join(";")};
+}
+$("save_scene").addEventListener("click", async () => {
+  const r = await fetch("scene?" + new URLSearchParams(pathParams()));
+  if (r.ok) download(await r.blob(), "path.txt"); else $("error").textContent = await r.text();
+});
+$("render_movie").addEventListener("click", async () => {
+  const p = new URLSearchParams(pathParams());
+  for (const [k, v] of Object.entries(view)) if (v !== "" && v !== undefined) p.set(k, v);
+  const r = await fetch("movie?" + p.toString());
+  if (r.status !== 202) { $("error").textContent = await r.text(); return; }
+  $("movie_progress").style.display = $("cancel_movie").style.display = "";
+  followMovie();
+});
+$("cancel_movie").addEventListener("click", () => fetch("movie/cancel?" + new URLSearchParams({token})));
+async function followMovie() {
+  const r = await fetch("movie/progress?" + new URLSearchParams({token}));
+  if (!r.ok) return;
+  const m = await r.json();
+  const bar = $("movie_progress");
+  bar.max = m.total || 1;
+  bar.value = m.done + m.failed;
+  const left = m.done > 0 ? m.seconds / m.done * (m.total - m.done - m.failed) : 0;
+  $("movie_status").textContent = (m.running ? "rendering: " : m.cancelled ? "cancelled: " : "done: ") +
+    m.done + " of " + m.total + " frames written" + (m.failed ? ", " + m.failed + " failed (" + m.last_error + ")" : "") +
+    (m.running ? ", about " + left.toFixed(0) + " s left" : "") + (m.last_file ? "; last: " + m.last_file : "");
+  $("movie_status").dataset.state = m.running ? "running" : "done";
+  if (m.running) setTimeout(followMovie, 500); else $("cancel_movie").style.display = "none";
+}
 
 async function start() {
   const r = await fetch("info?" + new URLSearchParams({token}));

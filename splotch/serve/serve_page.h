@@ -2,7 +2,8 @@
 // build step and nothing fetched from elsewhere. Drag to orbit about lookat, wheel to zoom,
 // shift-drag to pan, keys to fly (W/S, A/D) and roll (Q/E); per type its brightness, colour range
 // (the data's shown), palette and log/asinh; a_eq_e, gray_absorption, smooth_factor, exposure =
-// auto; the image size; the last picture's time; Save .par and Save PNG.
+// auto; the image size; the last picture's time; Save .par and Save PNG; keyframes of a path,
+// saved as a scene file or rendered here as a movie with a progress bar.
 #pragma once
 
 #include <string>

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "params/user_error.h"
+#include "splotch/serve/movie_run.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/serve/view_server.h"
 
@@ -61,7 +62,8 @@ int serve(ParamFile params, ServeOptions options, Console& console) {
   for (const auto& [header, value] : first->headers)
     if (header == "X-Splotch-Warnings") console.warning(value);
 
-  HttpServer http(views, queue, options.http);
+  MovieRun movie(queue);
+  HttpServer http(views, queue, movie, options.http);
   const int port = http.bind();
   std::fputs(serve_banner(name, options.http, port).c_str(), stdout);
   std::fflush(stdout);

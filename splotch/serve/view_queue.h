@@ -25,6 +25,7 @@ struct ViewJob {
   std::string client;  // the browser's own name for itself (a page draws one view at a time)
   std::vector<std::pair<std::string, std::string>> keys;
   bool reduced = false;  // while the mouse moves: a smaller picture of fewer particles, as JPEG
+  int frame = -1;        // a movie's frame: written as a scene's frame of this number is
 };
 
 struct ViewResult {

@@ -49,6 +49,7 @@ ViewServer::ViewServer(ParamFile params, ViewServerOptions options)
 ViewResult ViewServer::draw(const ViewJob& job) {
   omp_set_dynamic(0);  // as main sets it, on this thread of the queue's
   ParamFile params = base_;
+  params.leave_out_of_record("server");  // the record renders the picture: not the server again
   for (const auto& [key, value] : job.keys) params.set(key, value, "the browser");
   if (job.reduced) {
     // The full picture's sides (the browser's, or the .par's), reduced.
@@ -68,16 +69,16 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   std::vector<std::uint8_t> bytes;
   std::string record;
   NormalizedRanges ranges;
-  frame.deliver = [&](const Image& image, const Settings&, const ParamFile& used, const NormalizedRanges& r) {
-    bytes = encode_image(to_8bit(image), job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
-    ranges = r;
-    if (!job.reduced) {
-      // The record renders this picture again with bin/splotch: the server's own keys are not in it.
-      ParamFile kept = used;
-      kept.leave_out_of_record("server");
-      record = used_par_text(kept, r);
-    }
-  };
+  if (job.frame >= 0) {  // a movie's frame: written, as a scene's frame is
+    frame.in_scene = true;
+    frame.number = job.frame;
+  }
+  if (job.frame < 0)
+    frame.deliver = [&](const Image& image, const Settings&, const ParamFile& used, const NormalizedRanges& r) {
+      bytes = encode_image(to_8bit(image), job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
+      ranges = r;
+      if (!job.reduced) record = used_par_text(used, r);
+    };
   RunReport report;
   try {
     report = render_frame(params, console, frame);
@@ -85,6 +86,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
     if (!started_) throw;
     return {400, "text/plain", std::string("splotch: error: ") + e.what() + "\n", {}, nullptr};
   }
+  if (job.frame >= 0) return {200, "text/plain", report.image_path, {}, nullptr};
   ViewResult out{200, job.reduced ? "image/jpeg" : "image/png", std::string(bytes.begin(), bytes.end()), {}, nullptr};
   std::string stages;
   for (const auto& [name, seconds] : report.stages)

@@ -37,6 +37,8 @@ class ViewServer {
 
   // A browser's job (ViewQueue runs it): the picture (200, image/png or image/jpeg, with the
   // frame's times in X-Splotch-* headers), or 400 with what is wrong with its keys or their values.
+  // A movie's frame (job.frame) is written instead, as a scene's frame of that number is, and
+  // answered with the file's path.
   // The first job, of no keys, reads the snapshot; its errors are the user's errors of
   // bin/splotch, thrown (UserError) so that the server does not start.
   ViewResult draw(const ViewJob& job);

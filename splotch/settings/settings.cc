@@ -126,7 +126,10 @@ Camera read_camera(ParamFile& p, CameraPlacement& placement) {
     const bool panorama = p.get<bool>("panorama", false);
     c.lookat = panorama ? vec3(p, "lookat", c.position) : vec3(p, "lookat");
     c.sky = vec3(p, "sky", {0, 0, 1});
-    c.center = vec3(p, "center", c.position);
+    // Read only when given: its default follows the camera, and a record (used.par) that wrote the
+    // camera's position as center would hold it there when a scene file moves the camera.
+    const bool center_given = p.has("center_x") || p.has("center_y") || p.has("center_z");
+    c.center = center_given ? vec3(p, "center", c.position) : c.position;
     if (panorama) c = panorama_camera(c);
   }
   c.fov_degrees = p.get<double>("fov", 45.0);

@@ -61,7 +61,9 @@ class WebDriver:
             "browserName": "chrome",
             "goog:chromeOptions": {"binary": shutil.which("chromium"), "args": args,
                                    "prefs": {"download.default_directory": downloads,
-                                             "download.prompt_for_download": False}}}}}
+                                             "download.prompt_for_download": False,
+                                             # (several downloads from one page: Save .par, scene)
+                                             "profile.default_content_setting_values.automatic_downloads": 1}}}}}
         self.session = self.call("POST", "/session", caps)["sessionId"]
         # Downloads in headless Chromium go where the DevTools protocol says.
         self.call("POST", "/session/%s/goog/cdp/execute" % self.session,
@@ -185,8 +187,9 @@ def main():
     downloads = os.path.join(work, "downloads")
     os.makedirs(downloads)
     par = clumps(work)
+    server_err = open(os.path.join(work, "server.err"), "w")
     server = subprocess.Popen(["bin/splotch", "--serve", par, "--port", "0"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+                              stderr=server_err, text=True)
     driver_port = free_port()
     chromedriver = subprocess.Popen(["chromedriver", "--port=%d" % driver_port], stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL)
@@ -198,7 +201,8 @@ def main():
                 url = line.strip()
                 break
         if not url:
-            raise RuntimeError("bin/splotch --serve printed no URL: " + server.stderr.read())
+            server.wait(timeout=60)
+            raise RuntimeError("bin/splotch --serve printed no URL: " + open(server_err.name).read())
         print("server: " + url, flush=True)
         wait_for(lambda: urllib.request.urlopen("http://127.0.0.1:%d/status" % driver_port).status == 200
                  if _reachable(driver_port) else False, "chromedriver")
@@ -247,6 +251,46 @@ def main():
                 check(f.read() == base64.b64decode(brighter["bytes"]),
                       "the saved .par renders the page's picture byte for byte")
         shutil.copy(again if os.path.exists(again) else record, os.path.join(SHOTS, "4_saved_par_render.png"))
+
+        # A path: a keyframe here, an orbit, a second keyframe (the K key); saved as a scene file
+        # and rendered here as a movie, which bin/splotch renders the same from the saved files.
+        driver.click("#add_key")
+        n = frames(driver)
+        driver.drag("#picture", -120, 30)
+        settled(driver, n)
+        driver.call("POST", driver.s("/actions"), {"actions": [{"type": "key", "id": "keyboard", "actions": [
+            {"type": "keyDown", "value": "k"}, {"type": "keyUp", "value": "k"}]}]})
+        check(driver.js("return document.getElementById('key_count').textContent;") == "2 keyframes",
+              "two keyframes marked (a button and the K key)")
+        driver.js("document.getElementById('movie_frames').value = '4';")
+        # (Chromium does not download a name again that is there: the first .par is moved away.)
+        os.rename(record, os.path.join(work, "first_view.par"))
+        before = set(os.listdir(downloads))
+        driver.click("#save_par")
+        driver.click("#save_scene")
+        got = wait_for(lambda: (lambda new: new if any(f.endswith(".txt") for f in new) and
+                                any(f.endswith(".par") for f in new) else None)(set(os.listdir(downloads)) - before),
+                       "the saved .par and scene file (downloads: %s; the page says: %s)" %
+                       (os.listdir(downloads), driver.js("return document.getElementById('error').textContent;")))
+        par2 = os.path.join(downloads, [f for f in got if f.endswith(".par")][0])
+        scene = os.path.join(downloads, [f for f in got if f.endswith(".txt")][0])
+        cli = os.path.join(work, "cli.png")
+        r = subprocess.run(["bin/splotch", "--quiet", par2, "scene_file=" + scene, "outfile=" + cli],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, "bin/splotch renders the saved .par with the saved scene file (%s)" % r.stderr.strip())
+        driver.click("#render_movie")
+        wait_for(lambda: driver.js("return document.getElementById('movie_status').dataset.state;") == "done",
+                 "the movie rendered here")
+        status_text = driver.js("return document.getElementById('movie_status').textContent;")
+        driver.screenshot("5_movie.png")
+        check("4 of 4 frames written" in status_text, "the page shows the movie done: " + status_text)
+        check(driver.js("return document.getElementById('movie_progress').value;") == 4, "the progress bar is full")
+        for f in range(4):
+            served = os.path.join(work, "out%04d.png" % f)
+            made = os.path.join(work, "cli%04d.png" % f)
+            same = os.path.exists(served) and os.path.exists(made) and open(served, "rb").read() == open(made, "rb").read()
+            check(same, "movie frame %d: the server's and bin/splotch's are the same bytes" % f)
+        shutil.copy(os.path.join(work, "out0003.png"), os.path.join(SHOTS, "6_movie_last_frame.png"))
     finally:
         if driver:
             driver.quit()

@@ -1,0 +1,58 @@
+#include "splotch/serve/movie_run.h"
+
+#include <utility>
+
+namespace splotch {
+
+MovieRun::~MovieRun() {
+  cancel_ = true;
+  wait();
+}
+
+void MovieRun::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+bool MovieRun::start(std::vector<KeyValues> frames) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (progress_.running) return false;
+  if (thread_.joinable()) thread_.join();  // the movie before, ended
+  progress_ = MovieProgress();
+  progress_.running = true;
+  progress_.total = int(frames.size());
+  started_ = std::chrono::steady_clock::now();
+  cancel_ = false;
+  thread_ = std::thread([this, f = std::move(frames)]() mutable { run(std::move(f)); });
+  return true;
+}
+
+MovieProgress MovieRun::progress() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  MovieProgress p = progress_;
+  if (p.running) p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  return p;
+}
+
+void MovieRun::run(std::vector<KeyValues> frames) {
+  for (std::size_t k = 0; k < frames.size() && !cancel_; ++k) {
+    ViewJob job;
+    job.client = "the movie";  // (a page's own name is its random one)
+    job.keys = std::move(frames[k]);
+    job.frame = int(k);
+    const std::optional<ViewResult> r = queue_.submit(std::move(job));
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (r && r->status == 200) {
+      ++progress_.done;
+      progress_.last_file = r->body;
+    } else {
+      ++progress_.failed;
+      progress_.last_error = r ? r->body : "superseded";
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  progress_.running = false;
+  progress_.cancelled = cancel_;
+  progress_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+}  // namespace splotch

@@ -1,0 +1,27 @@
+// A path the page recorded (keyframes marked while flying) turned into the frames of a movie: the
+// scene file that bin/splotch renders with the saved .par (`bin/splotch view.par
+// scene_file=path.txt`), or the keys of each frame for the server to render itself
+// (splotch/serve/movie_run.h). The path is splotch_path's spline through the keys
+// (splotch/scene/camera_path.h: keyframe_path).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "splotch/scene/camera_path.h"
+#include "splotch/serve/browser_keys.h"
+
+namespace splotch {
+
+// The keyframes as the page sends them: "cx,cy,cz,lx,ly,lz,sx,sy,sz" per key, ';' between keys;
+// 2 to `max_keys` keys of finite numbers. Throws BadRequest saying what is wrong.
+std::vector<CameraKey> browser_keyframes(const std::string& text, std::size_t max_keys = 256);
+
+// A movie's frame count as the page sends it: 2 to `max_frames`. Throws BadRequest.
+int browser_frame_count(const std::string& text, int max_frames = 100000);
+
+// Each frame's keys: the view's rendering keys with the frame's camera_x ... sky_z in place of
+// the view's.
+std::vector<KeyValues> movie_frames(const std::vector<CameraKey>& path, const KeyValues& view);
+
+}  // namespace splotch
