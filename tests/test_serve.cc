@@ -120,6 +120,16 @@ TEST_CASE("serve: a browser may set rendering keys only, each value of its kind"
   refused({{"a_eq_e", "maybe"}}, "TRUE or FALSE");
   refused({{"exposure", "bright"}}, "auto, FALSE or a factor");
   refused({{"fov", "1"}, {"fov", "2"}}, "given twice");
+  refused({{"camera_x", " 55"}}, "a space");
+  refused({{"camera_x", "\n55"}}, "a control character");
+  refused({{"brightness00", "1"}}, "not a key the browser may set");
+  refused({{"minrad_pix", "100"}}, "at most 64");
+  refused({{"smooth_factor0", "65"}}, "at most 64");
+  // Booleans as a .par may write them, and shown as TRUE or FALSE.
+  CHECK(browser_keys({{"a_eq_e", "y"}, {"colorbar", ".true."}}, 1, two_palettes).size() == 2);
+  CHECK(canonical_value("a_eq_e", "y") == "TRUE");
+  CHECK(canonical_value("color_log0", ".false.") == "FALSE");
+  CHECK(canonical_value("fov", "30") == "30");
   refused({{"fov", std::string(101, '1')}}, "at most 100");
   KeyValues many;
   for (int i = 0; i < 257; ++i) many.push_back({"fov", "1"});
@@ -136,6 +146,12 @@ TEST_CASE("serve: the palettes offered are the .par's and the directory's, each 
   for (const PaletteChoice& c : p) grey |= c.name == "grey" && c.path == "testdata/palettes/grey.pal";
   CHECK(grey);
   CHECK(palette_choices("/no/such/directory", {}).empty());
+  // Two files of one name: the later one is named with its directory.
+  const std::vector<PaletteChoice> twins = palette_choices("/no/such", {"/a/mine/fire.pal", "/b/yours/fire.pal"});
+  REQUIRE(twins.size() == 2);
+  CHECK(twins[0].name == "fire");
+  CHECK(twins[1].name == "fire (yours)");
+  CHECK(twins[1].path == "/b/yours/fire.pal");
 }
 
 TEST_CASE("serve: of one browser's views waiting, only the newest is drawn; browsers take turns") {
@@ -187,6 +203,55 @@ TEST_CASE("serve: of one browser's views waiting, only the newest is drawn; brow
   REQUIRE(other);
   CHECK(other->body == "b");
   CHECK(drawn == std::vector<std::string>{"a:0", "a:50", "b:b"});
+}
+
+TEST_CASE("serve: stopping the queue answers the views waiting (503) and finishes the one being drawn") {
+  std::mutex m;
+  std::condition_variable cv;
+  bool open = false, entered = false;
+  ViewQueue queue([&](const ViewJob& job) {
+    std::unique_lock<std::mutex> lock(m);
+    entered = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return open; });
+    return ViewResult{200, "text/plain", job.client, {}, nullptr};
+  });
+  std::optional<ViewResult> drawn, waiting;
+  std::thread a([&] { drawn = queue.submit(ViewJob{"a", {}, false}); });
+  {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return entered; });
+  }
+  std::thread b([&] { waiting = queue.submit(ViewJob{"b", {}, false}); });
+  wait_until([&] { return queue.waiting() == 1; });
+  queue.stop();
+  b.join();  // answered at once, while a's is still drawn
+  REQUIRE(waiting);
+  CHECK(waiting->status == 503);
+  {
+    std::lock_guard<std::mutex> lock(m);
+    open = true;
+  }
+  cv.notify_all();
+  a.join();
+  REQUIRE(drawn);
+  CHECK(drawn->status == 200);
+  CHECK(drawn->body == "a");
+  CHECK(queue.drawn() == 1);
+  CHECK(queue.submit(ViewJob{"c", {}, false})->status == 503);
+}
+
+TEST_CASE("serve: a .par between two snapshots or of several views is refused, saying how to serve it") {
+  TempDir dir;
+  for (const std::string& more :
+       {std::string("EyeSeparation = 2\n"), std::string("panorama = TRUE\nfov = 90\nyres = 160\n")}) {
+    INFO(more);
+    ViewServer views(ParamFile::read(clumps_par(dir, dir.file("served.png"), more)), test_options());
+    try {
+      views.draw(ViewJob{"", {}, false});
+      FAIL("served");
+    } catch (const UserError& e) { CHECK(std::string(e.what()).find("the server shows one") != std::string::npos); }
+  }
 }
 
 TEST_CASE("serve: an error in drawing is answered (500) and the queue goes on") {
@@ -256,6 +321,10 @@ TEST_CASE("serve: a change of a type's range or log is normalised again from the
   REQUIRE(changed.status == 200);
   CHECK(views.held().reads() == 1);
   CHECK(views.held().normalisations() == 1);
+  // The page's ranges are its own pictures': the colour range used is 2 to 9 for this browser,
+  // the data's for another.
+  CHECK(views.info_json("me").find("\"colour_used\":[2,9]") != std::string::npos);
+  CHECK(views.info_json("other").find("\"colour_used\":[2,9]") == std::string::npos);
   std::string overrides;
   for (const auto& [k, v] : keys) overrides += " " + k + "=" + v;
   const CommandResult plain =
@@ -301,7 +370,11 @@ TEST_CASE("serve: a reduced view is a JPEG of half the size from a share of the 
   INFO("full " << mean(big) << ", reduced " << mean(small));
   CHECK(mean(small) == doctest::Approx(mean(big)).epsilon(0.2));
   CHECK(views.held().reads() == 1);
-  CHECK_FALSE(views.used_par("me") == std::nullopt);  // the full one's record stays the one saved
+  // The full picture's record stays the one saved: a reduced picture does not replace it.
+  const std::optional<std::string> after_full = views.used_par("me");
+  REQUIRE(after_full);
+  views.draw(ViewJob{"me", {{"camera_x", "10"}}, true});
+  CHECK(views.used_par("me") == after_full);
 }
 
 namespace {
@@ -411,7 +484,9 @@ TEST_CASE("serve over HTTP: the token, refused requests answered 400 while servi
       {"/view?token=s3cret&client=a&fov=250", "between 0 and 180"},
       {"/view?token=s3cret&client=a&quality=best", "full or reduced"},
       {"/view?token=s3cret&camera_x=1", "client=NAME"},
-      {"/view?token=s3cret&client=a&camera_x=%ff%fe", "a finite number"},
+      {"/view?token=s3cret&client=a&camera_x=%ff%fe", "beyond ASCII"},
+      {"/view?token=s3cret&client=a&camera_x=%0A%0955", "a control character"},
+      {"/view?token=s3cret&client=the%20movie", "client=NAME"},
   };
   for (const auto& [path, says] : refused) {
     INFO(path);

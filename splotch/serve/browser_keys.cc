@@ -8,6 +8,9 @@
 #include <set>
 #include <system_error>
 
+#include "params/param_file.h"
+#include "params/user_error.h"
+
 namespace splotch {
 namespace {
 
@@ -54,10 +57,17 @@ bool finite_number(const std::string& v, double& out) {
   return end == v.c_str() + v.size() && std::isfinite(out);
 }
 
+// As a .par accepts it (params/param_file.h).
 bool boolean(const std::string& v) {
-  std::string l = v;
-  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return l == "true" || l == "false" || l == "t" || l == "f" || l == "yes" || l == "no" || l == "1" || l == "0";
+  try {
+    parse_bool(v, "");
+    return true;
+  } catch (const UserError&) { return false; }
+}
+
+// Printable ASCII without spaces: a value stays one token of its .par line.
+bool one_token(const std::string& v) {
+  return std::all_of(v.begin(), v.end(), [](unsigned char c) { return c > 0x20 && c < 0x7f; });
 }
 
 // The rule of `key`, with the type number it carries (-1 for a picture key); null when none.
@@ -69,7 +79,8 @@ const Rule* rule_of(const std::string& key, int& type) {
     const std::string stem = r.key;
     if (key.size() <= stem.size() || key.compare(0, stem.size(), stem) != 0) continue;
     const std::string number = key.substr(stem.size());
-    if (number.size() > 3 ||
+    // 0, 1, ... as the settings read them (not 00 or 01).
+    if (number.size() > 3 || (number.size() > 1 && number[0] == '0') ||
         !std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); }))
       continue;
     type = std::atoi(number.c_str());
@@ -100,11 +111,19 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
     if (value.size() > limits.max_value)
       throw BadRequest("'" + key + "': a value of " + std::to_string(value.size()) + " characters; at most " +
                        std::to_string(limits.max_value));
+    if (!one_token(value))
+      throw BadRequest("'" + key +
+                       "': its value holds a space, a control character or a byte beyond ASCII; send the value alone");
     double number = 0;
     switch (rule->kind) {
       case Kind::real:
         if (!finite_number(value, number))
           throw BadRequest("'" + key + "' = '" + value + "': a finite number is needed");
+        // Splats of thousands of pixels each would hold the server for minutes.
+        if ((rule->key == std::string("minrad_pix") || rule->key == std::string("smooth_factor")) &&
+            !(number <= limits.max_splat_factor))
+          throw BadRequest("'" + key + "' = '" + value + "': at most " + std::to_string(int(limits.max_splat_factor)) +
+                           " from the browser (a .par may ask for more)");
         out.emplace_back(key, value);
         break;
       case Kind::side:
@@ -138,6 +157,13 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
   return out;
 }
 
+std::string canonical_value(const std::string& key, const std::string& value) {
+  int type = -1;
+  const Rule* rule = rule_of(key, type);
+  if (!rule || rule->kind != Kind::boolean || !boolean(value)) return value;
+  return parse_bool(value, key) ? "TRUE" : "FALSE";
+}
+
 std::vector<std::string> browser_key_names(int ptypes) {
   std::vector<std::string> out;
   for (const Rule& r : picture_keys) out.push_back(r.key);
@@ -148,10 +174,16 @@ std::vector<std::string> browser_key_names(int ptypes) {
 
 std::vector<PaletteChoice> palette_choices(const std::string& directory, const std::vector<std::string>& named) {
   std::vector<PaletteChoice> out;
+  auto taken = [&](const std::string& name) {
+    return std::any_of(out.begin(), out.end(), [&](const PaletteChoice& c) { return c.name == name; });
+  };
   auto add = [&](const std::filesystem::path& path) {
-    const std::string name = path.stem().string();
     for (const PaletteChoice& c : out)
-      if (c.name == name) return;
+      if (std::filesystem::path(c.path) == path) return;  // offered already
+    // Two files of one name in different directories: the later one named with its directory.
+    std::string name = path.stem().string();
+    if (taken(name)) name += " (" + path.parent_path().filename().string() + ")";
+    for (int k = 2; taken(name); ++k) name = path.stem().string() + " (" + std::to_string(k) + ")";
     out.push_back({name, path.string()});
   };
   for (const std::string& p : named) add(p);

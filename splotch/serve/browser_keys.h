@@ -33,6 +33,8 @@ struct BrowserLimits {
   int max_side = 4096;          // xres and yres
   std::size_t max_keys = 256;   // keys in one request
   std::size_t max_value = 100;  // characters of one value
+  // minrad_pix and smooth_factorN: larger splats could hold the server for minutes.
+  double max_splat_factor = 64;
 };
 
 // `query`'s keys checked (palettes turned into their paths), in order. Throws BadRequest naming
@@ -43,12 +45,17 @@ struct BrowserLimits {
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
                        const BrowserLimits& limits = {});
 
+// A .par's value as the page shows and sends it: TRUE or FALSE for a boolean key (a .par may say
+// y, .true., ...), else as it is.
+std::string canonical_value(const std::string& key, const std::string& value);
+
 // Every key a browser may set, for `ptypes` types, in the order above.
 std::vector<std::string> browser_key_names(int ptypes);
 
-// The palettes a browser may choose: the .pal files of `directory` (testdata/palettes beside the
-// program; none when it is not there) and `named` (the paths the .par gives), by name, each name
-// once (the .par's first).
+// The palettes a browser may choose: `named` (the paths the .par gives) and the .pal files of
+// `directory` (testdata/palettes beside the program; none when it is not there), each file once, by
+// its name without .pal; a name that two files share is given the later one's directory too,
+// "fire (mine)".
 std::vector<PaletteChoice> palette_choices(const std::string& directory, const std::vector<std::string>& named);
 
 }  // namespace splotch

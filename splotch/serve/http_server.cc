@@ -89,8 +89,11 @@ struct HttpServer::Impl {
 
   void routes() {
     server.set_payload_max_length(64 * 1024);
-    server.set_read_timeout(10, 0);
+    // Short: a connection that sends slowly holds one of the server's threads (cpp-httplib 0.11
+    // bounds each read, not the whole request; the server is for its user, on 127.0.0.1).
+    server.set_read_timeout(5, 0);
     server.set_write_timeout(10, 0);
+    server.set_keep_alive_timeout(5);
     server.set_keep_alive_max_count(1000);
     server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
       refuse(res, 500, "internal error while answering this request");
@@ -103,7 +106,7 @@ struct HttpServer::Impl {
     server.Get("/info", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
       res.set_header("Cache-Control", "no-store");
-      res.set_content(views.info_json(), "application/json");
+      res.set_content(views.info_json(req.get_param_value("client")), "application/json");
     });
     server.Get("/par", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
@@ -195,6 +198,8 @@ int HttpServer::bind() {
 }
 
 void HttpServer::listen() { impl_->server.listen_after_bind(); }
+
+bool HttpServer::listening() const { return impl_->server.is_running(); }
 
 void HttpServer::stop() { impl_->server.stop(); }
 

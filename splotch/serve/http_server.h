@@ -45,6 +45,7 @@ class HttpServer {
   int bind();
   // Serves until stop() is called (from another thread).
   void listen();
+  bool listening() const;  // listen() has begun serving
   void stop();
 
  private:

@@ -102,8 +102,9 @@ function pan(dx, dy) {
   const cam = vec("camera"), look = vec("lookat");
   const dir = sub(look, cam), dist = norm(dir);
   const right = unit(cross(dir, vec("sky"))), up = unit(cross(right, dir));
-  const h = +(view.yres || 800);
-  const scale = 2 * dist * Math.tan((+view.fov || 45) * Math.PI / 360) / h;
+  // fov spans the picture's width (as the renderer projects).
+  const w = +(view.xres || 800);
+  const scale = 2 * dist * Math.tan((+view.fov || 45) * Math.PI / 360) / w;
   const shift = add(mul(right, -dx * scale), mul(up, dy * scale));
   setVec("camera", add(cam, shift));
   setVec("lookat", add(look, shift));
@@ -161,6 +162,9 @@ async function send() {
       $("warnings").textContent = r.headers.get("X-Splotch-Warnings") || "";
       $("error").textContent = "";
       if (quality === "full") { picture.dataset.settled = "1"; refreshRanges(); }
+    } else if (r.status === 503) {  // busy or stopping: asked again in a moment
+      $("error").textContent = await r.text();
+      if (pending === null) setTimeout(() => request(quality), 1000);
     } else if (r.status !== 204) {
       $("error").textContent = await r.text();
       picture.dataset.settled = "1";
@@ -234,11 +238,10 @@ const isTrue = (v) => /^(t|true|yes|1)$/i.test(String(v || ""));
 function typePanel(t) {
   const n = String(t);
   const box = document.createElement("fieldset");
-  const palettes = info.palettes.map((p) => `<option>${p}</option>`).join("");
   box.innerHTML = `<legend>type ${n}</legend>
     <label>brightness <input type="range" id="brightness${n}" min="-3" max="3" step="0.01">
       <span id="brightness_text${n}"></span></label>
-    <label>palette <select id="palette${n}">${palettes}</select></label>
+    <label>palette <select id="palette${n}"></select></label>
     <label>colour min <input type="number" id="color_min${n}" step="any"></label>
     <label>colour max <input type="number" id="color_max${n}" step="any"></label>
     <div class="range" id="colour_range${n}"></div>
@@ -262,6 +265,11 @@ function typePanel(t) {
   slider.addEventListener("change", () => changed(false));
   if (!view["palette" + n]) view["palette" + n] = "";
   const pal = $("palette" + n);
+  for (const name of info.palettes) {  // (names as text: a file's name is not markup)
+    const option = document.createElement("option");
+    option.textContent = name;
+    pal.appendChild(option);
+  }
   if (view["palette" + n]) pal.value = view["palette" + n]; else pal.selectedIndex = -1;
   pal.addEventListener("change", () => { view["palette" + n] = pal.value; changed(false); });
   for (const key of ["color_min", "color_max"]) bind(key + n, key + n, (v) => v, (v) => v || "");
@@ -271,7 +279,7 @@ function typePanel(t) {
 
 async function refreshRanges() {
   try {
-    const r = await fetch("info?" + new URLSearchParams({token}));
+    const r = await fetch("info?" + new URLSearchParams({token, client}));
     if (!r.ok) return;
     const now = await r.json();
     now.types.forEach((t, i) => {
@@ -344,8 +352,12 @@ async function start() {
   $("xres").max = $("yres").max = info.max_side;
   bind("a_eq_e", "a_eq_e", boolText, (v) => v === undefined ? true : isTrue(v));
   const exposure = $("exposure_auto");
+  const ownExposure = view.exposure;  // the .par's, back when auto is unticked
   exposure.checked = view.exposure === "auto";
-  exposure.addEventListener("change", () => { view.exposure = exposure.checked ? "auto" : "FALSE"; changed(false); });
+  exposure.addEventListener("change", () => {
+    view.exposure = exposure.checked ? "auto" : (ownExposure === "auto" || ownExposure === undefined ? "FALSE" : ownExposure);
+    changed(false);
+  });
   for (let t = 0; t < info.ptypes; ++t) typePanel(t);
   request("full");
 }

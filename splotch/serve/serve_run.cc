@@ -4,6 +4,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 #include <thread>
@@ -67,13 +71,27 @@ int serve(ParamFile params, ServeOptions options, Console& console) {
   const int port = http.bind();
   std::fputs(serve_banner(name, options.http, port).c_str(), stdout);
   std::fflush(stdout);
+  // The first Ctrl-C (or SIGTERM) stops the server once the picture being drawn is done (no view
+  // waiting is drawn, a movie stops); a second one ends the process at once.
+  std::atomic<bool> served{false};
   std::thread waiter([&] {
     int received = 0;
     sigwait(&signals, &received);
+    if (served) return;  // (woken by the end of serving below)
+    console.report("\nsplotch: stopping the server after the picture being drawn (Ctrl-C again: at once)\n");
+    queue.stop();
+    movie.cancel();
+    // A signal before listen() began: stop() would find nothing to stop yet.
+    while (!http.listening() && !served) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     http.stop();
+    sigwait(&signals, &received);
+    if (served) return;
+    std::fputs("splotch: stopped at once\n", stderr);
+    std::_Exit(130);
   });
   http.listen();
-  // listen() ended without a signal (it could not serve): the waiter is woken to end too.
+  served = true;
+  // The waiter, waiting for a first or second signal, is woken to end.
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
   console.report("splotch: the server stopped (" + std::to_string(queue.drawn()) + " pictures drawn)\n");

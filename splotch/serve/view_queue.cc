@@ -6,12 +6,18 @@ ViewQueue::ViewQueue(std::function<ViewResult(const ViewJob&)> draw, std::size_t
     : draw_(std::move(draw)), max_waiting_(max_waiting), worker_([this] { run(); }) {}
 
 ViewQueue::~ViewQueue() {
+  stop();
+  worker_.join();
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return submitters_ == 0; });
+}
+
+void ViewQueue::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
   changed_.notify_all();
-  worker_.join();
 }
 
 std::optional<ViewResult> ViewQueue::submit(ViewJob job) {
@@ -34,7 +40,12 @@ std::optional<ViewResult> ViewQueue::submit(ViewJob job) {
     waiting_.emplace(client, Waiting{ticket, std::move(job)});
   }
   changed_.notify_all();
-  changed_.wait(lock, [&] { return done_.count(ticket) || dropped_.count(ticket) || stopping_; });
+  ++submitters_;
+  // The job being drawn is waited for even when stopping; one that waits is not drawn then.
+  changed_.wait(lock,
+                [&] { return done_.count(ticket) || dropped_.count(ticket) || (stopping_ && drawing_ != ticket); });
+  --submitters_;
+  changed_.notify_all();  // (the destructor waits for the submitters)
   if (dropped_.erase(ticket)) return std::nullopt;
   const auto d = done_.find(ticket);
   if (d == done_.end()) return busy("the server is stopping");
@@ -68,6 +79,7 @@ void ViewQueue::run() {
     const auto it = waiting_.find(client);
     Waiting w = std::move(it->second);
     waiting_.erase(it);
+    drawing_ = w.ticket;
     lock.unlock();
     ViewResult result;
     try {
@@ -78,6 +90,7 @@ void ViewQueue::run() {
     } catch (...) { result = {500, "text/plain", "splotch: internal error\n", {}, std::current_exception()}; }
     lock.lock();
     ++drawn_;
+    drawing_ = 0;
     done_.emplace(w.ticket, std::move(result));
     changed_.notify_all();
   }

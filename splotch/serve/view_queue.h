@@ -40,12 +40,15 @@ class ViewQueue {
   // `draw` makes a job's answer; it runs on the queue's own thread, one job at a time.
   // `max_waiting`: browsers with a request waiting, beyond which a request is refused (503).
   explicit ViewQueue(std::function<ViewResult(const ViewJob&)> draw, std::size_t max_waiting = 64);
-  ~ViewQueue();  // the waiting requests are answered (503) and the thread ends
+  ~ViewQueue();  // stop(), and waits for the submitters to have their answers
   ViewQueue(const ViewQueue&) = delete;
   ViewQueue& operator=(const ViewQueue&) = delete;
 
   // Waits for the job's answer; none when a newer job of the same client took its place.
   std::optional<ViewResult> submit(ViewJob job);
+  // No job is drawn from now on but the one being drawn: the waiting ones, and any submitted
+  // later, are answered 503 (the server is stopping).
+  void stop();
 
   std::size_t drawn() const;       // jobs drawn so far
   std::size_t waiting() const;     // browsers with a job waiting (not being drawn)
@@ -67,8 +70,10 @@ class ViewQueue {
   std::map<std::uint64_t, ViewResult> done_;
   std::set<std::uint64_t> dropped_;
   std::uint64_t next_ticket_ = 0;
+  std::uint64_t drawing_ = 0;  // the ticket of the job being drawn (0: none)
   std::size_t drawn_ = 0, superseded_ = 0;
   bool stopping_ = false;
+  int submitters_ = 0;  // in submit() now
   std::thread worker_;  // last: it starts once the members above exist
 };
 

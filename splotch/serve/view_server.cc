@@ -38,6 +38,20 @@ std::string reduced_side(const std::string& side, double scale) {
   return std::to_string(std::max(8, int(full * scale + 0.5)));
 }
 
+// The server shows one picture of one snapshot: a .par between two snapshots or of several views
+// is refused, saying how to serve it.
+void refuse_what_the_server_cannot_show(const Settings& s, const ParamFile& params) {
+  if (s.interpolation.between)
+    throw UserError(params.origin("fidx") + ": fidx = " + params.peek("fidx") +
+                    " lies between two snapshots; the server shows one: give fidx a whole number (the movie between "
+                    "them is bin/splotch's, with a scene file)");
+  if (s.views.panorama || s.views.eye_separation_degrees != 0)
+    throw UserError(std::string(s.views.panorama ? params.origin("panorama") + ": panorama = TRUE"
+                                                 : params.origin("EyeSeparation") + ": EyeSeparation") +
+                    " makes several pictures of a frame; the server shows one: leave it out (or 0 / FALSE) to serve "
+                    "the snapshot, and render the views with bin/splotch");
+}
+
 }  // namespace
 
 ViewServer::ViewServer(ParamFile params, ViewServerOptions options)
@@ -65,7 +79,10 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   frame.warn_unused = false;
   frame.frames = 1000;  // renderer = auto: the GPU's start pays over the pictures of a session
   const double thin = job.reduced ? options_.reduced_share : 1.0;
-  frame.source = [&](const FramePlan& plan, Console& c) { return held_.source(plan, c, thin); };
+  frame.source = [&](const FramePlan& plan, Console& c) {
+    refuse_what_the_server_cannot_show(plan.settings, params);
+    return held_.source(plan, c, thin);
+  };
   std::vector<std::uint8_t> bytes;
   std::string record;
   NormalizedRanges ranges;
@@ -101,8 +118,13 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   if (!warnings.empty()) out.headers.push_back({"X-Splotch-Warnings", header_text(warnings)});
 
   std::lock_guard<std::mutex> lock(mutex_);
-  ranges_ = ranges;
+  if (!job.reduced) ranges_[job.client] = ranges;
   if (!started_) {
+    // renderer = auto chose for the first picture, for a session of many: later pictures (and
+    // their records, which bin/splotch renders again) are drawn by the renderer it chose.
+    if (report.renderer.rfind("cuda", 0) == 0) base_.set("renderer", "cuda", "the server: renderer = auto chose it");
+    // A .par larger than the browser's limit keeps its own size.
+    options_.limits.max_side = std::max({options_.limits.max_side, report.width, report.height});
     // The palettes offered: the .par's own (as its record resolved them) and the directory's.
     ParamFile first = ParamFile::parse(record, "the first picture's record");
     std::vector<std::string> named;
@@ -117,6 +139,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
     records_[job.client] = record;
     while (records_.size() > max_records) {
       records_.erase(record_order_.front());
+      ranges_.erase(record_order_.front());
       record_order_.pop_front();
     }
   }
@@ -130,14 +153,19 @@ std::optional<std::string> ViewServer::used_par(const std::string& client) const
   return it->second;
 }
 
-std::string ViewServer::info_json() const {
+std::string ViewServer::info_json(const std::string& client) const {
   std::lock_guard<std::mutex> lock(mutex_);
+  // The client's last full picture's ranges (the first picture's before it has one).
+  const auto own = ranges_.find(client);
+  const NormalizedRanges& ranges = own != ranges_.end() ? own->second : ranges_.at("");
   const ParamFile first = ParamFile::parse(first_record_, "the first picture's record");
   std::string keys;
   for (const std::string& k : browser_key_names(ptypes_)) {
     if (!first.has(k)) continue;
-    std::string value = first.peek(k);
-    if (k.compare(0, 7, "palette") == 0) value = std::filesystem::path(value).stem().string();
+    std::string value = canonical_value(k, first.peek(k));
+    if (k.compare(0, 7, "palette") == 0)
+      for (const PaletteChoice& p : palettes_)
+        if (p.path == value) value = p.name;
     keys += (keys.empty() ? "" : ",") + json_string(k) + ":" + json_string(value);
   }
   std::string palettes;
@@ -149,9 +177,9 @@ std::string ViewServer::info_json() const {
       const ValueRange& v = colour ? r[t].colour : r[t].intensity;
       return v.empty() ? std::string("null") : "[" + json_number(v.min) + "," + json_number(v.max) + "]";
     };
-    types += std::string(t ? "," : "") + "{\"colour_data\":" + range(ranges_.data, true) +
-             ",\"intensity_data\":" + range(ranges_.data, false) + ",\"colour_used\":" + range(ranges_.used, true) +
-             ",\"intensity_used\":" + range(ranges_.used, false) + "}";
+    types += std::string(t ? "," : "") + "{\"colour_data\":" + range(ranges.data, true) +
+             ",\"intensity_data\":" + range(ranges.data, false) + ",\"colour_used\":" + range(ranges.used, true) +
+             ",\"intensity_used\":" + range(ranges.used, false) + "}";
   }
   return "{\"ptypes\":" + std::to_string(ptypes_) + ",\"types\":[" + types + "],\"palettes\":[" + palettes +
          "],\"keys\":{" + keys + "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";

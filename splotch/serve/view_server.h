@@ -44,8 +44,10 @@ class ViewServer {
   ViewResult draw(const ViewJob& job);
 
   // What the page needs, as JSON: the types (their data ranges), the palettes, the rendering keys
-  // of the first picture (the .par's view, a camera placed from the data written out), limits.
-  std::string info_json() const;
+  // of the first picture (the .par's view, a camera placed from the data written out; booleans as
+  // TRUE or FALSE, palettes by the names offered), limits.
+  // The ranges are those of `client`'s last full picture.
+  std::string info_json(const std::string& client = "") const;
   // The record (used.par) of `client`'s last full picture; none before it has one.
   std::optional<std::string> used_par(const std::string& client) const;
 
@@ -67,7 +69,7 @@ class ViewServer {
   std::map<std::string, std::string> records_;
   std::deque<std::string> record_order_;  // the oldest record goes beyond max_records
   std::string first_record_;
-  NormalizedRanges ranges_;
+  std::map<std::string, NormalizedRanges> ranges_;  // by client, of its last full picture ("": the first)
 };
 
 }  // namespace splotch
