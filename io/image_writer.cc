@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "io/png_encode.h"
 #include "params/user_error.h"
 
 namespace splotch {
@@ -185,31 +186,25 @@ void write_ppm(ByteSink& out, const Image8& image) {
 }
 
 // stb_image_write is C: an exception must not unwind through it, so the callback parks it here.
-struct PngSink {
+struct StbSink {
   ByteSink* out;
   std::exception_ptr error;
 };
 
-void png_write_callback(void* context, void* data, int size) {
-  auto* sink = static_cast<PngSink*>(context);
+void stb_write_callback(void* context, void* data, int size) {
+  auto* sink = static_cast<StbSink*>(context);
   if (sink->error) return;
   try {
     sink->out->write(data, std::size_t(size));
   } catch (...) { sink->error = std::current_exception(); }
 }
 
-void write_png(ByteSink& out, const Image8& image, const std::string& path) {
-  PngSink sink{&out, nullptr};
-  const int ok = stbi_write_png_to_func(png_write_callback, &sink, image.width, image.height, 3, image.rgb.data(),
-                                        image.width * 3);
-  if (sink.error) std::rethrow_exception(sink.error);
-  if (!ok) fail(path, "PNG encoding failed (out of memory?)");
-}
+void write_png(ByteSink& out, const Image8& image) { out.write(encode_png(image)); }
 
 void write_jpeg(ByteSink& out, const Image8& image, const std::string& path, int quality) {
-  PngSink sink{&out, nullptr};
+  StbSink sink{&out, nullptr};
   const int ok =
-      stbi_write_jpg_to_func(png_write_callback, &sink, image.width, image.height, 3, image.rgb.data(), quality);
+      stbi_write_jpg_to_func(stb_write_callback, &sink, image.width, image.height, 3, image.rgb.data(), quality);
   if (sink.error) std::rethrow_exception(sink.error);
   if (!ok) fail(path, "JPEG encoding failed (out of memory?)");
 }
@@ -238,7 +233,7 @@ void encode(ByteSink& out, const Image8& image, ImageFormat format, const std::s
     case ImageFormat::tga: return write_tga(out, image);
     case ImageFormat::tga_rle: return write_tga_rle(out, image);
     case ImageFormat::ppm: return write_ppm(out, image);
-    case ImageFormat::png: return write_png(out, image, path);
+    case ImageFormat::png: return write_png(out, image);
     case ImageFormat::jpeg: return write_jpeg(out, image, path, jpeg_quality);
   }
   // No default label above, so that the compiler flags a format added to the enum but not here.

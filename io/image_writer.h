@@ -1,6 +1,7 @@
-// Image writers: the original Splotch's TGA (pictype 0), run-length TGA (pictype 3), binary PPM
-// (pictype 2) and PNG (pictype 4), byte for byte in the layouts the original wrote; and JPEG
-// (chosen by the name .jpg or .jpeg; baseline, `jpeg_quality` 1 to 100) for pictures to share.
+// Image writers: the original Splotch's TGA (pictype 0), run-length TGA (pictype 3) and binary PPM
+// (pictype 2), byte for byte in the layouts the original wrote; PNG (pictype 4, io/png_encode.h:
+// RGB, deflated on all threads); and JPEG (chosen by the name .jpg or .jpeg; baseline,
+// `jpeg_quality` 1 to 100) for pictures to share.
 //
 // A failed write never leaves a partial picture: the bytes go to a temporary file next to the
 // target (DESIGN.md section 2), which is renamed over the target only once it is complete.

@@ -46,7 +46,8 @@ for n in $SIZES; do
     cat "$log" >&2
     exit 1
   fi
-  bin/splotch_serve_bench "$url" tests/bench/serve_session.txt "$ROUNDS" >"$DIR/serve_bench_$n.txt"
+  bin/splotch_serve_bench "$url" tests/bench/serve_session.txt "$ROUNDS" >"$DIR/serve_bench_$n.txt" \
+    2>"$DIR/serve_stages_$n.txt"
   kill -INT "$server"
   wait "$server"
   while read -r quality pictures median p90 max drawing size particles; do
@@ -54,4 +55,5 @@ for n in $SIZES; do
     printf "%-6s %9s %10s %-8s %-8s %8s %9s %9s %9s %11s %12s %s\n" serve "$n" "$RES" "$RENDERER" "$quality" \
       "$pictures" "$median" "$p90" "$max" "$drawing" "$rate" "$size"
   done <"$DIR/serve_bench_$n.txt"
+  sed "s/^/# $n: /" "$DIR/serve_stages_$n.txt"
 done

@@ -704,3 +704,52 @@ TEST_CASE("serve over HTTP: a recorded path as a scene file, and rendered here a
   CHECK(cancelled.cancelled);
   CHECK(cancelled.done < 400);
 }
+
+TEST_CASE(
+    "serve: real snapshots of ../shared/data, the camera placed from the data, then moved as a browser moves it") {
+  const std::string data = real_data_dir();
+  if (data.empty()) {
+    MESSAGE("real-snapshot server test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  struct Real {
+    const char* file;
+    int ptype;
+    const char* size;
+  };
+  for (const Real& r : {Real{"pop3_gadget2_fmt2_gassphere_snapshot_004", 0, "size_fix0 = 0"},
+                        Real{"gadgetreader_test_g2_snap.0", 1, "size_estimate0 = knn"}}) {
+    INFO(r.file);
+    TempDir dir;
+    const std::string par = dir.write("real.par", "simtype = 2\ninfile = " + data + "/" + r.file +
+                                                      "\nptype0 = " + std::to_string(r.ptype) + "\n" + r.size +
+                                                      "\nintensity_label0 = MASS\nintensity_log0 = TRUE\npalette0 = "
+                                                      "testdata/palettes/fire.pal\nxres = 200\nyres = 150\noutfile = " +
+                                                      dir.file("real.png") + "\n");
+    ViewServer views(ParamFile::read(par), test_options());
+    start(views);
+    // The page's first keys: the camera placed from the data, written out.
+    const std::string info = views.info_json();
+    REQUIRE(info.find("\"camera_x\":") != std::string::npos);
+    const ParamFile first = ParamFile::parse(*views.used_par(""), "first");
+    const double camera_z = std::stod(first.peek("camera_z")), lookat_z = std::stod(first.peek("lookat_z"));
+    // A zoom towards lookat, as the wheel does, and a brighter type 0.
+    const KeyValues keys = {{"camera_x", first.peek("camera_x")},
+                            {"camera_y", first.peek("camera_y")},
+                            {"camera_z", std::to_string(lookat_z + 0.7 * (camera_z - lookat_z))},
+                            {"lookat_x", first.peek("lookat_x")},
+                            {"lookat_y", first.peek("lookat_y")},
+                            {"lookat_z", first.peek("lookat_z")},
+                            {"brightness0", "2"}};
+    const ViewResult view = views.draw(ViewJob{"me", keys, false});
+    REQUIRE(view.status == 200);
+    std::string overrides;
+    for (const auto& [k, v] : keys) overrides += " " + k + "=" + v;
+    const CommandResult plain =
+        run_command("bin/splotch --quiet " + par + " outfile=" + dir.file("plain.png") + overrides);
+    INFO(plain.err);
+    REQUIRE(plain.status == 0);
+    CHECK(view.body == read_file(dir.file("plain.png")));
+    CHECK(views.held().reads() == 1);
+  }
+}

@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
   httplib::Client client(host_port.substr(0, colon), std::stoi(host_port.substr(colon + 1)));
   client.set_read_timeout(600, 0);
   client.set_keep_alive(true);
+  client.set_tcp_nodelay(true);  // as browsers send
   const auto info = client.Get("/info?token=" + token);
   if (!info || info->status != 200) {
     std::fprintf(stderr, "splotch_serve_bench: no answer from %s\n", url.c_str());
@@ -134,6 +135,7 @@ int main(int argc, char** argv) {
 
   struct Tally {
     std::vector<double> ms, drawing_ms;
+    std::map<std::string, std::vector<double>> stages;  // ms, by stage (X-Splotch-Stages)
     std::string size, particles;
   };
   std::map<std::string, Tally> tally;
@@ -174,6 +176,11 @@ int main(int argc, char** argv) {
       Tally& t = tally[quality];
       t.ms.push_back(ms);
       t.drawing_ms.push_back(1000 * std::stod(r->get_header_value("X-Splotch-Seconds")));
+      std::istringstream stages(r->get_header_value("X-Splotch-Stages"));
+      for (std::string stage; stages >> stage;) {
+        const std::size_t eq = stage.find('=');
+        if (eq != std::string::npos) t.stages[stage.substr(0, eq)].push_back(1000 * std::stod(stage.substr(eq + 1)));
+      }
       t.size = r->get_header_value("X-Splotch-Size");
       t.particles = r->get_header_value("X-Splotch-Particles");
     }
@@ -183,6 +190,16 @@ int main(int argc, char** argv) {
     std::printf("%-8s %8zu %9.1f %9.1f %9.1f %11.1f %10s %12s\n", quality, t.ms.size(), percentile(t.ms, 0.5),
                 percentile(t.ms, 0.9), t.ms.empty() ? 0.0 : *std::max_element(t.ms.begin(), t.ms.end()),
                 percentile(t.drawing_ms, 0.5), t.size.c_str(), t.particles.c_str());
+  }
+  // The server's stages, medians in ms, on standard error (the table's rows stay one per quality).
+  for (const char* quality : {"full", "reduced"}) {
+    std::string line = std::string("stages (") + quality + ", ms):";
+    for (const auto& [name, ms] : tally[quality].stages) {
+      char text[64];
+      std::snprintf(text, sizeof text, " %s %.1f", name.c_str(), percentile(ms, 0.5));
+      line += text;
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
   }
   return 0;
 }
