@@ -51,7 +51,7 @@ for n in $SIZES; do
   kill -INT "$server"
   wait "$server"
   while read -r quality pictures median p90 max drawing size particles; do
-    rate=$(awk -v n="$particles" -v ms="$median" 'BEGIN {printf "%.3g", ms > 0 ? n / (ms / 1000) : 0}')
+    rate=$(awk -v n="$particles" -v ms="$median" 'BEGIN {printf "%.3g", (ms > 0 ? n / (ms / 1000) : 0)}')
     printf "%-6s %9s %10s %-8s %-8s %8s %9s %9s %9s %11s %12s %s\n" serve "$n" "$RES" "$RENDERER" "$quality" \
       "$pictures" "$median" "$p90" "$max" "$drawing" "$rate" "$size"
   done <"$DIR/serve_bench_$n.txt"
