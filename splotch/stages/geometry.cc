@@ -336,28 +336,34 @@ Splats project(const ParticleSet& source, const GeometryOptions& options, bool w
   wrap = wrap && source.box_size > 0;
   const Vec3 lookat = options.wrap_about();
   const std::size_t blocks = (source.size() + block_particles - 1) / block_particles;
-  const bool types = !source.type.empty();
-  int colours = 0;
-  while (colours < 3 && !source.colour[colours].empty()) ++colours;
-  // One pass: each thread projects its range of blocks and writes their active splats, in order,
-  // from its range's own start in the output; the gaps the inactive ones leave between the
-  // threads' shares are then closed (none when every particle is in view).
-  Splats s;
-  for (ParticleArray<float>* v : {&s.x, &s.y, &s.depth, &s.radius, &s.intensity}) v->resize(source.size());
-  for (int c = 0; c < colours; ++c) s.colour[c].resize(source.size());
-  if (types) s.type.resize(source.size());
-  const int threads = omp_get_max_threads();
-  std::vector<std::size_t> start(static_cast<std::size_t>(threads), 0), kept(static_cast<std::size_t>(threads), 0);
-#pragma omp parallel num_threads(threads)
+  // Two passes, both projecting: the first counts each block's active particles, which places
+  // each block's share of the output; the second writes them there.
+  std::vector<std::size_t> first(blocks + 1, 0);
+#pragma omp parallel
   {
-    const std::size_t t = std::size_t(omp_get_thread_num()), nt = std::size_t(omp_get_num_threads());
-    const std::size_t b0 = blocks * t / nt, b1 = blocks * (t + 1) / nt;
     ParticleSet scratch;
-    std::size_t out = std::min(b0 * block_particles, source.size());
-    start[t] = out;
-    for (std::size_t b = b0; b < b1; ++b) {
+#pragma omp for schedule(static)
+    for (std::size_t b = 0; b < blocks; ++b) first[b + 1] = project_block(source, b, wrap, lookat, k, smooth, scratch);
+  }
+  for (std::size_t b = 0; b < blocks; ++b) first[b + 1] += first[b];
+  const std::size_t active = first[blocks];
+  Splats s;
+  s.x.resize(active);
+  s.y.resize(active);
+  s.depth.resize(active);
+  s.radius.resize(active);
+  s.intensity.resize(active);
+  for (int c = 0; c < 3; ++c)
+    if (!source.colour[c].empty()) s.colour[c].resize(active);
+  if (!source.type.empty()) s.type.resize(active);
+#pragma omp parallel
+  {
+    ParticleSet scratch;
+#pragma omp for schedule(static)
+    for (std::size_t b = 0; b < blocks; ++b) {
       project_block(source, b, wrap, lookat, k, smooth, scratch);
       const std::size_t lo = b * block_particles;
+      std::size_t out = first[b];
       for (std::size_t i = 0; i < scratch.size(); ++i) {
         if (scratch.hsml[i] == 0.0f) continue;  // inactive (as drop_inactive tells them)
         s.x[out] = scratch.x[i];
@@ -365,24 +371,13 @@ Splats project(const ParticleSet& source, const GeometryOptions& options, bool w
         s.depth[out] = scratch.z[i];
         s.radius[out] = scratch.hsml[i];
         s.intensity[out] = scratch.intensity[i];
-        for (int c = 0; c < colours; ++c) s.colour[c][out] = source.colour[c][lo + i];
-        if (types) s.type[out] = source.type[lo + i];
+        for (int c = 0; c < 3; ++c)
+          if (!source.colour[c].empty()) s.colour[c][out] = source.colour[c][lo + i];
+        if (!source.type.empty()) s.type[out] = source.type[lo + i];
         ++out;
       }
     }
-    kept[t] = out - start[t];
   }
-  std::size_t dest = 0;
-  for (std::size_t t = 0; t < start.size(); ++t) {
-    for (ParticleArray<float>* v :
-         {&s.x, &s.y, &s.depth, &s.radius, &s.intensity, &s.colour[0], &s.colour[1], &s.colour[2]})
-      move_block(*v, start[t], dest, kept[t]);
-    if (types && start[t] != dest) std::memmove(s.type.data() + dest, s.type.data() + start[t], kept[t]);
-    dest += kept[t];
-  }
-  for (ParticleArray<float>* v : {&s.x, &s.y, &s.depth, &s.radius, &s.intensity}) v->resize(dest);
-  for (int c = 0; c < colours; ++c) s.colour[c].resize(dest);
-  if (types) s.type.resize(dest);
   return s;
 }
 
