@@ -48,25 +48,35 @@ std::vector<std::uint8_t> filtered_strip(const Image8& image, int s) {
 
 // A strip deflated (raw, no zlib header): ends with a sync flush, or with the stream's end.
 std::vector<std::uint8_t> deflated(const std::vector<std::uint8_t>& in, bool last) {
-  z_stream z{};
-  if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+  struct Stream {  // deflateEnd however this ends
+    z_stream z{};
+    bool open = false;
+    ~Stream() {
+      if (open) deflateEnd(&z);
+    }
+  } s;
+  if (deflateInit2(&s.z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     throw std::runtime_error("PNG encoding: zlib did not start");
-  std::vector<std::uint8_t> out(deflateBound(&z, uLong(in.size())) + 16);
-  z.next_in = const_cast<Bytef*>(in.data());
-  z.avail_in = uInt(in.size());
-  z.next_out = out.data();
-  z.avail_out = uInt(out.size());
-  const int status = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
-  const bool ok = last ? status == Z_STREAM_END : status == Z_OK && z.avail_in == 0;
-  out.resize(out.size() - z.avail_out);
-  deflateEnd(&z);
+  s.open = true;
+  // deflateBound does not count the sync flush's few bytes: 16 more (at most 3 were seen).
+  std::vector<std::uint8_t> out(deflateBound(&s.z, uLong(in.size())) + 16);
+  s.z.next_in = const_cast<Bytef*>(in.data());
+  s.z.avail_in = uInt(in.size());
+  s.z.next_out = out.data();
+  s.z.avail_out = uInt(out.size());
+  const int status = deflate(&s.z, last ? Z_FINISH : Z_SYNC_FLUSH);
+  const bool ok = last ? status == Z_STREAM_END : status == Z_OK && s.z.avail_in == 0;
   if (!ok) throw std::runtime_error("PNG encoding: zlib failed (" + std::to_string(status) + ")");
+  out.resize(out.size() - s.z.avail_out);
   return out;
 }
 
 }  // namespace
 
 std::vector<std::uint8_t> encode_png(const Image8& image) {
+  if (image.width <= 0 || image.height <= 0)
+    throw std::invalid_argument("encode_png: an empty image (" + std::to_string(image.width) + "x" +
+                                std::to_string(image.height) + ")");
   const int strips = (image.height + strip_rows - 1) / strip_rows;
   std::vector<std::vector<std::uint8_t>> packed(static_cast<std::size_t>(strips));
   std::vector<uLong> sums(static_cast<std::size_t>(strips));
@@ -86,21 +96,27 @@ std::vector<std::uint8_t> encode_png(const Image8& image) {
   }
   if (!failure.empty()) throw std::runtime_error(failure);
 
-  std::vector<std::uint8_t> idat = {0x78, 0x01};  // zlib: deflate, 32 KiB window (its check bits fit)
-  uLong sum = adler32(0, nullptr, 0);
-  for (int s = 0; s < strips; ++s) {
-    idat.insert(idat.end(), packed[std::size_t(s)].begin(), packed[std::size_t(s)].end());
-    sum = adler32_combine(sum, sums[std::size_t(s)], z_off_t(raw[std::size_t(s)]));
-  }
-  put_u32(idat, std::uint32_t(sum));
-
+  std::size_t total = 64;
+  for (const auto& p : packed) total += p.size() + 12;
   std::vector<std::uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  out.reserve(total);
   std::vector<std::uint8_t> header;
   put_u32(header, std::uint32_t(image.width));
   put_u32(header, std::uint32_t(image.height));
   header.insert(header.end(), {8, 2, 0, 0, 0});  // 8 bits, RGB, deflate, adaptive filters, no interlace
   put_chunk(out, "IHDR", header.data(), header.size());
-  put_chunk(out, "IDAT", idat.data(), idat.size());
+  // An IDAT chunk per strip (a chunk holds at most 2^31 - 1 bytes; the stream runs on across
+  // them): the zlib header (deflate, 32 KiB window; its check bits fit) before the first strip,
+  // the Adler-32 of all the rows after the last.
+  uLong sum = adler32(0, nullptr, 0);
+  for (int s = 0; s < strips; ++s) {
+    std::vector<std::uint8_t>& data = packed[std::size_t(s)];
+    if (s == 0) data.insert(data.begin(), {0x78, 0x01});
+    sum = adler32_combine(sum, sums[std::size_t(s)], z_off_t(raw[std::size_t(s)]));
+    if (s == strips - 1) put_u32(data, std::uint32_t(sum));
+    put_chunk(out, "IDAT", data.data(), data.size());
+    data = std::vector<std::uint8_t>();  // its memory back
+  }
   put_chunk(out, "IEND", nullptr, 0);
   return out;
 }

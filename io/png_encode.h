@@ -1,6 +1,7 @@
 // PNG encoding, fast: the rows filtered (Up) and deflated in strips of a fixed number of rows by
 // all threads at once, the strips joined into one zlib stream (each but the last ends on a byte
-// boundary with a sync flush, and their Adler-32 sums are combined), as parallel gzip writers do.
+// boundary with a sync flush, and their Adler-32 sums are combined), as parallel gzip writers do,
+// an IDAT chunk per strip.
 // The strips do not depend on the threads, so the bytes are the same on every machine.
 //
 // stb_image_write's PNG, which this replaces, tries five filters per row and compresses at level

@@ -101,17 +101,22 @@ TEST_CASE("camera path: impossible paths are one clear error") {
 }
 
 TEST_CASE("camera path: keyframes marked while flying give a smooth path through them, a roll included") {
-  // Three keys on a quarter circle about the origin, the last one rolled by 90 degrees.
+  // Three keys on a quarter circle about the origin.
   const std::vector<CameraKey> keys = {{{100, 0, 0}, {0, 0, 0}, {0, 0, 1}},
                                        {{70.7106781, 70.7106781, 0}, {0, 0, 0}, {0, 0, 1}},
-                                       {{0, 100, 0}, {0, 0, 0}, {1, 0, 0}}};
+                                       {{0, 100, 0}, {0, 0, 0}, {0, 0, 1}}};
   const std::vector<CameraKey> path = keyframe_path(keys, 41);
   REQUIRE(path.size() == 41);
   CHECK(near(path.front().camera, keys.front().camera));
   CHECK(near(path.back().camera, keys.back().camera));
-  CHECK(near(path.back().sky, {1, 0, 0}));  // the roll of the last key
-  CHECK(near(path.front().sky, {0, 0, 1}));
   check_upright(path);
+  // The last key rolled by 90 degrees: the path ends with its sky.
+  std::vector<CameraKey> rolled = keys;
+  rolled.back().sky = {1, 0, 0};
+  const std::vector<CameraKey> rolling_path = keyframe_path(rolled, 41);
+  CHECK(near(rolling_path.back().sky, {1, 0, 0}));
+  CHECK(near(rolling_path.front().sky, {0, 0, 1}));
+  check_upright(rolling_path);
   // Through the middle key at the middle frame (the segments are of one length), and smooth: the
   // steps differ by a few percent at most.
   CHECK(near(path[20].camera, keys[1].camera, 1e-3));
@@ -126,6 +131,29 @@ TEST_CASE("camera path: keyframes marked while flying give a smooth path through
   CHECK(length(turn[2].lookat - turn[1].lookat) > 1);
   CHECK_THROWS_AS(keyframe_path({keys[0]}, 10), UserError);
   CHECK_THROWS_AS(keyframe_path(keys, 1), UserError);
+  // Keys unevenly spaced on a line: the camera never backs up (no overshoot).
+  const std::vector<CameraKey> line = keyframe_path(
+      {{{0, 0, 0}, {0, 50, 0}, {0, 0, 1}}, {{1, 0, 0}, {1, 50, 0}, {0, 0, 1}}, {{100, 0, 0}, {100, 50, 0}, {0, 0, 1}}},
+      11);
+  for (std::size_t f = 1; f < line.size(); ++f) CHECK(line[f].camera.x > line[f - 1].camera.x);
+  // A roll on the spot between two moves gets frames of its own, and the camera does not move back.
+  const std::vector<CameraKey> roll = keyframe_path({{{0, 0, 0}, {0, 50, 0}, {0, 0, 1}},
+                                                     {{10, 0, 0}, {10, 50, 0}, {0, 0, 1}},
+                                                     {{10, 0, 0}, {10, 50, 0}, {1, 0, 0}},
+                                                     {{20, 0, 0}, {20, 50, 0}, {1, 0, 0}}},
+                                                    41);
+  int rolling = 0;
+  for (std::size_t f = 1; f < roll.size(); ++f) {
+    CHECK(roll[f].camera.x >= roll[f - 1].camera.x - 1e-9);
+    rolling += length(roll[f].camera - roll[f - 1].camera) < 1e-9 ? 1 : 0;
+  }
+  CHECK(rolling >= 10);  // the 90-degree roll over a quarter of the frames or more
+  check_upright(roll);
+  // A zero sky or a sky turned by 180 degrees between two keys: an error, not a path of NaN.
+  CHECK_THROWS_AS(keyframe_path({{{0, 0, 0}, {0, 50, 0}, {0, 0, 0}}, {{10, 0, 0}, {10, 50, 0}, {0, 0, 1}}}, 5),
+                  UserError);
+  CHECK_THROWS_AS(keyframe_path({{{0, 0, 0}, {0, 50, 0}, {0, 0, 1}}, {{10, 0, 0}, {10, 50, 0}, {0, 0, -1}}}, 11),
+                  UserError);
 }
 
 }  // namespace splotch

@@ -1,6 +1,7 @@
 // Image conversion, writers and reader: byte layouts of the original Splotch, round trips, and the
 // promise that a failed write leaves nothing behind.
 #include <doctest/doctest.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "io/image.h"
 #include "io/image_reader.h"
 #include "io/image_writer.h"
+#include "io/png_encode.h"
 #include "params/user_error.h"
 
 namespace {
@@ -422,4 +424,36 @@ TEST_CASE("read_image: errors name the file and the problem") {
     CHECK(user_error_of([&] { splotch::read_image(dir.file("cut")); }) ==
           prefix + "unrecognised image format (expected TGA, binary PPM, PNG or JPEG)");
   }
+}
+
+TEST_CASE("encode_png: pictures of every shape come back pixel for pixel, the same bytes on any number of threads") {
+  TempDir dir;
+  std::uint32_t seed = 99;
+  auto next = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return std::uint8_t(seed >> 24);
+  };
+  // Heights about the strips' 32 rows, and lines of one pixel.
+  for (const auto& [w, h] :
+       std::vector<std::pair<int, int>>{{1, 1}, {1, 70}, {70, 1}, {31, 31}, {40, 32}, {40, 33}, {97, 65}}) {
+    INFO(w << "x" << h);
+    splotch::Image8 image;
+    image.width = w;
+    image.height = h;
+    image.rgb.resize(std::size_t(w) * std::size_t(h) * 3);
+    for (std::size_t i = 0; i < image.rgb.size(); ++i) image.rgb[i] = (i / 3) % 5 == 0 ? next() : std::uint8_t(i / 7);
+    const std::vector<std::uint8_t> png = splotch::encode_png(image);
+    std::ofstream(dir.file("p.png"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(png.data()), std::streamsize(png.size()));
+    const splotch::Image8 back = splotch::read_image(dir.file("p.png"));
+    CHECK(back.width == w);
+    CHECK(back.height == h);
+    CHECK(back.rgb == image.rgb);
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    CHECK(splotch::encode_png(image) == png);
+    omp_set_num_threads(threads);
+  }
+  splotch::Image8 empty;
+  CHECK_THROWS_AS(splotch::encode_png(empty), std::invalid_argument);
 }

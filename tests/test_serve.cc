@@ -665,6 +665,15 @@ TEST_CASE("serve over HTTP: a recorded path as a scene file, and rendered here a
   CHECK(std::count(scene->body.begin(), scene->body.end(), '\n') == 6);
   CHECK(client.Get("/scene?token=s3cret&frames=5&keys=1,2,3")->status == 400);
   CHECK(client.Get("/scene?token=s3cret&frames=1&keys=" + keys)->status == 400);
+  // A zero sky, a camera at lookat, a sky turned over: 400 saying so, not a path of NaN.
+  for (const char* bad : {"0,0,0,0,50,0,0,0,0;10,0,0,10,50,0,0,0,1", "0,0,0,0,0,0,0,0,1;10,0,0,10,50,0,0,0,1",
+                          "0,0,0,0,50,0,0,0,1;10,0,0,10,50,0,0,0,-1"}) {
+    INFO(bad);
+    const auto r = client.Get(std::string("/scene?token=s3cret&frames=5&keys=") + bad);
+    REQUIRE(r);
+    CHECK(r->status == 400);
+    CHECK(r->body.find("keyframe") != std::string::npos);
+  }
   CHECK(client.Get("/scene?frames=5&keys=" + keys)->status == 403);
   // The view's .par, saved, with the scene file: bin/splotch's movie.
   REQUIRE(client.Get("/view?token=s3cret&client=m" + view_keys)->status == 200);

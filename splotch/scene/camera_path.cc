@@ -12,7 +12,8 @@ namespace {
 Vec3 upright(Vec3 sky, Vec3 camera, Vec3 lookat) {
   const Vec3 view = normalized(lookat - camera);
   const Vec3 up = sky - dot(sky, view) * view;
-  if (length(up) < 1e-9 * length(sky))
+  // (also a zero sky, a camera at lookat: no view direction, or not-a-number)
+  if (!(length(up) > 1e-9 * length(sky)))
     throw UserError("the sky vector is parallel to the view direction at camera (" + std::to_string(camera.x) + ", " +
                     std::to_string(camera.y) + ", " + std::to_string(camera.z) + "): choose another sky");
   return normalized(up);
@@ -56,6 +57,28 @@ std::vector<Vec3> even_points(const std::vector<Vec3>& p, int frames, PathInterp
   }
   return out;
 }
+
+// The point at t in [0, 1] of segment k of a centripetal Catmull-Rom spline through `p` (knots
+// spaced by the square root of the distance between points: no loops or overshoot where keys lie
+// unevenly, as keyframes marked in flight do); the ends continued straight.
+Vec3 centripetal_on(const std::vector<Vec3>& p, std::size_t k, double t) {
+  const Vec3 p1 = p[k], p2 = p[k + 1];
+  if (!(length(p2 - p1) > 0)) return p1;
+  const Vec3 p0 = k > 0 ? p[k - 1] : p1 + (p1 - p2), p3 = k + 2 < p.size() ? p[k + 2] : p2 + (p2 - p1);
+  const double d1 = std::sqrt(length(p2 - p1));
+  double d0 = std::sqrt(length(p1 - p0)), d2 = std::sqrt(length(p3 - p2));
+  if (!(d0 > 1e-9 * d1)) d0 = d1;  // a key repeated: as if the spline came in straight
+  if (!(d2 > 1e-9 * d1)) d2 = d1;
+  const double t0 = 0, t1 = d0, t2 = t1 + d1, t3 = t2 + d2, u = t1 + t * d1;
+  // Barry and Goldman's pyramid: between a and b, at u of the knots [ta, tb].
+  auto mix = [u](Vec3 a, Vec3 b, double ta, double tb) {
+    return ((tb - u) / (tb - ta)) * a + ((u - ta) / (tb - ta)) * b;
+  };
+  const Vec3 a1 = mix(p0, p1, t0, t1), a2 = mix(p1, p2, t1, t2), a3 = mix(p2, p3, t2, t3);
+  return mix(mix(a1, a2, t0, t2), mix(a2, a3, t1, t3), t1, t2);
+}
+
+double angle_between(Vec3 a, Vec3 b) { return std::atan2(length(cross(a, b)), dot(a, b)); }
 
 }  // namespace
 
@@ -101,10 +124,15 @@ std::vector<CameraKey> keyframe_path(const std::vector<CameraKey>& keys, int fra
     lookats.push_back(k.lookat);
     skies.push_back(normalized(k.sky));
   }
+  // The sky goes from key to key the short way: half a turn or more between two keys is not a
+  // roll the path can tell.
+  for (std::size_t k = 0; k + 1 < keys.size(); ++k)
+    if (!(angle_between(skies[k], skies[k + 1]) < 0.9 * M_PI))
+      throw UserError("between keyframes " + std::to_string(k + 1) + " and " + std::to_string(k + 2) +
+                      " the sky turns by 162 degrees or more (or is zero): add a keyframe between them");
   // How far the path has moved at fine samples of each segment: the camera's and the lookat's
   // spline lengths together; the frames are spread evenly over it.
   constexpr int fine = 256;
-  const auto how = PathInterpolation::catmull_rom;
   struct Sample {
     std::size_t segment;
     double t, moved;
@@ -113,9 +141,13 @@ std::vector<CameraKey> keyframe_path(const std::vector<CameraKey>& keys, int fra
   for (std::size_t k = 0; k + 1 < keys.size(); ++k)
     for (int j = 1; j <= fine; ++j) {
       const double t0 = double(j - 1) / fine, t1 = double(j) / fine;
-      const double step = length(point_on(cameras, k, t1, how) - point_on(cameras, k, t0, how)) +
-                          length(point_on(lookats, k, t1, how) - point_on(lookats, k, t0, how));
-      // Keys at one place (a roll alone) still get their share of frames.
+      const Vec3 c0 = centripetal_on(cameras, k, t0), c1 = centripetal_on(cameras, k, t1);
+      const Vec3 l0 = centripetal_on(lookats, k, t0), l1 = centripetal_on(lookats, k, t1);
+      // The moves of camera and lookat, and the turn of the view and the roll of the sky as the
+      // distance they sweep at lookat: a turn or a roll on the spot gets frames of its own.
+      const double turn =
+          angle_between(l0 - c0, l1 - c1) + angle_between(centripetal_on(skies, k, t0), centripetal_on(skies, k, t1));
+      const double step = length(c1 - c0) + length(l1 - l0) + turn * length(l1 - c1);
       samples.push_back({k, t1, samples.back().moved + std::fmax(step, 1e-12)});
     }
   std::vector<CameraKey> out;
@@ -129,9 +161,14 @@ std::vector<CameraKey> keyframe_path(const std::vector<CameraKey>& keys, int fra
     const std::size_t k = b.segment;
     const double t = (a.segment == k ? a.t : 0.0) + u * (b.t - (a.segment == k ? a.t : 0.0));
     CameraKey key;
-    key.camera = point_on(cameras, k, t, how);
-    key.lookat = point_on(lookats, k, t, how);
-    key.sky = upright(point_on(skies, k, t, how), key.camera, key.lookat);
+    key.camera = centripetal_on(cameras, k, t);
+    key.lookat = centripetal_on(lookats, k, t);
+    try {
+      key.sky = upright(centripetal_on(skies, k, t), key.camera, key.lookat);
+    } catch (const UserError&) {
+      throw UserError("between keyframes " + std::to_string(k + 1) + " and " + std::to_string(k + 2) +
+                      " the sky turns by 180 degrees or runs along the view: add a keyframe between them");
+    }
     out.push_back(key);
   }
   return out;

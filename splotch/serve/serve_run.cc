@@ -60,40 +60,58 @@ int serve(ParamFile params, ServeOptions options, Console& console) {
   view_options.palette_directory = options.palette_directory;
   ViewServer views(std::move(params), view_options);
   ViewQueue queue([&](const ViewJob& job) { return views.draw(job); });
+  MovieRun movie(queue);
+  HttpServer http(views, queue, movie, options.http);
+
+  // Ctrl-C (or SIGTERM) while the snapshot is read ends the process at once; while serving, the
+  // first stops the server once the picture being drawn is done (no view waiting is drawn, a
+  // movie stops), and a second one ends the process at once.
+  enum Phase { reading, serving, ended };
+  std::atomic<int> phase{reading};
+  std::thread waiter([&] {
+    int received = 0;
+    sigwait(&signals, &received);
+    if (phase == ended) return;  // (woken by the end below)
+    if (phase == reading) {
+      std::fputs("\nsplotch: stopped while reading the snapshot\n", stderr);
+      std::_Exit(130);
+    }
+    console.report("\nsplotch: stopping the server after the picture being drawn (Ctrl-C again: at once)\n");
+    movie.cancel();
+    queue.stop();
+    // A signal before listen() began: stop() would find nothing to stop yet.
+    while (!http.listening() && phase != ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    http.stop();
+    sigwait(&signals, &received);
+    if (phase == ended) return;
+    std::fputs("splotch: stopped at once\n", stderr);
+    std::_Exit(130);
+  });
+  // However this ends (an error in the first picture, say), the waiter is woken to end first.
+  struct EndWaiter {
+    std::thread& waiter;
+    std::atomic<int>& phase;
+    ~EndWaiter() {
+      phase = ended;
+      pthread_kill(waiter.native_handle(), SIGTERM);
+      waiter.join();
+    }
+  } end_waiter{waiter, phase};
+
   console.report("splotch: reading the snapshot and drawing the .par's view ...\n");
   const std::optional<ViewResult> first = queue.submit(ViewJob{"", {}, false});
   if (first && first->error) std::rethrow_exception(first->error);
   for (const auto& [header, value] : first->headers)
     if (header == "X-Splotch-Warnings") console.warning(value);
-
-  MovieRun movie(queue);
-  HttpServer http(views, queue, movie, options.http);
   const int port = http.bind();
   std::fputs(serve_banner(name, options.http, port).c_str(), stdout);
   std::fflush(stdout);
-  // The first Ctrl-C (or SIGTERM) stops the server once the picture being drawn is done (no view
-  // waiting is drawn, a movie stops); a second one ends the process at once.
-  std::atomic<bool> served{false};
-  std::thread waiter([&] {
-    int received = 0;
-    sigwait(&signals, &received);
-    if (served) return;  // (woken by the end of serving below)
-    console.report("\nsplotch: stopping the server after the picture being drawn (Ctrl-C again: at once)\n");
-    queue.stop();
-    movie.cancel();
-    // A signal before listen() began: stop() would find nothing to stop yet.
-    while (!http.listening() && !served) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    http.stop();
-    sigwait(&signals, &received);
-    if (served) return;
-    std::fputs("splotch: stopped at once\n", stderr);
-    std::_Exit(130);
-  });
+  phase = serving;
   http.listen();
-  served = true;
-  // The waiter, waiting for a first or second signal, is woken to end.
-  pthread_kill(waiter.native_handle(), SIGTERM);
-  waiter.join();
+  // A movie's frame being drawn is finished (a second Ctrl-C still ends the process at once).
+  movie.cancel();
+  movie.wait();
+  queue.stop();
   console.report("splotch: the server stopped (" + std::to_string(queue.drawn()) + " pictures drawn)\n");
   return 0;
 }
