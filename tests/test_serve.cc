@@ -765,5 +765,9 @@ TEST_CASE(
     REQUIRE(plain.status == 0);
     CHECK(view.body == read_file(dir.file("plain.png")));
     CHECK(views.held().reads() == 1);
+    // A view that moves the camera alone keeps the first picture's lookat (placed from the data).
+    const ViewResult moved = views.draw(ViewJob{"me", {keys[0], keys[1], keys[2]}, false});
+    INFO(moved.body.substr(0, 300));
+    CHECK(moved.status == 200);
   }
 }

@@ -145,8 +145,9 @@ struct HttpServer::Impl {
     server.Get("/scene", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
       try {
+        const std::string text = scene_text(path(req));
         res.set_header("Content-Disposition", "attachment; filename=\"path.txt\"");
-        res.set_content(scene_text(path(req)), "text/plain; charset=utf-8");
+        res.set_content(text, "text/plain; charset=utf-8");
       } catch (const BadRequest& e) { refuse(res, 400, e.what()); }
     });
     server.Get("/movie", [this](const httplib::Request& req, httplib::Response& res) {

@@ -112,7 +112,9 @@ int serve(ParamFile params, ServeOptions options, Console& console) {
   movie.cancel();
   movie.wait();
   queue.stop();
-  console.report("splotch: the server stopped (" + std::to_string(queue.drawn()) + " pictures drawn)\n");
+  const std::size_t drawn = queue.drawn();
+  console.report("splotch: the server stopped (" + std::to_string(drawn) + (drawn == 1 ? " picture" : " pictures") +
+                 " drawn)\n");
   return 0;
 }
 

@@ -127,6 +127,12 @@ ViewResult ViewServer::draw(const ViewJob& job) {
     options_.limits.max_side = std::max({options_.limits.max_side, report.width, report.height});
     // The palettes offered: the .par's own (as its record resolved them) and the directory's.
     ParamFile first = ParamFile::parse(record, "the first picture's record");
+    // The first picture's camera (placed from the data when the .par has none) is every later
+    // view's, but for the keys a view gives: a view that moves the camera alone keeps lookat.
+    for (const char* v : {"camera", "lookat", "sky"})
+      for (const char* c : {"_x", "_y", "_z"})
+        if (first.has(std::string(v) + c) && !base_.has(std::string(v) + c))
+          base_.set(std::string(v) + c, first.peek(std::string(v) + c), "the first picture (placed from the data)");
     std::vector<std::string> named;
     for (int t = 0; t < ptypes_; ++t)
       if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));
