@@ -491,6 +491,7 @@ TEST_CASE("serve over HTTP: the token, refused requests answered 400 while servi
       {"/view?token=s3cret&client=a&camera_x=%ff%fe", "beyond ASCII"},
       {"/view?token=s3cret&client=a&camera_x=%0A%0955", "a control character"},
       {"/view?token=s3cret&client=the%20movie", "client=NAME"},
+      {"/view?token=s3cret&client=a&quality=full&quality=reduced", "given once"},
   };
   for (const auto& [path, says] : refused) {
     INFO(path);

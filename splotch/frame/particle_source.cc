@@ -24,7 +24,7 @@
 namespace splotch {
 
 void check_memory_before_read(const FramePlan& plan, ParticleSource& source, bool keeps_particles, const Comm* comm,
-                              Console& console) {
+                              Console& console, int extra_fields) {
   const std::optional<std::uint64_t> n = plan.memory_check ? source.particles_to_read() : std::nullopt;
   if (!n) return;
   const Settings& s = plan.settings;
@@ -41,6 +41,7 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
       motion = std::max(motion, r.motion);
     }
   shape.fields += (motion > 0 ? 2 : 0) + (motion > 1 ? 3 : 0);  // the IDs (8 bytes), the velocities
+  shape.fields += extra_fields;
   shape.keeps_particles = keeps_particles;
   const int on_node = comm ? comm->node_size() : 1;
   agreed(comm, "drawing its share of the particles", [&] {

@@ -50,9 +50,9 @@ class ParticleSource {
 
 // Whether the run fits in memory, from the particles the headers promise (a warning when it
 // takes most of it, an error when not). `keeps_particles`: a scene (or the server) keeps them for
-// later frames.
+// later frames; `extra_fields`: floats per particle kept besides (the server's values as read).
 void check_memory_before_read(const FramePlan& plan, ParticleSource& source, bool keeps_particles, const Comm* comm,
-                              Console& console);
+                              Console& console, int extra_fields = 0);
 
 // The source of the frame's particles: the scene's cache when the frame has one (and the run one
 // process), this process's share when `comm` has several, else the file. `plan` and `console`

@@ -20,7 +20,12 @@ class HeldSource : public ParticleSource {
       held_.loaded_.reset();  // its memory back first
       held_.thinned_ = ParticleSet();
       held_.thinned_fraction_ = 1;
-      check_memory_before_read(plan_, *this, true, nullptr, console_);
+      // Kept besides: the intensities and colours as read (2 floats, 4 with vector colours), and
+      // the reduced pictures' share (a quarter of the 6 or 8 fields, about).
+      bool vector = false;
+      for (const TypeSettings& t : plan_.settings.types) vector |= t.vector_colour;
+      const int raw = vector ? 4 : 2, share = 2;
+      check_memory_before_read(plan_, *this, true, nullptr, console_, raw + share);
       const double before = clock.load_starts();
       held_.loaded_ = load_snapshot(plan_.settings.input, plan_.normalization, console_, true);
       clock.loaded(*held_.loaded_, before);

@@ -125,6 +125,8 @@ struct HttpServer::Impl {
       job.client = req.get_param_value("client");
       if (!client_name(job.client))
         return refuse(res, 400, "a view needs client=NAME (1 to 64 letters, digits, - or _): the page's own name");
+      if (req.get_param_value_count("quality") > 1 || req.get_param_value_count("client") > 1)
+        return refuse(res, 400, "quality and client are given once");
       const std::string quality = req.has_param("quality") ? req.get_param_value("quality") : "full";
       if (quality != "full" && quality != "reduced")
         return refuse(res, 400, "quality = '" + quality + "': full or reduced");
