@@ -74,8 +74,49 @@ ViewServerOptions test_options() {
 
 std::string bytes_of(const ViewResult& r) { return r.body; }
 
+// Holds the queue's thread in a picture's drawing until the test opens it, and counts the
+// pictures that came to it: the tests order their threads by it, never by time.
+class Gate {
+ public:
+  explicit Gate(bool open) : open_(open) {}
+  void pass() {
+    std::unique_lock<std::mutex> lock(m_);
+    ++entered_;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return open_; });
+  }
+  void wait_entered(int n) {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return entered_ >= n; });
+  }
+  void set(bool open) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      open_ = open;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool open_;
+  int entered_ = 0;
+};
+
 // A picture's bytes decoded (through a file: the readers take paths).
 Image8 decode(const TempDir& dir, const std::string& bytes) { return read_image(dir.write("decoded.bin", bytes)); }
+
+// The picture bin/splotch writes for `par` with `keys` on the command line (to `outfile` in `dir`).
+std::string bin_splotch_picture(const TempDir& dir, const std::string& par, const KeyValues& keys,
+                                const std::string& outfile = "plain.png") {
+  std::string overrides;
+  for (const auto& [k, v] : keys) overrides += " " + k + "=" + v;
+  const CommandResult r = run_command("bin/splotch --quiet " + par + " outfile=" + dir.file(outfile) + overrides);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return read_file(dir.file(outfile));
+}
 
 // The server's first picture, drawn as serve() draws it.
 void start(ViewServer& views) {
@@ -155,15 +196,10 @@ TEST_CASE("serve: the palettes offered are the .par's and the directory's, each 
 }
 
 TEST_CASE("serve: of one browser's views waiting, only the newest is drawn; browsers take turns") {
-  std::mutex m;
-  std::condition_variable cv;
-  bool open = false, entered = false;
-  std::vector<std::string> drawn;
+  Gate gate(false);
+  std::vector<std::string> drawn;  // (by the queue's thread alone)
   ViewQueue queue([&](const ViewJob& job) {
-    std::unique_lock<std::mutex> lock(m);
-    entered = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return open; });
+    gate.pass();
     drawn.push_back(job.client + ":" + job.keys.at(0).second);
     return ViewResult{200, "text/plain", job.keys.at(0).second, {}, nullptr};
   });
@@ -171,10 +207,7 @@ TEST_CASE("serve: of one browser's views waiting, only the newest is drawn; brow
   std::vector<std::optional<ViewResult>> results(51);
   std::vector<std::thread> threads;
   threads.emplace_back([&] { results[0] = queue.submit(ViewJob{"a", {{"n", "0"}}, false}); });
-  {
-    std::unique_lock<std::mutex> lock(m);
-    cv.wait(lock, [&] { return entered; });
-  }
+  gate.wait_entered(1);
   for (int k = 1; k <= 50; ++k) {
     threads.emplace_back([&, k] { results[k] = queue.submit(ViewJob{"a", {{"n", std::to_string(k)}}, false}); });
     if (k == 1)
@@ -186,11 +219,7 @@ TEST_CASE("serve: of one browser's views waiting, only the newest is drawn; brow
   std::optional<ViewResult> other;
   std::thread b([&] { other = queue.submit(ViewJob{"b", {{"n", "b"}}, false}); });
   wait_until([&] { return queue.waiting() == 2; });
-  {
-    std::lock_guard<std::mutex> lock(m);
-    open = true;
-  }
-  cv.notify_all();
+  gate.set(true);
   for (std::thread& t : threads) t.join();
   b.join();
   CHECK(queue.drawn() == 3);  // the first, a's newest, b's
@@ -206,33 +235,21 @@ TEST_CASE("serve: of one browser's views waiting, only the newest is drawn; brow
 }
 
 TEST_CASE("serve: stopping the queue answers the views waiting (503) and finishes the one being drawn") {
-  std::mutex m;
-  std::condition_variable cv;
-  bool open = false, entered = false;
+  Gate gate(false);
   ViewQueue queue([&](const ViewJob& job) {
-    std::unique_lock<std::mutex> lock(m);
-    entered = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return open; });
+    gate.pass();
     return ViewResult{200, "text/plain", job.client, {}, nullptr};
   });
   std::optional<ViewResult> drawn, waiting;
   std::thread a([&] { drawn = queue.submit(ViewJob{"a", {}, false}); });
-  {
-    std::unique_lock<std::mutex> lock(m);
-    cv.wait(lock, [&] { return entered; });
-  }
+  gate.wait_entered(1);
   std::thread b([&] { waiting = queue.submit(ViewJob{"b", {}, false}); });
   wait_until([&] { return queue.waiting() == 1; });
   queue.stop();
   b.join();  // answered at once, while a's is still drawn
   REQUIRE(waiting);
   CHECK(waiting->status == 503);
-  {
-    std::lock_guard<std::mutex> lock(m);
-    open = true;
-  }
-  cv.notify_all();
+  gate.set(true);
   a.join();
   REQUIRE(drawn);
   CHECK(drawn->status == 200);
@@ -292,13 +309,7 @@ TEST_CASE(
   CHECK(views.held().reads() == 1);  // the snapshot held, not read again
 
   // bin/splotch with the same keys on the command line.
-  std::string overrides;
-  for (const auto& [k, v] : keys) overrides += " " + k + "=" + v;
-  const CommandResult plain =
-      run_command("bin/splotch --quiet " + par + " outfile=" + dir.file("plain.png") + overrides);
-  INFO(plain.err);
-  REQUIRE(plain.status == 0);
-  CHECK(bytes_of(view) == read_file(dir.file("plain.png")));
+  CHECK(bytes_of(view) == bin_splotch_picture(dir, par, keys));
 
   // The saved .par (the record of the view) renders the same bytes, to the .par's outfile.
   const std::optional<std::string> record = views.used_par("me");
@@ -329,18 +340,11 @@ TEST_CASE(
   // the data's for another.
   CHECK(views.info_json("me").find("\"colour_used\":[2,9]") != std::string::npos);
   CHECK(views.info_json("other").find("\"colour_used\":[2,9]") == std::string::npos);
-  std::string overrides;
-  for (const auto& [k, v] : keys) overrides += " " + k + "=" + v;
-  const CommandResult plain =
-      run_command("bin/splotch --quiet " + par + " outfile=" + dir.file("plain.png") + overrides);
-  REQUIRE(plain.status == 0);
-  CHECK(changed.body == read_file(dir.file("plain.png")));
+  CHECK(changed.body == bin_splotch_picture(dir, par, keys));
   // And back: the first normalisation again gives the first picture.
   const ViewResult back = views.draw(ViewJob{"me", {}, false});
   CHECK(views.held().normalisations() == 2);
-  const CommandResult first = run_command("bin/splotch --quiet " + par + " outfile=" + dir.file("first.png"));
-  REQUIRE(first.status == 0);
-  CHECK(back.body == read_file(dir.file("first.png")));
+  CHECK(back.body == bin_splotch_picture(dir, par, {}, "first.png"));
 }
 
 TEST_CASE("serve: a reduced view is a JPEG of half the size from a share of the particles") {
@@ -384,43 +388,26 @@ TEST_CASE("serve: a reduced view is a JPEG of half the size from a share of the 
 namespace {
 
 // A server on a free port of 127.0.0.1, listening on a thread of its own until the end of scope.
-// `gate`, when given, holds every picture's drawing until it opens.
+// `held`: every picture after the first is held in its drawing until release().
 struct RunningServer {
   ViewServer views;
-  std::mutex m;
-  std::condition_variable cv;
-  bool gated = false, open = true;
-  int entered = 0;
+  Gate gate{true};  // the first picture is not held
   ViewQueue queue;
   MovieRun movie;
   HttpServer http;
   int port = 0;
   std::thread thread;
 
-  RunningServer(const std::string& par, bool gate)
+  RunningServer(const std::string& par, bool held)
       : views(ParamFile::read(par), test_options()),
-        gated(gate),
-        open(!gate),
         queue([this](const ViewJob& job) {
-          {
-            std::unique_lock<std::mutex> lock(m);
-            ++entered;
-            cv.notify_all();
-            cv.wait(lock, [&] { return open; });
-          }
+          gate.pass();
           return views.draw(job);
         }),
         movie(queue),
         http(views, queue, movie, HttpOptions{"127.0.0.1", 0, "s3cret"}) {
-    {
-      std::lock_guard<std::mutex> lock(m);
-      open = true;  // the first picture is not held
-    }
     REQUIRE(queue.submit(ViewJob{"", {}, false})->status == 200);
-    if (gate) {
-      std::lock_guard<std::mutex> lock(m);
-      open = false;
-    }
+    if (held) gate.set(false);
     port = http.bind();
     thread = std::thread([this] { http.listen(); });
   }
@@ -429,17 +416,8 @@ struct RunningServer {
     http.stop();
     thread.join();
   }
-  void release() {
-    {
-      std::lock_guard<std::mutex> lock(m);
-      open = true;
-    }
-    cv.notify_all();
-  }
-  void wait_entered(int n) {
-    std::unique_lock<std::mutex> lock(m);
-    cv.wait(lock, [&] { return entered >= n; });
-  }
+  void release() { gate.set(true); }
+  void wait_entered(int n) { gate.wait_entered(n); }
 };
 
 std::string raw_exchange(int port, const std::string& request) {
@@ -758,13 +736,7 @@ TEST_CASE(
                             {"brightness0", "2"}};
     const ViewResult view = views.draw(ViewJob{"me", keys, false});
     REQUIRE(view.status == 200);
-    std::string overrides;
-    for (const auto& [k, v] : keys) overrides += " " + k + "=" + v;
-    const CommandResult plain =
-        run_command("bin/splotch --quiet " + par + " outfile=" + dir.file("plain.png") + overrides);
-    INFO(plain.err);
-    REQUIRE(plain.status == 0);
-    CHECK(view.body == read_file(dir.file("plain.png")));
+    CHECK(view.body == bin_splotch_picture(dir, par, keys));
     CHECK(views.held().reads() == 1);
     // A view that moves the camera alone keeps the first picture's lookat (placed from the data).
     const ViewResult moved = views.draw(ViewJob{"me", {keys[0], keys[1], keys[2]}, false});

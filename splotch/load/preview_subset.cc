@@ -27,6 +27,11 @@ std::uint64_t mix(std::uint64_t h) {
   return h ^ (h >> 31);
 }
 
+// Whether particle i of `p` is kept: by its ID when it has one, else by its position.
+bool kept_at(const ParticleSet& p, std::size_t i, double fraction) {
+  return p.id.empty() ? kept_in_preview(p.x[i], p.y[i], p.z[i], fraction) : kept_in_preview(p.id[i], fraction);
+}
+
 template <class T>
 void move_kept(ParticleArray<T>& v, std::size_t from, std::size_t to) {
   if (!v.empty()) v[to] = v[from];
@@ -57,8 +62,7 @@ std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
     first[t] = lo;
     std::size_t k = lo;
     for (std::size_t i = lo; i < hi; ++i) {
-      if (!(p.id.empty() ? kept_in_preview(p.x[i], p.y[i], p.z[i], fraction) : kept_in_preview(p.id[i], fraction)))
-        continue;
+      if (!kept_at(p, i, fraction)) continue;
       for (ParticleArray<float>* v : p.float_fields()) move_kept(*v, i, k);
       move_kept(p.type, i, k);
       move_kept(p.id, i, k);
@@ -94,9 +98,7 @@ ParticleSet preview_subset(const ParticleSet& p, double fraction) {
     const std::size_t t = std::size_t(omp_get_thread_num()), nt = std::size_t(omp_get_num_threads());
     std::vector<std::size_t>& mine = kept[t];
     for (std::size_t i = n * t / nt; i < n * (t + 1) / nt; ++i)
-      if (fraction >= 1 ||
-          (p.id.empty() ? kept_in_preview(p.x[i], p.y[i], p.z[i], fraction) : kept_in_preview(p.id[i], fraction)))
-        mine.push_back(i);
+      if (fraction >= 1 || kept_at(p, i, fraction)) mine.push_back(i);
   }
   std::vector<std::size_t> places;
   for (const auto& k : kept) places.insert(places.end(), k.begin(), k.end());

@@ -18,8 +18,7 @@ class HeldSource : public ParticleSource {
     const std::string normalization = snapshot_signature("", plan_.normalization);
     if (!held_.loaded_ || held_.input_keys_ != plan_.input_keys) {
       held_.loaded_.reset();  // its memory back first
-      held_.thinned_ = ParticleSet();
-      held_.thinned_fraction_ = 1;
+      held_.drop_share();
       // Kept besides: the intensities and colours as read (2 floats, 4 with vector colours), and
       // the reduced pictures' share (a quarter of the 6 or 8 fields, about).
       bool vector = false;
@@ -38,8 +37,7 @@ class HeldSource : public ParticleSource {
       if (held_.normalization_ != normalization) {
         renormalize(*held_.loaded_, plan_.normalization);
         held_.normalization_ = normalization;
-        held_.thinned_ = ParticleSet();
-        held_.thinned_fraction_ = 1;
+        held_.drop_share();  // of the values normalised before
         ++held_.normalisations_;
         clock.done("normalize");
       }

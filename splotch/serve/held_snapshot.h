@@ -31,6 +31,10 @@ class HeldSnapshot {
 
  private:
   friend class HeldSource;
+  void drop_share() {
+    thinned_ = ParticleSet();
+    thinned_fraction_ = 1;
+  }
   std::string input_keys_, normalization_;  // what the held snapshot was read and normalised with
   std::optional<LoadedSnapshot> loaded_;
   ParticleSet thinned_;  // the share for reduced frames, of the current normalisation

@@ -41,8 +41,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_for(predicate, what, seconds=120):
-    """Polls `predicate` until it is true; a generous limit, so that a busy machine only waits."""
+def wait_for(predicate, what, seconds=600):
+    """Polls `predicate` until it is true; the limit (10 minutes) only ends a test that hangs."""
     end = time.time() + seconds
     while time.time() < end:
         value = predicate()
