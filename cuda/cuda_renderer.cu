@@ -24,6 +24,7 @@
 #include "cuda/cuda_renderer.h"
 #include "cuda/device_buffer.h"
 #include "cuda/device_layout.h"
+#include "cuda/device_render.cuh"
 #include "cuda/kernel_config.h"
 #include "cuda/splat_items.cuh"
 #include "splotch/splat/draw_order_chunks.h"
@@ -36,33 +37,11 @@ using cuda_detail::DeviceArena;
 using cuda_detail::DeviceBuffer;
 using cuda_detail::DeviceLayout;
 using cuda_detail::Event;
+using cuda_detail::fields;
+using cuda_detail::float_fields;
 using cuda_detail::PinnedBuffer;
 using cuda_detail::RenderGrid;
 using cuda_detail::Stream;
-
-// A chunk's fields: x, y, radius, e0, e1, e2 (floats), then the draw key (32 bits).
-constexpr int float_fields = 6, fields = float_fields + 1;
-
-}  // namespace
-
-// The session's streams and page-locked buffers (cuda_renderer.h): made once, used by every
-// render on the session's device. Copies to the device go on `copy`, kernels on `compute`, and
-// the image comes back on `copy`.
-struct CudaSession::Resources {
-  Stream compute, copy;
-  PinnedBuffer<float> staging[2];  // fields x staging_chunk each
-  std::size_t staging_chunk = 0;
-
-  void reserve_staging(std::size_t chunk) {
-    // Room for a useful piece of the image too, which goes back through these buffers.
-    chunk = std::max(chunk, cuda_detail::least_staging_splats);
-    if (chunk <= staging_chunk) return;
-    for (auto& b : staging) b.allocate(fields * chunk);
-    staging_chunk = chunk;
-  }
-};
-
-namespace {
 
 // The device buffers of one chunk in flight (fields x chunk), and when it was uploaded and drawn.
 struct Slot {
@@ -203,26 +182,22 @@ void render_on_device(const SplatView& s, const CudaOptions& o, ChunkRenderer& r
 // order. Chunks in draw order would need the host to gather every field of every splat at
 // random (seconds for 1e8 splats), this needs a sort of a tenth of a second. Returns false,
 // having done nothing, when the splats do not fit.
-// Every splat on the device (fields x n), the sort's other key buffer and the order.
+// Every splat on the device (fields x n) and the scratch of their ordering.
 struct ResidentSplats {
   float* field;
-  std::uint32_t *key_out, *order[2];
-  cuda_detail::CubScratch sort;
+  cuda_detail::OrderScratch order;
 };
 ResidentSplats lay_out_resident(DeviceLayout& l, std::size_t n) {
   ResidentSplats r{};
   r.field = l.take<float>(fields * n);
-  r.key_out = l.take<std::uint32_t>(n);
-  r.order[0] = l.take<std::uint32_t>(n);
-  r.order[1] = l.take<std::uint32_t>(n);
-  r.sort = cuda_detail::take_cub_scratch(l, cuda_detail::sort_pairs_bytes(n));
+  r.order = cuda_detail::lay_out_order(l, n);
   return r;
 }
 
 bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& renderer, CudaSession::Resources& host,
                      float* image, CudaReport& report) {
   if (o.host.a_eq_e || !s.key || o.chunk_particles > 0 || s.n > (std::size_t(1) << 30)) return false;
-  const std::size_t window = std::min(s.n, cuda_detail::resident_window);
+  const std::size_t window = cuda_detail::device_window(s.n);
   const auto lay_out = [&](DeviceLayout& l) { return lay_out_resident(l, s.n); };
   if (cuda_detail::bytes_of(lay_out) + renderer.bytes_for(window) >
       cuda_detail::device_memory().free / cuda_detail::resident_memory_share)
@@ -251,25 +226,7 @@ bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& re
   CUDA_CHECK(cudaEventRecord(timing[1], copy));
   CUDA_CHECK(cudaStreamWaitEvent(compute, timing[1], 0));
   CUDA_CHECK(cudaEventRecord(timing[2], compute));
-  const float* f = r.field;
-  std::uint32_t* keys = reinterpret_cast<std::uint32_t*>(r.field + float_fields * s.n);
-  cuda_detail::iota_kernel<<<cuda_detail::blocks_for(s.n), cuda_detail::small_block, 0, compute>>>(std::uint32_t(s.n),
-                                                                                                   r.order[0]);
-  CUDA_CHECK_LAUNCH();
-  cub::DoubleBuffer<std::uint32_t> sort_keys(keys, r.key_out), sorted(r.order[0], r.order[1]);
-  cuda_detail::sort_pairs(r.sort, sort_keys, sorted, std::uint32_t(s.n), 32, compute);  // stable: equal keys keep
-                                                                                        // the index order
-  for (std::size_t at = 0; at < s.n; at += window) {
-    const cuda_detail::Chunk c{f,
-                               f + s.n,
-                               f + 2 * s.n,
-                               {f + 3 * s.n, f + 4 * s.n, f + 5 * s.n},
-                               nullptr,
-                               std::uint32_t(std::min(window, s.n - at)),
-                               sorted.Current() + at};
-    renderer.draw(c, image, compute);
-  }
-  renderer.finish(image, compute);
+  cuda_detail::draw_device_splats({r.field, s.n}, s.n, true, r.order, renderer, image, compute);
   CUDA_CHECK(cudaEventRecord(timing[3], compute));
   CUDA_CHECK(cudaStreamSynchronize(compute));
   report.chunks = pieces.chunks();
@@ -340,6 +297,81 @@ std::unique_ptr<ChunkRenderer> make_renderer(const CudaOptions& o, const RenderG
 
 }  // namespace
 
+namespace cuda_detail {
+
+namespace {
+// The session's device made the thread's current (fitting asks the current device) first.
+CudaOptions fitted_to_session(const CudaOptions& requested, CudaSession& session, CudaReport& report) {
+  CUDA_CHECK(cudaSetDevice(session.device()));
+  return fitted_to_device(requested, report);
+}
+}  // namespace
+
+RenderTarget::RenderTarget(const CudaOptions& requested, const Image& image, CudaSession& session, CudaReport& report)
+    : options_(fitted_to_session(requested, session, report)), resources_(session.resources()) {
+  renderer_ = make_renderer(options_, grid_for(options_, image));  // checks what it can first
+  floats_ = std::size_t(image.width) * std::size_t(image.height) * 3;
+  if (!image_.try_allocate(floats_))
+    throw std::runtime_error("the GPU has too little free memory for a " + std::to_string(image.width) + " x " +
+                             std::to_string(image.height) + " image");
+  // Added to the image at the end (a_eq_e), or composited over it. On the compute stream, ahead
+  // of the kernels drawing into it (the streams are non-blocking: work on the legacy default
+  // stream, where plain cudaMemset and cudaMemcpy go, would not be ordered with them). A copy
+  // from pageable memory returns once the image has been read.
+  if (options_.host.a_eq_e)
+    CUDA_CHECK(cudaMemsetAsync(image_.get(), 0, floats_ * sizeof(float), resources_.compute));
+  else
+    CUDA_CHECK(cudaMemcpyAsync(image_.get(), image.rgb.data(), floats_ * sizeof(float), cudaMemcpyHostToDevice,
+                               resources_.compute));
+}
+
+void RenderTarget::fetch(Image& image) {
+  resources_.reserve_staging(0);  // the image comes back through them (none yet: a render that uploaded nothing)
+  fetch_device_image(image_.get(), floats_, resources_, image.rgb.data(), options_.host.a_eq_e);
+}
+
+OrderScratch lay_out_order(DeviceLayout& l, std::size_t n) {
+  OrderScratch o;
+  o.key_out = l.take<std::uint32_t>(n);
+  o.order[0] = l.take<std::uint32_t>(n);
+  o.order[1] = l.take<std::uint32_t>(n);
+  o.sort = take_cub_scratch(l, sort_pairs_bytes(n));
+  return o;
+}
+
+void draw_device_splats(const DeviceSplats& d, std::size_t n, bool keyed, const OrderScratch& scratch,
+                        ChunkRenderer& renderer, float* image, cudaStream_t compute) {
+  if (n == 0) return;
+  const std::size_t window = device_window(n);
+  const float* f = d.field;
+  const std::size_t m = d.stride;
+  const std::uint32_t* order = nullptr;
+  if (keyed) {
+    iota_kernel<<<blocks_for(n), small_block, 0, compute>>>(std::uint32_t(n), scratch.order[0]);
+    CUDA_CHECK_LAUNCH();
+    cub::DoubleBuffer<std::uint32_t> sort_keys(d.key(), scratch.key_out), sorted(scratch.order[0], scratch.order[1]);
+    sort_pairs(scratch.sort, sort_keys, sorted, std::uint32_t(n), 32, compute);  // stable: equal keys keep
+                                                                                 // the index order
+    order = sorted.Current();
+  }
+  for (std::size_t at = 0; at < n; at += window) {
+    const std::uint32_t count = std::uint32_t(std::min(window, n - at));
+    // In draw order the window is a stretch of `order` over all the splats; else of the splats.
+    const std::size_t shift = order ? 0 : at;
+    const Chunk c{f + shift,
+                  f + m + shift,
+                  f + 2 * m + shift,
+                  {f + 3 * m + shift, f + 4 * m + shift, f + 5 * m + shift},
+                  nullptr,
+                  count,
+                  order ? order + at : nullptr};
+    renderer.draw(c, image, compute);
+  }
+  renderer.finish(image, compute);
+}
+
+}  // namespace cuda_detail
+
 CudaSession::CudaSession() {
   CUDA_CHECK(cudaSetDevice(device_));  // the streams belong to the device current when they are made
   CUDA_CHECK(cudaFree(nullptr));
@@ -387,26 +419,10 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& 
     throw std::invalid_argument("render_cuda: an image of 2^32 pixels or more");
   std::unique_ptr<CudaSession> own_session;
   if (!session) session = (own_session = std::make_unique<CudaSession>()).get();
-  CUDA_CHECK(cudaSetDevice(session->device()));
-  const CudaOptions o = fitted_to_device(requested, report);
-  const RenderGrid g = grid_for(o, image);
-  const std::unique_ptr<ChunkRenderer> renderer = make_renderer(o, g);  // checks what it can first
-
-  const std::size_t floats = std::size_t(image.width) * std::size_t(image.height) * 3;
-  DeviceBuffer<float> device_image;
-  if (!device_image.try_allocate(floats))
-    throw std::runtime_error("the GPU has too little free memory for a " + std::to_string(image.width) + " x " +
-                             std::to_string(image.height) + " image");
-  CudaSession::Resources& resources = session->resources();
-  // Added to the image at the end (a_eq_e), or composited over it. On the compute stream, ahead
-  // of the kernels drawing into it (the streams are non-blocking: work on the legacy default
-  // stream, where plain cudaMemset and cudaMemcpy go, would not be ordered with them). A copy
-  // from pageable memory returns once the image has been read.
-  if (o.host.a_eq_e)
-    CUDA_CHECK(cudaMemsetAsync(device_image.get(), 0, floats * sizeof(float), resources.compute));
-  else
-    CUDA_CHECK(cudaMemcpyAsync(device_image.get(), image.rgb.data(), floats * sizeof(float), cudaMemcpyHostToDevice,
-                               resources.compute));
+  cuda_detail::RenderTarget target(requested, image, *session, report);
+  const CudaOptions& o = target.options();
+  ChunkRenderer& renderer = target.renderer();
+  CudaSession::Resources& resources = target.resources();
 
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
@@ -419,15 +435,15 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& 
     });
 
   try {
-    if (!render_resident(s, o, *renderer, resources, device_image.get(), report))
-      render_on_device(s, o, *renderer, resources, device_image.get(), report);
+    if (!render_resident(s, o, renderer, resources, target.image(), report))
+      render_on_device(s, o, renderer, resources, target.image(), report);
     report.gpu_seconds = seconds_since(start);
   } catch (...) {
     if (host_work.valid()) host_work.wait();  // it writes into `image`: let it finish first
     throw;
   }
   if (host_work.valid()) report.host_seconds = host_work.get();
-  fetch_device_image(device_image.get(), floats, resources, image.rgb.data(), o.host.a_eq_e);
+  target.fetch(image);
   return report;
 }
 

@@ -73,6 +73,11 @@ struct CudaReport {
   // The GPU part's pieces, summed over chunks (uploads overlap kernels): copying chunks to the
   // device, and the kernels drawing them.
   double upload_seconds = 0, kernel_seconds = 0;
+  // Particles kept on the device (device_particles.h): projected there, and the kernels of
+  // geometry, colour and the choice of the splats in view, before the drawing (not in
+  // kernel_seconds).
+  bool geometry_on_gpu = false;
+  double geometry_seconds = 0;
   std::size_t chunks = 0;  // transfers to the device
   double device_mib = 0;   // device memory in use at the end of the GPU part (all of it)
   int boundary = -1;       // the Btile boundary used, when narrowed to fit; else -1

@@ -1,7 +1,10 @@
 // Built instead of the .cu files when the Makefile has no CUDA (CUDA=0 or no nvcc).
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "cuda/cuda_renderer.h"
+#include "cuda/device_particles.h"
 
 namespace splotch {
 
@@ -17,6 +20,21 @@ CudaSession::~CudaSession() = default;
 
 CudaReport render_cuda(const SplatView&, const CudaOptions&, Image&, CudaSession*, const AlongsideGpu&) {
   throw std::logic_error("render_cuda called in a build without CUDA");
+}
+
+struct DeviceParticles::Memory {};
+DeviceParticles::DeviceParticles(std::unique_ptr<Memory> memory) : memory_(std::move(memory)) {}
+DeviceParticles::~DeviceParticles() = default;
+std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet&, CudaSession&, std::string* why) {
+  if (why) *why = "this build of splotch has no GPU renderer";
+  return nullptr;
+}
+void DeviceParticles::refresh_values(const ParticleSet&) {}
+std::size_t DeviceParticles::size() const { return 0; }
+double DeviceParticles::device_mib() const { return 0; }
+CudaReport render_particles_cuda(DeviceParticles&, const DeviceView&, const CudaOptions&, Image&, CudaSession&,
+                                 const DrawBeyond&) {
+  throw std::logic_error("render_particles_cuda called in a build without CUDA");
 }
 
 }  // namespace splotch

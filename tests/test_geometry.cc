@@ -1,8 +1,11 @@
 // The geometry stage on hand-computed cases (DESIGN.md section 4, "Geometry").
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include "params/user_error.h"
 #include "splotch/stages/geometry.h"
@@ -204,4 +207,48 @@ TEST_CASE("project: from particles that stay (a scene's kept snapshot) equals pr
     CHECK(kept.x == p.x);  // the source is left as it was
     CHECK(kept.hsml == p.hsml);
   }
+}
+
+TEST_CASE("project_particle (the GPU's projection) agrees with the geometry stage's SIMD lanes") {
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<float> pos(-12.0f, 12.0f), h(0.01f, 3.0f), in(0.1f, 2.0f);
+  ParticleSet p;
+  for (int i = 0; i < 5000; ++i) {
+    p.x.push_back(pos(rng));
+    p.y.push_back(pos(rng));
+    p.z.push_back(pos(rng));
+    p.hsml.push_back(h(rng));
+    p.intensity.push_back(in(rng));
+    p.colour[0].push_back(0.5f);
+    p.type.push_back(std::uint8_t(i % 2));
+  }
+  for (const bool perspective : {true, false})
+    for (const double preview : {1.0, 0.25}) {
+      CAPTURE(perspective);
+      CAPTURE(preview);
+      GeometryOptions g = simple_camera();
+      g.camera.perspective = perspective;
+      g.camera.xres = 160;
+      g.camera.yres = 90;
+      g.camera.zmin = 1;
+      g.preview_fraction = preview;
+      const Splats host = project(p, g, false);
+      const ProjectionConstants k = projection_constants(g);
+      std::vector<ProjectedParticle> kept;
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        const ProjectedParticle q =
+            project_particle(p.x[i], p.y[i], p.z[i], p.hsml[i], p.intensity[i], g.smooth_factor[p.type[i]], k);
+        if (q.keep) kept.push_back(q);
+      }
+      REQUIRE(kept.size() == host.size());
+      CHECK(host.size() > 500);  // the case sees particles in view and out of it
+      CHECK(host.size() < p.size());
+      float worst = 0;
+      for (std::size_t i = 0; i < kept.size(); ++i) {
+        auto rel = [](float a, float b) { return std::fabs(a - b) / std::max(1.0f, std::fabs(b)); };
+        worst = std::max({worst, rel(kept[i].X, host.x[i]), rel(kept[i].Y, host.y[i]), rel(kept[i].zp, host.depth[i]),
+                          rel(kept[i].r, host.radius[i]), rel(kept[i].intensity, host.intensity[i])});
+      }
+      CHECK(worst < 1e-5f);  // the same arithmetic, up to contractions into fused multiply-adds
+    }
 }

@@ -120,6 +120,20 @@ inline float max_abs_difference(const Image& a, const Image& b) {
   return m;
 }
 
+// Two 8-bit pictures of one size: the largest difference of a channel, and the values lit in `a`.
+struct PictureDifference {
+  int largest = 0;
+  std::size_t lit = 0;
+};
+inline PictureDifference picture_difference(const Image8& a, const Image8& b) {
+  PictureDifference d;
+  for (std::size_t i = 0; i < a.rgb.size() && i < b.rgb.size(); ++i) {
+    d.largest = std::max(d.largest, std::abs(int(a.rgb[i]) - int(b.rgb[i])));
+    d.lit += a.rgb[i] > 0;
+  }
+  return d;
+}
+
 struct CommandResult {
   int status = -1;
   std::string out, err;

@@ -208,14 +208,9 @@ TEST_CASE("views and dome on the GPU: the same pictures as the host's" * doctest
     for (const std::string& prefix : c.files) {
       const Image8 host = read_image(dir.file(prefix + "host.png")), gpu = read_image(dir.file(prefix + "cuda.png"));
       REQUIRE(host.rgb.size() == gpu.rgb.size());
-      int largest = 0;
-      std::size_t lit = 0;
-      for (std::size_t i = 0; i < host.rgb.size(); ++i) {
-        largest = std::max(largest, std::abs(int(host.rgb[i]) - int(gpu.rgb[i])));
-        lit += host.rgb[i] > 0;
-      }
-      CHECK(largest <= 2);
-      CHECK(lit > 0);
+      const testing::PictureDifference d = testing::picture_difference(host, gpu);
+      CHECK(d.largest <= 2);
+      CHECK(d.lit > 0);
     }
   }
 }

@@ -11,6 +11,7 @@
 namespace splotch {
 
 class SnapshotCache;
+struct KeptOnGpu;
 class GpuStartup;
 class Comm;
 class ParticleSource;
@@ -31,6 +32,8 @@ struct FrameOptions {
   // The snapshot of the frame before and the one read ahead (null: read, and render from the
   // particles' own arrays).
   SnapshotCache* cache = nullptr;
+  // The scene's copy of its kept snapshot on the GPU (null: none is kept there).
+  KeptOnGpu* kept_on_gpu = nullptr;
   // The GPU's start, made by the first frame that wants it and kept for the others (null: a
   // start of the frame's own).
   std::optional<GpuStartup>* gpu = nullptr;

@@ -125,6 +125,12 @@ class CacheSource : public ParticleSource {
         load_through_cache(*frame_.cache, signature, "", plan_.settings.input, plan_.normalization, clock, console_,
                            [&] { check_memory_before_read(plan_, *this, true, nullptr, console_); });
     loaded_ = &got.loaded;
+    signature_ = signature;
+    reused_ = got.from == CacheLoad::kept;
+    if (frame_.kept_on_gpu && frame_.kept_on_gpu->signature != signature) {
+      frame_.kept_on_gpu->particles.reset();  // another snapshot's
+      frame_.kept_on_gpu->signature.clear();
+    }
     report.reused = got.from == CacheLoad::kept;
     report.read_ahead = got.from == CacheLoad::read_ahead;
     report.particles_read = loaded_->read;
@@ -136,6 +142,24 @@ class CacheSource : public ParticleSource {
   ProjectedSplats project(const GeometryOptions& geometry, bool) override {
     return {splotch::project(loaded_->particles, geometry, plan_.settings.input.periodic)};
   }
+  // From the second frame of a snapshot on: a scene of one snapshot (an orbit, a fly-through)
+  // copies it up once, while one of a new snapshot each frame never pays for a copy.
+  DeviceParticles* on_gpu(const std::function<CudaSession*()>& gpu, GeometryOptions&, Console& console) override {
+    KeptOnGpu* kept = frame_.kept_on_gpu;
+    if (!kept || !kept->refused.empty()) return nullptr;
+    if (!kept->particles && !reused_) return nullptr;  // (load() dropped another snapshot's copy)
+    CudaSession* session = gpu();  // the frame's renderer chosen, and its session made ready to draw
+    if (!session) return nullptr;
+    if (kept->particles) return kept->particles.get();
+    kept->particles = DeviceParticles::upload(loaded_->particles, *session, &kept->refused);
+    if (!kept->particles) {
+      console.warning("the scene's snapshot is not kept on the GPU (" + kept->refused +
+                      "): each frame's geometry runs on the CPU, which is slower");
+      return nullptr;
+    }
+    kept->signature = signature_;
+    return kept->particles.get();
+  }
 
  protected:
   std::optional<std::uint64_t> count() override { return splotch::particles_to_read(plan_.settings.input); }
@@ -145,6 +169,8 @@ class CacheSource : public ParticleSource {
   const FrameOptions& frame_;
   Console& console_;
   const LoadedSnapshot* loaded_ = nullptr;
+  std::string signature_;
+  bool reused_ = false;
 };
 
 // A frame between two snapshots (interpolation_mode): both loaded (from the scene's cache, which

@@ -5,9 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
+#include "cuda/cuda_renderer.h"
+#include "cuda/device_particles.h"
 #include "splotch/frame/frame_options.h"
 #include "splotch/frame/frame_plan.h"
 #include "splotch/frame/run_report.h"
@@ -20,6 +24,15 @@
 namespace splotch {
 
 class Comm;
+
+// A scene's copy on the GPU of the snapshot its cache keeps (FrameOptions::kept_on_gpu): made by
+// the second frame that draws that snapshot on the GPU, so that the later frames' geometry,
+// colour and ordering run there too.
+struct KeptOnGpu {
+  std::string signature;  // of the snapshot copied
+  std::unique_ptr<DeviceParticles> particles;
+  std::string refused;  // why a copy did not fit (said once; the scene's stages stay on the host)
+};
 
 class ParticleSource {
  public:
@@ -39,6 +52,14 @@ class ParticleSource {
   // The particles projected by `geometry`: their own arrays given up where nothing keeps them,
   // unless `keep` (a later view of the frame projects them again).
   virtual ProjectedSplats project(const GeometryOptions& geometry, bool keep) = 0;
+  // The particles kept on the GPU from frame to frame (the server's; uploaded when first asked),
+  // on the GPU `session` gives (asked only by a source that keeps particles there; null: the frame
+  // draws on the host); `geometry` gets the preview share they are. Null: the source keeps none
+  // there, or they do not fit (said once on `console`), and the frame's stages run on the host.
+  virtual DeviceParticles* on_gpu(const std::function<CudaSession*()>& /*session*/, GeometryOptions& /*geometry*/,
+                                  Console& /*console*/) {
+    return nullptr;
+  }
 
  protected:
   virtual std::optional<std::uint64_t> count() = 0;

@@ -18,6 +18,7 @@
 #include "splotch/frame/splat_steps.h"
 #include "splotch/frame/stage_clock.h"
 #include "splotch/mpi/comm.h"
+#include "splotch/render/gpu_particles.h"
 #include "splotch/render/host_render_config.h"
 #include "splotch/settings/original_keys.h"
 #include "splotch/stages/dome_projection.h"
@@ -132,31 +133,49 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   for (std::size_t v = 0; v < views.size(); ++v) {
     view_settings.camera = views[v].camera;
     view_settings.output.path = views[v].path;
-    // Projected, coloured and ordered, drawn, and combined with the other processes' images.
-    ProjectedSplats projected = source->project(geometry_options(s, views[v].camera), v + 1 < views.size());
     RunReport view_report;  // this view's counts, summed over the processes by the combine
-    view_report.particles_active = projected.splats.size();
-    OrderedSplats ordered;
-    agreed([&] {
-      ColouredSplats coloured =
-          colour_splats(std::move(projected), s, palettes, combine->splits_draw_order(), options.tile_size, clock);
-      ordered = order_splats(std::move(coloured), s, clock);
-    });
     Image image(0, 0);
-    agreed([&] {
-      OrderedSplats drawn = combine->splits_draw_order()
-                                ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock)
-                                : std::move(ordered);
-      renderer.at_render(drawn.splats.size(), console, clock);
-      const SplatView splats = drawn.view();
-      image =
-          combine->render([&](const RenderOptions& o, Image& into) { renderer.draw(splats, o, into, report, console); },
-                          options, s.camera.xres, s.camera.yres);
-      drawn = OrderedSplats();  // their memory back before the images are combined
+    // Particles kept on the GPU (the server's) are projected, coloured, ordered and drawn there.
+    GeometryOptions geometry = geometry_options(s, views[v].camera);
+    DeviceParticles* kept = nullptr;
+    if (!comm && gpu_projects(views[v].camera))
+      kept = source->on_gpu([&] { return renderer.gpu_for_kept_particles(console, clock); }, geometry, console);
+    if (kept) {
+      image = combine->render(
+          [&](const RenderOptions& o, Image& into) {
+            renderer.draw_kept(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report,
+                               console);
+          },
+          options, s.camera.xres, s.camera.yres);
+      view_report.particles_active = report.gpu->on_gpu + report.gpu->on_host;
       clock.done("render");
-      const std::string note = renderer.note(report.gpu.has_value());
+      const std::string note = renderer.note(true);
       if (!note.empty() && v == 0) report.notes.push_back(note);
-    });
+    } else {
+      // Projected, coloured and ordered, drawn, and combined with the other processes' images.
+      ProjectedSplats projected = source->project(geometry, v + 1 < views.size());
+      view_report.particles_active = projected.splats.size();
+      OrderedSplats ordered;
+      agreed([&] {
+        ColouredSplats coloured =
+            colour_splats(std::move(projected), s, palettes, combine->splits_draw_order(), options.tile_size, clock);
+        ordered = order_splats(std::move(coloured), s, clock);
+      });
+      agreed([&] {
+        OrderedSplats drawn = combine->splits_draw_order()
+                                  ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock)
+                                  : std::move(ordered);
+        renderer.at_render(drawn.splats.size(), console, clock);
+        const SplatView splats = drawn.view();
+        image = combine->render(
+            [&](const RenderOptions& o, Image& into) { renderer.draw(splats, o, into, report, console); }, options,
+            s.camera.xres, s.camera.yres);
+        drawn = OrderedSplats();  // their memory back before the images are combined
+        clock.done("render");
+        const std::string note = renderer.note(report.gpu.has_value());
+        if (!note.empty() && v == 0) report.notes.push_back(note);
+      });
+    }
     view_report.renderer = report.renderer;
     view_report.gpu = report.gpu;
     const bool root = combine->combine(image, view_report, clock);

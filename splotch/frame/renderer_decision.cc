@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "splotch/render/gpu_particles.h"
 #include "splotch/render/gpu_render.h"
 #include "splotch/render/host_renderer.h"
 
@@ -65,6 +66,10 @@ void RendererDecision::at_render(std::size_t splats, Console& console, StageCloc
     note_ = describe_choice(e, w, false);
     note_says_gpu_ = e.gpu;
   }
+  wait_for_gpu(console, clock);
+}
+
+void RendererDecision::wait_for_gpu(Console& console, StageClock& clock) {
   if (choice_ == RendererChoice::cuda && !gpu_->device_present()) choice_ = RendererChoice::host;
   if (choice_ != RendererChoice::cuda) return;
   // What of the GPU's start the CPU stages did not hide is a stage of its own.
@@ -79,18 +84,49 @@ void RendererDecision::at_render(std::size_t splats, Console& console, StageCloc
   clock.done("gpu_start");
 }
 
+CudaOptions RendererDecision::cuda_options(const RenderOptions& options) const {
+  CudaOptions cuda = settings_->cuda;
+  cuda.host = options;
+  return cuda;
+}
+
+void RendererDecision::report_gpu(const CudaOptions& cuda, const CudaReport& gpu, RunReport& report,
+                                  Console& console) const {
+  report.gpu = gpu;
+  if (gpu.boundary >= 0)
+    console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
+                    std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(gpu.boundary) +
+                    " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to "
+                    "choose)");
+  report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
+}
+
+CudaSession* RendererDecision::gpu_for_kept_particles(Console& console, StageClock& clock) {
+  // renderer = auto that started the GPU: with the particles on it, a view costs it a fraction of
+  // what the host's stages would (no weighing of the splats in view, which are not known yet).
+  if (choice_ != RendererChoice::cuda) return nullptr;
+  wait_for_gpu(console, clock);
+  if (choice_ == RendererChoice::cuda && requested_ == "auto") {
+    note_ = "renderer = auto: the GPU, which keeps the particles from frame to frame";
+    note_says_gpu_ = true;
+  }
+  return choice_ == RendererChoice::cuda ? session_ : nullptr;
+}
+
+void RendererDecision::draw_kept(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
+                                 const std::vector<TypeColour>& looks, const RenderOptions& options, Image& image,
+                                 RunReport& report, Console& console) const {
+  if (!session_) throw std::logic_error("draw_kept before gpu_for_kept_particles gave a session");
+  const CudaOptions cuda = cuda_options(options);
+  report_gpu(cuda, render_gpu_particles(kept, geometry, wrap, looks, settings_->sort, cuda, image, *session_), report,
+             console);
+}
+
 void RendererDecision::draw(const SplatView& view, const RenderOptions& options, Image& image, RunReport& report,
                             Console& console) const {
   if (choice_ == RendererChoice::cuda) {
-    CudaOptions cuda = settings_->cuda;
-    cuda.host = options;
-    report.gpu = render_gpu(view, cuda, image, session_);
-    if (report.gpu->boundary >= 0)
-      console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
-                      std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(report.gpu->boundary) +
-                      " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to "
-                      "choose)");
-    report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
+    const CudaOptions cuda = cuda_options(options);
+    report_gpu(cuda, render_gpu(view, cuda, image, session_), report, console);
   } else {
     render_host(view, options, image, console.progress("render"));
   }

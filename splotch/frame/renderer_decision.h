@@ -11,7 +11,9 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "cuda/device_particles.h"
 #include "io/image.h"
 #include "params/param_file.h"
 #include "splotch/frame/frame_options.h"
@@ -21,6 +23,8 @@
 #include "splotch/render/renderer_cost.h"
 #include "splotch/settings/settings.h"
 #include "splotch/splat/splat_view.h"
+#include "splotch/stages/colour.h"
+#include "splotch/stages/geometry.h"
 #include "splotch/util/console.h"
 
 namespace splotch {
@@ -45,12 +49,23 @@ class RendererDecision {
   // Draws the splats with the renderer chosen: added to `image` (a_eq_e) or composited over it.
   void draw(const SplatView& view, const RenderOptions& options, Image& image, RunReport& report,
             Console& console) const;
+  // For particles kept on the GPU, before their projection: the GPU's session, waited for as
+  // at_render() does, when the GPU is chosen (renderer = cuda, or auto having started it); null
+  // when the host is.
+  CudaSession* gpu_for_kept_particles(Console& console, StageClock& clock);
+  // Draws a view of particles kept on the GPU (render_gpu_particles()) as draw() draws splats.
+  void draw_kept(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
+                 const std::vector<TypeColour>& looks, const RenderOptions& options, Image& image, RunReport& report,
+                 Console& console) const;
   // renderer = auto's reasons, for the report; empty when there is nothing to say (or when the
   // GPU it chose could not be started: a warning said so).
   std::string note(bool drew_on_gpu) const;
 
  private:
   RenderWork work(double particles) const;
+  void wait_for_gpu(Console& console, StageClock& clock);
+  CudaOptions cuda_options(const RenderOptions& options) const;
+  void report_gpu(const CudaOptions& cuda, const CudaReport& gpu, RunReport& report, Console& console) const;
 
   std::string requested_;
   std::optional<GpuStartup>& gpu_;

@@ -26,7 +26,13 @@ std::string RunReport::text() const {
   out += line;
   for (const std::string& r : ranges) out += "  " + r + "\n";
   for (const std::string& n : notes) out += "  note: " + n + "\n";
-  if (gpu) {
+  if (gpu && gpu->geometry_on_gpu) {
+    std::snprintf(line, sizeof line,
+                  "  splats     %zu on the GPU (projected there from the particles kept on it, %.0f MiB of GPU memory "
+                  "in use), %zu on the host (larger than the tile boundary)\n",
+                  gpu->on_gpu, gpu->device_mib, gpu->on_host);
+    out += line;
+  } else if (gpu) {
     std::snprintf(line, sizeof line,
                   "  splats     %zu on the GPU (%zu chunks, %.0f MiB of GPU memory in use), %zu on the host (larger "
                   "than the tile boundary)\n",
@@ -36,7 +42,14 @@ std::string RunReport::text() const {
   for (const auto& [name, seconds] : stages) {
     std::snprintf(line, sizeof line, "  %-11s %9.3f s\n", name.c_str(), seconds);
     out += line;
-    if (name == "render" && gpu) {
+    if (name == "render" && gpu && gpu->geometry_on_gpu) {
+      std::snprintf(line, sizeof line,
+                    "    geometry  %9.3f s   (projection, colour and the splats in view, on the GPU)\n"
+                    "    kernels   %9.3f s   (drawing them)\n"
+                    "    host_part %9.3f s   (splats larger than the tile boundary, on CPU threads meanwhile)\n",
+                    gpu->geometry_seconds, gpu->kernel_seconds, gpu->host_seconds);
+      out += line;
+    } else if (name == "render" && gpu) {
       // The render stage's parts on the GPU run at the same time as each other and the host part.
       std::snprintf(line, sizeof line,
                     "    gpu_part  %9.3f s   (GPU work, wall time)\n"

@@ -13,6 +13,7 @@
 #include "io/hdf5_file.h"
 #include "params/user_error.h"
 #include "splotch/frame/memory_need.h"
+#include "splotch/frame/particle_source.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/frame/run_report.h"
 #include "splotch/frame/system_memory.h"
@@ -192,10 +193,11 @@ class SceneTally {
     const std::string between = r.between.empty() ? "" : " (" + r.between + ")";
     say("frame %zu of %zu (%s): %s%s in %.3f s, %s renderer%s; about %.0f s left\n", k + 1, frames_, origin.c_str(),
         r.image_path.c_str(), between.c_str(), seconds, r.renderer.c_str(),
-        r.snapshot_reads == 1 ? " (one of its two snapshots kept from the frames before)"
-        : r.reused            ? " (snapshot kept from the frame before)"
-        : r.read_ahead        ? " (snapshot read while the frame before rendered)"
-                              : "",
+        r.snapshot_reads == 1                         ? " (one of its two snapshots kept from the frames before)"
+        : r.gpu && r.gpu->geometry_on_gpu && r.reused ? " (snapshot kept on the GPU from the frame before)"
+        : r.reused                                    ? " (snapshot kept from the frame before)"
+        : r.read_ahead                                ? " (snapshot read while the frame before rendered)"
+                                                      : "",
         left);
     if (summary.rendered == 1)  // what renderer = auto weighed, once
       for (const std::string& note : r.notes)
@@ -308,6 +310,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   ReadAheadPlanner planner(frames, frame_params, resume, cache, speaker);
   std::optional<GpuStartup> gpu;  // started by the first frame that wants it
   bool gpu_declined = false;      // renderer = auto found it would not pay (splotch/frame/pipeline.h)
+  KeptOnGpu kept_on_gpu;          // after gpu: its GPU memory goes first
   for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
     const SceneFrame& f = frames[k];
     FrameOptions options;
@@ -317,6 +320,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     options.warn_unused = k == 0;
     options.cache = &cache;
     options.gpu = &gpu;
+    options.kept_on_gpu = &kept_on_gpu;
     options.gpu_declined = &gpu_declined;
     options.comm = deal ? nullptr : comm;
     options.device = comm ? comm->gpu_index() : 0;

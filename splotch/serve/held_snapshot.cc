@@ -17,6 +17,7 @@ class HeldSource : public ParticleSource {
   void load(StageClock& clock, RunReport& report) override {
     const std::string normalization = snapshot_signature("", plan_.normalization);
     if (!held_.loaded_ || held_.input_keys_ != plan_.input_keys) {
+      held_.on_gpu_.reset();
       held_.loaded_.reset();  // its memory back first
       held_.drop_share();
       // Kept besides: the intensities and colours as read (2 floats, 4 with vector colours), and
@@ -38,6 +39,7 @@ class HeldSource : public ParticleSource {
         renormalize(*held_.loaded_, plan_.normalization);
         held_.normalization_ = normalization;
         held_.drop_share();  // of the values normalised before
+        if (held_.on_gpu_) held_.on_gpu_->refresh_values(held_.loaded_->particles);
         ++held_.normalisations_;
         clock.done("normalize");
       }
@@ -50,19 +52,47 @@ class HeldSource : public ParticleSource {
   ProjectedSplats project(const GeometryOptions& geometry, bool) override {
     const bool periodic = plan_.settings.input.periodic;
     if (thin_ >= 1) return {splotch::project(held_.loaded_->particles, geometry, periodic)};
-    if (held_.thinned_fraction_ != thin_) {
-      held_.thinned_ = preview_subset(held_.loaded_->particles, thin_);
-      held_.thinned_fraction_ = thin_;
-    }
     GeometryOptions g = geometry;
     g.preview_fraction = thin_;
-    return {splotch::project(held_.thinned_, g, periodic)};
+    return {splotch::project(share(), g, periodic)};
+  }
+  DeviceParticles* on_gpu(const std::function<CudaSession*()>& gpu, GeometryOptions& geometry,
+                          Console& console) override {
+    if (!held_.gpu_refused_.empty()) return nullptr;
+    CudaSession* session = gpu();
+    if (!session) return nullptr;
+    std::unique_ptr<DeviceParticles>& kept = thin_ >= 1 ? held_.on_gpu_ : held_.on_gpu_share_;
+    if (!kept) {
+      std::string why;
+      kept = DeviceParticles::upload(thin_ >= 1 ? held_.loaded_->particles : share(), *session, &why);
+      if (!kept) {
+        held_.on_gpu_.reset();
+        held_.on_gpu_share_.reset();
+        held_.gpu_refused_ = why;
+        console.warning("the snapshot is not kept on the GPU (" + why +
+                        "): each view's geometry runs on the CPU, which is slower; a smaller snapshot or a GPU with "
+                        "more memory makes views faster");
+        return nullptr;
+      }
+    }
+    if (thin_ < 1) geometry.preview_fraction = thin_;
+    return kept.get();
   }
 
  protected:
   std::optional<std::uint64_t> count() override { return splotch::particles_to_read(plan_.settings.input); }
 
  private:
+  // The share of the particles for reduced frames, made once per normalisation.
+  const ParticleSet& share() {
+    if (held_.thinned_fraction_ != thin_) {
+      held_.on_gpu_share_.reset();
+      held_.thinned_ = preview_subset(held_.loaded_->particles, thin_);
+      held_.thinned_fraction_ = thin_;
+    }
+    return held_.thinned_;
+  }
+
   HeldSnapshot& held_;
   const FramePlan& plan_;
   Console& console_;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "cuda/device_particles.h"
 #include "io/particle_set.h"
 #include "splotch/frame/frame_plan.h"
 #include "splotch/frame/particle_source.h"
@@ -32,6 +33,7 @@ class HeldSnapshot {
  private:
   friend class HeldSource;
   void drop_share() {
+    on_gpu_share_.reset();
     thinned_ = ParticleSet();
     thinned_fraction_ = 1;
   }
@@ -39,6 +41,10 @@ class HeldSnapshot {
   std::optional<LoadedSnapshot> loaded_;
   ParticleSet thinned_;  // the share for reduced frames, of the current normalisation
   double thinned_fraction_ = 1;
+  // Their copies on the GPU (renderer = cuda), made when first drawn; gpu_refused_ says why they
+  // could not be (then the server's views take the host's stages, and it is said once).
+  std::unique_ptr<DeviceParticles> on_gpu_, on_gpu_share_;
+  std::string gpu_refused_;
   int reads_ = 0, normalisations_ = 0;
 };
 

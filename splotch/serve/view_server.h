@@ -61,8 +61,8 @@ class ViewServer {
   ViewServerOptions options_;
   std::vector<PaletteChoice> palettes_;
   int ptypes_ = 1;
+  std::optional<GpuStartup> gpu_;  // before held_, which may keep particles on its GPU
   HeldSnapshot held_;
-  std::optional<GpuStartup> gpu_;
   bool started_ = false;
 
   mutable std::mutex mutex_;  // what the HTTP threads read: the records and the first view

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "params/user_error.h"
+#include "splotch/splat/projection.h"
 #include "splotch/splat/splat_maths.h"
 #include "splotch/stages/dome_projection.h"
 #include "splotch/util/simd.h"
@@ -90,18 +91,6 @@ void wrap_periodic(ParticleSet& p, Vec3 centre) {
 
 namespace {
 
-// What projecting one particle needs, in single precision.
-struct ProjectionConstants {
-  float cam[3], ax[3], ay[3], az[3];
-  float res2, yoff, fovfct, ortho, xshift, yshift, zmin, zmax, minrad2, kernel;
-  bool preview;
-  float light, shrink;  // a preview's: 1 / fraction, and 1 / the hsml's growth
-  float xres, yres;
-  bool perspective;
-  bool dome;
-  float dome_scale;  // pixels per radian from the view direction (splotch/stages/dome_projection.h)
-};
-
 ProjectionConstants constants_of(const Projection& pr, const GeometryOptions& o) {
   ProjectionConstants k;
   const Vec3 cam = pr.camera, axes[3] = {pr.frame.x_axis, pr.frame.y_axis, pr.frame.z_axis};
@@ -135,10 +124,9 @@ ProjectionConstants constants_of(const Projection& pr, const GeometryOptions& o)
   return k;
 }
 
-// Whether the footprint of DESIGN.md section 4 (R = 0.75 r) of a splat at (X, Y) touches the
-// image; compared in floats after truncation towards zero, exactly as footprint() does with ints.
+// touches_image() (splotch/splat/projection.h) for a vector of lanes.
 template <class F>
-auto touches_image(F X, F Y, F R, const ProjectionConstants& k) {
+auto lanes_touch_image(F X, F Y, F R, const ProjectionConstants& k) {
   using namespace simd;
   auto edge = [](F v) { return min(max(v, F{} - coordinate_limit), F{} + coordinate_limit); };
   return (to_float(truncate(edge(X - R + 1.0f))) < k.xres) & (to_float(truncate(edge(X + R + 1.0f))) > 0.0f) &
@@ -150,15 +138,17 @@ auto touches_image(F X, F Y, F R, const ProjectionConstants& k) {
 // Its light is proportional to I r_w^2 / (h rcorr) = I (r / h) sqrt(r^2 + minrad^2), and r / h does
 // not change with h: the factor is (1 / fraction) sqrt((r shrink)^2 + minrad^2) / sqrt(r^2 + minrad^2),
 // fraction^(-2/3) for wide splats and 1 / fraction for those held at minrad_pix.
+// (preview_light() of splotch/splat/projection.h, for lanes.)
 template <class F>
-F preview_light(F r, const ProjectionConstants& k) {
+F lanes_preview_light(F r, const ProjectionConstants& k) {
   using namespace simd;
   const F small = r * k.shrink;
   return k.light * sqrt(small * small + k.minrad2) / sqrt(r * r + k.minrad2);
 }
 
 // Projects the particles at `at` (one float or a vector of lanes) in place: x, y, z, hsml,
-// intensity become X, Y, z', r, I; inactive ones get r = 0. Returns the activity mask.
+// intensity become X, Y, z', r, I; inactive ones get r = 0. Returns the activity mask. The
+// arithmetic is project_particle()'s (splotch/splat/projection.h), which the GPU runs.
 template <class F>
 auto project_at(std::size_t at, ParticleSet& p, F smooth, const ProjectionConstants& k) {
   using namespace simd;
@@ -175,14 +165,14 @@ auto project_at(std::size_t at, ParticleSet& p, F smooth, const ProjectionConsta
   F r = 2.0f * h * scale * smooth;
   const F rcorr = sqrt(r * r + k.minrad2) / r;
   r *= rcorr;
-  const auto on_image = touches_image(X, Y, footprint_factor * r, k);
+  const auto on_image = lanes_touch_image(X, Y, footprint_factor * r, k);
   const auto keep = in_depth & on_image;
   store(p.x.data() + at, X);
   store(p.y.data() + at, Y);
   store(p.z.data() + at, zp);
   store(p.hsml.data() + at, select(keep, r, F{}));
   F intensity = load(p.intensity.data() + at, F{}) * k.kernel / h / rcorr;
-  if (k.preview) intensity *= preview_light(r / rcorr, k);
+  if (k.preview) intensity *= lanes_preview_light(r / rcorr, k);
   store(p.intensity.data() + at, intensity);
   return keep;
 }
@@ -285,6 +275,10 @@ void drop_inactive(ParticleSet& p) {
 }
 
 }  // namespace
+
+ProjectionConstants projection_constants(const GeometryOptions& options) {
+  return constants_of(make_projection(options.camera), options);
+}
 
 Splats project(ParticleSet&& p, const GeometryOptions& options) {
   const Projection pr = make_projection(options.camera);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "io/particle_set.h"
+#include "splotch/splat/projection.h"
 #include "splotch/stages/splats.h"
 #include "splotch/util/vec3.h"
 
@@ -52,12 +53,13 @@ struct GeometryOptions {
   Vec3 wrap_about() const { return wrap_centre.value_or(camera.lookat); }
 };
 
-// Moves each coordinate by a multiple of `box_size` so that it lies within box_size/2 of `centre`.
+// Moves each coordinate by a multiple of `box_size` so that it lies within box_size/2 of `centre`
+// (wrapped(), splotch/splat/projection.h).
 void wrap_periodic(ParticleSet& particles, Vec3 centre);
-inline float wrapped(float v, double centre, double box) {
-  const double d = v - centre;
-  return d > 0.5 * box || d < -0.5 * box ? float(v - box * std::floor(d / box + 0.5)) : v;
-}
+
+// The view's constants of the per-particle projection, which the GPU's geometry takes
+// (cuda/device_particles.h); throws as camera_frame().
+ProjectionConstants projection_constants(const GeometryOptions& options);
 
 // Projects, scales and keeps only the active particles (in their original order), in the
 // particles' own arrays.

@@ -1,17 +1,8 @@
 #include "splotch/stages/sort.h"
 
-#include <cstring>
-
 #include "params/user_error.h"
 
 namespace splotch {
-
-std::uint32_t order_bits(float v) {
-  v += 0.0f;  // -0 becomes +0: the two are equal keys
-  std::uint32_t b;
-  std::memcpy(&b, &v, 4);
-  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
 
 namespace {
 

@@ -14,17 +14,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "splotch/splat/draw_key.h"
 #include "splotch/stages/splats.h"
 
 namespace splotch {
 
-enum class SortOrder { none = 0, depth = 1, red_descending = 2, red_ascending = 3, radius_descending = 4 };
-
 // Fills splats.draw_key (for a_eq_e = FALSE) and releases the depth array, which nothing needs
 // afterwards. SortOrder::none keys by file position.
 void assign_draw_keys(Splats& splats, SortOrder order);
-
-// A float as an unsigned integer of the same order (-0 and +0 equal).
-std::uint32_t order_bits(float v);
 
 }  // namespace splotch

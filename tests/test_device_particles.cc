@@ -1,0 +1,200 @@
+// Views drawn from particles kept on the GPU (cuda/device_particles.h, through
+// splotch/render/gpu_particles.h) against the host's stages on the same particles: geometry,
+// colour, draw keys and the host renderer. The pictures must agree as the GPU renderers' do with
+// the host's (within 1e-4 of the image maximum), and the splats in view must be the same count.
+// Skipped where no GPU is present (tests/gpu_skip.h).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/device_particles.h"
+#include "io/image_reader.h"
+#include "splotch/render/gpu_particles.h"
+#include "splotch/render/host_renderer.h"
+#include "splotch/stages/colour.h"
+#include "splotch/stages/geometry.h"
+#include "splotch/stages/sort.h"
+#include "tests/gpu_skip.h"
+#include "tests/test_support.h"
+
+namespace splotch {
+namespace {
+
+using testing::max_abs_difference;
+using testing::max_value;
+using testing::no_gpu;
+
+// n particles in a box of side 10 at the origin, two types (type 1 with vector colours when
+// `vector`), the same on every machine.
+ParticleSet box_of_particles(int n, bool vector, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> pos(0.0f, 10.0f), h(0.02f, 0.6f), in(0.1f, 1.0f), c(-0.1f, 1.1f);
+  ParticleSet p;
+  for (int i = 0; i < n; ++i) {
+    p.x.push_back(pos(rng));
+    p.y.push_back(pos(rng));
+    p.z.push_back(pos(rng));
+    p.hsml.push_back(h(rng));
+    p.intensity.push_back(in(rng));
+    p.colour[0].push_back(c(rng));
+    if (vector) {
+      p.colour[1].push_back(c(rng));
+      p.colour[2].push_back(c(rng));
+    }
+    p.type.push_back(std::uint8_t(rng() % 2));
+  }
+  p.box_size = 10;
+  return p;
+}
+
+GeometryOptions view_of_box(bool perspective) {
+  GeometryOptions g;
+  g.camera.position = g.camera.center = {5, -9, 14};
+  g.camera.lookat = {5, 5, 5};
+  g.camera.sky = {0, 0, 1};
+  g.camera.perspective = perspective;
+  g.camera.xres = 240;
+  g.camera.yres = 180;
+  g.minrad_pix = 1;
+  g.smooth_factor = {1.0f, 1.5f};
+  return g;
+}
+
+// The host's stages and renderer on the same particles and view.
+Image host_picture(const ParticleSet& p, const GeometryOptions& g, bool wrap, const std::vector<TypeColour>& looks,
+                   SortOrder sort, const RenderOptions& o, std::size_t& in_view) {
+  Splats s = project(p, g, wrap);
+  in_view = s.size();
+  colourize(s, looks);
+  if (!o.a_eq_e) assign_draw_keys(s, sort);  // (no tile order here: file order is the order in view)
+  Image image(g.camera.xres, g.camera.yres);
+  render_host(view_of(s), o, image);
+  return image;
+}
+
+struct Case {
+  std::string name;
+  bool perspective = true, wrap = false, a_eq_e = true;
+  double preview = 1;
+  SortOrder sort = SortOrder::depth;
+  CudaAlgorithm algorithm = CudaAlgorithm::btile;
+  int boundary = 32;
+};
+
+}  // namespace
+
+TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages and renderer" * doctest::skip(no_gpu())) {
+  const Palette ramp("ramp", {{0, 0, 0.2f}, {1, 0.3f, 0}, {1, 1, 1}});
+  CudaSession session;
+  std::vector<Case> cases;
+  cases.push_back({"perspective, a_eq_e"});
+  cases.push_back({"orthographic, a_eq_e", false});
+  cases.push_back({"wrapped about lookat", true, true});
+  cases.push_back({"a preview's share of the light", true, false, true, 0.25});
+  cases.push_back({"narrow boundary: many splats drawn on the host", true, false, true, 1, SortOrder::depth,
+                   CudaAlgorithm::btile, 2});
+  cases.push_back({"fragment, a_eq_e", true, false, true, 1, SortOrder::depth, CudaAlgorithm::fragment});
+  for (SortOrder sort : {SortOrder::none, SortOrder::depth, SortOrder::red_descending, SortOrder::red_ascending,
+                         SortOrder::radius_descending})
+    cases.push_back({"a_eq_e = FALSE, sort_type " + std::to_string(int(sort)), true, false, false, 1, sort});
+  cases.push_back({"a_eq_e = FALSE, fragment", true, false, false, 1, SortOrder::depth, CudaAlgorithm::fragment});
+
+  for (const bool vector : {false, true}) {
+    const ParticleSet p = box_of_particles(20000, vector, vector ? 5 : 4);
+    const std::unique_ptr<DeviceParticles> kept = DeviceParticles::upload(p, session);
+    REQUIRE(kept);
+    CHECK(kept->size() == p.size());
+    const std::vector<TypeColour> looks = {{false, &ramp, 1.3f}, {vector, vector ? nullptr : &ramp, 0.7f}};
+    for (const Case& c : cases) {
+      CAPTURE(c.name);
+      CAPTURE(vector);
+      GeometryOptions g = view_of_box(c.perspective);
+      g.preview_fraction = c.preview;
+      if (c.wrap) g.camera.lookat = {1, 1, 1};  // half the box lies beyond half a box from lookat
+      CudaOptions o;
+      o.algorithm = c.algorithm;
+      o.boundary = c.boundary;
+      o.host.a_eq_e = c.a_eq_e;
+      std::size_t in_view = 0;
+      const Image host = host_picture(p, g, c.wrap, looks, c.sort, o.host, in_view);
+      Image gpu(g.camera.xres, g.camera.yres);
+      const CudaReport report = render_gpu_particles(*kept, g, c.wrap, looks, c.sort, o, gpu, session);
+      CHECK(report.on_gpu + report.on_host == in_view);
+      CHECK(in_view > 2000);
+      if (c.boundary == 2) CHECK(report.on_host > 100);
+      if (!c.a_eq_e) CHECK(report.on_host == 0);
+      const float scale = max_value(host);
+      CHECK(scale > 0);
+      CHECK(max_abs_difference(host, gpu) <= 1e-4f * scale);
+    }
+  }
+}
+
+TEST_CASE("gpu-kept particles: new intensities and colours reach the GPU with refresh_values" *
+          doctest::skip(no_gpu())) {
+  const Palette grey("grey", {{0, 0, 0}, {1, 1, 1}});
+  CudaSession session;
+  ParticleSet p = box_of_particles(5000, false, 9);
+  const std::unique_ptr<DeviceParticles> kept = DeviceParticles::upload(p, session);
+  REQUIRE(kept);
+  const GeometryOptions g = view_of_box(true);
+  const std::vector<TypeColour> looks = {{false, &grey, 1.0f}, {false, &grey, 1.0f}};
+  CudaOptions o;
+  for (float& v : p.intensity) v *= 3;
+  for (float& v : p.colour[0]) v = 1 - v;
+  kept->refresh_values(p);
+  std::size_t in_view = 0;
+  const Image host = host_picture(p, g, false, looks, SortOrder::depth, o.host, in_view);
+  Image gpu(g.camera.xres, g.camera.yres);
+  render_gpu_particles(*kept, g, false, looks, SortOrder::depth, o, gpu, session);
+  CHECK(max_abs_difference(host, gpu) <= 1e-4f * max_value(host));
+  ParticleSet other = box_of_particles(5001, false, 9);
+  CHECK_THROWS_AS(kept->refresh_values(other), std::logic_error);
+}
+
+}  // namespace splotch
+
+namespace splotch {
+
+TEST_CASE("gpu-kept particles: a scene's frames after the first draw from the snapshot kept on the GPU, as the host's" *
+          doctest::skip(testing::no_gpu())) {
+  testing::TempDir dir;
+  REQUIRE(testing::run_command("bin/make_demo --n 20000 --out " + dir.file("demo.bin")).status == 0);
+  testing::write_file(dir.file("orbit.txt"), "camera_x camera_y camera_z\n10 50 50\n20 40 50\n30 30 60\n");
+  for (const char* a_eq_e : {"TRUE", "FALSE"}) {
+    CAPTURE(a_eq_e);
+    std::string out[2];
+    for (const char* renderer : {"host", "cuda"}) {
+      const testing::CommandResult r =
+          testing::run_command("bin/splotch testdata/demo.par infile=" + dir.file("demo.bin") +
+                               " xres=160 scene_file=" + dir.file("orbit.txt") + " a_eq_e=" + a_eq_e +
+                               " renderer=" + renderer + " outfile=" + dir.file(renderer) + ".png");
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      out[renderer[0] == 'c'] = r.out + r.err;
+    }
+    INFO(out[1]);
+    // The first frame's stages ran on the host (a scene of new snapshots each frame never copies
+    // one up); the second and third drew from the copy on the GPU.
+    CHECK(out[1].find("frame 2 of 3") != std::string::npos);
+    CHECK(out[1].find("(snapshot kept on the GPU from the frame before)") != std::string::npos);
+    CHECK(out[1].find("frame 3 of 3") != std::string::npos);
+    CHECK(out[0].find("kept on the GPU") == std::string::npos);
+    for (const char* frame : {"0000", "0001", "0002"}) {
+      CAPTURE(frame);
+      const Image8 host = read_image(dir.file(std::string("host") + frame + ".png"));
+      const Image8 gpu = read_image(dir.file(std::string("cuda") + frame + ".png"));
+      REQUIRE(host.rgb.size() == gpu.rgb.size());
+      const testing::PictureDifference d = testing::picture_difference(host, gpu);
+      CHECK(d.largest <= 2);
+      CHECK(d.lit > 1000);
+    }
+  }
+}
+
+}  // namespace splotch
