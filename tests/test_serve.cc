@@ -26,6 +26,7 @@
 #include "splotch/serve/http_server.h"
 #include "splotch/serve/movie_run.h"
 #include "splotch/serve/recorded_path.h"
+#include "splotch/serve/request_rate.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/serve/view_server.h"
 #include "tests/test_support.h"
@@ -604,6 +605,28 @@ TEST_CASE("bin/splotch --serve and server = TRUE: the URL printed, a view served
   const CommandResult missing = run_command("bin/splotch --serve " + par + " --port 0 infile=" + dir.file("none.bin"));
   CHECK(missing.status == 1);
   CHECK(missing.err.find("none.bin") != std::string::npos);
+}
+
+TEST_CASE("serve: each address's request rate is bounded, a burst allowed, the bucket refilling with time") {
+  RequestRate rate(10, 20, 3);
+  int allowed = 0;
+  for (int i = 0; i < 30; ++i) allowed += rate.allow("10.0.0.1", 100.0);
+  CHECK(allowed == 20);                        // the burst, all at one instant
+  CHECK_FALSE(rate.allow("10.0.0.1", 100.0));  // and then none
+  CHECK(rate.allow("10.0.0.2", 100.0));        // another address has its own bucket
+  allowed = 0;
+  for (int i = 0; i < 30; ++i) allowed += rate.allow("10.0.0.1", 100.5);
+  CHECK(allowed == 5);                        // half a second at 10 a second
+  CHECK_FALSE(rate.allow("10.0.0.1", 99.0));  // a clock going back gives nothing
+  // Beyond most_peers the buckets idle long enough to be full go first, then the fullest; the
+  // busy one stays.
+  CHECK(rate.allow("10.0.0.3", 200.0));
+  CHECK(rate.allow("10.0.0.4", 200.0));
+  int busy = 0;
+  for (int i = 0; i < 30; ++i) busy += rate.allow("10.0.0.1", 200.0);
+  CHECK(busy == 20);
+  CHECK(rate.allow("10.0.0.5", 200.0));
+  CHECK_FALSE(rate.allow("10.0.0.1", 200.0));  // still empty: it was kept
 }
 
 TEST_CASE("serve: a recorded path's keyframes and frame count, as the page sends them") {

@@ -3,6 +3,7 @@
 #include <httplib.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <random>
 #include <utility>
@@ -10,10 +11,15 @@
 #include "params/user_error.h"
 #include "splotch/serve/json_text.h"
 #include "splotch/serve/recorded_path.h"
+#include "splotch/serve/request_rate.h"
 #include "splotch/serve/serve_page.h"
 
 namespace splotch {
 namespace {
+
+// Each address's requests (splotch/serve/request_rate.h): the page, one picture in flight at a
+// time, asks at most about 100 a second of a small snapshot on a fast machine.
+constexpr double requests_per_second = 200, request_burst = 400;
 
 // The parameters of a request that are the server's, not rendering keys.
 bool server_parameter(const std::string& key) {
@@ -60,6 +66,7 @@ struct HttpServer::Impl {
   MovieRun& movie;
   HttpOptions options;
   httplib::Server server;
+  RequestRate rate{requests_per_second, request_burst};
 
   Impl(ViewServer& v, ViewQueue& q, MovieRun& m, HttpOptions o) : views(v), queue(q), movie(m), options(std::move(o)) {}
 
@@ -81,7 +88,15 @@ struct HttpServer::Impl {
     }
   }
 
-  bool allowed(const httplib::Request& req, httplib::Response& res) const {
+  bool allowed(const httplib::Request& req, httplib::Response& res) {
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    if (!rate.allow(req.remote_addr, now)) {
+      res.set_header("Retry-After", "1");
+      refuse(res, 429,
+             "too many requests from " + req.remote_addr + ": at most " + std::to_string(int(rate.per_second())) +
+                 " a second; wait a second and ask again (one picture in flight at a time is what the page does)");
+      return false;
+    }
     if (same_token(req.get_param_value("token"), options.token)) return true;
     refuse(res, 403, "this server needs the token it printed at its start: open the URL it printed (.../?token=...)");
     return false;

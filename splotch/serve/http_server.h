@@ -13,7 +13,8 @@
 //
 // Every request carries the token that the server printed at its start (403 without it): a
 // machine's other users reach its 127.0.0.1 too. A request the server refuses gets 400 with what
-// is wrong, and the server goes on serving.
+// is wrong, and the server goes on serving. An address asking more than 200 a second (beyond a
+// burst of 400) gets 429 (splotch/serve/request_rate.h).
 #pragma once
 
 #include <memory>
