@@ -134,6 +134,15 @@ build/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 
+# The projection written once for host and device (splotch/splat/projection.h) gives the same bits
+# on both only where neither fuses a multiply and an add into one rounding (g++ does with
+# -march=native, nvcc by default): so the pictures drawn from particles kept on the GPU are the
+# host's, and the GPU's count of splats in view is the host's. It costs nothing measurable (the
+# projection streams memory).
+build/obj/splotch/stages/geometry.o build/obj/tests/test_geometry.o: CXXFLAGS += -ffp-contract=off
+build/san/splotch/stages/geometry.o build/san/tests/test_geometry.o: SAN_FLAGS += -ffp-contract=off
+build/obj/cuda/device_particles.o: NVCCFLAGS += -fmad=false
+
 build/libsplotch.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^

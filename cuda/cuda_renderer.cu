@@ -301,14 +301,19 @@ namespace cuda_detail {
 
 namespace {
 // The session's device made the thread's current (fitting asks the current device) first.
-CudaOptions fitted_to_session(const CudaOptions& requested, CudaSession& session, CudaReport& report) {
+CudaOptions fitted_to_session(const CudaOptions& requested, const Image& image, CudaSession& session,
+                              CudaReport& report) {
+  if (requested.tile_x < 1 || requested.tile_y < 1 || requested.boundary < 0)
+    throw std::invalid_argument("a GPU render: tile sides must be positive and the boundary not negative");
+  if (std::size_t(image.width) * std::size_t(image.height) >= std::size_t(UINT32_MAX))
+    throw std::invalid_argument("a GPU render: an image of 2^32 pixels or more");
   CUDA_CHECK(cudaSetDevice(session.device()));
   return fitted_to_device(requested, report);
 }
 }  // namespace
 
 RenderTarget::RenderTarget(const CudaOptions& requested, const Image& image, CudaSession& session, CudaReport& report)
-    : options_(fitted_to_session(requested, session, report)), resources_(session.resources()) {
+    : options_(fitted_to_session(requested, image, session, report)), resources_(session.resources()) {
   renderer_ = make_renderer(options_, grid_for(options_, image));  // checks what it can first
   floats_ = std::size_t(image.width) * std::size_t(image.height) * 3;
   if (!image_.try_allocate(floats_))
@@ -339,19 +344,41 @@ OrderScratch lay_out_order(DeviceLayout& l, std::size_t n) {
   return o;
 }
 
+namespace {
+// out[j] = key[order[j]]: the keys in the order of the tie sort, for the key sort after it.
+__global__ void gather_keys_kernel(std::uint32_t n, const std::uint32_t* __restrict__ key,
+                                   const std::uint32_t* __restrict__ order, std::uint32_t* __restrict__ out) {
+  const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < n) out[j] = key[order[j]];
+}
+}  // namespace
+
 void draw_device_splats(const DeviceSplats& d, std::size_t n, bool keyed, const OrderScratch& scratch,
-                        ChunkRenderer& renderer, float* image, cudaStream_t compute) {
+                        ChunkRenderer& renderer, float* image, cudaStream_t compute, const TieOrder& ties) {
   if (n == 0) return;
   const std::size_t window = device_window(n);
   const float* f = d.field;
   const std::size_t m = d.stride;
   const std::uint32_t* order = nullptr;
   if (keyed) {
-    iota_kernel<<<blocks_for(n), small_block, 0, compute>>>(std::uint32_t(n), scratch.order[0]);
+    const std::uint32_t count = std::uint32_t(n);
+    iota_kernel<<<blocks_for(n), small_block, 0, compute>>>(count, scratch.order[0]);
     CUDA_CHECK_LAUNCH();
-    cub::DoubleBuffer<std::uint32_t> sort_keys(d.key(), scratch.key_out), sorted(scratch.order[0], scratch.order[1]);
-    sort_pairs(scratch.sort, sort_keys, sorted, std::uint32_t(n), 32, compute);  // stable: equal keys keep
-                                                                                 // the index order
+    cub::DoubleBuffer<std::uint32_t> sorted(scratch.order[0], scratch.order[1]);
+    std::uint32_t* keys = d.key();
+    if (ties.tie) {
+      // Two stable passes, the lesser key first: afterwards the order is by key, then tie, then index.
+      cub::DoubleBuffer<std::uint32_t> tie_keys(ties.tie, scratch.key_out);
+      sort_pairs(scratch.sort, tie_keys, sorted, count, std::max(1, ties.tie_bits), compute);
+      std::uint32_t* gathered = tie_keys.Alternate();  // free now
+      gather_keys_kernel<<<blocks_for(n), small_block, 0, compute>>>(count, keys, sorted.Current(), gathered);
+      CUDA_CHECK_LAUNCH();
+      cub::DoubleBuffer<std::uint32_t> sort_keys(gathered, keys);  // the keys as drawn are used up
+      sort_pairs(scratch.sort, sort_keys, sorted, count, 32, compute);
+    } else {
+      cub::DoubleBuffer<std::uint32_t> sort_keys(keys, scratch.key_out);
+      sort_pairs(scratch.sort, sort_keys, sorted, count, 32, compute);  // stable: equal keys keep the index order
+    }
     order = sorted.Current();
   }
   for (std::size_t at = 0; at < n; at += window) {
@@ -412,11 +439,7 @@ CudaReport render_cuda(const SplatView& s, const CudaOptions& requested, Image& 
                        const AlongsideGpu& alongside) {
   CudaReport report;
   if (s.n == 0 || image.width <= 0 || image.height <= 0) return report;
-  if (requested.tile_x < 1 || requested.tile_y < 1 || requested.boundary < 0)
-    throw std::invalid_argument("render_cuda: tile sides must be positive and the boundary not negative");
   if (s.n > std::size_t(UINT32_MAX)) throw std::invalid_argument("render_cuda: more than 2^32 splats in one call");
-  if (std::size_t(image.width) * std::size_t(image.height) >= std::size_t(UINT32_MAX))
-    throw std::invalid_argument("render_cuda: an image of 2^32 pixels or more");
   std::unique_ptr<CudaSession> own_session;
   if (!session) session = (own_session = std::make_unique<CudaSession>()).get();
   cuda_detail::RenderTarget target(requested, image, *session, report);

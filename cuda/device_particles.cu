@@ -8,6 +8,7 @@
 // draw_device_splats() (device_render.cuh) takes them.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <future>
@@ -47,6 +48,7 @@ struct DeviceParticles::Memory {
   // count), and the scratch of the sums and of the draw order.
   cuda_detail::DeviceSplats splats;
   std::uint32_t *gpu_place = nullptr, *host_place = nullptr;
+  std::uint32_t* tie = nullptr;  // a_eq_e = FALSE: the tile of each splat's centre, for equal keys
   cuda_detail::CubScratch scan;
   cuda_detail::OrderScratch order;
 
@@ -66,12 +68,23 @@ struct DeviceParticles::Memory {
     splats = {l.template take<float>(cuda_detail::fields * n), n};
     gpu_place = l.template take<std::uint32_t>(n + 1);
     host_place = l.template take<std::uint32_t>(n + 1);
+    tie = l.template take<std::uint32_t>(n);
     scan = cuda_detail::take_cub_scratch(l, cuda_detail::exclusive_sum_bytes<std::uint32_t>(n + 1));
     order = cuda_detail::lay_out_order(l, n);
   }
 };
 
 namespace {
+
+// Every field a view reads holds one value per particle (colours 1 and 2 and types may be absent).
+void check_fields(const ParticleSet& p) {
+  const std::size_t n = p.size();
+  auto whole = [n](std::size_t size, bool optional) { return size == n || (optional && size == 0); };
+  if (!whole(p.y.size(), false) || !whole(p.z.size(), false) || !whole(p.hsml.size(), false) ||
+      !whole(p.intensity.size(), false) || !whole(p.colour[0].size(), false) || !whole(p.colour[1].size(), true) ||
+      p.colour[2].size() != p.colour[1].size() || !whole(p.type.size(), true))
+    throw std::logic_error("DeviceParticles: a field with other than one value per particle");
+}
 
 void copy_up(float* to, const ParticleArray<float>& from, cudaStream_t stream) {
   if (!from.empty())
@@ -96,6 +109,17 @@ struct Wrap {
   bool on;
   double centre[3], box;
 };
+
+// The host's tiles (splotch/stages/tile_order.h: centre_tile) by which splats of equal keys go.
+struct TieTiles {
+  int size, nx, ny, xres, yres;  // size 0: none
+};
+
+__device__ std::uint32_t centre_tile(float x, float y, const TieTiles& t) {
+  const int px = min(max(int(fminf(fmaxf(x, 0.0f), coordinate_limit)), 0), t.xres - 1);
+  const int py = min(max(int(fminf(fmaxf(y, 0.0f), coordinate_limit)), 0), t.yres - 1);
+  return std::uint32_t(min(py / t.size, t.ny - 1) * t.nx + min(px / t.size, t.nx - 1));
+}
 
 __device__ ProjectedParticle project_one(std::uint32_t i, const ParticleFields& p, const ProjectionConstants& k,
                                          const TypeLook* looks, const Wrap& wrap) {
@@ -140,7 +164,7 @@ __device__ float3 palette_at(const float3* entries, const TypeLook& look, float 
 __global__ void write_kernel(std::uint32_t n, ParticleFields p, ProjectionConstants k, const TypeLook* looks,
                              const float3* palettes, Wrap wrap, const std::uint32_t* __restrict__ gpu_place,
                              const std::uint32_t* __restrict__ host_place, float* __restrict__ out, std::size_t stride,
-                             bool keyed, SortOrder sort) {
+                             bool keyed, SortOrder sort, TieTiles tiles, std::uint32_t* __restrict__ tie) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const bool gpu = gpu_place[i + 1] != gpu_place[i], host = host_place[i + 1] != host_place[i];
@@ -162,9 +186,11 @@ __global__ void write_kernel(std::uint32_t n, ParticleFields p, ProjectionConsta
   out[stride + at] = s.Y;
   out[2 * stride + at] = s.r;
   for (int c = 0; c < 3; ++c) out[(3 + c) * stride + at] = e[c];
-  if (keyed)
+  if (keyed) {
     reinterpret_cast<std::uint32_t*>(out + cuda_detail::float_fields * stride)[at] =
         sort == SortOrder::none ? gpu_place[i] : draw_key(sort, s.zp, e[0], s.r);
+    if (tiles.size > 0) tie[at] = centre_tile(s.X, s.Y, tiles);
+  }
 }
 
 }  // namespace
@@ -176,8 +202,9 @@ double DeviceParticles::device_mib() const { return double(memory_->bytes) / (10
 
 std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet& p, CudaSession& session, std::string* why) {
   CUDA_CHECK(cudaSetDevice(session.device()));
-  if (p.size() >= std::size_t(UINT32_MAX)) {
-    if (why) *why = "2^32 particles or more";
+  check_fields(p);
+  if (p.size() > (std::size_t(1) << 30)) {  // (CUB's counts are ints)
+    if (why) *why = "more than 2^30 particles";
     return nullptr;
   }
   auto m = std::make_unique<Memory>(session);
@@ -192,7 +219,8 @@ std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet& p, C
   if (m->bytes > free / cuda_detail::resident_memory_share ||
       !m->arena.try_allocate(std::max<std::size_t>(m->bytes, 1))) {
     if (why)
-      *why = std::to_string(m->bytes >> 20) + " MiB wanted, " + std::to_string(free >> 20) + " MiB free on the GPU";
+      *why = std::to_string(m->bytes >> 20) + " MiB of GPU memory wanted, more than half the " +
+             std::to_string(free >> 20) + " MiB free";
     return nullptr;
   }
   DeviceLayout carve(m->arena.get());
@@ -210,6 +238,7 @@ std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet& p, C
 
 void DeviceParticles::refresh_values(const ParticleSet& p) {
   Memory& m = *memory_;
+  check_fields(p);
   if (p.size() != m.n || p.colour[1].empty() == m.vector_colour || p.type.empty() == m.typed)
     throw std::logic_error("DeviceParticles::refresh_values: not the particles uploaded");
   CUDA_CHECK(cudaSetDevice(m.session.device()));
@@ -271,9 +300,16 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
   cuda_detail::exclusive_sum(m.scan, m.gpu_place, m.gpu_place, n + 1, compute);  // in place, as CUB allows
   cuda_detail::exclusive_sum(m.scan, m.host_place, m.host_place, n + 1, compute);
   const bool keyed = !o.host.a_eq_e;
+  // Equal keys by tile only where there can be equal keys (sort_type 0's are the places).
+  TieTiles tiles{keyed && view.sort != SortOrder::none ? std::max(0, view.tie_tile_size) : 0, 1, 1, image.width,
+                 image.height};
+  if (tiles.size > 0) {
+    tiles.nx = (image.width + tiles.size - 1) / tiles.size;
+    tiles.ny = (image.height + tiles.size - 1) / tiles.size;
+  }
   write_kernel<<<cuda_detail::blocks_for(m.n), cuda_detail::small_block, 0, compute>>>(
       n, fields, view.projection, device_looks.get(), device_entries.get(), wrap, m.gpu_place, m.host_place,
-      m.splats.field, m.splats.stride, keyed, view.sort);
+      m.splats.field, m.splats.stride, keyed, view.sort, tiles, m.tie);
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaEventRecord(timing[1], compute));
   std::uint32_t counts[2];
@@ -312,10 +348,15 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
   }
   try {
     if (!target.renderer().allocate(cuda_detail::device_window(on_gpu)))
-      throw std::runtime_error("the GPU has too little free memory left for the renderer's scratch (" +
-                               std::to_string(on_gpu) + " splats in view)");
+      throw std::runtime_error("the GPU has too little free memory left to draw " + std::to_string(on_gpu) +
+                               " splats beside the particles kept on it");
     CUDA_CHECK(cudaEventRecord(timing[2], compute));
-    cuda_detail::draw_device_splats(m.splats, on_gpu, keyed, m.order, target.renderer(), target.image(), compute);
+    cuda_detail::TieOrder ties;
+    if (tiles.size > 0) {
+      ties.tie = m.tie;
+      while ((std::uint64_t(1) << ties.tie_bits) < std::uint64_t(tiles.nx) * std::uint64_t(tiles.ny)) ++ties.tie_bits;
+    }
+    cuda_detail::draw_device_splats(m.splats, on_gpu, keyed, m.order, target.renderer(), target.image(), compute, ties);
     CUDA_CHECK(cudaEventRecord(timing[3], compute));
     CUDA_CHECK(cudaStreamSynchronize(compute));
     report.gpu_seconds = seconds_since(start);

@@ -41,6 +41,10 @@ struct DeviceView {
   bool wrap = false;                  // a periodic box (the particles' box_size) wrapped about wrap_centre
   double wrap_centre[3] = {0, 0, 0};
   SortOrder sort = SortOrder::depth;  // the draw order of a_eq_e = FALSE
+  // a_eq_e = FALSE: splats of equal keys are drawn as the host's stages leave them, by the tile of
+  // their centre in tiles of this many pixels (splotch/stages/tile_order.h), then in particle
+  // order; 0: in particle order.
+  int tie_tile_size = 0;
 };
 
 class DeviceParticles {

@@ -83,11 +83,19 @@ OrderScratch lay_out_order(DeviceLayout& l, std::size_t n);
 // The splats draw_device_splats() hands the renderer at a time, of n: the scratch it must have.
 inline std::size_t device_window(std::size_t n) { return std::max<std::size_t>(1, std::min(n, resident_window)); }
 
+// How splats of equal draw keys are ordered: by `tie` (its low `tie_bits` bits; null: none), then
+// by index.
+struct TieOrder {
+  std::uint32_t* tie = nullptr;
+  int tie_bits = 0;
+};
+
 // Queues the drawing of splats [0, n) on the compute stream: with keys (a_eq_e = FALSE) sorted
-// into draw order there (stably: equal keys in index order) and drawn in windows of that order;
-// without, in windows of index order. The renderer has scratch for device_window(n) splats.
+// into draw order there (stably: equal keys as `ties` says) and drawn in windows of that order;
+// without, in windows of index order. The renderer has scratch for device_window(n) splats. The
+// keys (and ties) are used up.
 void draw_device_splats(const DeviceSplats& splats, std::size_t n, bool keyed, const OrderScratch& scratch,
-                        ChunkRenderer& renderer, float* image, cudaStream_t compute);
+                        ChunkRenderer& renderer, float* image, cudaStream_t compute, const TieOrder& ties = {});
 
 }  // namespace cuda_detail
 }  // namespace splotch

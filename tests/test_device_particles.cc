@@ -1,7 +1,8 @@
 // Views drawn from particles kept on the GPU (cuda/device_particles.h, through
 // splotch/render/gpu_particles.h) against the host's stages on the same particles: geometry,
 // colour, draw keys and the host renderer. The pictures must agree as the GPU renderers' do with
-// the host's (within 1e-4 of the image maximum), and the splats in view must be the same count.
+// the host's (within 1e-4 of the image maximum: the projection is the host's bit for bit, the
+// renderers' exponentials differ), and the splats in view must be the same count.
 // Skipped where no GPU is present (tests/gpu_skip.h).
 #include <doctest/doctest.h>
 
@@ -19,6 +20,7 @@
 #include "splotch/stages/colour.h"
 #include "splotch/stages/geometry.h"
 #include "splotch/stages/sort.h"
+#include "splotch/stages/tile_order.h"
 #include "tests/gpu_skip.h"
 #include "tests/test_support.h"
 
@@ -65,15 +67,28 @@ GeometryOptions view_of_box(bool perspective) {
   return g;
 }
 
-// The host's stages and renderer on the same particles and view.
+// The host's stages and renderer on the same particles and view, as the pipeline runs them
+// (splotch/frame/splat_steps.cc): file-order keys, the order by tile, colour, the other keys.
+// `tiles` false: without the order by tile (equal keys then go in particle order).
 Image host_picture(const ParticleSet& p, const GeometryOptions& g, bool wrap, const std::vector<TypeColour>& looks,
-                   SortOrder sort, const RenderOptions& o, std::size_t& in_view) {
+                   SortOrder sort, const RenderOptions& o, std::size_t& in_view, Image image, bool tiles = true) {
   Splats s = project(p, g, wrap);
   in_view = s.size();
+  if (!o.a_eq_e && sort == SortOrder::none) assign_draw_keys(s, sort);
+  std::vector<std::size_t> tile_start;
+  if (tiles) tile_start = order_by_tile(s, o.tile_size, g.camera.xres, g.camera.yres);
   colourize(s, looks);
-  if (!o.a_eq_e) assign_draw_keys(s, sort);  // (no tile order here: file order is the order in view)
+  if (!o.a_eq_e && s.draw_key.empty()) assign_draw_keys(s, sort);
+  SplatView v = view_of(s);
+  v.tile_start = tiles ? tile_start.data() : nullptr;
+  render_host(v, o, image);
+  return image;
+}
+
+// A picture already holding something, which a_eq_e adds to and a_eq_e = FALSE composites over.
+Image background(const GeometryOptions& g) {
   Image image(g.camera.xres, g.camera.yres);
-  render_host(view_of(s), o, image);
+  for (std::size_t i = 0; i < image.rgb.size(); ++i) image.rgb[i] = 0.02f * float(i % 7);
   return image;
 }
 
@@ -84,6 +99,7 @@ struct Case {
   SortOrder sort = SortOrder::depth;
   CudaAlgorithm algorithm = CudaAlgorithm::btile;
   int boundary = 32;
+  bool equal_hsml = false;  // every particle of a type has the same radius: ties of sort_type 4
 };
 
 }  // namespace
@@ -103,11 +119,19 @@ TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages an
                          SortOrder::radius_descending})
     cases.push_back({"a_eq_e = FALSE, sort_type " + std::to_string(int(sort)), true, false, false, 1, sort});
   cases.push_back({"a_eq_e = FALSE, fragment", true, false, false, 1, SortOrder::depth, CudaAlgorithm::fragment});
+  // Orthographic, equal smoothing lengths, by radius: two keys for 20000 splats, drawn as the
+  // host's tile order leaves equal keys.
+  cases.push_back({"a_eq_e = FALSE, equal keys", false, false, false, 1, SortOrder::radius_descending,
+                   CudaAlgorithm::btile, 32, true});
 
   for (const bool vector : {false, true}) {
     const ParticleSet p = box_of_particles(20000, vector, vector ? 5 : 4);
-    const std::unique_ptr<DeviceParticles> kept = DeviceParticles::upload(p, session);
+    ParticleSet equal = p;
+    for (float& h : equal.hsml) h = 0.3f;
+    const std::unique_ptr<DeviceParticles> kept = DeviceParticles::upload(p, session),
+                                           kept_equal = DeviceParticles::upload(equal, session);
     REQUIRE(kept);
+    REQUIRE(kept_equal);
     CHECK(kept->size() == p.size());
     const std::vector<TypeColour> looks = {{false, &ramp, 1.3f}, {vector, vector ? nullptr : &ramp, 0.7f}};
     for (const Case& c : cases) {
@@ -120,10 +144,13 @@ TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages an
       o.algorithm = c.algorithm;
       o.boundary = c.boundary;
       o.host.a_eq_e = c.a_eq_e;
+      o.host.tile_size = 32;
       std::size_t in_view = 0;
-      const Image host = host_picture(p, g, c.wrap, looks, c.sort, o.host, in_view);
-      Image gpu(g.camera.xres, g.camera.yres);
-      const CudaReport report = render_gpu_particles(*kept, g, c.wrap, looks, c.sort, o, gpu, session);
+      const Image host =
+          host_picture(c.equal_hsml ? equal : p, g, c.wrap, looks, c.sort, o.host, in_view, background(g));
+      Image gpu = background(g);
+      const CudaReport report =
+          render_gpu_particles(c.equal_hsml ? *kept_equal : *kept, g, c.wrap, looks, c.sort, o, gpu, session);
       CHECK(report.on_gpu + report.on_host == in_view);
       CHECK(in_view > 2000);
       if (c.boundary == 2) CHECK(report.on_host > 100);
@@ -131,6 +158,12 @@ TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages an
       const float scale = max_value(host);
       CHECK(scale > 0);
       CHECK(max_abs_difference(host, gpu) <= 1e-4f * scale);
+      if (c.equal_hsml) {  // the order of equal keys shows: this case would see it wrong
+        std::size_t unused = 0;
+        const Image particle_order =
+            host_picture(equal, g, c.wrap, looks, c.sort, o.host, unused, background(g), false);
+        CHECK(max_abs_difference(host, particle_order) > 1e-2f * scale);
+      }
     }
   }
 }
@@ -145,11 +178,13 @@ TEST_CASE("gpu-kept particles: new intensities and colours reach the GPU with re
   const GeometryOptions g = view_of_box(true);
   const std::vector<TypeColour> looks = {{false, &grey, 1.0f}, {false, &grey, 1.0f}};
   CudaOptions o;
+  o.host.tile_size = 32;
   for (float& v : p.intensity) v *= 3;
   for (float& v : p.colour[0]) v = 1 - v;
   kept->refresh_values(p);
   std::size_t in_view = 0;
-  const Image host = host_picture(p, g, false, looks, SortOrder::depth, o.host, in_view);
+  const Image host =
+      host_picture(p, g, false, looks, SortOrder::depth, o.host, in_view, Image(g.camera.xres, g.camera.yres));
   Image gpu(g.camera.xres, g.camera.yres);
   render_gpu_particles(*kept, g, false, looks, SortOrder::depth, o, gpu, session);
   CHECK(max_abs_difference(host, gpu) <= 1e-4f * max_value(host));

@@ -146,19 +146,28 @@ class CacheSource : public ParticleSource {
   // copies it up once, while one of a new snapshot each frame never pays for a copy.
   DeviceParticles* on_gpu(const std::function<CudaSession*()>& gpu, GeometryOptions&, Console& console) override {
     KeptOnGpu* kept = frame_.kept_on_gpu;
-    if (!kept || !kept->refused.empty()) return nullptr;
+    if (!kept || kept->refused_signature == signature_) return nullptr;
     if (!kept->particles && !reused_) return nullptr;  // (load() dropped another snapshot's copy)
     CudaSession* session = gpu();  // the frame's renderer chosen, and its session made ready to draw
     if (!session) return nullptr;
     if (kept->particles) return kept->particles.get();
-    kept->particles = DeviceParticles::upload(loaded_->particles, *session, &kept->refused);
+    std::string why;
+    kept->particles = DeviceParticles::upload(loaded_->particles, *session, &why);
     if (!kept->particles) {
-      console.warning("the scene's snapshot is not kept on the GPU (" + kept->refused +
-                      "): each frame's geometry runs on the CPU, which is slower");
+      gpu_failed(why, console);
       return nullptr;
     }
     kept->signature = signature_;
     return kept->particles.get();
+  }
+  void gpu_failed(const std::string& why, Console& console) override {
+    KeptOnGpu* kept = frame_.kept_on_gpu;
+    kept->particles.reset();
+    kept->signature.clear();
+    kept->refused = why;
+    kept->refused_signature = signature_;
+    console.warning("the scene's snapshot is not kept on the GPU (" + why +
+                    "): the frames of this snapshot project it on the CPU, which is slower (the GPU still draws)");
   }
 
  protected:

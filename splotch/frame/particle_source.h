@@ -31,7 +31,9 @@ class Comm;
 struct KeptOnGpu {
   std::string signature;  // of the snapshot copied
   std::unique_ptr<DeviceParticles> particles;
-  std::string refused;  // why a copy did not fit (said once; the scene's stages stay on the host)
+  // Why the snapshot of `refused_signature` could not be kept (said once; its frames' stages stay
+  // on the host; another snapshot is tried again).
+  std::string refused, refused_signature;
 };
 
 class ParticleSource {
@@ -60,6 +62,9 @@ class ParticleSource {
                                   Console& /*console*/) {
     return nullptr;
   }
+  // Drawing from the copy on_gpu() gave failed (`why`: out of GPU memory, say): the copy goes, it
+  // is not made again for these particles, and `console` hears it once.
+  virtual void gpu_failed(const std::string& /*why*/, Console& /*console*/) {}
 
  protected:
   virtual std::optional<std::uint64_t> count() = 0;

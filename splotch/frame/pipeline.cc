@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "io/snapshot_request.h"
+#include "params/user_error.h"
 #include "splotch/frame/frame_camera.h"
 #include "splotch/frame/frame_plan.h"
 #include "splotch/frame/frame_views.h"
@@ -141,17 +143,26 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     if (!comm && gpu_projects(views[v].camera))
       kept = source->on_gpu([&] { return renderer.gpu_for_kept_particles(console, clock); }, geometry, console);
     if (kept) {
-      image = combine->render(
-          [&](const RenderOptions& o, Image& into) {
-            renderer.draw_kept(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report,
-                               console);
-          },
-          options, s.camera.xres, s.camera.yres);
-      view_report.particles_active = report.gpu->on_gpu + report.gpu->on_host;
-      clock.done("render");
-      const std::string note = renderer.note(true);
-      if (!note.empty() && v == 0) report.notes.push_back(note);
-    } else {
+      try {
+        image = combine->render(
+            [&](const RenderOptions& o, Image& into) {
+              renderer.draw_kept(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report,
+                                 console);
+            },
+            options, s.camera.xres, s.camera.yres);
+        view_report.particles_active = report.gpu->on_gpu + report.gpu->on_host;
+        clock.done("render");
+        const std::string note = renderer.note(true);
+        if (!note.empty() && v == 0) report.notes.push_back(note);
+      } catch (const UserError&) {
+        throw;  // the user's to mend (a Btile too large, say): the host's stages would say the same
+      } catch (const std::runtime_error& e) {
+        source->gpu_failed(e.what(), console);  // out of GPU memory, say: its copy goes, and the view is
+        kept = nullptr;                         // drawn again through the host's stages
+        report.gpu.reset();
+      }
+    }
+    if (!kept) {
       // Projected, coloured and ordered, drawn, and combined with the other processes' images.
       ProjectedSplats projected = source->project(geometry, v + 1 < views.size());
       view_report.particles_active = projected.splats.size();

@@ -26,6 +26,7 @@ CudaReport render_gpu_particles(DeviceParticles& particles, const GeometryOption
   view.wrap_centre[1] = centre.y;
   view.wrap_centre[2] = centre.z;
   view.sort = sort;
+  view.tie_tile_size = options.host.tile_size;  // equal keys as the host's tile order leaves them
   return render_particles_cuda(particles, view, options, image, session,
                                [&](const SplatView& beyond) { render_host(beyond, options.host, image); });
 }

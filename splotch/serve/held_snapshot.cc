@@ -18,6 +18,8 @@ class HeldSource : public ParticleSource {
     const std::string normalization = snapshot_signature("", plan_.normalization);
     if (!held_.loaded_ || held_.input_keys_ != plan_.input_keys) {
       held_.on_gpu_.reset();
+      held_.gpu_refused_.clear();
+      held_.gpu_share_refused_.clear();
       held_.loaded_.reset();  // its memory back first
       held_.drop_share();
       // Kept besides: the intensities and colours as read (2 floats, 4 with vector colours), and
@@ -38,8 +40,12 @@ class HeldSource : public ParticleSource {
       if (held_.normalization_ != normalization) {
         renormalize(*held_.loaded_, plan_.normalization);
         held_.normalization_ = normalization;
-        held_.drop_share();  // of the values normalised before
-        if (held_.on_gpu_) held_.on_gpu_->refresh_values(held_.loaded_->particles);
+        held_.drop_share();   // of the values normalised before
+        if (held_.on_gpu_) {  // (held elsewhere meanwhile: a refresh that fails leaves no stale copy)
+          std::unique_ptr<DeviceParticles> copy = std::move(held_.on_gpu_);
+          copy->refresh_values(held_.loaded_->particles);
+          held_.on_gpu_ = std::move(copy);
+        }
         ++held_.normalisations_;
         clock.done("normalize");
       }
@@ -58,25 +64,35 @@ class HeldSource : public ParticleSource {
   }
   DeviceParticles* on_gpu(const std::function<CudaSession*()>& gpu, GeometryOptions& geometry,
                           Console& console) override {
-    if (!held_.gpu_refused_.empty()) return nullptr;
-    CudaSession* session = gpu();
+    const bool whole = thin_ >= 1;
+    if (!(whole ? held_.gpu_refused_ : held_.gpu_share_refused_).empty()) return nullptr;
+    CudaSession* session = gpu();  // the picture's renderer chosen, and its session made ready to draw
     if (!session) return nullptr;
-    std::unique_ptr<DeviceParticles>& kept = thin_ >= 1 ? held_.on_gpu_ : held_.on_gpu_share_;
+    const ParticleSet& particles = whole ? held_.loaded_->particles : share();  // (the share made first)
+    std::unique_ptr<DeviceParticles>& kept = whole ? held_.on_gpu_ : held_.on_gpu_share_;
     if (!kept) {
       std::string why;
-      kept = DeviceParticles::upload(thin_ >= 1 ? held_.loaded_->particles : share(), *session, &why);
+      kept = DeviceParticles::upload(particles, *session, &why);
+      if (!kept && whole && held_.on_gpu_share_) {
+        held_.on_gpu_share_.reset();  // the share took the room the whole snapshot needs: it goes first
+        kept = DeviceParticles::upload(particles, *session, &why);
+      }
       if (!kept) {
-        held_.on_gpu_.reset();
-        held_.on_gpu_share_.reset();
-        held_.gpu_refused_ = why;
-        console.warning("the snapshot is not kept on the GPU (" + why +
-                        "): each view's geometry runs on the CPU, which is slower; a smaller snapshot or a GPU with "
-                        "more memory makes views faster");
+        gpu_failed(why, console);
         return nullptr;
       }
     }
-    if (thin_ < 1) geometry.preview_fraction = thin_;
+    if (!whole) geometry.preview_fraction = thin_;
     return kept.get();
+  }
+  void gpu_failed(const std::string& why, Console& console) override {
+    const bool whole = thin_ >= 1;
+    (whole ? held_.on_gpu_ : held_.on_gpu_share_).reset();
+    (whole ? held_.gpu_refused_ : held_.gpu_share_refused_) = why;
+    console.warning(std::string(whole ? "the snapshot" : "the reduced pictures' share of the snapshot") +
+                    " is not kept on the GPU (" + why + "): " + (whole ? "full" : "reduced") +
+                    " pictures project it on the CPU, which is slower (the GPU still draws); a GPU with more free "
+                    "memory, or a smaller snapshot, keeps it");
   }
 
  protected:

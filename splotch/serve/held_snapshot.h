@@ -41,10 +41,10 @@ class HeldSnapshot {
   std::optional<LoadedSnapshot> loaded_;
   ParticleSet thinned_;  // the share for reduced frames, of the current normalisation
   double thinned_fraction_ = 1;
-  // Their copies on the GPU (renderer = cuda), made when first drawn; gpu_refused_ says why they
-  // could not be (then the server's views take the host's stages, and it is said once).
+  // Their copies on the GPU (the GPU chosen to draw), made when first drawn; the refusals say why
+  // one could not be (then its views take the host's stages, said once), until the next read.
   std::unique_ptr<DeviceParticles> on_gpu_, on_gpu_share_;
-  std::string gpu_refused_;
+  std::string gpu_refused_, gpu_share_refused_;
   int reads_ = 0, normalisations_ = 0;
 };
 
