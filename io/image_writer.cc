@@ -117,17 +117,19 @@ void put_bgr(std::vector<std::uint8_t>& bytes, const std::uint8_t* rgb) {
 
 void write_tga(ByteSink& out, const Image8& image) {
   out.write(tga_header(image, 2));
-  std::vector<std::uint8_t> row(std::size_t(image.width) * 3);
-  for (int y = 0; y < image.height; ++y) {
-    const std::uint8_t* rgb = image.pixel(0, y);
-    std::uint8_t* bgr = row.data();
-    for (std::size_t k = 0; k < row.size(); k += 3) {
-      bgr[k] = rgb[k + 2];
-      bgr[k + 1] = rgb[k + 1];
-      bgr[k + 2] = rgb[k];
-    }
-    out.write(row);
+  // The whole picture turned to BGR by all threads and written in one call: row by row on one
+  // thread, a 2048^2 picture took 20 to 40 ms on the GPU machine, a tenth of a 10^8-particle run.
+  ParticleArray<std::uint8_t> bgr(image.rgb.size());
+  const std::uint8_t* rgb = image.rgb.data();
+  std::uint8_t* to = bgr.data();
+  const long pixels = long(image.rgb.size() / 3);
+#pragma omp parallel for schedule(static)
+  for (long p = 0; p < pixels; ++p) {
+    to[3 * p] = rgb[3 * p + 2];
+    to[3 * p + 1] = rgb[3 * p + 1];
+    to[3 * p + 2] = rgb[3 * p];
   }
+  out.write(bgr.data(), bgr.size());
 }
 
 bool same_pixel(const std::uint8_t* row, int a, int b) { return std::memcmp(row + 3 * a, row + 3 * b, 3) == 0; }

@@ -196,6 +196,33 @@ TEST_CASE("gpu-kept particles: new intensities and colours reach the GPU with re
 
 namespace splotch {
 
+TEST_CASE("gpu-kept particles: a single frame's particles are copied to the GPU and drawn from there, as the host's" *
+          doctest::skip(testing::no_gpu())) {
+  testing::TempDir dir;
+  REQUIRE(testing::run_command("bin/make_demo --n 20000 --out " + dir.file("demo.bin")).status == 0);
+  for (const char* a_eq_e : {"TRUE", "FALSE"}) {
+    CAPTURE(a_eq_e);
+    std::string out[2];
+    for (const char* renderer : {"host", "cuda"}) {
+      const testing::CommandResult r = testing::run_command(
+          "bin/splotch testdata/demo.par infile=" + dir.file("demo.bin") + " xres=160 a_eq_e=" + a_eq_e +
+          " renderer=" + renderer + " outfile=" + dir.file(renderer) + ".png");
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      out[renderer[0] == 'c'] = r.out + r.err;
+    }
+    INFO(out[1]);
+    CHECK(out[1].find("projected there from the particles copied to it") != std::string::npos);
+    CHECK(out[1].find("to_gpu") != std::string::npos);
+    CHECK(out[0].find("to_gpu") == std::string::npos);
+    const Image8 host = read_image(dir.file("host.png")), gpu = read_image(dir.file("cuda.png"));
+    REQUIRE(host.rgb.size() == gpu.rgb.size());
+    const testing::PictureDifference d = testing::picture_difference(host, gpu);
+    CHECK(d.largest <= 2);
+    CHECK(d.lit > 1000);
+  }
+}
+
 TEST_CASE("gpu-kept particles: a scene's frames after the first draw from the snapshot kept on the GPU, as the host's" *
           doctest::skip(testing::no_gpu())) {
   testing::TempDir dir;
@@ -214,8 +241,8 @@ TEST_CASE("gpu-kept particles: a scene's frames after the first draw from the sn
       out[renderer[0] == 'c'] = r.out + r.err;
     }
     INFO(out[1]);
-    // The first frame's stages ran on the host (a scene of new snapshots each frame never copies
-    // one up); the second and third drew from the copy on the GPU.
+    // Every frame's stages ran on the GPU: the first copied the snapshot up, the second and third
+    // drew from that copy.
     CHECK(out[1].find("frame 2 of 3") != std::string::npos);
     CHECK(out[1].find("(snapshot kept on the GPU from the frame before)") != std::string::npos);
     CHECK(out[1].find("frame 3 of 3") != std::string::npos);

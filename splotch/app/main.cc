@@ -15,10 +15,12 @@
 #include "params/user_error.h"
 #include "splotch/app/command_line.h"
 #include "splotch/app/input_kind.h"
+#include "splotch/app/process_end.h"
 #include "splotch/app/snapshot_info.h"
 #include "splotch/app/version.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/mpi/comm.h"
+#include "splotch/render/gpu_startup.h"
 #include "splotch/scene/scene_run.h"
 #include "splotch/serve/serve_run.h"
 #include "splotch/settings/settings.h"
@@ -26,7 +28,8 @@
 
 namespace {
 
-int run(int argc, char** argv, const splotch::Comm& comm) {
+// `gpu`: the GPU's start, kept by the caller beyond the run (see main()).
+int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch::GpuStartup>& gpu) {
   using namespace splotch;
   const CommandLine cl = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
   if (!comm.root() && (cl.help || cl.version || cl.info)) return 0;  // said once, by rank 0
@@ -80,7 +83,7 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
     // draw over each other).
     Console own(cl.quiet, comm.size() == 1 && ::isatty(STDERR_FILENO) != 0,
                 comm.size() > 1 ? "process " + std::to_string(comm.rank()) : "");
-    const SceneSummary summary = render_scene(params, console, &comm, &own);
+    const SceneSummary summary = render_scene(params, console, &comm, &own, &gpu);
     console.report(summary.text());
     return summary.failed > 0 ? 1 : 0;  // the frames that failed said why as they went
   }
@@ -91,6 +94,7 @@ int run(int argc, char** argv, const splotch::Comm& comm) {
   FrameOptions frame;
   frame.comm = &comm;
   frame.device = comm.gpu_index();
+  frame.gpu = &gpu;
   const RunReport report = render_frame(params, console, frame);
   console.report(report.text());
   return 0;
@@ -120,7 +124,12 @@ int main(int argc, char** argv) {
     return status;
   };
   try {
-    return run(argc, argv, *comm);
+    // A run that started the GPU ends without waiting for its teardown (splotch/app/process_end.h):
+    // the picture and the report are out by then.
+    std::optional<splotch::GpuStartup> gpu;
+    const int status = run(argc, argv, *comm, gpu);
+    if (gpu && !splotch::Comm::with_mpi()) splotch::end_leaving_gpu_teardown(status);
+    return status;
   } catch (const splotch::UserError& e) {
     if (root) std::fprintf(stderr, "splotch: error: %s\n", e.what());
     return 1;

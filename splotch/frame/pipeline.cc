@@ -142,6 +142,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     DeviceParticles* kept = nullptr;
     if (!comm && gpu_projects(views[v].camera))
       kept = source->on_gpu([&] { return renderer.gpu_for_kept_particles(console, clock); }, geometry, console);
+    if (kept) clock.done("to_gpu");  // the particles copied up (nothing when kept from before)
     if (kept) {
       try {
         image = combine->render(

@@ -103,12 +103,13 @@ void RendererDecision::report_gpu(const CudaOptions& cuda, const CudaReport& gpu
 
 CudaSession* RendererDecision::gpu_for_kept_particles(Console& console, StageClock& clock) {
   // renderer = auto that started the GPU: with the particles on it, a view costs it a fraction of
-  // what the host's stages would (no weighing of the splats in view, which are not known yet).
+  // what the host's stages would (no weighing of the splats in view, which are not known yet),
+  // and copying them up costs less than those stages.
   // gpu_chunk_particles bounds the GPU memory a render takes: nothing is kept there then.
   if (choice_ != RendererChoice::cuda || settings_->cuda.chunk_particles > 0) return nullptr;
   wait_for_gpu(console, clock);
   if (choice_ == RendererChoice::cuda && requested_ == "auto") {
-    note_ = "renderer = auto: the GPU, which keeps the particles from frame to frame";
+    note_ = "renderer = auto: the GPU, with the particles copied to it (geometry, colour and ordering there too)";
     note_says_gpu_ = true;
   }
   return choice_ == RendererChoice::cuda ? session_ : nullptr;

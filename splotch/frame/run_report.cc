@@ -27,10 +27,11 @@ std::string RunReport::text() const {
   for (const std::string& r : ranges) out += "  " + r + "\n";
   for (const std::string& n : notes) out += "  note: " + n + "\n";
   if (gpu && gpu->geometry_on_gpu) {
-    std::snprintf(line, sizeof line,
-                  "  splats     %zu on the GPU (projected there from the particles kept on it, %.0f MiB of GPU memory "
-                  "in use), %zu on the host (larger than the tile boundary)\n",
-                  gpu->on_gpu, gpu->device_mib, gpu->on_host);
+    std::snprintf(
+        line, sizeof line,
+        "  splats     %zu on the GPU (projected there from the particles copied to it, %.0f MiB of GPU memory "
+        "in use), %zu on the host (larger than the tile boundary)\n",
+        gpu->on_gpu, gpu->device_mib, gpu->on_host);
     out += line;
   } else if (gpu) {
     std::snprintf(line, sizeof line,

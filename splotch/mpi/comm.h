@@ -35,6 +35,8 @@ class Comm {
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
 
+  // Whether this build runs processes under MPI (bin/splotch_mpi), whose end is MPI_Finalize's.
+  static bool with_mpi();
   // Ends every process of the job at once (MPI_Abort) with `status`: for a failure that the
   // others did not hear of and may be waiting for.
   [[noreturn]] void abort(int status) const;

@@ -260,7 +260,8 @@ MpiMode read_mpi_mode(ParamFile& params) {
   throw UserError(params.origin("mpi_mode") + ": mpi_mode = '" + mode + "' is not one of auto, data, frames");
 }
 
-SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm, Console* process_console) {
+SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm, Console* process_console,
+                          std::optional<GpuStartup>* caller_gpu) {
   Stopwatch clock;
   const MpiMode mode = read_mpi_mode(params);
   std::string path = params.get<std::string>("scene_file");
@@ -308,9 +309,10 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   SceneTally tally(frames.size(), speaker);
   SnapshotCache cache;
   ReadAheadPlanner planner(frames, frame_params, resume, cache, speaker);
-  std::optional<GpuStartup> gpu;  // started by the first frame that wants it
-  bool gpu_declined = false;      // renderer = auto found it would not pay (splotch/frame/pipeline.h)
-  KeptOnGpu kept_on_gpu;          // after gpu: its GPU memory goes first
+  std::optional<GpuStartup> own_gpu;  // started by the first frame that wants it
+  std::optional<GpuStartup>& gpu = caller_gpu ? *caller_gpu : own_gpu;
+  bool gpu_declined = false;  // renderer = auto found it would not pay (splotch/frame/pipeline.h)
+  KeptOnGpu kept_on_gpu;      // after gpu: its GPU memory goes first
   for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
     const SceneFrame& f = frames[k];
     FrameOptions options;

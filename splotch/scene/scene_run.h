@@ -6,6 +6,7 @@
 // for a later frame, and the GPU's session.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "params/param_file.h"
@@ -14,6 +15,7 @@
 namespace splotch {
 
 class Comm;
+class GpuStartup;
 
 struct SceneSummary {
   int frames = 0, rendered = 0, skipped = 0, failed = 0;
@@ -37,8 +39,9 @@ struct SceneSummary {
 // null: `console`); `auto` (the default), frames when there are more frames than processes and
 // every process has the memory for the first frame's snapshot. The summary's counts are those of
 // all processes.
+// `gpu`: the GPU's start, when the caller keeps it beyond the scene (null: the scene's own).
 SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm = nullptr,
-                          Console* process_console = nullptr);
+                          Console* process_console = nullptr, std::optional<GpuStartup>* gpu = nullptr);
 
 enum class MpiMode { automatic, data, frames };
 MpiMode read_mpi_mode(ParamFile& params);

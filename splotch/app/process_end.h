@@ -1,0 +1,16 @@
+// The end of a run that started the GPU. Once the picture is written and the report printed, all
+// that is left is the CUDA driver's teardown of the context, which the kernel does when the
+// process's device files close: 0.1 s on the H100 node, a tenth of a 10^8-particle run. The
+// caller (a shell script, a batch of runs, a benchmark) need not wait for it: a child process
+// inherits the device files, so that their last close, and the teardown, are the child's, after
+// this process has ended.
+#pragma once
+
+namespace splotch {
+
+// Flushes stdout and stderr and ends the process with `status`, leaving the GPU's teardown to a
+// child that says nothing, holds no terminal or pipe open and ends once this process has. Where
+// no child can be made, the process ends as usual. Not for an MPI process (MPI_Finalize must run).
+[[noreturn]] void end_leaving_gpu_teardown(int status);
+
+}  // namespace splotch
