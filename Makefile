@@ -138,7 +138,8 @@ build/obj/%.o: %.cu
 # on both only where neither fuses a multiply and an add into one rounding (g++ does with
 # -march=native, nvcc by default): so the pictures drawn from particles kept on the GPU are the
 # host's, and the GPU's count of splats in view is the host's. It costs nothing measurable (the
-# projection streams memory).
+# projection streams memory). The palette's interpolation, the one other place where the two
+# compute alike, is fused or not explicitly on both sides (io/palette.h, DeviceView::fused_palette).
 build/obj/splotch/stages/geometry.o build/obj/tests/test_geometry.o: CXXFLAGS += -ffp-contract=off
 build/san/splotch/stages/geometry.o build/san/tests/test_geometry.o: SAN_FLAGS += -ffp-contract=off
 build/obj/cuda/device_particles.o: NVCCFLAGS += -fmad=false

@@ -410,6 +410,9 @@ CudaSession::CudaSession(std::size_t chunk_particles, int device) : device_(devi
   // go with it), and again by render_cuda on its own thread.
   CUDA_CHECK(cudaSetDevice(device));
   CUDA_CHECK(cudaFree(nullptr));
+  int mode = cudaComputeModeDefault;
+  CUDA_CHECK(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, device));
+  shared_ = mode == cudaComputeModeDefault;
   resources_ = std::make_unique<Resources>();
   resources_->reserve_staging(chunk_particles > 0 ? chunk_particles : cuda_detail::default_chunk_particles);
 }

@@ -124,9 +124,13 @@ class CudaSession {
   struct Resources;  // its streams and staging buffers, defined by the CUDA code
   Resources& resources() { return *resources_; }
   int device() const { return device_; }
+  // Whether other processes may hold contexts on the device beside this one's (its compute mode
+  // is the default): false in an exclusive mode, where a next run's context waits for this one's end.
+  bool device_shared() const { return shared_; }
 
  private:
   int device_ = 0;
+  bool shared_ = true;
   std::unique_ptr<Resources> resources_;
 };
 

@@ -197,17 +197,20 @@ __global__ void mark_kernel(std::uint32_t n, ParticleFields p, ProjectionConstan
   host_place[i] = host ? 1u : 0u;
 }
 
-// Palette::at() on the device. The host's build (-march=native on any x86-64 of the last decade)
-// contracts its interpolation lo + frac (hi - lo) into one fused multiply-add, so it is one here
-// too (this file is built with -fmad=false): the emissions, and the pictures, are the host's bits.
-__device__ float3 palette_at(const float3* entries, const TypeLook& look, float v) {
+// Palette::at() on the device, its interpolation fused or not as the host's build has it
+// (DeviceView::fused_palette; this file is built with -fmad=false, so the plain form stays a
+// multiply and an add): the emissions, and the pictures, are the host's bits.
+__device__ float palette_lerp(float lo, float hi, float frac, bool fused) {
+  return fused ? __fmaf_rn(frac, hi - lo, lo) : lo + frac * (hi - lo);
+}
+__device__ float3 palette_at(const float3* entries, const TypeLook& look, float v, bool fused) {
   const float clamped = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
   const float position = clamped * look.scale;
   const int lower = int(position);
   const float frac = position - float(lower);
   const float3 lo = entries[look.first + lower], hi = entries[look.first + lower + 1];
-  return make_float3(__fmaf_rn(frac, hi.x - lo.x, lo.x), __fmaf_rn(frac, hi.y - lo.y, lo.y),
-                     __fmaf_rn(frac, hi.z - lo.z, lo.z));
+  return make_float3(palette_lerp(lo.x, hi.x, frac, fused), palette_lerp(lo.y, hi.y, frac, fused),
+                     palette_lerp(lo.z, hi.z, frac, fused));
 }
 
 // Writes each splat in view at its place: x, y, radius, the emission (the colour stage's
@@ -215,7 +218,7 @@ __device__ float3 palette_at(const float3* entries, const TypeLook& look, float 
 __global__ void write_kernel(std::uint32_t n, ParticleFields p, ProjectionConstants k, const TypeLook* looks,
                              const float3* palettes, Wrap wrap, const std::uint32_t* __restrict__ gpu_place,
                              const std::uint32_t* __restrict__ host_place, float* __restrict__ out, std::size_t stride,
-                             bool keyed, SortOrder sort, TieTiles tiles, std::uint32_t* __restrict__ tie) {
+                             bool keyed, SortOrder sort, TieTiles tiles, std::uint32_t* __restrict__ tie, bool fused) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const bool gpu = gpu_place[i + 1] != gpu_place[i], host = host_place[i + 1] != host_place[i];
@@ -227,7 +230,7 @@ __global__ void write_kernel(std::uint32_t n, ParticleFields p, ProjectionConsta
   if (look.vector_colour) {
     for (int c = 0; c < 3; ++c) e[c] = p.colour[c][i] * scale;
   } else {
-    const float3 rgb = palette_at(palettes, look, p.colour[0][i]);
+    const float3 rgb = palette_at(palettes, look, p.colour[0][i], fused);
     e[0] = rgb.x * scale;
     e[1] = rgb.y * scale;
     e[2] = rgb.z * scale;
@@ -363,7 +366,7 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
   }
   write_kernel<<<cuda_detail::blocks_for(m.n), cuda_detail::small_block, 0, compute>>>(
       n, fields, view.projection, device_looks.get(), device_entries.get(), wrap, m.gpu_place, m.host_place,
-      m.splats.field, m.splats.stride, keyed, view.sort, tiles, m.tie);
+      m.splats.field, m.splats.stride, keyed, view.sort, tiles, m.tie, view.fused_palette);
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaEventRecord(timing[1], compute));
   std::uint32_t counts[2];

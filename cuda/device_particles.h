@@ -1,5 +1,5 @@
-// Particles kept in GPU memory from view to view (the server's snapshot, splotch/serve), and the
-// whole frame of a view drawn from them on the GPU: geometry (project_particle(),
+// Particles copied to GPU memory and kept there from view to view (a frame's, a scene's snapshot,
+// the server's), and the whole frame of a view drawn from them on the GPU: geometry (project_particle(),
 // splotch/splat/projection.h), colour (the type's palette, or its vector colour), the draw keys,
 // and the render, so that per view only the camera and the looks go down and only the image (and
 // the few splats too wide for a Btile) come up. Plain C++; the kernels are in device_particles.cu.
@@ -45,6 +45,9 @@ struct DeviceView {
   // their centre in tiles of this many pixels (splotch/stages/tile_order.h), then in particle
   // order; 0: in particle order.
   int tie_tile_size = 0;
+  // Whether the host's Palette::at interpolates with a fused multiply-add (its build's target has
+  // one): the GPU's colours are then computed so too, and agree with the host's bit for bit.
+  bool fused_palette = false;
 };
 
 class DeviceParticles {

@@ -13,6 +13,7 @@
 //   255 255 255
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -56,7 +57,14 @@ inline Rgb Palette::at(float v) const {
   const float frac = position - static_cast<float>(lower);
   const Rgb& lo = padded_[static_cast<std::size_t>(lower)];
   const Rgb& hi = padded_[static_cast<std::size_t>(lower) + 1];
+  // One fused multiply-add per channel where the target has it (what the compiler chose by itself
+  // before), a multiply and an add where not: written out, so that the GPU, which colours particles
+  // kept on it, can do as this build does (splotch/render/gpu_particles.cc) and match it bit for bit.
+#ifdef __FMA__
+  return {std::fma(frac, hi.r - lo.r, lo.r), std::fma(frac, hi.g - lo.g, lo.g), std::fma(frac, hi.b - lo.b, lo.b)};
+#else
   return {lo.r + frac * (hi.r - lo.r), lo.g + frac * (hi.g - lo.g), lo.b + frac * (hi.b - lo.b)};
+#endif
 }
 
 }  // namespace splotch

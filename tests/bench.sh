@@ -19,6 +19,11 @@
 #   RENDERERS="host auto cuda" tests/bench.sh  # auto: the default, labelled with what it chose
 #                                      # (renderer = cuda waits for the search for a GPU before the
 #                                      # read, so that its error comes first; auto does not wait)
+#   ORIGINAL=build/original/cpu/Splotch6-generic ORIGINAL_CUDA=build/original/cuda/Splotch6-generic \
+#     tests/bench.sh                   # the original Splotch timed in the same command (built by
+#                                      # tools/build_original.sh; raw format only), a row each, and
+#                                      # orig_s/speedup from them: host rows against ORIGINAL, GPU
+#                                      # rows against ORIGINAL_CUDA (its a_eq_e = FALSE is refused)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +55,34 @@ original() {
   esac
 }
 
+# The original Splotch timed here: the median wall seconds and the peak MiB of RUNS runs of
+# binary $1 on snapshot $2 at side $3 with a_eq_e $4, or "- -" when it failed (its log says why).
+# It takes no command-line keys: each run gets bench.par with the run's keys added.
+time_original() {
+  local bin=$1 snapshot=$2 res=$3 aeqe=$4 log=$5 par=$DIR/original.par walls peaks
+  {
+    cat tests/bench/bench.par
+    printf "infile = %s\noutfile = %s\nxres = %s\nyres = %s\na_eq_e = %s\n" "$snapshot" "$DIR/original_out" "$res" \
+      "$res" "$aeqe"
+    # Its defaults that differ: periodic wraps by a box size the raw reader never sets; a log file.
+    printf "ptypes = 1\nperiodic = FALSE\nprint_logfile = FALSE\npictype = 0\ncolorbar = FALSE\nboost = FALSE\n"
+  } >"$par"
+  : >"$log"
+  for run in $(seq "$RUNS"); do
+    local start
+    start=$(date +%s.%N)
+    if command -v /usr/bin/time >/dev/null 2>&1; then
+      /usr/bin/time -f "peak_kib %M" "$bin" "$par" >>"$log" 2>&1 || { echo "- -"; return; }
+    else
+      "$bin" "$par" >>"$log" 2>&1 || { echo "- -"; return; }
+    fi
+    echo "wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}') s" >>"$log"
+  done
+  walls=$(awk '$1 == "wall" {print $2}' "$log" | median)
+  peaks=$(awk '$1 == "peak_kib" {printf "%.1f\n", $2 / 1024}' "$log" | sort -g | tail -1)
+  echo "$walls ${peaks:--}"
+}
+
 median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
 stages="read hsml normalize geometry colour sort gpu_start to_gpu render gpu_part upload kernels host_part post write total wall"
@@ -69,6 +102,24 @@ for n in $SIZES; do
   for res in $RESOLUTIONS; do
     for aeqe in TRUE FALSE; do
       host_render=-; host_wall=-
+      # The original, when given, timed first: our rows' ratios are to it.
+      measured_cpu="" measured_cuda=""
+      if [ -n "${ORIGINAL:-}" ] && [ "$FORMAT" = raw ]; then
+        measured_cpu=$(time_original "$ORIGINAL" "$snapshot" "$res" "$aeqe" "$DIR/original_${n}_${res}_${aeqe}.log")
+      fi
+      if [ -n "${ORIGINAL_CUDA:-}" ] && [ "$FORMAT" = raw ]; then
+        measured_cuda=$(time_original "$ORIGINAL_CUDA" "$snapshot" "$res" "$aeqe" \
+          "$DIR/original_cuda_${n}_${res}_${aeqe}.log")
+      fi
+      for variant in cpu cuda; do
+        m=$([ $variant = cpu ] && echo "$measured_cpu" || echo "$measured_cuda")
+        [ -n "$m" ] || continue
+        read -r o_s o_mib <<<"$m"
+        printf "%-14s %9s %9s %-21s %-6s" "$dataset" "$n" "${res}x${res}" "original$([ $variant = cuda ] && echo :cuda)" "$aeqe"
+        for s in $stages; do printf " %9s" "$([ "$s" = wall ] && echo "$o_s" || echo -)"; done
+        rate=$(awk -v n="$(count_of "$n")" -v t="$o_s" 'BEGIN {if (t == "-") print "-"; else printf "%.2f", n / t / 1e6}')
+        printf " %9s %9s %10s %9s %8s %9s %9s %9s\n" "$o_mib" - "$rate" - - - - -
+      done
       for renderer in $RENDERERS; do
         log=$DIR/run_${n}_${res}_${renderer}_${aeqe}.log
         : >"$log"
@@ -98,6 +149,11 @@ for n in $SIZES; do
           sort -g | tail -1)
         total=$(awk '$1 == "wall" {print $2}' "$log" | median)
         read -r orig_s orig_mib <<<"$(original "$n" "$res" "$aeqe")"
+        if [ "$renderer" = host ] && [ -n "$measured_cpu" ]; then
+          read -r orig_s orig_mib <<<"$measured_cpu"
+        elif [ "$renderer" != host ] && [ -n "$measured_cuda$measured_cpu" ]; then
+          read -r orig_s orig_mib <<<"${measured_cuda:-$measured_cpu}"
+        fi
         rate=$(awk -v n="$(count_of "$n")" -v t="$total" 'BEGIN {printf "%.2f", n / t / 1e6}')
         speedup=$(awk -v o="$orig_s" -v t="$total" 'BEGIN {if (o == "-") print "-"; else printf "%.2fx", o / t}')
         if [ "$renderer" = host ]; then host_render=$render; host_wall=$total; fi
@@ -109,9 +165,12 @@ for n in $SIZES; do
   done
 done
 echo "(seconds, medians of $RUNS runs; total: as bin/splotch reports it; wall: the whole process;"
-echo " Mpart/s and speedup from wall; orig: the original Splotch, 2 OpenMP threads, as quoted in issue #2;"
+echo " Mpart/s and speedup from wall; orig: the original Splotch, 2 OpenMP threads, as quoted in issue #2,"
+echo " or where ORIGINAL (ORIGINAL_CUDA) ran in this command, its rows' wall (host rows against ORIGINAL,"
+echo " GPU rows against ORIGINAL_CUDA where it ran, else ORIGINAL); to_gpu: the particles copied to the GPU"
+echo " (its geometry, colour and ordering then run there, and the geometry column is its kernels' part of render);"
 echo " render_vs, wall_vs: the host renderer's render stage and wall time in this command over this row's,"
 echo " when RENDERERS lists host first, e.g. RENDERERS=\"host cuda cuda:fragment\";"
 echo " gpu_part: the GPU's work (wall), upload and kernels summed over chunks (they overlap), host_part:"
 echo " the splats larger than the tile boundary on CPU threads meanwhile; gpu_MiB: device memory in use;"
-echo " gpu_start: waiting for the GPU's start-up (driver, context, pinned buffers) that the CPU stages did not hide)"
+echo " gpu_start: waiting for the GPU's start-up (driver, context, pinned buffers) that the stages before did not hide)"

@@ -223,8 +223,10 @@ TEST_CASE("gpu-kept particles: a single frame's particles are copied to the GPU 
   }
 }
 
-TEST_CASE("gpu-kept particles: a scene's frames after the first draw from the snapshot kept on the GPU, as the host's" *
-          doctest::skip(testing::no_gpu())) {
+TEST_CASE(
+    "gpu-kept particles: a scene copies its snapshot to the GPU at its first frame and draws every frame there, as the "
+    "host's" *
+    doctest::skip(testing::no_gpu())) {
   testing::TempDir dir;
   REQUIRE(testing::run_command("bin/make_demo --n 20000 --out " + dir.file("demo.bin")).status == 0);
   testing::write_file(dir.file("orbit.txt"), "camera_x camera_y camera_z\n10 50 50\n20 40 50\n30 30 60\n");
@@ -243,9 +245,11 @@ TEST_CASE("gpu-kept particles: a scene's frames after the first draw from the sn
     INFO(out[1]);
     // Every frame's stages ran on the GPU: the first copied the snapshot up, the second and third
     // drew from that copy.
+    CHECK(out[1].find("renderer (snapshot copied to the GPU); about") != std::string::npos);
     CHECK(out[1].find("frame 2 of 3") != std::string::npos);
     CHECK(out[1].find("(snapshot kept on the GPU from the frame before)") != std::string::npos);
     CHECK(out[1].find("frame 3 of 3") != std::string::npos);
+    CHECK(out[0].find("copied to the GPU") == std::string::npos);
     CHECK(out[0].find("kept on the GPU") == std::string::npos);
     for (const char* frame : {"0000", "0001", "0002"}) {
       CAPTURE(frame);

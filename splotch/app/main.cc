@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
     // the picture and the report are out by then.
     std::optional<splotch::GpuStartup> gpu;
     const int status = run(argc, argv, *comm, gpu);
-    if (gpu && !splotch::Comm::with_mpi()) splotch::end_leaving_gpu_teardown(status);
+    if (gpu && gpu->teardown_may_be_left() && !splotch::Comm::with_mpi()) splotch::end_leaving_gpu_teardown(status);
     return status;
   } catch (const splotch::UserError& e) {
     if (root) std::fprintf(stderr, "splotch: error: %s\n", e.what());

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <deque>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,7 +87,12 @@ class FileSource : public ParticleSource {
     if (!session) return nullptr;
     if (kept_) return kept_.get();
     std::string why;
-    kept_ = DeviceParticles::upload(loaded_.particles, *session, &why);
+    try {
+      kept_ = DeviceParticles::upload(loaded_.particles, *session, &why);
+    } catch (const std::runtime_error& e) {  // a CUDA error while copying: drawn as if refused
+      why = e.what();
+      kept_.reset();
+    }
     if (!kept_) {
       refused_ = true;
       if (report_)
@@ -181,9 +187,23 @@ class CacheSource : public ParticleSource {
     if (!session) return nullptr;
     if (kept->particles) return kept->particles.get();
     std::string why;
-    kept->particles = DeviceParticles::upload(loaded_->particles, *session, &why);
+    try {
+      kept->particles = DeviceParticles::upload(loaded_->particles, *session, &why);
+    } catch (const std::runtime_error& e) {  // a CUDA error while copying
+      kept->particles.reset();
+      gpu_failed(e.what(), console);
+      return nullptr;
+    }
     if (!kept->particles) {
-      gpu_failed(why, console);
+      // Too large for the GPU: said once in a scene (a sequence of such snapshots would say it
+      // every frame), and its frames' stages run on the CPU.
+      const bool said = !kept->refused.empty();
+      kept->refused = why;
+      kept->refused_signature = signature_;
+      if (!said)
+        console.warning("the scene's snapshot is not copied to the GPU whole (" + why +
+                        "): the frames of such snapshots are projected, coloured and ordered on the CPU, which is "
+                        "slower (the GPU still draws)");
       return nullptr;
     }
     kept->signature = signature_;
@@ -195,8 +215,9 @@ class CacheSource : public ParticleSource {
     kept->signature.clear();
     kept->refused = why;
     kept->refused_signature = signature_;
-    console.warning("the scene's snapshot is not kept on the GPU (" + why +
-                    "): the frames of this snapshot project it on the CPU, which is slower (the GPU still draws)");
+    console.warning("drawing on the GPU from the scene's snapshot copied to it failed (" + why +
+                    "): the frames of this snapshot are projected, coloured and ordered on the CPU, which is slower "
+                    "(the GPU still draws)");
   }
 
  protected:

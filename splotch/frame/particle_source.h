@@ -26,8 +26,8 @@ namespace splotch {
 class Comm;
 
 // A scene's copy on the GPU of the snapshot its cache keeps (FrameOptions::kept_on_gpu): made by
-// the second frame that draws that snapshot on the GPU, so that the later frames' geometry,
-// colour and ordering run there too.
+// the first frame that draws that snapshot on the GPU, so that its frames' geometry, colour and
+// ordering run there.
 struct KeptOnGpu {
   std::string signature;  // of the snapshot copied
   std::unique_ptr<DeviceParticles> particles;
@@ -54,10 +54,10 @@ class ParticleSource {
   // The particles projected by `geometry`: their own arrays given up where nothing keeps them,
   // unless `keep` (a later view of the frame projects them again).
   virtual ProjectedSplats project(const GeometryOptions& geometry, bool keep) = 0;
-  // The particles kept on the GPU from frame to frame (the server's; uploaded when first asked),
-  // on the GPU `session` gives (asked only by a source that keeps particles there; null: the frame
-  // draws on the host); `geometry` gets the preview share they are. Null: the source keeps none
-  // there, or they do not fit (said once on `console`), and the frame's stages run on the host.
+  // The particles copied to the GPU (uploaded when first asked: a single frame's, a scene's
+  // snapshot, the server's), on the GPU `session` gives (null: the frame draws on the host);
+  // `geometry` gets the preview share they are. Null: the source copies none there, or they do
+  // not fit (said once), and the frame's stages run on the host.
   virtual DeviceParticles* on_gpu(const std::function<CudaSession*()>& /*session*/, GeometryOptions& /*geometry*/,
                                   Console& /*console*/) {
     return nullptr;

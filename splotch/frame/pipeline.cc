@@ -137,7 +137,8 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     view_settings.output.path = views[v].path;
     RunReport view_report;  // this view's counts, summed over the processes by the combine
     Image image(0, 0);
-    // Particles kept on the GPU (the server's) are projected, coloured, ordered and drawn there.
+    // With the GPU drawing, the particles are copied to it (or kept there from before) and
+    // projected, coloured, ordered and drawn there.
     GeometryOptions geometry = geometry_options(s, views[v].camera);
     DeviceParticles* kept = nullptr;
     if (!comm && gpu_projects(views[v].camera))

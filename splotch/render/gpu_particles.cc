@@ -27,6 +27,12 @@ CudaReport render_gpu_particles(DeviceParticles& particles, const GeometryOption
   view.wrap_centre[2] = centre.z;
   view.sort = sort;
   view.tie_tile_size = options.host.tile_size;  // equal keys as the host's tile order leaves them
+  // Palette::at (io/palette.h) as this build's target makes it: one fused multiply-add or not.
+#ifdef __FMA__
+  view.fused_palette = true;
+#else
+  view.fused_palette = false;
+#endif
   return render_particles_cuda(particles, view, options, image, session,
                                [&](const SplatView& beyond) { render_host(beyond, options.host, image); });
 }

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <chrono>
 #include <exception>
 #include <filesystem>
 #include <utility>
@@ -57,6 +58,16 @@ bool GpuStartup::device_present(std::string* why) {
   if (!no_device.empty()) restore_threads();
   if (why) *why = no_device;
   return no_device.empty();
+}
+
+bool GpuStartup::teardown_may_be_left() {
+  if (!over_ || session_result_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+  try {
+    const CudaSession* s = session_result_.get().get();
+    return s && s->device_shared();
+  } catch (...) {
+    return false;  // its start failed: nothing to leave
+  }
 }
 
 CudaSession* GpuStartup::session() {

@@ -50,6 +50,10 @@ class GpuStartup {
   double seconds_since_start() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - began_).count();
   }
+  // Whether the process may end without waiting for the GPU's teardown (splotch/app/process_end.h):
+  // the start is over (no thread of it inside the driver), it made a session, and the device is
+  // shared (in an exclusive compute mode the next run's context could not start meanwhile).
+  bool teardown_may_be_left();
   // The threads the start-up holds back from the caller now (0 or 1).
   int threads_borrowed() const { return threads_ > 1 ? 1 : 0; }
 

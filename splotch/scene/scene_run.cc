@@ -191,13 +191,16 @@ class SceneTally {
     }
     if (r.read_ahead) ++summary.reads_ahead;
     const std::string between = r.between.empty() ? "" : " (" + r.between + ")";
+    const bool on_gpu = r.gpu && r.gpu->geometry_on_gpu;  // the frame's stages drawn from a copy on the GPU
     say("frame %zu of %zu (%s): %s%s in %.3f s, %s renderer%s; about %.0f s left\n", k + 1, frames_, origin.c_str(),
         r.image_path.c_str(), between.c_str(), seconds, r.renderer.c_str(),
-        r.snapshot_reads == 1                         ? " (one of its two snapshots kept from the frames before)"
-        : r.gpu && r.gpu->geometry_on_gpu && r.reused ? " (snapshot kept on the GPU from the frame before)"
-        : r.reused                                    ? " (snapshot kept from the frame before)"
-        : r.read_ahead                                ? " (snapshot read while the frame before rendered)"
-                                                      : "",
+        r.snapshot_reads == 1 ? " (one of its two snapshots kept from the frames before)"
+        : on_gpu && r.reused  ? " (snapshot kept on the GPU from the frame before)"
+        : r.reused            ? " (snapshot kept from the frame before)"
+        : r.read_ahead        ? (on_gpu ? " (snapshot read while the frame before rendered, and copied to the GPU)"
+                                        : " (snapshot read while the frame before rendered)")
+        : on_gpu              ? " (snapshot copied to the GPU)"
+                              : "",
         left);
     if (summary.rendered == 1)  // what renderer = auto weighed, once
       for (const std::string& note : r.notes)
