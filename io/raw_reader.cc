@@ -89,6 +89,7 @@ void read_blocks(const InputFile& file, const std::vector<Field>& fields, std::s
                  std::size_t total, const RawOptions& o, const ProgressCallback& progress) {
   const std::size_t pieces_per_field = (n + piece_particles - 1) / piece_particles;
   const long pieces = long(pieces_per_field * fields.size());
+  for (const Field& f : fields) file.will_need(4 * (std::size_t(f.column) * total + lo), 4 * n);
   std::atomic<long> done{0};
   FirstError error;
 #pragma omp parallel for schedule(dynamic, 1)
@@ -112,6 +113,7 @@ void read_table(const InputFile& file, const std::vector<Field>& fields, std::si
   const std::size_t nf = std::size_t(o.num_fields);
   const std::size_t per_piece = std::max<std::size_t>(1, piece_particles / nf);
   const long total = long((n + per_piece - 1) / per_piece);
+  file.will_need(4 * lo * nf, 4 * n * nf);
   std::atomic<long> done{0};
   FirstError error;
 #pragma omp parallel

@@ -17,6 +17,8 @@ void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress) {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < count; ++i) f.target[i] = f.value;
   }
+  for (const BlockCopy& c : plan.copies)
+    c.file->will_need(c.offset, c.count * std::size_t(c.components) * std::size_t(c.value_bytes));
   const long jobs = long(plan.jobs.size()), shared = jobs + long(plan.copies.size());
   const long all = shared + long(plan.library_reads.size());
   std::atomic<long> done{0};

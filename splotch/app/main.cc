@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
@@ -29,7 +30,9 @@
 namespace {
 
 // `gpu`: the GPU's start, kept by the caller beyond the run (see main()).
-int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch::GpuStartup>& gpu) {
+// `retained`: the frame's particles, released by the caller (see main()).
+int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch::GpuStartup>& gpu,
+        std::shared_ptr<void>& retained) {
   using namespace splotch;
   const CommandLine cl = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
   if (!comm.root() && (cl.help || cl.version || cl.info)) return 0;  // said once, by rank 0
@@ -95,6 +98,7 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
   frame.comm = &comm;
   frame.device = comm.gpu_index();
   frame.gpu = &gpu;
+  frame.retain = [&retained](std::shared_ptr<void> particles) { retained = std::move(particles); };
   const RunReport report = render_frame(params, console, frame);
   console.report(report.text());
   return 0;
@@ -127,7 +131,8 @@ int main(int argc, char** argv) {
     // A run that started the GPU ends without waiting for its teardown (splotch/app/process_end.h):
     // the picture and the report are out by then.
     std::optional<splotch::GpuStartup> gpu;
-    const int status = run(argc, argv, *comm, gpu);
+    std::shared_ptr<void> retained;  // (after gpu: released before it, when released)
+    const int status = run(argc, argv, *comm, gpu, retained);
     if (gpu && gpu->teardown_may_be_left() && !splotch::Comm::with_mpi()) splotch::end_leaving_gpu_teardown(status);
     return status;
   } catch (const splotch::UserError& e) {

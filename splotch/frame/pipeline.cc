@@ -118,7 +118,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   }
 
   // The particles, read once for all the frame's views.
-  const std::unique_ptr<ParticleSource> source = particle_source(plan, frame, comm, console);
+  std::unique_ptr<ParticleSource> source = particle_source(plan, frame, comm, console);
   renderer.before_read(s, [&] { return source->particles_to_read(); });
   source->load(clock, report);
   const NormalizedRanges ranges = source->ranges();
@@ -217,6 +217,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     report.image_path = views[0].path + " ... " + views.back().path;
     report.notes.push_back(std::to_string(views.size()) + " views of one read: particles in view " + in_view);
   }
+  if (frame.retain) frame.retain(std::shared_ptr<ParticleSource>(source.release()));
   if (comm && !comm->root()) return report;
   end_report(report, clock, params, frame, console);
   return report;
