@@ -354,7 +354,8 @@ __global__ void gather_keys_kernel(std::uint32_t n, const std::uint32_t* __restr
 }  // namespace
 
 void draw_device_splats(const DeviceSplats& d, std::size_t n, bool keyed, const OrderScratch& scratch,
-                        ChunkRenderer& renderer, float* image, cudaStream_t compute, const TieOrder& ties) {
+                        ChunkRenderer& renderer, float* image, cudaStream_t compute, const TieOrder& ties,
+                        bool finish) {
   if (n == 0) return;
   const std::size_t window = device_window(n);
   const float* f = d.field;
@@ -394,7 +395,7 @@ void draw_device_splats(const DeviceSplats& d, std::size_t n, bool keyed, const 
                   order ? order + at : nullptr};
     renderer.draw(c, image, compute);
   }
-  renderer.finish(image, compute);
+  if (finish) renderer.finish(image, compute);
 }
 
 }  // namespace cuda_detail

@@ -78,6 +78,8 @@ struct CudaReport {
   // kernel_seconds).
   bool geometry_on_gpu = false;
   double geometry_seconds = 0;
+  // Of those: the particles a view's working memory held at a time, when fewer than all (0).
+  std::size_t window = 0;
   std::size_t chunks = 0;  // transfers to the device
   double device_mib = 0;   // device memory in use at the end of the GPU part (all of it)
   int boundary = -1;       // the Btile boundary used, when narrowed to fit; else -1

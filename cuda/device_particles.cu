@@ -6,6 +6,15 @@
 // marks give each its place; the second writes the splats in view, coloured and keyed, the GPU's
 // first and the host's after them, in the particles' order. The splats then lie on the device as
 // draw_device_splats() (device_render.cuh) takes them.
+//
+// Where the view's working memory for all the particles does not fit beside them (10^9 particles
+// on an 80 GB GPU: 24 GB of fields, 52 bytes a particle of working memory), it holds a window of
+// them, and the passes go over the particles a window at a time. With a_eq_e, whose sums do not
+// depend on the order, and with sort_type 0 (file order), each window's splats are drawn before
+// the next window's are written. Otherwise the draw order runs over all the particles: a
+// histogram of the draw keys cuts the key range into slabs of at most a window's splats, and each
+// slab, gathered from every window and sorted, is drawn in turn; equal keys fall in one slab, so
+// the order within a slab is the order over all.
 #include <cuda_runtime.h>
 #include <omp.h>
 
@@ -13,9 +22,12 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <functional>
 #include <future>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/cub_calls.cuh"
@@ -38,6 +50,7 @@ struct DeviceParticles::Memory {
   explicit Memory(CudaSession& s) : session(s) {}
   CudaSession& session;
   std::size_t n = 0;
+  std::size_t window = 0;  // the particles the working memory holds: n, or fewer (a view in windows)
   bool typed = false, vector_colour = false;
   double box_size = 0;
   DeviceBuffer<unsigned char> arena;
@@ -67,12 +80,13 @@ struct DeviceParticles::Memory {
       colour[2] = l.template take<float>(n);
     }
     if (typed) type = l.template take<std::uint8_t>(n);
-    splats = {l.template take<float>(cuda_detail::fields * n), n};
-    gpu_place = l.template take<std::uint32_t>(n + 1);
-    host_place = l.template take<std::uint32_t>(n + 1);
-    tie = l.template take<std::uint32_t>(n);
-    scan = cuda_detail::take_cub_scratch(l, cuda_detail::exclusive_sum_bytes<std::uint32_t>(n + 1));
-    order = cuda_detail::lay_out_order(l, n);
+    const std::size_t w = window;
+    splats = {l.template take<float>(cuda_detail::fields * w), w};
+    gpu_place = l.template take<std::uint32_t>(w + 1);
+    host_place = l.template take<std::uint32_t>(w + 1);
+    tie = l.template take<std::uint32_t>(w);
+    scan = cuda_detail::take_cub_scratch(l, cuda_detail::exclusive_sum_bytes<std::uint32_t>(w + 1));
+    order = cuda_detail::lay_out_order(l, w);
   }
 };
 
@@ -181,22 +195,6 @@ __device__ ProjectedParticle project_one(std::uint32_t i, const ParticleFields& 
   return project_particle(px, py, pz, p.hsml[i], p.intensity[i], look.smooth, k);
 }
 
-// Marks: 1 in the GPU's place array for a splat in view it draws, 1 in the host's for one beyond
-// the boundary (a_eq_e); place[n] = 0, so that the sums end with the counts.
-__global__ void mark_kernel(std::uint32_t n, ParticleFields p, ProjectionConstants k, const TypeLook* looks, Wrap wrap,
-                            int beyond, std::uint32_t* __restrict__ gpu_place, std::uint32_t* __restrict__ host_place) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i > n) return;
-  if (i == n) {
-    gpu_place[n] = host_place[n] = 0;
-    return;
-  }
-  const ProjectedParticle s = project_one(i, p, k, looks, wrap);
-  const bool host = s.keep && beyond >= 0 && beyond_boundary(s.r, beyond);
-  gpu_place[i] = s.keep && !host ? 1u : 0u;
-  host_place[i] = host ? 1u : 0u;
-}
-
 // Palette::at() on the device, its interpolation fused or not as the host's build has it
 // (DeviceView::fused_palette; this file is built with -fmad=false, so the plain form stays a
 // multiply and an add): the emissions, and the pictures, are the host's bits.
@@ -213,38 +211,135 @@ __device__ float3 palette_at(const float3* entries, const TypeLook& look, float 
                      palette_lerp(lo.z, hi.z, frac, fused));
 }
 
-// Writes each splat in view at its place: x, y, radius, the emission (the colour stage's
-// e = colour * I * brightness) and with `keyed` the draw key.
-__global__ void write_kernel(std::uint32_t n, ParticleFields p, ProjectionConstants k, const TypeLook* looks,
-                             const float3* palettes, Wrap wrap, const std::uint32_t* __restrict__ gpu_place,
-                             const std::uint32_t* __restrict__ host_place, float* __restrict__ out, std::size_t stride,
-                             bool keyed, SortOrder sort, TieTiles tiles, std::uint32_t* __restrict__ tie, bool fused) {
+// What every pass of a view reads: the particles (of one window: its first particle is index 0
+// here), the camera, the looks.
+struct ViewPass {
+  ParticleFields p;
+  ProjectionConstants k;
+  const TypeLook* looks;
+  const float3* palettes;
+  Wrap wrap;
+  SortOrder sort;
+  bool fused;
+};
+
+// A particle's splat: projected, and its emission (the colour stage's e = colour * I * brightness).
+struct SplatValues {
+  ProjectedParticle s;
+  float e[3];
+};
+__device__ SplatValues splat_values(std::uint32_t i, const ViewPass& v) {
+  SplatValues out;
+  out.s = project_one(i, v.p, v.k, v.looks, v.wrap);
+  const TypeLook& look = v.looks[v.p.type ? v.p.type[i] : 0];
+  const float scale = out.s.intensity * look.brightness;
+  if (look.vector_colour) {
+    for (int c = 0; c < 3; ++c) out.e[c] = v.p.colour[c][i] * scale;
+  } else {
+    const float3 rgb = palette_at(v.palettes, look, v.p.colour[0][i], v.fused);
+    out.e[0] = rgb.x * scale;
+    out.e[1] = rgb.y * scale;
+    out.e[2] = rgb.z * scale;
+  }
+  return out;
+}
+
+// The draw key of a particle in view (sort not SortOrder::none); the emission only where it
+// orders.
+__device__ std::uint32_t key_of(std::uint32_t i, const ViewPass& v, bool* in_view) {
+  if (v.sort == SortOrder::red_descending || v.sort == SortOrder::red_ascending) {
+    const SplatValues sv = splat_values(i, v);
+    *in_view = sv.s.keep;
+    return draw_key(v.sort, sv.s.zp, sv.e[0], sv.s.r);
+  }
+  const ProjectedParticle s = project_one(i, v.p, v.k, v.looks, v.wrap);
+  *in_view = s.keep;
+  return draw_key(v.sort, s.zp, 0.0f, s.r);
+}
+
+// The draw keys of a slab, lo to hi (both in); `on` false: every key.
+struct KeySlab {
+  bool on;
+  std::uint32_t lo, hi;
+};
+
+// Marks: 1 in the GPU's place array for a splat in view it draws (of the slab), 1 in the host's
+// for one beyond the boundary (a_eq_e); place[n] = 0, so that the sums end with the counts.
+__global__ void mark_kernel(std::uint32_t n, ViewPass v, int beyond, KeySlab slab,
+                            std::uint32_t* __restrict__ gpu_place, std::uint32_t* __restrict__ host_place) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > n) return;
+  if (i == n) {
+    gpu_place[n] = host_place[n] = 0;
+    return;
+  }
+  bool keep;
+  float r = 0;
+  if (slab.on) {
+    const std::uint32_t key = key_of(i, v, &keep);
+    keep = keep && key >= slab.lo && key <= slab.hi;
+  } else {
+    const ProjectedParticle s = project_one(i, v.p, v.k, v.looks, v.wrap);
+    keep = s.keep;
+    r = s.r;
+  }
+  const bool host = keep && beyond >= 0 && beyond_boundary(r, beyond);
+  gpu_place[i] = keep && !host ? 1u : 0u;
+  host_place[i] = host ? 1u : 0u;
+}
+
+// Writes each splat marked at its place after `base`: x, y, radius, the emission and with `keyed`
+// the draw key.
+__global__ void write_kernel(std::uint32_t n, ViewPass v, const std::uint32_t* __restrict__ gpu_place,
+                             const std::uint32_t* __restrict__ host_place, std::size_t base, float* __restrict__ out,
+                             std::size_t stride, bool keyed, TieTiles tiles, std::uint32_t* __restrict__ tie) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const bool gpu = gpu_place[i + 1] != gpu_place[i], host = host_place[i + 1] != host_place[i];
   if (!gpu && !host) return;
-  const ProjectedParticle s = project_one(i, p, k, looks, wrap);
-  const TypeLook& look = looks[p.type ? p.type[i] : 0];
-  const float scale = s.intensity * look.brightness;
-  float e[3];
-  if (look.vector_colour) {
-    for (int c = 0; c < 3; ++c) e[c] = p.colour[c][i] * scale;
-  } else {
-    const float3 rgb = palette_at(palettes, look, p.colour[0][i], fused);
-    e[0] = rgb.x * scale;
-    e[1] = rgb.y * scale;
-    e[2] = rgb.z * scale;
-  }
-  const std::size_t at = gpu ? gpu_place[i] : gpu_place[n] + host_place[i];
+  const SplatValues sv = splat_values(i, v);
+  const ProjectedParticle& s = sv.s;
+  const std::size_t at = base + (gpu ? gpu_place[i] : gpu_place[n] + host_place[i]);
   out[at] = s.X;
   out[stride + at] = s.Y;
   out[2 * stride + at] = s.r;
-  for (int c = 0; c < 3; ++c) out[(3 + c) * stride + at] = e[c];
+  for (int c = 0; c < 3; ++c) out[(3 + c) * stride + at] = sv.e[c];
   if (keyed) {
     reinterpret_cast<std::uint32_t*>(out + cuda_detail::float_fields * stride)[at] =
-        sort == SortOrder::none ? gpu_place[i] : draw_key(sort, s.zp, e[0], s.r);
+        v.sort == SortOrder::none ? gpu_place[i] : draw_key(v.sort, s.zp, sv.e[0], s.r);
     if (tiles.size > 0) tie[at] = centre_tile(s.X, s.Y, tiles);
   }
+}
+
+// Counts the particles in view by draw key: keys lo + b * 2^shift ... lo + (b + 1) * 2^shift - 1
+// in bin b (of `bins`, at most histogram_bins), added to `counts`. Each block counts in shared
+// memory over a stretch of the particles, then adds its counts.
+constexpr int histogram_bins = 4096;
+__global__ void key_histogram_kernel(std::uint32_t n, ViewPass v, std::uint32_t lo, int shift, std::uint32_t bins,
+                                     unsigned long long* __restrict__ counts) {
+  __shared__ std::uint32_t local[histogram_bins];
+  for (std::uint32_t b = threadIdx.x; b < bins; b += blockDim.x) local[b] = 0;
+  __syncthreads();
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    bool in_view;
+    const std::uint32_t key = key_of(i, v, &in_view);
+    if (!in_view || key < lo) continue;
+    const std::uint32_t b = (key - lo) >> shift;
+    if (b < bins) atomicAdd(&local[b], 1u);
+  }
+  __syncthreads();
+  for (std::uint32_t b = threadIdx.x; b < bins; b += blockDim.x)
+    if (local[b]) atomicAdd(&counts[b], (unsigned long long)local[b]);
+}
+
+// The pass over the window of particles from `first` on: their fields from index 0.
+ViewPass in_window(const ViewPass& whole, std::size_t first) {
+  ViewPass v = whole;
+  for (const float** f : {&v.p.x, &v.p.y, &v.p.z, &v.p.hsml, &v.p.intensity}) *f += first;
+  for (const float*& c : v.p.colour)
+    if (c) c += first;
+  if (v.p.type) v.p.type += first;
+  return v;
 }
 
 }  // namespace
@@ -254,11 +349,36 @@ DeviceParticles::~DeviceParticles() = default;
 std::size_t DeviceParticles::size() const { return memory_->n; }
 double DeviceParticles::device_mib() const { return double(memory_->bytes) / (1024.0 * 1024.0); }
 
-std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet& p, CudaSession& session, std::string* why) {
+namespace {
+
+// Device bytes of the particles' fields and of a view's working memory for a window of them.
+std::size_t bytes_of(DeviceParticles::Memory& m, std::size_t window) {
+  m.window = window;
+  DeviceLayout measure;
+  m.lay_out(measure);
+  return measure.bytes();
+}
+
+// The widest window, at most `most`, whose memory with the fields' takes at most `budget` bytes;
+// 0 when not even the narrowest does (the memory grows with the window).
+std::size_t widest_window(DeviceParticles::Memory& m, std::size_t most, std::size_t budget) {
+  if (bytes_of(m, most) <= budget) return most;
+  std::size_t lo = 0, hi = most;  // lo fits (or is 0), hi does not
+  while (hi - lo > 1) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    (bytes_of(m, mid) <= budget ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+}  // namespace
+
+std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet& p, CudaSession& session, std::string* why,
+                                                         std::size_t window) {
   CUDA_CHECK(cudaSetDevice(session.device()));
   check_fields(p);
-  if (p.size() > (std::size_t(1) << 30)) {  // (CUB's counts are ints)
-    if (why) *why = "more than 2^30 particles";
+  if (p.size() > std::size_t(UINT32_MAX)) {
+    if (why) *why = "more than 2^32 - 1 particles";
     return nullptr;
   }
   auto m = std::make_unique<Memory>(session);
@@ -266,15 +386,22 @@ std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet& p, C
   m->typed = !p.type.empty();
   m->vector_colour = !p.colour[1].empty();
   m->box_size = p.box_size;
-  DeviceLayout measure;
-  m->lay_out(measure);
-  m->bytes = measure.bytes();
   const std::size_t free = cuda_detail::device_memory().free;
-  if (m->bytes > free / cuda_detail::resident_memory_share ||
-      !m->arena.try_allocate(std::max<std::size_t>(m->bytes, 1))) {
+  const std::size_t budget = free / cuda_detail::resident_memory_share;
+  // The working memory for all of them where it fits (CUB's counts are ints: 2^30 at most), else
+  // the widest window that does, but none narrower than a pass is worth.
+  const std::size_t most = std::min({m->n, std::size_t(1) << 30, window > 0 ? window : m->n});
+  m->window = widest_window(*m, std::max<std::size_t>(most, 1), budget);
+  const std::size_t narrowest = std::min<std::size_t>(std::max<std::size_t>(most, 1), std::size_t(1) << 16);
+  if (m->window < narrowest) {
     if (why)
-      *why = std::to_string(m->bytes >> 20) + " MiB of GPU memory wanted, more than half the " +
+      *why = std::to_string(bytes_of(*m, narrowest) >> 20) + " MiB of GPU memory wanted, more than half the " +
              std::to_string(free >> 20) + " MiB free";
+    return nullptr;
+  }
+  m->bytes = bytes_of(*m, m->window);
+  if (!m->arena.try_allocate(std::max<std::size_t>(m->bytes, 1))) {
+    if (why) *why = "the GPU could not give " + std::to_string(m->bytes >> 20) + " MiB";
     return nullptr;
   }
   DeviceLayout carve(m->arena.get());
@@ -293,6 +420,8 @@ std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet& p, C
   return d;
 }
 
+std::size_t DeviceParticles::window() const { return memory_->window; }
+
 void DeviceParticles::refresh_values(const ParticleSet& p) {
   Memory& m = *memory_;
   check_fields(p);
@@ -305,6 +434,69 @@ void DeviceParticles::refresh_values(const ParticleSet& p) {
     if (m.colour[c]) copy.up(m.colour[c], p.colour[c]);
   copy.finish();
 }
+
+namespace {
+
+// The slabs of the draw order of the particles in view: ranges of keys, in draw order, of at most
+// a window's splats each. From histograms of the keys: bins of 2^20 keys over all keys, then where
+// a bin holds more than a window, bins of 2^8 keys within it, then of single keys.
+std::vector<KeySlab> key_slabs(DeviceParticles::Memory& m, const ViewPass& whole, cudaStream_t compute) {
+  DeviceBuffer<unsigned long long> counts;
+  if (!counts.try_allocate(histogram_bins))
+    throw std::runtime_error("the GPU has no memory left for the histogram of the draw keys");
+  int processors = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, m.session.device()));
+  const unsigned blocks = unsigned(std::max(1, processors)) * 4;  // each counts a stretch in shared memory
+  auto histogram = [&](std::uint32_t lo, int shift, std::uint32_t bins) {
+    CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, bins * sizeof(unsigned long long), compute));
+    for (std::size_t first = 0; first < m.n; first += m.window) {
+      key_histogram_kernel<<<blocks, cuda_detail::small_block, 0, compute>>>(
+          std::uint32_t(std::min(m.window, m.n - first)), in_window(whole, first), lo, shift, bins, counts.get());
+      CUDA_CHECK_LAUNCH();
+    }
+    std::vector<unsigned long long> h(bins);
+    CUDA_CHECK(
+        cudaMemcpyAsync(h.data(), counts.get(), bins * sizeof(unsigned long long), cudaMemcpyDeviceToHost, compute));
+    CUDA_CHECK(cudaStreamSynchronize(compute));
+    return h;
+  };
+  std::vector<KeySlab> slabs;
+  KeySlab open{false, 0, 0};
+  std::size_t held = 0;  // splats in the open slab
+  auto close = [&] {
+    if (open.on) slabs.push_back(open);
+    open.on = false;
+    held = 0;
+  };
+  auto add = [&](std::uint32_t lo, std::uint32_t hi, std::size_t splats) {
+    if (splats == 0) return;
+    if (open.on && held + splats > m.window) close();
+    if (!open.on) open = {true, lo, hi};
+    open.hi = hi;
+    held += splats;
+  };
+  std::function<void(std::uint32_t, int, std::uint32_t)> level = [&](std::uint32_t lo, int shift, std::uint32_t bins) {
+    const std::vector<unsigned long long> h = histogram(lo, shift, bins);
+    for (std::uint32_t b = 0; b < bins; ++b) {
+      const std::uint64_t first_key = std::uint64_t(lo) + (std::uint64_t(b) << shift);
+      const std::uint64_t last_key = first_key + (std::uint64_t(1) << shift) - 1;
+      if (h[b] <= m.window) {
+        add(std::uint32_t(first_key), std::uint32_t(last_key), std::size_t(h[b]));
+      } else if (shift == 0) {
+        throw std::runtime_error(std::to_string(h[b]) + " splats in view have one draw key, more than the " +
+                                 std::to_string(m.window) + " that a window of the GPU's memory holds");
+      } else {
+        const int finer = shift >= 12 ? shift - 12 : 0;
+        level(std::uint32_t(first_key), finer, std::uint32_t(1) << (shift - finer));
+      }
+    }
+  };
+  level(0, 20, histogram_bins);
+  close();
+  return slabs;
+}
+
+}  // namespace
 
 CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& view, const CudaOptions& requested,
                                  Image& image, CudaSession& session, const DrawBeyond& beyond) {
@@ -347,15 +539,9 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
   const ParticleFields fields{m.x, m.y, m.z, m.hsml, m.intensity, {m.colour[0], m.colour[1], m.colour[2]}, m.type};
   const Wrap wrap{
       view.wrap && m.box_size > 0, {view.wrap_centre[0], view.wrap_centre[1], view.wrap_centre[2]}, m.box_size};
-  Event timing[4] = {Event(true), Event(true), Event(true), Event(true)};
-  CUDA_CHECK(cudaEventRecord(timing[0], compute));
-  const std::uint32_t n = std::uint32_t(m.n);
+  const ViewPass whole{fields, view.projection, device_looks.get(), device_entries.get(),
+                       wrap,   view.sort,       view.fused_palette};
   const int boundary = o.host.a_eq_e ? o.boundary : -1;  // -1: none go to the host
-  mark_kernel<<<cuda_detail::blocks_for(m.n + 1), cuda_detail::small_block, 0, compute>>>(
-      n, fields, view.projection, device_looks.get(), wrap, boundary, m.gpu_place, m.host_place);
-  CUDA_CHECK_LAUNCH();
-  cuda_detail::exclusive_sum(m.scan, m.gpu_place, m.gpu_place, n + 1, compute);  // in place, as CUB allows
-  cuda_detail::exclusive_sum(m.scan, m.host_place, m.host_place, n + 1, compute);
   const bool keyed = !o.host.a_eq_e;
   // Equal keys by tile only where there can be equal keys (sort_type 0's are the places).
   TieTiles tiles{keyed && view.sort != SortOrder::none ? std::max(0, view.tie_tile_size) : 0, 1, 1, image.width,
@@ -364,34 +550,88 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
     tiles.nx = (image.width + tiles.size - 1) / tiles.size;
     tiles.ny = (image.height + tiles.size - 1) / tiles.size;
   }
-  write_kernel<<<cuda_detail::blocks_for(m.n), cuda_detail::small_block, 0, compute>>>(
-      n, fields, view.projection, device_looks.get(), device_entries.get(), wrap, m.gpu_place, m.host_place,
-      m.splats.field, m.splats.stride, keyed, view.sort, tiles, m.tie, view.fused_palette);
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaEventRecord(timing[1], compute));
-  std::uint32_t counts[2];
-  CUDA_CHECK(cudaMemcpyAsync(&counts[0], m.gpu_place + n, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
-  CUDA_CHECK(cudaMemcpyAsync(&counts[1], m.host_place + n, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
-  CUDA_CHECK(cudaStreamSynchronize(compute));
-  const std::size_t on_gpu = counts[0], on_host = counts[1];
-  report.on_gpu = on_gpu;
-  report.on_host = on_host;
-  report.geometry_seconds = timing[1].seconds_since(timing[0]);
-
-  // The host's splats come up (a few, as a rule: the widest) and are drawn while the GPU draws.
-  std::vector<float> host_fields(cuda_detail::float_fields * on_host);
-  for (int f = 0; f < cuda_detail::float_fields && on_host > 0; ++f)
-    CUDA_CHECK(cudaMemcpyAsync(host_fields.data() + f * on_host, m.splats.field + f * m.splats.stride + on_gpu,
-                               on_host * sizeof(float), cudaMemcpyDeviceToHost, compute));
-  CUDA_CHECK(cudaStreamSynchronize(compute));
+  cuda_detail::TieOrder ties;
+  if (tiles.size > 0) {
+    ties.tie = m.tie;
+    while ((std::uint64_t(1) << ties.tie_bits) < std::uint64_t(tiles.nx) * std::uint64_t(tiles.ny)) ++ties.tie_bits;
+  }
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+
+  // Marks and writes the splats of window [first, first + count) (of `slab`) after `base`: the
+  // GPU's count and the host's, once written.
+  Event marked(true), written(true);
+  auto write_window = [&](std::size_t first, std::size_t count, const KeySlab& slab, std::size_t base) {
+    const ViewPass v = in_window(whole, first);
+    const std::uint32_t c = std::uint32_t(count);
+    CUDA_CHECK(cudaEventRecord(marked, compute));
+    mark_kernel<<<cuda_detail::blocks_for(count + 1), cuda_detail::small_block, 0, compute>>>(
+        c, v, boundary, slab, m.gpu_place, m.host_place);
+    CUDA_CHECK_LAUNCH();
+    cuda_detail::exclusive_sum(m.scan, m.gpu_place, m.gpu_place, c + 1, compute);  // in place, as CUB allows
+    cuda_detail::exclusive_sum(m.scan, m.host_place, m.host_place, c + 1, compute);
+    std::uint32_t counts[2];
+    CUDA_CHECK(cudaMemcpyAsync(&counts[0], m.gpu_place + c, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
+    CUDA_CHECK(cudaMemcpyAsync(&counts[1], m.host_place + c, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
+    CUDA_CHECK(cudaStreamSynchronize(compute));
+    // (A slab holds at most a window's splats, as its keys were counted: the same projection.)
+    if (base + counts[0] + counts[1] > m.window)
+      throw std::logic_error("render_particles_cuda: a slab of the draw order with more splats than a window");
+    write_kernel<<<cuda_detail::blocks_for(count), cuda_detail::small_block, 0, compute>>>(
+        c, v, m.gpu_place, m.host_place, base, m.splats.field, m.splats.stride, keyed, tiles, m.tie);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaEventRecord(written, compute));
+    CUDA_CHECK(cudaEventSynchronize(written));
+    report.geometry_seconds += written.seconds_since(marked);
+    return std::pair<std::size_t, std::size_t>(counts[0], counts[1]);
+  };
+
+  // The slabs of the draw order: one, of every key, unless the order runs over windows.
+  const bool windowed = m.window < m.n;
+  const bool slabbed = windowed && keyed && view.sort != SortOrder::none;
+  std::vector<KeySlab> slabs = {KeySlab{false, 0, 0}};
+  if (slabbed) {
+    const Clock::time_point counted = Clock::now();
+    slabs = key_slabs(m, whole, compute);
+    report.geometry_seconds += seconds_since(counted);
+  }
+
+  // Drawing: the renderer's scratch for the most splats drawn at once, grown as needed (after the
+  // draws queued with the scratch before are done).
+  std::size_t scratch_for = 0;
+  std::deque<Event> draw_events;  // started and ended, of every draw
+  auto draw = [&](std::size_t splats) {
+    if (splats == 0) return;
+    if (cuda_detail::device_window(splats) > scratch_for) {
+      CUDA_CHECK(cudaStreamSynchronize(compute));
+      scratch_for = cuda_detail::device_window(windowed ? m.window : splats);
+      if (!target.renderer().allocate(scratch_for))
+        throw std::runtime_error("the GPU has too little free memory left to draw " + std::to_string(splats) +
+                                 " splats beside the particles kept on it");
+    }
+    CUDA_CHECK(cudaEventRecord(draw_events.emplace_back(true), compute));
+    cuda_detail::draw_device_splats(m.splats, splats, keyed, m.order, target.renderer(), target.image(), compute, ties,
+                                    false);
+    CUDA_CHECK(cudaEventRecord(draw_events.emplace_back(true), compute));
+  };
+
+  // The splats beyond the boundary come up (a few, as a rule: the widest) and are drawn on a
+  // thread of their own while the GPU draws; one window's at a time, as they write into `image`.
+  std::vector<float> host_fields;
   std::future<double> host_work;
-  if (on_host > 0) {
+  auto draw_beyond = [&](std::size_t on_gpu, std::size_t on_host) {
+    if (host_work.valid()) report.host_seconds += host_work.get();
+    if (on_host == 0) return;
     if (!beyond)
       throw std::invalid_argument("render_particles_cuda: splats beyond the boundary and no one to draw them");
-    host_work = std::async(std::launch::async, [&] {
+    host_fields.resize(cuda_detail::float_fields * on_host);
+    for (int f = 0; f < cuda_detail::float_fields; ++f)
+      CUDA_CHECK(cudaMemcpyAsync(host_fields.data() + f * on_host, m.splats.field + f * m.splats.stride + on_gpu,
+                                 on_host * sizeof(float), cudaMemcpyDeviceToHost, compute));
+    CUDA_CHECK(cudaStreamSynchronize(compute));
+    host_work = std::async(std::launch::async, [&, on_host] {
+      const Clock::time_point begun = Clock::now();
       SplatView v;
       v.n = on_host;
       const float* f = host_fields.data();
@@ -400,30 +640,39 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
       v.radius = f + 2 * on_host;
       for (int c = 0; c < 3; ++c) v.e[c] = f + (3 + c) * on_host;
       beyond(v);
-      return seconds_since(start);
+      return seconds_since(begun);
     });
-  }
+  };
+
   try {
-    if (!target.renderer().allocate(cuda_detail::device_window(on_gpu)))
-      throw std::runtime_error("the GPU has too little free memory left to draw " + std::to_string(on_gpu) +
-                               " splats beside the particles kept on it");
-    CUDA_CHECK(cudaEventRecord(timing[2], compute));
-    cuda_detail::TieOrder ties;
-    if (tiles.size > 0) {
-      ties.tie = m.tie;
-      while ((std::uint64_t(1) << ties.tie_bits) < std::uint64_t(tiles.nx) * std::uint64_t(tiles.ny)) ++ties.tie_bits;
+    for (const KeySlab& slab : slabs) {
+      std::size_t base = 0;  // the slab's splats so far
+      for (std::size_t first = 0; first < m.n; first += m.window) {
+        const auto [on_gpu, on_host] = write_window(first, std::min(m.window, m.n - first), slab, slabbed ? base : 0);
+        report.on_gpu += on_gpu;
+        report.on_host += on_host;
+        if (slabbed) {
+          base += on_gpu;
+        } else {  // each window drawn before the next is written
+          draw_beyond(on_gpu, on_host);
+          draw(on_gpu);
+        }
+      }
+      if (slabbed) draw(base);
     }
-    cuda_detail::draw_device_splats(m.splats, on_gpu, keyed, m.order, target.renderer(), target.image(), compute, ties);
-    CUDA_CHECK(cudaEventRecord(timing[3], compute));
+    if (scratch_for > 0) target.renderer().finish(target.image(), compute);  // (none drawn: nothing owed)
     CUDA_CHECK(cudaStreamSynchronize(compute));
     report.gpu_seconds = seconds_since(start);
   } catch (...) {
     if (host_work.valid()) host_work.wait();  // it writes into `image`: let it finish first
     throw;
   }
-  if (host_work.valid()) report.host_seconds = host_work.get();
-  report.kernel_seconds = timing[3].seconds_since(timing[2]);
-  report.chunks = 0;  // nothing went up
+  if (host_work.valid()) report.host_seconds += host_work.get();
+  for (std::size_t e = 0; e + 1 < draw_events.size(); e += 2)
+    report.kernel_seconds += draw_events[e + 1].seconds_since(draw_events[e]);
+  // Nothing went up: the chunks are the windows, or the slabs of the draw order, drawn in turn.
+  report.chunks = windowed ? (slabbed ? slabs.size() : (m.n + m.window - 1) / m.window) : 0;
+  report.window = windowed ? m.window : 0;
   report.device_mib = cuda_detail::device_memory().used_mib();
   target.fetch(image);
   return report;

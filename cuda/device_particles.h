@@ -53,10 +53,13 @@ struct DeviceView {
 class DeviceParticles {
  public:
   // Copies the fields a view needs (positions, hsml, intensity, colours, types) to the session's
-  // device, with the working memory of a view beside them. Null, with `why`, when these would take
-  // more than half the device's free memory (the caller draws on the host's path then).
+  // device, with the working memory of a view beside them: for all of them where these take at
+  // most half the device's free memory, else for a window of as many as fit (10^9 particles on an
+  // 80 GB GPU: views are then drawn a window at a time, see device_particles.cu). `window` (0:
+  // none) bounds it. Null, with `why`, when not even a narrow window fits beside the fields (the
+  // caller draws on the host's path then).
   static std::unique_ptr<DeviceParticles> upload(const ParticleSet& particles, CudaSession& session,
-                                                 std::string* why = nullptr);
+                                                 std::string* why = nullptr, std::size_t window = 0);
   ~DeviceParticles();
   DeviceParticles(const DeviceParticles&) = delete;
   DeviceParticles& operator=(const DeviceParticles&) = delete;
@@ -64,7 +67,8 @@ class DeviceParticles {
   // The intensities and colours copied again (normalised anew; the same particles, unmoved).
   void refresh_values(const ParticleSet& particles);
   std::size_t size() const;
-  double device_mib() const;  // what they and their working memory take
+  std::size_t window() const;  // the particles a view's working memory holds (size(): all)
+  double device_mib() const;   // what they and their working memory take
 
   struct Memory;  // defined by the CUDA code
   Memory& memory() { return *memory_; }

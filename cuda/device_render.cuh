@@ -93,9 +93,11 @@ struct TieOrder {
 // Queues the drawing of splats [0, n) on the compute stream: with keys (a_eq_e = FALSE) sorted
 // into draw order there (stably: equal keys as `ties` says) and drawn in windows of that order;
 // without, in windows of index order. The renderer has scratch for device_window(n) splats. The
-// keys (and ties) are used up.
+// keys (and ties) are used up. `finish`: the renderer's finish() after them (false: the caller's,
+// after more splats).
 void draw_device_splats(const DeviceSplats& splats, std::size_t n, bool keyed, const OrderScratch& scratch,
-                        ChunkRenderer& renderer, float* image, cudaStream_t compute, const TieOrder& ties = {});
+                        ChunkRenderer& renderer, float* image, cudaStream_t compute, const TieOrder& ties = {},
+                        bool finish = true);
 
 }  // namespace cuda_detail
 }  // namespace splotch

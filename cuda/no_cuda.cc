@@ -25,12 +25,14 @@ CudaReport render_cuda(const SplatView&, const CudaOptions&, Image&, CudaSession
 struct DeviceParticles::Memory {};
 DeviceParticles::DeviceParticles(std::unique_ptr<Memory> memory) : memory_(std::move(memory)) {}
 DeviceParticles::~DeviceParticles() = default;
-std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet&, CudaSession&, std::string* why) {
+std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet&, CudaSession&, std::string* why,
+                                                         std::size_t) {
   if (why) *why = "this build of splotch has no GPU renderer";
   return nullptr;
 }
 void DeviceParticles::refresh_values(const ParticleSet&) {}
 std::size_t DeviceParticles::size() const { return 0; }
+std::size_t DeviceParticles::window() const { return 0; }
 double DeviceParticles::device_mib() const { return 0; }
 CudaReport render_particles_cuda(DeviceParticles&, const DeviceView&, const CudaOptions&, Image&, CudaSession&,
                                  const DrawBeyond&) {

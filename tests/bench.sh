@@ -14,6 +14,8 @@
 #                                      # and gpu_MiB are the GPU rows' render parts and device memory
 #   FORMAT=gadget tests/bench.sh      # the Gadget-2 snapshot (the generator's default) instead of
 #                                      # the raw block file: the same particles, read by the Gadget reader
+#   FORMAT=gadget FILES=16 SIZES=1e9 RESOLUTIONS=2048 RENDERERS=cuda tests/bench.sh  # a snapshot
+#                                      # in 16 files (make_snapshot --files: 10^9 is 44 GB; 46 GB of disk)
 #   FORMAT=gadget EXTRA="size_estimate0=knn" SIZES=1e7 tests/bench.sh  # more keys for every run
 #                                      # (here: smoothing lengths from the 32 nearest neighbours, the hsml column)
 #   RENDERERS="host auto cuda" tests/bench.sh  # auto: the default, labelled with what it chose
@@ -31,6 +33,7 @@ RUNS=${RUNS:-5}
 SIZES=${SIZES:-"1e6 1e7"}
 RESOLUTIONS=${RESOLUTIONS:-"800 2048"}
 FORMAT=${FORMAT:-raw}
+FILES=${FILES:-1}
 read -r -a extra_args <<<"${EXTRA:-}"
 # GPU rows by default where a GPU answers (the binary must then be built with CUDA, as `make` does
 # when nvcc is found).
@@ -91,14 +94,18 @@ for s in $stages; do printf " %9s" "$s"; done
 printf " %9s %9s %10s %9s %8s %9s %9s %9s\n" "peak_MiB" "gpu_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB" "render_vs" "wall_vs"
 
 for n in $SIZES; do
-  if [ "$FORMAT" = gadget ]; then
+  if [ "$FORMAT" = gadget ] && [ "$FILES" -gt 1 ]; then
+    snapshot=$DIR/bench_${n}_${FILES}files_000 par=tests/bench/bench_gadget.par dataset=gadget_$n
+    [ -f "$snapshot.$((FILES - 1))" ] ||
+      bin/make_snapshot --n "$(count_of "$n")" --seed 1 --files "$FILES" --out "$snapshot" >&2
+  elif [ "$FORMAT" = gadget ]; then
     snapshot=$DIR/bench_${n}_000 par=tests/bench/bench_gadget.par dataset=gadget_$n
     [ -f "$snapshot" ] || bin/make_snapshot --n "$(count_of "$n")" --seed 1 --out "$snapshot" >&2
   else
     snapshot=$DIR/bench_$n.bin par=tests/bench/bench.par dataset=bench_$n
     [ -f "$snapshot" ] || bin/make_snapshot --n "$(count_of "$n")" --seed 1 --raw block --out "$snapshot" >&2
   fi
-  cat "$snapshot" >/dev/null  # every run reads from the page cache, as the original's figures do
+  cat "$snapshot"* >/dev/null  # every run reads from the page cache, as the original's figures do
   for res in $RESOLUTIONS; do
     for aeqe in TRUE FALSE; do
       host_render=-; host_wall=-

@@ -15,12 +15,15 @@
 
 #include "cuda/device_particles.h"
 #include "io/image_reader.h"
+#include "params/param_file.h"
+#include "splotch/frame/pipeline.h"
 #include "splotch/render/gpu_particles.h"
 #include "splotch/render/host_renderer.h"
 #include "splotch/stages/colour.h"
 #include "splotch/stages/geometry.h"
 #include "splotch/stages/sort.h"
 #include "splotch/stages/tile_order.h"
+#include "splotch/util/console.h"
 #include "tests/gpu_skip.h"
 #include "tests/test_support.h"
 
@@ -102,11 +105,9 @@ struct Case {
   bool equal_hsml = false;  // every particle of a type has the same radius: ties of sort_type 4
 };
 
-}  // namespace
-
-TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages and renderer" * doctest::skip(no_gpu())) {
-  const Palette ramp("ramp", {{0, 0, 0.2f}, {1, 0.3f, 0}, {1, 1, 1}});
-  CudaSession session;
+// Every case the GPU draws from kept particles: both projections, the wrap, a preview, splats
+// drawn on the host, both algorithms, every draw order, equal keys.
+std::vector<Case> view_cases() {
   std::vector<Case> cases;
   cases.push_back({"perspective, a_eq_e"});
   cases.push_back({"orthographic, a_eq_e", false});
@@ -123,6 +124,15 @@ TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages an
   // host's tile order leaves equal keys.
   cases.push_back({"a_eq_e = FALSE, equal keys", false, false, false, 1, SortOrder::radius_descending,
                    CudaAlgorithm::btile, 32, true});
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages and renderer" * doctest::skip(no_gpu())) {
+  const Palette ramp("ramp", {{0, 0, 0.2f}, {1, 0.3f, 0}, {1, 1, 1}});
+  CudaSession session;
+  const std::vector<Case> cases = view_cases();
 
   for (const bool vector : {false, true}) {
     const ParticleSet p = box_of_particles(20000, vector, vector ? 5 : 4);
@@ -192,9 +202,133 @@ TEST_CASE("gpu-kept particles: new intensities and colours reach the GPU with re
   CHECK_THROWS_AS(kept->refresh_values(other), std::logic_error);
 }
 
+// The most splats in view that share one draw key (sort_type 4's -radius), on the host.
+std::size_t most_equal_radii(const ParticleSet& p, const GeometryOptions& g, bool wrap) {
+  Splats s = project(p, g, wrap);
+  std::vector<float> r(s.radius.begin(), s.radius.end());
+  std::sort(r.begin(), r.end());
+  std::size_t most = 0;
+  for (std::size_t i = 0, j = 0; i < r.size(); i = j) {
+    while (j < r.size() && r[j] == r[i]) ++j;
+    most = std::max(most, j - i);
+  }
+  return most;
+}
+
+TEST_CASE("gpu-kept particles: views drawn a window of the particles at a time equal the host's" *
+          doctest::skip(no_gpu())) {
+  // Particles whose view's working memory does not fit beside them on the GPU (10^9 on an 80 GB
+  // one) are drawn in windows: a_eq_e and sort_type 0 window by window, the other orders in slabs
+  // of draw keys gathered from every window. 20000 particles in windows of 7000 (three, the last
+  // 6000) and of 12000, every case of the test above.
+  const Palette ramp("ramp", {{0, 0, 0.2f}, {1, 0.3f, 0}, {1, 1, 1}});
+  CudaSession session;
+  const std::vector<Case> cases = view_cases();
+  for (const bool vector : {false, true}) {
+    const ParticleSet p = box_of_particles(20000, vector, vector ? 7 : 6);
+    ParticleSet equal = p;
+    for (float& h : equal.hsml) h = 0.3f;
+    const std::vector<TypeColour> looks = {{false, &ramp, 1.3f}, {vector, vector ? nullptr : &ramp, 0.7f}};
+    for (const std::size_t window : {std::size_t(7000), std::size_t(12000)}) {
+      const std::unique_ptr<DeviceParticles> kept = DeviceParticles::upload(p, session, nullptr, window),
+                                             kept_equal = DeviceParticles::upload(equal, session, nullptr, window);
+      REQUIRE(kept);
+      REQUIRE(kept_equal);
+      CHECK(kept->window() == window);
+      for (const Case& c : cases) {
+        CAPTURE(c.name);
+        CAPTURE(vector);
+        CAPTURE(window);
+        GeometryOptions g = view_of_box(c.perspective);
+        g.preview_fraction = c.preview;
+        if (c.wrap) g.camera.lookat = {1, 1, 1};
+        CudaOptions o;
+        o.algorithm = c.algorithm;
+        o.boundary = c.boundary;
+        o.host.a_eq_e = c.a_eq_e;
+        o.host.tile_size = 32;
+        const ParticleSet& particles = c.equal_hsml ? equal : p;
+        DeviceParticles& on_gpu = c.equal_hsml ? *kept_equal : *kept;
+        std::size_t in_view = 0;
+        const Image host = host_picture(particles, g, c.wrap, looks, c.sort, o.host, in_view, background(g));
+        Image gpu = background(g);
+        if (c.equal_hsml && most_equal_radii(particles, g, c.wrap) > window) {
+          // More splats of one key than a window holds: no slab can hold them (the caller then
+          // draws through the host's stages).
+          CHECK_THROWS_AS(render_gpu_particles(on_gpu, g, c.wrap, looks, c.sort, o, gpu, session), std::runtime_error);
+          continue;
+        }
+        const CudaReport report = render_gpu_particles(on_gpu, g, c.wrap, looks, c.sort, o, gpu, session);
+        CHECK(report.on_gpu + report.on_host == in_view);
+        CHECK(in_view > 2000);
+        // Windows (or, ordered over all, slabs of at most a window's splats).
+        if (c.a_eq_e || c.sort == SortOrder::none)
+          CHECK(report.chunks == (window == 7000 ? 3u : 2u));
+        else
+          CHECK(report.chunks >= (in_view + window - 1) / window);
+        if (c.boundary == 2) CHECK(report.on_host > 100);
+        if (!c.a_eq_e) CHECK(report.on_host == 0);
+        const float scale = max_value(host);
+        CHECK(scale > 0);
+        CHECK(max_abs_difference(host, gpu) <= 1e-4f * scale);
+      }
+    }
+  }
+  // The equal keys: some window size must have seen the case drawn, not refused.
+  const ParticleSet p = box_of_particles(20000, false, 6);
+  ParticleSet equal = p;
+  for (float& h : equal.hsml) h = 0.3f;
+  CHECK(most_equal_radii(equal, view_of_box(false), false) <= 12000);
+  // Without a window given, these few take the working memory for all.
+  const std::unique_ptr<DeviceParticles> all = DeviceParticles::upload(p, session);
+  REQUIRE(all);
+  CHECK(all->window() == p.size());
+}
+
 }  // namespace splotch
 
 namespace splotch {
+
+TEST_CASE("gpu-kept particles: a frame drawn on the GPU a window of its particles at a time, as the host's" *
+          doctest::skip(testing::no_gpu())) {
+  testing::TempDir dir;
+  REQUIRE(testing::run_command("bin/make_demo --n 20000 --out " + dir.file("demo.bin")).status == 0);
+  for (const char* a_eq_e : {"TRUE", "FALSE"}) {
+    CAPTURE(a_eq_e);
+    const testing::CommandResult r =
+        testing::run_command("bin/splotch testdata/demo.par infile=" + dir.file("demo.bin") +
+                             " xres=160 a_eq_e=" + a_eq_e + " renderer=host outfile=" + dir.file("host.png"));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    ParamFile params = ParamFile::read("testdata/demo.par");
+    for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{{"infile", dir.file("demo.bin")},
+                                                                                     {"xres", "160"},
+                                                                                     {"a_eq_e", a_eq_e},
+                                                                                     {"renderer", "cuda"},
+                                                                                     {"outfile", dir.file("gpu.png")}})
+      params.set(key, value, "the test");
+    Console console(true, false);
+    FrameOptions frame;
+    frame.gpu_window = 7000;  // the demo's 20000 particles in three windows
+    const RunReport report = render_frame(params, console, frame);
+    REQUIRE(report.gpu.has_value());
+    CHECK(report.gpu->geometry_on_gpu);
+    // a_eq_e: three windows; FALSE: slabs of the draw order of at most 7000 splats each.
+    if (a_eq_e[0] == 'T')
+      CHECK(report.gpu->chunks == 3);
+    else
+      CHECK(report.gpu->chunks >= (report.particles_active + 6999) / 7000);
+    CHECK(report.particles_active > 7000);
+    const std::string text = report.text();
+    INFO(text);
+    CHECK(text.find("in windows of 7000 particles") != std::string::npos);
+    const Image8 host = read_image(dir.file("host.png")), gpu = read_image(dir.file("gpu.png"));
+    REQUIRE(host.rgb.size() == gpu.rgb.size());
+    const testing::PictureDifference d = testing::picture_difference(host, gpu);
+    CHECK(d.largest <= 2);
+    CHECK(d.lit > 1000);
+  }
+}
 
 TEST_CASE("gpu-kept particles: a single frame's particles are copied to the GPU and drawn from there, as the host's" *
           doctest::skip(testing::no_gpu())) {

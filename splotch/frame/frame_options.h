@@ -54,6 +54,9 @@ struct FrameOptions {
   int frames = 1;
   // The GPU of this process among those it sees (Comm::gpu_index: one GPU per MPI process).
   int device = 0;
+  // A single frame's particles copied to the GPU: a view's working memory there holds at most this
+  // many of them at a time (0: as its free memory allows; tests set it).
+  std::size_t gpu_window = 0;
   // Given the frame's particles (on the host and the GPU) once its pictures are written, instead of
   // freeing them then (null: freed): a run that ends without waiting for the GPU's teardown
   // (splotch/app/process_end.h) need not wait for their release either (10 to 20 ms for 10^8).

@@ -60,7 +60,8 @@ bool several_views(const Settings& s) { return view_paths(s.views, "").size() > 
 // The snapshot file, read by this process for this frame alone.
 class FileSource : public ParticleSource {
  public:
-  FileSource(const FramePlan& plan, Console& console) : plan_(plan), console_(console) {}
+  FileSource(const FramePlan& plan, std::size_t gpu_window, Console& console)
+      : plan_(plan), gpu_window_(gpu_window), console_(console) {}
   void load(StageClock& clock, RunReport& report) override {
     check_memory_before_read(plan_, *this, several_views(plan_.settings), nullptr, console_);
     const double before = clock.load_starts();
@@ -88,7 +89,7 @@ class FileSource : public ParticleSource {
     if (kept_) return kept_.get();
     std::string why;
     try {
-      kept_ = DeviceParticles::upload(loaded_.particles, *session, &why);
+      kept_ = DeviceParticles::upload(loaded_.particles, *session, &why, gpu_window_);
     } catch (const std::runtime_error& e) {  // a CUDA error while copying: drawn as if refused
       why = e.what();
       kept_.reset();
@@ -115,6 +116,7 @@ class FileSource : public ParticleSource {
 
  private:
   const FramePlan& plan_;
+  const std::size_t gpu_window_;
   Console& console_;
   LoadedSnapshot loaded_;
   RunReport* report_ = nullptr;
@@ -404,7 +406,7 @@ std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const Fra
   if (interpolated) return std::make_unique<InterpolationSource>(plan, frame, console);
   if (comm && comm->size() > 1) return std::make_unique<ShareSource>(plan, *comm, console);
   if (frame.cache) return std::make_unique<CacheSource>(plan, frame, console);
-  return std::make_unique<FileSource>(plan, console);
+  return std::make_unique<FileSource>(plan, frame.gpu_window, console);
 }
 
 }  // namespace splotch

@@ -27,11 +27,15 @@ std::string RunReport::text() const {
   for (const std::string& r : ranges) out += "  " + r + "\n";
   for (const std::string& n : notes) out += "  note: " + n + "\n";
   if (gpu && gpu->geometry_on_gpu) {
-    std::snprintf(
-        line, sizeof line,
-        "  splats     %zu on the GPU (projected there from the particles copied to it, %.0f MiB of GPU memory "
-        "in use), %zu on the host (larger than the tile boundary)\n",
-        gpu->on_gpu, gpu->device_mib, gpu->on_host);
+    // Too many for a view's working memory beside them: drawn a window (or a slab of the draw
+    // order) at a time.
+    const std::string windows = gpu->window > 0 ? ", in windows of " + std::to_string(gpu->window) +
+                                                      " particles: " + std::to_string(gpu->chunks) + " drawn in turn"
+                                                : "";
+    std::snprintf(line, sizeof line,
+                  "  splats     %zu on the GPU (projected there from the particles copied to it%s, %.0f MiB of GPU "
+                  "memory in use), %zu on the host (larger than the tile boundary)\n",
+                  gpu->on_gpu, windows.c_str(), gpu->device_mib, gpu->on_host);
     out += line;
   } else if (gpu) {
     std::snprintf(line, sizeof line,
