@@ -80,9 +80,11 @@ struct CudaReport {
   double geometry_seconds = 0;
   // Of those: the particles a view's working memory held at a time, when fewer than all (0).
   std::size_t window = 0;
-  std::size_t chunks = 0;  // transfers to the device
-  double device_mib = 0;   // device memory in use at the end of the GPU part (all of it)
-  int boundary = -1;       // the Btile boundary used, when narrowed to fit; else -1
+  // Chunks copied to the device; with particles kept there, the windows (or the slabs of the
+  // draw order) drawn in turn, 0 when all fit at once.
+  std::size_t chunks = 0;
+  double device_mib = 0;  // device memory in use at the end of the GPU part (all of it)
+  int boundary = -1;      // the Btile boundary used, when narrowed to fit; else -1
 };
 
 // Bytes of shared memory a Btile takes: 3 floats per pixel of the tile grown by the boundary.

@@ -1,10 +1,11 @@
 #include "io/input_file.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -14,30 +15,29 @@
 namespace splotch {
 namespace {
 
-// Whether a file of at least 64 MiB has under half of 64 samples spread over it (64 KiB each) in
-// the page cache: mincore() on a mapping of it, which reads nothing. Smaller files, or where the
-// look fails, count as cached.
+// Whether under half of 64 pages spread over the file are in the page cache: each is read with
+// RWF_NOWAIT, which gives it only when cached (EAGAIN otherwise) and so waits for no disk.
+// (mincore() cannot tell: since Linux 5.0 it reports every page of a file the caller may not
+// write as cached.) Where the kernel or file system cannot tell either, the file counts as cached.
 bool mostly_uncached(int fd, std::size_t size) {
-  constexpr std::size_t least = std::size_t(64) << 20, samples = 64, sample = std::size_t(64) << 10;
-  if (size < least) return false;
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  if (map == MAP_FAILED) return false;
+  constexpr std::size_t samples = 64;
   const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> resident(sample / page);
-  std::size_t in = 0, looked = 0;
+  if (size < page) return false;
+  std::vector<char> buffer(page);
+  std::size_t in = 0;
   for (std::size_t k = 0; k < samples; ++k) {
-    const std::size_t at = (size - sample) / (samples - 1) * k / page * page;
-    if (::mincore(static_cast<char*>(map) + at, sample, resident.data()) != 0) continue;
-    for (unsigned char r : resident) in += r & 1;
-    looked += resident.size();
+    const std::size_t at = (size - page) / (samples - 1) * k / page * page;
+    iovec v{buffer.data(), page};
+    const ssize_t got = ::preadv2(fd, &v, 1, off_t(at), RWF_NOWAIT);
+    if (got < 0 && errno != EAGAIN) return false;  // (EOPNOTSUPP: no way to tell)
+    if (got == ssize_t(std::min(page, size - at))) ++in;
   }
-  ::munmap(map, size);
-  return looked > 0 && 2 * in < looked;
+  return 2 * in < samples;
 }
 
 }  // namespace
 
-InputFile::InputFile(const std::string& path) : path_(path) {
+InputFile::InputFile(const std::string& path, Hints hints, std::size_t look_from) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDONLY);
   if (fd_ < 0) throw UserError("cannot open '" + path + "': " + std::strerror(errno));
   struct stat st;
@@ -48,7 +48,7 @@ InputFile::InputFile(const std::string& path) : path_(path) {
                     ", not a snapshot file");
   }
   size_ = std::size_t(st.st_size);
-  cold_ = mostly_uncached(fd_, size_);
+  cold_ = hints == Hints::always || (size_ >= look_from && mostly_uncached(fd_, size_));
 }
 
 void InputFile::will_need(std::size_t offset, std::size_t bytes) const {

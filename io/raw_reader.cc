@@ -11,6 +11,7 @@
 #include "io/byte_order.h"
 #include "io/first_error.h"
 #include "io/input_file.h"
+#include "io/read_ahead.h"
 #include "params/user_error.h"
 
 namespace splotch {
@@ -89,15 +90,26 @@ void read_blocks(const InputFile& file, const std::vector<Field>& fields, std::s
                  std::size_t total, const RawOptions& o, const ProgressCallback& progress) {
   const std::size_t pieces_per_field = (n + piece_particles - 1) / piece_particles;
   const long pieces = long(pieces_per_field * fields.size());
-  for (const Field& f : fields) file.will_need(4 * (std::size_t(f.column) * total + lo), 4 * n);
+  auto piece_of = [&](long k, std::size_t& first, std::size_t& count) -> const Field& {
+    first = (std::size_t(k) % pieces_per_field) * piece_particles;
+    count = std::min(piece_particles, n - first);
+    return fields[std::size_t(k) / pieces_per_field];
+  };
+  std::vector<ReadAhead::Range> ranges;
+  for (long k = 0; k < pieces; ++k) {
+    std::size_t first, count;
+    const Field& f = piece_of(k, first, count);
+    ranges.push_back({&file, 4 * (std::size_t(f.column) * total + lo + first), 4 * count});
+  }
+  ReadAhead ahead(std::move(ranges));
   std::atomic<long> done{0};
   FirstError error;
 #pragma omp parallel for schedule(dynamic, 1)
   for (long k = 0; k < pieces; ++k) {
     error.run([&] {
-      const Field& f = fields[std::size_t(k) / pieces_per_field];
-      std::size_t first = (std::size_t(k) % pieces_per_field) * piece_particles;
-      std::size_t count = std::min(piece_particles, n - first);
+      std::size_t first, count;
+      const Field& f = piece_of(k, first, count);
+      ahead.reading(std::size_t(k));
       float* dest = f.target->data() + first;
       file.read_at(dest, 4 * count, 4 * (std::size_t(f.column) * total + lo + first));
       finish_values(dest, count, o, f.scale);
@@ -113,7 +125,12 @@ void read_table(const InputFile& file, const std::vector<Field>& fields, std::si
   const std::size_t nf = std::size_t(o.num_fields);
   const std::size_t per_piece = std::max<std::size_t>(1, piece_particles / nf);
   const long total = long((n + per_piece - 1) / per_piece);
-  file.will_need(4 * lo * nf, 4 * n * nf);
+  std::vector<ReadAhead::Range> ranges;
+  for (long k = 0; k < total; ++k) {
+    const std::size_t first = std::size_t(k) * per_piece, count = std::min(per_piece, n - first);
+    ranges.push_back({&file, 4 * (lo + first) * nf, 4 * count * nf});
+  }
+  ReadAhead ahead(std::move(ranges));
   std::atomic<long> done{0};
   FirstError error;
 #pragma omp parallel
@@ -124,6 +141,7 @@ void read_table(const InputFile& file, const std::vector<Field>& fields, std::si
       error.run([&] {
         std::size_t first = std::size_t(k) * per_piece;
         std::size_t count = std::min(per_piece, n - first);
+        ahead.reading(std::size_t(k));
         file.read_at(buffer.data(), 4 * count * nf, 4 * (lo + first) * nf);
         if (o.swap_endian) swap_bytes_4(buffer.data(), count * nf);
         for (const Field& f : fields) {

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "io/first_error.h"
+#include "io/read_ahead.h"
 #include "params/user_error.h"
 
 namespace splotch {
@@ -17,8 +18,10 @@ void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress) {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < count; ++i) f.target[i] = f.value;
   }
+  std::vector<ReadAhead::Range> ranges;
   for (const BlockCopy& c : plan.copies)
-    c.file->will_need(c.offset, c.count * std::size_t(c.components) * std::size_t(c.value_bytes));
+    ranges.push_back({c.file, c.offset, c.count * std::size_t(c.components) * std::size_t(c.value_bytes)});
+  ReadAhead ahead(std::move(ranges));
   const long jobs = long(plan.jobs.size()), shared = jobs + long(plan.copies.size());
   const long all = shared + long(plan.library_reads.size());
   std::atomic<long> done{0};
@@ -41,8 +44,10 @@ void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress) {
       error.run([&] {
         if (k < jobs)
           plan.jobs[std::size_t(k)]();
-        else
+        else {
+          ahead.reading(std::size_t(k - jobs));
           run_block_copy(plan.copies[std::size_t(k - jobs)], buffer);
+        }
         report();
       });
   }

@@ -310,7 +310,18 @@ TEST_CASE("gpu-kept particles: a frame drawn on the GPU a window of its particle
     Console console(true, false);
     FrameOptions frame;
     frame.gpu_window = 7000;  // the demo's 20000 particles in three windows
+    // The particles are handed over once, whole, and nothing else holds them.
+    int retained = 0;
+    std::shared_ptr<void> memory;
+    frame.retain = [&](std::shared_ptr<void> m) {
+      ++retained;
+      memory = std::move(m);
+    };
     const RunReport report = render_frame(params, console, frame);
+    CHECK(retained == 1);
+    REQUIRE(memory);
+    CHECK(memory.use_count() == 1);
+    memory.reset();  // the GPU's copy and the host's arrays freed here, after the frame's end
     REQUIRE(report.gpu.has_value());
     CHECK(report.gpu->geometry_on_gpu);
     // a_eq_e: three windows; FALSE: slabs of the draw order of at most 7000 splats each.
@@ -395,6 +406,23 @@ TEST_CASE(
       CHECK(d.lit > 1000);
     }
   }
+}
+
+TEST_CASE("frame memory: a frame drawn on the host frees its particles itself (retain is for GPU runs)") {
+  testing::TempDir dir;
+  REQUIRE(testing::run_command("bin/make_demo --n 2000 --out " + dir.file("demo.bin")).status == 0);
+  ParamFile params = ParamFile::read("testdata/demo.par");
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"infile", dir.file("demo.bin")}, {"xres", "64"}, {"renderer", "host"}, {"outfile", dir.file("h.png")}})
+    params.set(key, value, "the test");
+  Console console(true, false);
+  FrameOptions frame;
+  int retained = 0;
+  frame.retain = [&](std::shared_ptr<void>) { ++retained; };
+  const RunReport report = render_frame(params, console, frame);
+  CHECK(report.particles_active > 0);
+  CHECK_FALSE(report.gpu.has_value());
+  CHECK(retained == 0);
 }
 
 }  // namespace splotch

@@ -110,6 +110,13 @@ class FileSource : public ParticleSource {
     console.warning("drawing on the GPU from the particles copied to it failed (" + why +
                     "): the view is projected, coloured and ordered on the CPU and drawn again");
   }
+  std::shared_ptr<void> take_memory() override {
+    struct Owned {
+      LoadedSnapshot loaded;
+      std::unique_ptr<DeviceParticles> kept;  // (freed first: it was made from `loaded`)
+    };
+    return std::make_shared<Owned>(Owned{std::move(loaded_), std::move(kept_)});
+  }
 
  protected:
   std::optional<std::uint64_t> count() override { return splotch::particles_to_read(plan_.settings.input); }

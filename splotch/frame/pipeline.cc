@@ -131,6 +131,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   Settings view_settings = s;  // each view's camera and file; exposure = auto as the first lit view found it
   std::string in_view;
   report.particles_active = 0;
+  bool drawn_on_gpu = false;  // from particles copied to it
 
   for (std::size_t v = 0; v < views.size(); ++v) {
     view_settings.camera = views[v].camera;
@@ -153,6 +154,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
             },
             options, s.camera.xres, s.camera.yres);
         view_report.particles_active = report.gpu->on_gpu + report.gpu->on_host;
+        drawn_on_gpu = true;
         clock.done("render");
         const std::string note = renderer.note(true);
         if (!note.empty() && v == 0) report.notes.push_back(note);
@@ -217,7 +219,8 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     report.image_path = views[0].path + " ... " + views.back().path;
     report.notes.push_back(std::to_string(views.size()) + " views of one read: particles in view " + in_view);
   }
-  if (frame.retain) frame.retain(std::shared_ptr<ParticleSource>(source.release()));
+  // Only a run that drew on the GPU ends without waiting for its release (FrameOptions::retain).
+  if (frame.retain && drawn_on_gpu) frame.retain(source->take_memory());
   if (comm && !comm->root()) return report;
   end_report(report, clock, params, frame, console);
   return report;
