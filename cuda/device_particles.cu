@@ -574,13 +574,10 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
     std::uint32_t counts[2];
     CUDA_CHECK(cudaMemcpyAsync(&counts[0], m.gpu_place + c, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
     CUDA_CHECK(cudaMemcpyAsync(&counts[1], m.host_place + c, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
-    // A window's splats are at most its particles; a slab's, written after `base`, are checked
-    // before they are written, as the keys were counted by another pass (the same projection).
-    if (base > 0 || slab.on) {
-      CUDA_CHECK(cudaStreamSynchronize(compute));
-      if (base + counts[0] + counts[1] > m.window)
-        throw std::logic_error("render_particles_cuda: a slab of the draw order with more splats than a window");
-    }
+    CUDA_CHECK(cudaStreamSynchronize(compute));
+    // (A slab holds at most a window's splats, as its keys were counted: the same projection.)
+    if (base + counts[0] + counts[1] > m.window)
+      throw std::logic_error("render_particles_cuda: a slab of the draw order with more splats than a window");
     write_kernel<<<cuda_detail::blocks_for(count), cuda_detail::small_block, 0, compute>>>(
         c, v, m.gpu_place, m.host_place, base, m.splats.field, m.splats.stride, keyed, tiles, m.tie);
     CUDA_CHECK_LAUNCH();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <mutex>
 #include <string>
 
 namespace splotch {
@@ -26,20 +27,25 @@ class InputFile {
   std::size_t size() const { return size_; }
   // Exactly `bytes` from `offset`; a short file is an error.
   void read_at(void* dest, std::size_t bytes, std::size_t offset) const;
-  // Says that [offset, offset + bytes) will be read soon, when the file is cold: mostly not in the
-  // page cache (a snapshot just written by another node, or dropped from memory). The kernel then
+  // Says that [offset, offset + bytes) will be read soon, when the file is cold. The kernel then
   // reads the range ahead, which the threads' positioned reads, each on its own piece, do not make
   // it do (io/read_ahead.h hints a bounded stretch ahead of them). On the H100 node a cold 2.4 GB
   // file came at 1.62 GB/s so, 1.40 without (dd: 1.7). A file in the page cache gets no hint:
   // there it would only cost a walk of its pages.
   void will_need(std::size_t offset, std::size_t bytes) const;
-  bool cold() const { return cold_; }
+  // Whether the file is cold: under half of it in the page cache (io/page_cache.h), or no way to
+  // tell (a hint costs little). Looked at once, when first asked, so that the openings that only
+  // read a header (the format, the counts) look at nothing. Safe from several threads.
+  bool cold() const;
 
  private:
   std::string path_;
   int fd_ = -1;
   std::size_t size_ = 0;
-  bool cold_ = false;
+  Hints hints_;
+  std::size_t look_from_;
+  mutable std::once_flag looked_;
+  mutable bool cold_ = false;
 };
 
 }  // namespace splotch

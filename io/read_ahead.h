@@ -34,7 +34,7 @@ class ReadAhead {
   ReadAhead& operator=(const ReadAhead&) = delete;
 
   // Range k is about to be read (from any thread): every range that begins less than `ahead`
-  // bytes after its end is hinted, each once, in order.
+  // bytes after its end is hinted, each once (claimed in order; threads may hint them out of it).
   void reading(std::size_t k);
 
  private:

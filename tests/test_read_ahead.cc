@@ -1,16 +1,21 @@
-// Read hints (io/read_ahead.h, io/input_file.h): the ranges a reader will read are hinted to the
-// kernel a bounded stretch ahead of the reading, each once and in order, whichever thread reads;
-// a cached file gets none; and values read with hints on are the values in the file.
+// Read hints (io/read_ahead.h, io/input_file.h, io/page_cache.h): the ranges a reader will read
+// are hinted to the kernel a bounded stretch ahead of the reading, each once, whichever thread
+// reads; a cached file gets none, a dropped one is cold however often it was opened before; and
+// values read with hints on are the values in the file.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "io/input_file.h"
+#include "io/page_cache.h"
 #include "io/read_ahead.h"
 #include "io/read_plan.h"
 #include "tests/test_support.h"
@@ -85,6 +90,50 @@ TEST_CASE("read hints: a file in the page cache is not cold and gets no hint") {
   ahead.reading(0);
   ahead.reading(1);
   CHECK(hinted.empty());
+}
+
+TEST_CASE("read hints: a file whose pages were dropped is cold, however often it is opened first") {
+  testing::TempDir dir;
+  const std::string path = float_file(dir, std::size_t(16) << 20);  // 64 MiB
+  {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    ::fsync(fd);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    const std::optional<double> share = cached_share(fd, std::size_t(64) << 20, path, 1);
+    ::close(fd);
+    REQUIRE(share.has_value());
+    if (*share > 0.1) {  // (tmpfs, say, keeps its pages)
+      MESSAGE("skipped: this file system keeps the pages of " << path << " after POSIX_FADV_DONTNEED");
+      return;
+    }
+  }
+  // The openings before the read (the format, the header, the counts) look at nothing, and a look
+  // leaves the file as cold as it was.
+  for (int opening = 0; opening < 3; ++opening) {
+    const InputFile header(path, InputFile::Hints::when_cold, 0);
+    float first = -1;
+    header.read_at(&first, 4, 0);
+    CHECK(first == 0.0f);
+  }
+  const InputFile once(path, InputFile::Hints::when_cold, 0);
+  CHECK(once.cold());
+  const InputFile again(path, InputFile::Hints::when_cold, 0);
+  CHECK(again.cold());
+  // Looked at by reads (as for a file this process may not write), the pages read in by one look
+  // are not those the next one takes.
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  const std::optional<double> first_look = cached_share_by_reads(fd, std::size_t(64) << 20, 1);
+  const std::optional<double> second_look = cached_share_by_reads(fd, std::size_t(64) << 20, 2);
+  ::close(fd);
+  if (!first_look) {
+    MESSAGE("not looked at by reads: this file system does not take RWF_NOWAIT");
+    return;
+  }
+  CHECK(*first_look < 0.5);
+  REQUIRE(second_look.has_value());
+  CHECK(*second_look < 0.5);
 }
 
 TEST_CASE("read hints: a read plan with every range hinted reads the file's values") {

@@ -58,10 +58,11 @@ struct FrameOptions {
   // many of them at a time (0: as its free memory allows; tests set it).
   std::size_t gpu_window = 0;
   // Given the frame's particles (on the host and the GPU) once its pictures are written, when they
-  // were drawn on the GPU, instead of freeing them then (null: freed): a run that ends without
-  // waiting for the GPU's teardown (splotch/app/process_end.h) need not wait for their release
-  // either (10 to 20 ms for 10^8). The memory holds nothing of the frame's (ParticleSource::
-  // take_memory), so it may outlive the frame's plan and console.
+  // were drawn on the GPU of `gpu` (set), instead of freeing them then (null: freed): a run that
+  // ends without waiting for the GPU's teardown (splotch/app/process_end.h) need not wait for
+  // their release either (10 to 20 ms for 10^8). The memory holds nothing of the frame's
+  // (ParticleSource::take_memory), so it may outlive the frame's plan and console; it must not
+  // outlive `gpu`, whose session its GPU copy was made on.
   std::function<void(std::shared_ptr<void> particles)> retain;
   // The frame's particles from the caller, which keeps them (the server, splotch/serve); null:
   // from the file, a scene's cache or an MPI share (splotch/frame/particle_source.h).

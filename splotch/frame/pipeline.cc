@@ -219,8 +219,10 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     report.image_path = views[0].path + " ... " + views.back().path;
     report.notes.push_back(std::to_string(views.size()) + " views of one read: particles in view " + in_view);
   }
-  // Only a run that drew on the GPU ends without waiting for its release (FrameOptions::retain).
-  if (frame.retain && drawn_on_gpu) frame.retain(source->take_memory());
+  // Only a run that drew on the GPU ends without waiting for its release (FrameOptions::retain);
+  // the GPU's copy must not outlive the GPU's session, which is the caller's only with frame.gpu.
+  if (frame.retain && frame.gpu && drawn_on_gpu)
+    if (std::shared_ptr<void> memory = source->take_memory()) frame.retain(std::move(memory));
   if (comm && !comm->root()) return report;
   end_report(report, clock, params, frame, console);
   return report;
