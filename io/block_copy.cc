@@ -14,7 +14,7 @@ void run_block_copy(const BlockCopy& c, std::vector<unsigned char>& buffer) {
     return;
   }
   const std::size_t k = std::size_t(c.components);
-  buffer.resize(c.count * k * std::size_t(c.value_bytes));
+  buffer.resize(c.bytes());
   c.file->read_at(buffer.data(), buffer.size(), c.offset);
   const unsigned char* in = buffer.data();
   if (c.value_bytes == 4) {

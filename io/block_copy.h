@@ -18,6 +18,8 @@ struct BlockCopy {
   int components, value_bytes;  // values per particle (1 to 3); 4 or 8
   float* targets[3];            // component c goes to targets[c] (null: skipped)
   float factor;                 // multiplies the values
+
+  std::size_t bytes() const { return count * std::size_t(components) * std::size_t(value_bytes); }
 };
 
 // Particles per piece of parallel work (and per progress report): 4 MiB read straight into an

@@ -125,9 +125,14 @@ void read_table(const InputFile& file, const std::vector<Field>& fields, std::si
   const std::size_t nf = std::size_t(o.num_fields);
   const std::size_t per_piece = std::max<std::size_t>(1, piece_particles / nf);
   const long total = long((n + per_piece - 1) / per_piece);
+  auto piece_of = [&](long k, std::size_t& first, std::size_t& count) {
+    first = std::size_t(k) * per_piece;
+    count = std::min(per_piece, n - first);
+  };
   std::vector<ReadAhead::Range> ranges;
   for (long k = 0; k < total; ++k) {
-    const std::size_t first = std::size_t(k) * per_piece, count = std::min(per_piece, n - first);
+    std::size_t first, count;
+    piece_of(k, first, count);
     ranges.push_back({&file, 4 * (lo + first) * nf, 4 * count * nf});
   }
   ReadAhead ahead(std::move(ranges));
@@ -139,8 +144,8 @@ void read_table(const InputFile& file, const std::vector<Field>& fields, std::si
 #pragma omp for schedule(dynamic, 1)
     for (long k = 0; k < total; ++k) {
       error.run([&] {
-        std::size_t first = std::size_t(k) * per_piece;
-        std::size_t count = std::min(per_piece, n - first);
+        std::size_t first, count;
+        piece_of(k, first, count);
         ahead.reading(std::size_t(k));
         file.read_at(buffer.data(), 4 * count * nf, 4 * (lo + first) * nf);
         if (o.swap_endian) swap_bytes_4(buffer.data(), count * nf);

@@ -19,8 +19,7 @@ void run_read_plan(const ReadPlan& plan, const ProgressCallback& progress) {
     for (long i = 0; i < count; ++i) f.target[i] = f.value;
   }
   std::vector<ReadAhead::Range> ranges;
-  for (const BlockCopy& c : plan.copies)
-    ranges.push_back({c.file, c.offset, c.count * std::size_t(c.components) * std::size_t(c.value_bytes)});
+  for (const BlockCopy& c : plan.copies) ranges.push_back({c.file, c.offset, c.bytes()});
   ReadAhead ahead(std::move(ranges));
   const long jobs = long(plan.jobs.size()), shared = jobs + long(plan.copies.size());
   const long all = shared + long(plan.library_reads.size());

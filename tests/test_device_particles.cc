@@ -59,6 +59,13 @@ ParticleSet box_of_particles(int n, bool vector, unsigned seed) {
   return p;
 }
 
+// The same particles with one smoothing length: orthographic radii all equal, so sorting by
+// radius gives every splat the same key (the ties case).
+ParticleSet with_equal_hsml(ParticleSet p) {
+  for (float& h : p.hsml) h = 0.3f;
+  return p;
+}
+
 GeometryOptions view_of_box(bool perspective) {
   GeometryOptions g;
   g.camera.position = g.camera.center = {5, -9, 14};
@@ -138,8 +145,7 @@ TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages an
 
   for (const bool vector : {false, true}) {
     const ParticleSet p = box_of_particles(20000, vector, vector ? 5 : 4);
-    ParticleSet equal = p;
-    for (float& h : equal.hsml) h = 0.3f;
+    const ParticleSet equal = with_equal_hsml(p);
     const std::unique_ptr<DeviceParticles> kept = DeviceParticles::upload(p, session),
                                            kept_equal = DeviceParticles::upload(equal, session);
     REQUIRE(kept);
@@ -228,8 +234,7 @@ TEST_CASE("gpu-kept particles: views drawn a window of the particles at a time e
   const std::vector<Case> cases = view_cases();
   for (const bool vector : {false, true}) {
     const ParticleSet p = box_of_particles(20000, vector, vector ? 7 : 6);
-    ParticleSet equal = p;
-    for (float& h : equal.hsml) h = 0.3f;
+    const ParticleSet equal = with_equal_hsml(p);
     const std::vector<TypeColour> looks = {{false, &ramp, 1.3f}, {vector, vector ? nullptr : &ramp, 0.7f}};
     for (const std::size_t window : {std::size_t(7000), std::size_t(12000)}) {
       const std::unique_ptr<DeviceParticles> kept = DeviceParticles::upload(p, session, nullptr, window),
@@ -278,8 +283,7 @@ TEST_CASE("gpu-kept particles: views drawn a window of the particles at a time e
   }
   // The equal keys: some window size must have seen the case drawn, not refused.
   const ParticleSet p = box_of_particles(20000, false, 6);
-  ParticleSet equal = p;
-  for (float& h : equal.hsml) h = 0.3f;
+  const ParticleSet equal = with_equal_hsml(p);
   CHECK(most_equal_radii(equal, view_of_box(false), false) <= 12000);
   // Without a window given, these few take the working memory for all.
   const std::unique_ptr<DeviceParticles> all = DeviceParticles::upload(p, session);
