@@ -161,6 +161,11 @@ bin/splotch_mpi: $(MPI_OBJ)
 	@mkdir -p bin
 	$(MPICXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
 
+# The image reductions of the MPI mode alone (tests/bench_reduce.sh).
+bin/splotch_reduce_bench: build/mpi/tools/reduce_bench.o $(filter-out build/obj/splotch/app/main.o,$(MPI_OBJ))
+	@mkdir -p bin
+	$(MPICXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
+
 bin/splotch_path: build/obj/tools/splotch_path.o build/libsplotch.a
 	@mkdir -p bin
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
@@ -251,15 +256,18 @@ FUZZ_SECONDS ?= 30
 fuzz:
 	SECONDS_EACH=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
-bench: bin/splotch bin/make_snapshot bin/splotch_path bin/splotch_serve_bench $(if $(MPICXX),bin/splotch_mpi)
+bench: bin/splotch bin/make_snapshot bin/splotch_path bin/splotch_serve_bench \
+       $(if $(MPICXX),bin/splotch_mpi bin/splotch_reduce_bench)
 	tests/bench.sh
 	tests/bench_read.sh
 	tests/bench_scene.sh
 	tests/bench_serve.sh
 	tests/bench_auto.sh
 	tests/bench_mpi.sh
+	tests/bench_mpi_gpu.sh
+	tests/bench_reduce.sh
 
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi/mpi_comm.d build/obj/splotch/app/main.d build/obj/tools/splotch_path.d build/obj/tools/serve_bench.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi/mpi_comm.d build/mpi/tools/reduce_bench.d build/obj/splotch/app/main.d build/obj/tools/splotch_path.d build/obj/tools/serve_bench.d

@@ -414,6 +414,9 @@ CudaSession::CudaSession(std::size_t chunk_particles, int device) : device_(devi
   int mode = cudaComputeModeDefault;
   CUDA_CHECK(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, device));
   shared_ = mode == cudaComputeModeDefault;
+  char bus[32] = {};
+  CUDA_CHECK(cudaDeviceGetPCIBusId(bus, int(sizeof bus), device));
+  bus_id_ = bus;
   resources_ = std::make_unique<Resources>();
   resources_->reserve_staging(chunk_particles > 0 ? chunk_particles : cuda_detail::default_chunk_particles);
 }

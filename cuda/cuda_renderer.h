@@ -85,6 +85,7 @@ struct CudaReport {
   std::size_t chunks = 0;
   double device_mib = 0;  // device memory in use at the end of the GPU part (all of it)
   int boundary = -1;      // the Btile boundary used, when narrowed to fit; else -1
+  std::string bus_id;     // the GPU's PCI bus id (CudaSession::bus_id)
 };
 
 // Bytes of shared memory a Btile takes: 3 floats per pixel of the tile grown by the boundary.
@@ -128,6 +129,9 @@ class CudaSession {
   struct Resources;  // its streams and staging buffers, defined by the CUDA code
   Resources& resources() { return *resources_; }
   int device() const { return device_; }
+  // The device's PCI bus id ("0000:1b:00.0"): which GPU this is, the same in every process of a
+  // node whatever each process sees (CUDA_VISIBLE_DEVICES renumbers the devices).
+  const std::string& bus_id() const { return bus_id_; }
   // Whether other processes may hold contexts on the device beside this one's (its compute mode
   // is the default): false in an exclusive mode, where a next run's context waits for this one's end.
   bool device_shared() const { return shared_; }
@@ -135,6 +139,7 @@ class CudaSession {
  private:
   int device_ = 0;
   bool shared_ = true;
+  std::string bus_id_;
   std::unique_ptr<Resources> resources_;
 };
 

@@ -34,21 +34,7 @@ mkdir -p "$DIR"
 command -v mpirun >/dev/null || { echo "bench_mpi: no mpirun (make deps MPI=1)"; exit 0; }
 [ -x bin/splotch_mpi ] || { echo "bench_mpi: bin/splotch_mpi is not built"; exit 0; }
 
-count_of() { python3 -c "print(int(float('$1')))" 2>/dev/null || awk "BEGIN{printf \"%d\", $1}"; }
-median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
-# Largest difference and share of differing values of two TGA files of one size.
-compare() {
-  python3 - "$1" "$2" <<'PY'
-import sys
-a, b = (open(p, 'rb').read() for p in sys.argv[1:3])
-ha, hb = 18 + a[0], 18 + b[0]
-a, b = a[ha:], b[hb:]
-if len(a) != len(b):
-    print("size? -"); sys.exit()
-diff = [abs(x - y) for x, y in zip(a, b)]
-print(max(diff), "%.4f%%" % (100.0 * sum(1 for d in diff if d) / len(diff)))
-PY
-}
+. tests/bench_lib.sh
 
 stages="read normalize geometry colour sort exchange render reduce post write total"
 printf "%-10s %9s %9s %-6s %5s %7s" dataset N image render procs threads
@@ -73,13 +59,13 @@ for n in $SIZES; do
       mpirun -q --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS=$threads -np "$procs" \
         bin/splotch_mpi tests/bench/bench.par infile="$snapshot" outfile="$DIR/mpi_out.tga" xres="$RES" \
         renderer="$renderer" ${extra[@]+"${extra[@]}"} >>"$log"
-      echo "wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}') s" >>"$log"
+      echo "wall $(since "$start") s" >>"$log"
     done
     printf "%-10s %9s %9s %-6s %5s %7s" "bench_$n" "$n" "${RES}x$RES" "$renderer" "$procs" "$threads"
     for s in $stages; do printf " %8s" "$(awk -v s="$s" '$1 == s && $3 == "s" {print $2}' "$log" | median)"; done
     wall=$(awk '$1 == "wall" {print $2}' "$log" | median)
     [ -n "$base" ] || base=$wall
-    read -r worst share <<<"$(compare "$reference" "$DIR/mpi_out.tga")"
+    read -r worst share <<<"$(compare_tga "$reference" "$DIR/mpi_out.tga")"
     awk -v w="$wall" -v b="$base" -v p="$procs" -v r="$renderer" -v m="$worst" -v d="$share" \
       'BEGIN {s = b / w; e = r == "host" ? sprintf("%.0f%%", 100 * s / p) : "-"; printf " %8.3f %7.2fx %8s %8s %10s\n", w, s, e, m, d}'
   done
@@ -106,7 +92,7 @@ if [ "$EQUAL_N" != 0 ]; then
       for procs in 1 2 3 4; do
         mpirun -q --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS=$(((CORES + procs - 1) / procs)) \
           -np "$procs" bin/splotch_mpi "${args[@]}" a_eq_e=$a xres=800 renderer=host outfile="$DIR/mpi_eq.tga" >/dev/null
-        read -r worst share <<<"$(compare "$DIR/mpi_eq_single.tga" "$DIR/mpi_eq.tga")"
+        read -r worst share <<<"$(compare_tga "$DIR/mpi_eq_single.tga" "$DIR/mpi_eq.tga")"
         printf "%-22s %9s %-8s %5s %8s %10s\n" "$([ $input = raw ] && echo "raw blocks" || echo "Gadget-2, 4 files")" \
           "$EQUAL_N" "$a" "$procs" "$worst" "$share"
       done
@@ -135,7 +121,7 @@ for n in $SIZES; do
       mpirun -q --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS=$threads -np "$procs" \
         bin/splotch_mpi tests/bench/bench.par infile="$snapshot" outfile="$DIR/mpi_orbit_out.tga" xres="$RES" \
         renderer=host scene_file="$orbit" mpi_mode="$mode" ${extra[@]+"${extra[@]}"} >"$DIR/mpi_orbit.log"
-      walls="$walls $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}')"
+      walls="$walls $(since "$start")"
       [ "$(ls "$DIR"/mpi_orbit_out*.tga | wc -l)" -eq "$FRAMES" ] || { echo "bench_mpi: frames missing"; exit 1; }
     done
     wall=$(tr ' ' '\n' <<<"$walls" | grep . | median)

@@ -393,14 +393,18 @@ TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's G
   while (splotch::cuda_device_present(nullptr, gpus)) ++gpus;
   const int k = gpus + 1;  // one process more than GPUs
   TempDir dir;
-  REQUIRE(run_command("bin/make_demo --n 60000 --out " + dir.file("demo.bin")).status == 0);
+  // Enough particles (3e6 a process, on one thread) that renderer = auto's model
+  // (splotch/render/renderer_cost.h) chooses the GPU for a process that has one, even with the
+  // GPU's whole start left to wait for.
+  REQUIRE(run_command("bin/make_demo --n " + std::to_string(3000000 * k) + " --out " + dir.file("demo.bin")).status ==
+          0);
   const std::string par = "testdata/demo.par infile=" + dir.file("demo.bin") + " xres=200 colorbar=FALSE";
   REQUIRE(run_command("bin/splotch " + par + " renderer=host outfile=" + dir.file("host.tga")).status == 0);
   const CommandResult r = mpirun(k, par + " renderer=auto outfile=" + dir.file("auto.tga"));
   INFO(r.out << r.err);
   CHECK(r.status == 0);
-  CHECK(r.out.find(std::to_string(gpus) + " of " + std::to_string(k) + " processes on a GPU, the others on the host") !=
-        std::string::npos);
+  CHECK(r.out.find(std::to_string(gpus) + " of " + std::to_string(k) + " processes on a GPU (" + std::to_string(gpus) +
+                   (gpus == 1 ? " GPU" : " GPUs") + "), the others on the host") != std::string::npos);
   check_close(dir.file("host.tga"), dir.file("auto.tga"));
   // renderer = cuda: the process without a GPU of its own says so, and the job ends; with frames
   // dealt out, before any frame.
@@ -429,7 +433,60 @@ TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's G
     INFO(own.out << own.err);
     CHECK(own.status == 0);
     CHECK(own.out.find("cuda (") != std::string::npos);
-    CHECK(own.out.find("processes on a GPU") == std::string::npos);  // both on one
+    CHECK(own.out.find("2 processes on 1 GPU") != std::string::npos);  // both on one
     check_close(dir.file("host.tga"), dir.file("own.tga"));
+  }
+}
+
+TEST_CASE("mpi: processes on GPUs of their own draw the single GPU's pictures, data- and frame-parallel" *
+          doctest::skip(splotch::testing::no_gpu())) {
+  if (!mpi_runs()) return;
+  int gpus = 0;
+  while (splotch::cuda_device_present(nullptr, gpus)) ++gpus;
+  if (gpus < 2) {
+    MESSAGE("multi-GPU MPI case skipped: " << gpus << " GPU here, it needs 2 or more");
+    return;
+  }
+  TempDir dir;
+  REQUIRE(run_command("bin/make_demo --n 200000 --out " + dir.file("demo.bin")).status == 0);
+  write_gadget(dir.file("snap_000"), 2 * gpus);
+  const std::string gadget =
+      dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" + gas_keys + camera);
+  const std::string demo = "testdata/demo.par infile=" + dir.file("demo.bin") + " xres=300 colorbar=FALSE";
+  const std::string on_gpus = std::to_string(gpus) + " processes on " + std::to_string(gpus) + " GPUs";
+  struct Case {
+    std::string name, par, extra;
+  };
+  for (const Case& c : {Case{"demo", demo, ""}, Case{"demo_opaque", demo, " a_eq_e=FALSE brightness0=30"},
+                        Case{"gadget", gadget, ""}, Case{"gadget_opaque", gadget, " a_eq_e=FALSE brightness0=4"}}) {
+    INFO(c.name << c.extra);
+    const std::string single = dir.file(c.name + "_single.tga"), several = dir.file(c.name + "_gpus.tga");
+    const CommandResult s = run_command("bin/splotch " + c.par + c.extra + " renderer=cuda outfile=" + single);
+    REQUIRE(s.status == 0);
+    const CommandResult r = mpirun(gpus, c.par + c.extra + " renderer=cuda outfile=" + several);
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err == "");
+    CHECK(occurrences(r.out, on_gpus) == 1);
+    CHECK(r.out.substr(r.out.find("particles  ")).substr(0, 40) ==
+          s.out.substr(s.out.find("particles  ")).substr(0, 40));
+    check_close(single, several);
+  }
+
+  // Frames dealt out: each rendered once, on its process's GPU, as one process renders it.
+  std::string scene = "camera_x camera_y\n";
+  const int frames = 2 * gpus + 1;
+  for (int i = 0; i < frames; ++i) scene += std::to_string(i * 20 - 60) + " " + std::to_string(i * 5 + 1) + "\n";
+  const std::string par = demo + " renderer=cuda scene_file=" + dir.write("scene.txt", scene);
+  REQUIRE(run_command("bin/splotch " + par + " outfile=" + dir.file("one_")).status == 0);
+  const CommandResult r = mpirun(gpus, par + " mpi_mode=frames outfile=" + dir.file("dealt_"));
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(occurrences(r.out, "dealt out to " + std::to_string(gpus) + " processes: " + std::to_string(frames) +
+                               " rendered") == 1);
+  for (int i = 0; i < frames; ++i) {
+    char number[16];
+    std::snprintf(number, sizeof number, "%04d", i);
+    check_close(dir.file(std::string("one_") + number + ".tga"), dir.file(std::string("dealt_") + number + ".tga"));
   }
 }

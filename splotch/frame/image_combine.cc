@@ -1,8 +1,11 @@
 #include "splotch/frame/image_combine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "io/particle_array.h"
 #include "splotch/mpi/comm.h"
@@ -16,18 +19,18 @@ class OneProcess : public ImageCombine {
 };
 
 // What every combine of several processes does besides the pixels: the run's counts in the
-// report, and a note when only some processes had a GPU.
+// report, and which processes drew on which GPU.
 class SeveralProcesses : public ImageCombine {
  public:
   explicit SeveralProcesses(const Comm& comm) : comm_(comm) {}
   bool combine(Image& image, RunReport& report, StageClock& clock) override {
-    clock.untimed();  // the wait for the slowest process to finish drawing is not the reduce's
+    // The wait for the slowest process to finish drawing is not the reduce's: it is left out of
+    // every stage (the run's total keeps it), so that the reduce's time is the reduction's alone.
+    comm_.all(true);
+    clock.untimed();
     combine_pixels(image);
     report.particles_active = comm_.sum(report.particles_active);
-    const std::uint64_t on_gpu = comm_.sum(report.gpu ? 1 : 0);  // one GPU per process of a node
-    if (on_gpu > 0 && on_gpu < std::uint64_t(comm_.size()))
-      report.renderer += ", " + std::to_string(on_gpu) + " of " + std::to_string(comm_.size()) +
-                         " processes on a GPU, the others on the host";
+    report.renderer += gpus_used(report);
     clock.done("reduce");
     return comm_.root();  // rank 0 finishes the picture
   }
@@ -35,6 +38,30 @@ class SeveralProcesses : public ImageCombine {
  protected:
   virtual void combine_pixels(Image& image) = 0;
   const Comm& comm_;
+
+ private:
+  // ", 4 processes on 4 GPUs": a launcher that put processes of a node on one GPU shows here
+  // (one GPU per process by node-local rank; CUDA_VISIBLE_DEVICES set by hand or by the batch
+  // system changes which). Processes on different nodes have different GPUs.
+  std::string gpus_used(const RunReport& report) const {
+    std::uint64_t mine = 0;  // 0: drew on the host
+    if (report.gpu) {
+      mine = 1469598103934665603ull;  // FNV-1a of the node and the GPU's bus id
+      for (char c : std::to_string(comm_.node_id()) + "/" + report.gpu->bus_id)
+        mine = (mine ^ std::uint64_t(static_cast<unsigned char>(c))) * 1099511628211ull;
+      mine |= 1;
+    }
+    const std::vector<std::uint64_t> all = comm_.gather_all({mine});
+    std::set<std::uint64_t> gpus(all.begin(), all.end());
+    gpus.erase(0);
+    const std::size_t on_gpu = std::size_t(std::count_if(all.begin(), all.end(), [](std::uint64_t g) { return g; }));
+    if (on_gpu == 0) return "";
+    const std::string used = std::to_string(gpus.size()) + (gpus.size() == 1 ? " GPU" : " GPUs");
+    if (on_gpu < all.size())
+      return ", " + std::to_string(on_gpu) + " of " + std::to_string(all.size()) + " processes on a GPU (" + used +
+             "), the others on the host";
+    return ", " + std::to_string(all.size()) + " processes on " + used;
+  }
 };
 
 class SumOnRoot : public SeveralProcesses {
@@ -69,11 +96,7 @@ class LayersOnRoot : public SeveralProcesses {
 
  private:
   void combine_pixels(Image& image) override {
-    const std::size_t pixels = image.rgb.size() / 3;
-    comm_.composite_to_root(layers_.data(), pixels);
-#pragma omp parallel for schedule(static)
-    for (std::size_t p = 0; p < pixels; ++p)
-      for (std::size_t c = 0; c < 3; ++c) image.rgb[3 * p + c] = layers_[6 * p + c];
+    comm_.composite_to_root(layers_.data(), image.rgb.size() / 3, image.rgb.data());
   }
   ParticleArray<float> layers_;  // C and T of each pixel
 };

@@ -139,11 +139,16 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     RunReport view_report;  // this view's counts, summed over the processes by the combine
     Image image(0, 0);
     // With the GPU drawing, the particles are copied to it (or kept there from before) and
-    // projected, coloured, ordered and drawn there.
+    // projected, coloured, ordered and drawn there. Under MPI only where every process does so
+    // (the host's stages that follow otherwise are collective), and not with a_eq_e = FALSE, whose
+    // draw order the processes share out on the host.
     GeometryOptions geometry = geometry_options(s, views[v].camera);
     DeviceParticles* kept = nullptr;
-    if (!comm && gpu_projects(views[v].camera))
+    const bool may_keep = gpu_projects(views[v].camera) && (!comm || !combine->splits_draw_order());
+    auto every_process_kept = [&] { return comm ? comm->all(kept != nullptr) : kept != nullptr; };
+    if (may_keep)
       kept = source->on_gpu([&] { return renderer.gpu_for_kept_particles(console, clock); }, geometry, console);
+    if (may_keep && !every_process_kept()) kept = nullptr;
     if (kept) clock.done("to_gpu");  // the particles copied up (nothing when kept from before)
     if (kept) {
       try {
@@ -163,6 +168,10 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       } catch (const std::runtime_error& e) {
         source->gpu_failed(e.what(), console);  // out of GPU memory, say: its copy goes, and the view is
         kept = nullptr;                         // drawn again through the host's stages
+      }
+      if (!every_process_kept()) {  // by all processes, as the host's stages are collective
+        kept = nullptr;
+        drawn_on_gpu = false;
         report.gpu.reset();
       }
     }

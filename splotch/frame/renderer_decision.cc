@@ -93,6 +93,7 @@ CudaOptions RendererDecision::cuda_options(const RenderOptions& options) const {
 void RendererDecision::report_gpu(const CudaOptions& cuda, const CudaReport& gpu, RunReport& report,
                                   Console& console) const {
   report.gpu = gpu;
+  if (session_) report.gpu->bus_id = session_->bus_id();
   if (gpu.boundary >= 0)
     console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
                     std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(gpu.boundary) +

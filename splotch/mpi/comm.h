@@ -27,6 +27,12 @@ struct AgreedError : UserError {
   using UserError::UserError;
 };
 
+// How an image reaches rank 0 (Comm::sum_to_root, Comm::composite_to_root): rank 0 takes in the
+// others' images (direct), or each process reduces one band of the image from every process and
+// rank 0 gathers the bands (bands); automatic: the sum directly with 2 or 3 processes, all else by
+// bands (mpi_comm.cc says why). tools/reduce_bench.cc times each.
+enum class ImageReduction { automatic, direct, bands };
+
 class Comm {
  public:
   // Starts MPI (when built with it) for the life of the object; main() makes one.
@@ -46,6 +52,8 @@ class Comm {
   bool root() const { return rank_ == 0; }
   // How many processes share this one's node (and its memory).
   int node_size() const { return node_size_; }
+  // Which node this process is on: the rank of the node's first process, the same on all of them.
+  int node_id() const { return node_id_; }
   // Which of the GPUs it sees this process uses (one GPU per process): its rank among the
   // processes of its node that see the same GPUs (CUDA_VISIBLE_DEVICES). So where a launcher gives
   // each process a GPU of its own (Slurm's --gpu-bind), each uses its first.
@@ -61,7 +69,7 @@ class Comm {
   bool all(bool value) const;
   // The element-wise sum over all processes, in place on rank 0 (other ranks' values are left
   // as they were).
-  void sum_to_root(float* values, std::size_t count) const;
+  void sum_to_root(float* values, std::size_t count, ImageReduction how = ImageReduction::automatic) const;
   // The element-wise sum over all processes, in place on every process.
   void sum(std::vector<std::uint64_t>& values) const;
   // Rank 0's `values` on every process.
@@ -74,15 +82,19 @@ class Comm {
   // comes makes all of them throw.
   ParticleArray<char> exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to,
                                std::size_t record_bytes, std::vector<std::size_t>& from) const;
-  // Composites the processes' partial images on rank 0, in process order: `layers` holds six
-  // floats per pixel, the colour C (RGB) a process drew over black and the transmittance T (RGB)
-  // of its splats. Process p's layer lies over those of processes before it: on rank 0 the result
-  // is C = C_last + T_last (... + T_1 C_0), T the product. (Other ranks' values are left as they
-  // were.)
-  void composite_to_root(float* layers, std::size_t pixels) const;
+  // Composites the processes' partial images, in process order, into rank 0's `rgb` (three floats
+  // per pixel; other ranks' are left as they were): `layers` holds six floats per pixel, the colour
+  // C (RGB) a process drew over black and the transmittance T (RGB) of its splats, and may be
+  // overwritten. Process p's layer lies over those of processes before it: C = C_last + T_last
+  // (... + T_1 C_0). By bands each process composites a band of the pixels from every process's
+  // layer (direct send), so that no process's work and traffic grow with the number of processes.
+  void composite_to_root(float* layers, std::size_t pixels, float* rgb,
+                         ImageReduction how = ImageReduction::automatic) const;
 
  private:
-  int rank_ = 0, size_ = 1, node_size_ = 1, gpu_index_ = 0;
+  void composite_directly(float* layers, std::size_t pixels) const;  // in place on rank 0
+
+  int rank_ = 0, size_ = 1, node_size_ = 1, node_id_ = 0, gpu_index_ = 0;
 };
 
 // Runs `work`, which may fail on some processes only, and then has every process learn of the

@@ -13,7 +13,7 @@ std::string Comm::first_error(const std::string& local) const { return local; }
 void Comm::min_max(std::vector<float>&, std::vector<float>&) const {}
 std::uint64_t Comm::sum(std::uint64_t value) const { return value; }
 bool Comm::all(bool value) const { return value; }
-void Comm::sum_to_root(float*, std::size_t) const {}
+void Comm::sum_to_root(float*, std::size_t, ImageReduction) const {}
 void Comm::sum(std::vector<std::uint64_t>&) const {}
 void Comm::broadcast(std::vector<std::uint64_t>&) const {}
 std::vector<std::uint64_t> Comm::gather_all(const std::vector<std::uint64_t>& mine) const { return mine; }
@@ -22,7 +22,10 @@ ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::v
   from = to;
   return send;
 }
-void Comm::composite_to_root(float*, std::size_t) const {}
+void Comm::composite_to_root(float* layers, std::size_t pixels, float* rgb, ImageReduction) const {
+  for (std::size_t p = 0; p < pixels; ++p)
+    for (std::size_t c = 0; c < 3; ++c) rgb[3 * p + c] = layers[6 * p + c];
+}
 
 struct SharedCounter::Window {};
 SharedCounter::SharedCounter(const Comm&) {}
