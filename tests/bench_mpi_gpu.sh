@@ -7,7 +7,7 @@
 # the node has); one row per case with the medians over RUNS runs of the stages rank 0 reports,
 # `wait` (rank 0's total less its stages: mostly waiting for the slowest process before the
 # reduce), the wall time of the whole mpirun, the speedup of the total and of the wall against
-# 1 GPU, and how far the picture is from the 1-GPU one.
+# the first of GPUS (1 GPU by default), and how far the picture is from that one's.
 #
 # Frame-parallel: a fly-through of FRAMES frames (bin/splotch_path fly) of the first size at
 # FRAME_RES, the frames dealt out to 1, 2, 4, 8 processes (mpi_mode = frames), and every frame by
@@ -95,9 +95,10 @@ for n in $SIZES; do
 done
 echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them, the snapshot's files in the page cache;"
 echo " wait: rank 0's total less its stages; wall: the whole mpirun, the processes' start and end included;"
-echo " speedup: of the total, wall_sp: of the wall, against 1 GPU; max_diff, differ: against the 1-GPU picture)"
+echo " speedup: of the total, wall_sp: of the wall, against the first of GPUS; max_diff, differ: against its picture)"
 
 [ "$FRAMES" -gt 0 ] || exit 0
+[ -x bin/splotch_path ] || { echo "bench_mpi_gpu: bin/splotch_path is not built: no fly-through"; exit 0; }
 echo
 n=${SIZES%% *}
 snapshot=$(snapshot_of "$n")

@@ -92,6 +92,10 @@ class GpuCopy {
     console.warning("drawing on the GPU from the particles copied to it failed (" + why +
                     "): the view is projected, coloured and ordered on the CPU and drawn again");
   }
+  void release() {
+    kept_.reset();
+    refused_ = true;
+  }
   std::unique_ptr<DeviceParticles> take() { return std::move(kept_); }
 
  private:
@@ -406,6 +410,7 @@ class ShareSource : public ParticleSource {
     return gpu_copy_.get(loaded_.particles, gpu, report_);
   }
   void gpu_failed(const std::string& why, Console& console) override { gpu_copy_.failed(why, console); }
+  void gpu_declined() override { gpu_copy_.release(); }
 
  protected:
   std::optional<std::uint64_t> count() override { return std::nullopt; }  // (set in the constructor)

@@ -65,6 +65,9 @@ class ParticleSource {
   // Drawing from the copy on_gpu() gave failed (`why`: out of GPU memory, say): the copy goes, it
   // is not made again for these particles, and `console` hears it once.
   virtual void gpu_failed(const std::string& /*why*/, Console& /*console*/) {}
+  // The other MPI processes could not draw from copies on their GPUs: this one's copy goes, without
+  // a warning, and later views are not copied up again.
+  virtual void gpu_declined() {}
   // The memory this source owns (its particles, on the host and the GPU), handed over whole so
   // that the caller frees it when it likes (FrameOptions::retain); the source keeps no part of it
   // and nothing of the frame's (its plan, its console). Null where it owns none of its own.

@@ -146,31 +146,47 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     DeviceParticles* kept = nullptr;
     const bool may_keep = gpu_projects(views[v].camera) && (!comm || !combine->splits_draw_order());
     auto every_process_kept = [&] { return comm ? comm->all(kept != nullptr) : kept != nullptr; };
-    if (may_keep)
-      kept = source->on_gpu([&] { return renderer.gpu_for_kept_particles(console, clock); }, geometry, console);
-    if (may_keep && !every_process_kept()) kept = nullptr;
+    // A process whose copy the others cannot match gives it back, unused, and copies no more.
+    auto unless_every_process_kept = [&] {
+      if (every_process_kept()) return;
+      if (kept) source->gpu_declined();
+      kept = nullptr;
+    };
+    if (may_keep) {
+      agreed([&] {  // (the GPU's start may fail on one process: all hear of it)
+        kept = source->on_gpu([&] { return renderer.gpu_for_kept_particles(console, clock); }, geometry, console);
+      });
+      unless_every_process_kept();
+    }
     if (kept) clock.done("to_gpu");  // the particles copied up (nothing when kept from before)
     if (kept) {
-      try {
-        image = combine->render(
-            [&](const RenderOptions& o, Image& into) {
-              renderer.draw_kept(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report,
-                                 console);
-            },
-            options, s.camera.xres, s.camera.yres);
+      std::string failure;
+      agreed([&] {
+        try {
+          image = combine->render(
+              [&](const RenderOptions& o, Image& into) {
+                renderer.draw_kept(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report,
+                                   console);
+              },
+              options, s.camera.xres, s.camera.yres);
+        } catch (const UserError&) {
+          throw;  // the user's to mend (a Btile too large, say): the host's stages would say the same
+        } catch (const std::runtime_error& e) {
+          failure = e.what();  // out of GPU memory, say
+        }
+      });
+      if (!failure.empty()) {
+        source->gpu_failed(failure, console);  // its copy goes, and the view is drawn again through the
+        kept = nullptr;                        // host's stages
+      }
+      unless_every_process_kept();
+      if (kept) {
         view_report.particles_active = report.gpu->on_gpu + report.gpu->on_host;
         drawn_on_gpu = true;
         clock.done("render");
         const std::string note = renderer.note(true);
         if (!note.empty() && v == 0) report.notes.push_back(note);
-      } catch (const UserError&) {
-        throw;  // the user's to mend (a Btile too large, say): the host's stages would say the same
-      } catch (const std::runtime_error& e) {
-        source->gpu_failed(e.what(), console);  // out of GPU memory, say: its copy goes, and the view is
-        kept = nullptr;                         // drawn again through the host's stages
-      }
-      if (!every_process_kept()) {  // by all processes, as the host's stages are collective
-        kept = nullptr;
+      } else {
         drawn_on_gpu = false;
         report.gpu.reset();
       }
