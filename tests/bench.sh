@@ -28,6 +28,7 @@
 #                                      # rows against ORIGINAL_CUDA (its a_eq_e = FALSE is refused)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
 
 RUNS=${RUNS:-5}
 SIZES=${SIZES:-"1e6 1e7"}
@@ -45,7 +46,6 @@ RENDERERS=${RENDERERS:-$default_renderers}
 DIR=build/bench
 mkdir -p "$DIR"
 
-count_of() { python3 -c "print(int(float('$1')))" 2>/dev/null || awk "BEGIN{printf \"%d\", $1}"; }
 
 # The original Splotch on this machine kind (issue #2): seconds and peak MiB, by N, xres, a_eq_e.
 original() {
@@ -86,7 +86,6 @@ time_original() {
   echo "$walls ${peaks:--}"
 }
 
-median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
 stages="read hsml normalize geometry colour sort gpu_start to_gpu render gpu_part upload kernels host_part post write total wall"
 printf "%-14s %9s %9s %-21s %-6s" dataset N image renderer a_eq_e

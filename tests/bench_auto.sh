@@ -8,6 +8,7 @@
 #   SIZES="1e7" RES=800 FRAMES=60 RUNS=5 tests/bench_auto.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
 
 RUNS=${RUNS:-3}
 SIZES=${SIZES:-"1e6 1e7 1e8"}
@@ -19,8 +20,6 @@ mkdir -p "$DIR"
 renderers="host auto"  # without a GPU, auto must match the host
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then renderers="host cuda auto"; fi
 
-count_of() { python3 -c "print(int(float('$1')))" 2>/dev/null || awk "BEGIN{printf \"%d\", $1}"; }
-median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 # Runs bin/splotch RUNS times; prints the median wall time; the logs stay in $DIR/auto_*.log.
 timed() {
   local log=$1

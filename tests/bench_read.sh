@@ -13,13 +13,12 @@
 #   RUNS=3 SIZES="1e7 1e8" tests/bench_read.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
 
 RUNS=${RUNS:-5}
 SIZES=${SIZES:-"1e7"}
 DIR=build/bench
 mkdir -p "$DIR"
-count_of() { python3 -c "print(int(float('$1')))" 2>/dev/null || awk "BEGIN{printf \"%d\", $1}"; }
-median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 rate() { awk -v b="$1" -v t="$2" 'BEGIN {if (t == "-" || t <= 0) print "-"; else printf "%.2f", b / t / 1e9}'; }
 
 printf "%-14s %11s %8s %8s %8s %8s %9s %8s %9s %8s %9s\n" dataset N file_GB read_GB threads \

@@ -20,6 +20,7 @@
 #                                 # run (dd iflag=nocache), as a simulation's snapshots are read
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
 
 RUNS=${RUNS:-3}
 SIZES=${SIZES:-1e6}
@@ -31,8 +32,6 @@ read -r -a extra_args <<<"${EXTRA:-}"
 DIR=build/bench
 mkdir -p "$DIR"
 
-count_of() { python3 -c "print(int(float('$1')))" 2>/dev/null || awk "BEGIN{printf \"%d\", $1}"; }
-median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 # Runs bin/splotch RUNS times with the arguments; prints the median wall time; the last log stays
 # in $DIR/scene.log.
 timed() {

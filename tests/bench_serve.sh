@@ -11,6 +11,7 @@
 #   SIZES="1e7 1e8" RES=1280x720 RENDERER=cuda tests/bench_serve.sh   # the GPU machine's rows
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
 
 ROUNDS=${ROUNDS:-3}
 SIZES=${SIZES:-1e6}
@@ -22,7 +23,6 @@ mkdir -p "$DIR"
 xres=${RES%x*}
 yres=${RES#*x}
 
-count_of() { python3 -c "print(int(float('$1')))" 2>/dev/null || awk "BEGIN{printf \"%d\", $1}"; }
 
 printf "%-6s %9s %10s %-8s %-8s %8s %9s %9s %9s %11s %12s %s\n" case N image renderer quality pictures \
   median_ms p90_ms max_ms drawing_ms particles/s size

@@ -10,7 +10,6 @@
 //
 // tests/bench_reduce.sh runs it on 2 to 16 processes.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -19,14 +18,11 @@
 
 #include "io/particle_array.h"
 #include "splotch/mpi/comm.h"
+#include "splotch/util/stopwatch.h"
 
 namespace {
 
 using namespace splotch;
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 // The median, fastest and slowest of `times`.
 std::string summary(std::vector<double> times) {
@@ -49,10 +45,10 @@ void run(const Comm& comm, std::size_t pixels, int runs) {
 #pragma omp parallel for schedule(static)
       for (std::size_t i = 0; i < 3 * pixels; ++i) image[i] = 0.001f * float(i % 977) + float(comm.rank());
       comm.all(true);
-      auto start = std::chrono::steady_clock::now();
+      Stopwatch clock;
       comm.sum_to_root(image.data(), 3 * pixels, how);
       comm.all(true);
-      sum.push_back(seconds_since(start));
+      sum.push_back(clock.lap());
 #pragma omp parallel for schedule(static)
       for (std::size_t p = 0; p < pixels; ++p)
         for (std::size_t c = 0; c < 3; ++c) {
@@ -60,10 +56,10 @@ void run(const Comm& comm, std::size_t pixels, int runs) {
           layers[6 * p + 3 + c] = 0.5f + 0.005f * float((p + comm.rank()) % 97);
         }
       comm.all(true);
-      start = std::chrono::steady_clock::now();
+      clock.lap();
       comm.composite_to_root(layers.data(), pixels, rgb.data(), how);
       comm.all(true);
-      composite.push_back(seconds_since(start));
+      composite.push_back(clock.lap());
     }
     if (comm.root()) {
       std::printf("sum %s %s\n", way, summary(sum).c_str());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -45,12 +46,8 @@ class SeveralProcesses : public ImageCombine {
   // system changes which). Processes on different nodes have different GPUs.
   std::string gpus_used(const RunReport& report) const {
     std::uint64_t mine = 0;  // 0: drew on the host
-    if (report.gpu) {
-      mine = 1469598103934665603ull;  // FNV-1a of the node and the GPU's bus id
-      for (char c : std::to_string(comm_.node_id()) + "/" + report.gpu->bus_id)
-        mine = (mine ^ std::uint64_t(static_cast<unsigned char>(c))) * 1099511628211ull;
-      mine |= 1;
-    }
+    if (report.gpu)          // the node and the GPU's bus id (one binary: the same hash on every process)
+      mine = std::hash<std::string>{}(std::to_string(comm_.node_id()) + "/" + report.gpu->bus_id) | 1;
     const std::vector<std::uint64_t> all = comm_.gather_all({mine});
     std::set<std::uint64_t> gpus(all.begin(), all.end());
     gpus.erase(0);
