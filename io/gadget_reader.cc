@@ -134,11 +134,8 @@ ParticleSet read_gadget(const TypedSnapshotRequest& o, const ProgressCallback& p
       counts.emplace_back(open(f).header().npart.begin(), open(f).header().npart.end());
   if (counts.size() != files.size()) throw std::invalid_argument("read_gadget: counts of another number of files");
   const auto count_of = [&](std::size_t f, int t) { return std::size_t(counts[f][std::size_t(t)]); };
-  std::vector<std::uint64_t> totals(gadget_types, 0);
-  for (const auto& file : counts)
-    for (int k = 0; k < gadget_types; ++k) totals[std::size_t(k)] += file[std::size_t(k)];
   const ShareRanges ranges = share_ranges(o.types, files.size(), count_of, o.share);
-  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, ranges);
+  const std::vector<std::size_t> first = render_type_starts(o.types, ranges);
   // The positions' block must fit the header's counts before those counts size any array: a
   // corrupted header could otherwise ask for gigabytes.
   const std::vector<bool> used = files_of_share(o.types, files.size(), count_of, ranges);

@@ -141,13 +141,8 @@ ParticleSet read_hdf5(const TypedSnapshotRequest& o, const ProgressCallback& pro
   const auto count_of = [&](std::size_t f, int t) {
     return std::size_t(t) < counts[f].size() ? std::size_t(counts[f][std::size_t(t)]) : std::size_t(0);
   };
-  std::size_t types = 0;
-  for (const auto& file : counts) types = std::max(types, file.size());
-  std::vector<std::uint64_t> totals(types, 0);
-  for (std::size_t f = 0; f < counts.size(); ++f)
-    for (std::size_t k = 0; k < types; ++k) totals[k] += count_of(f, int(k));
   const ShareRanges ranges = share_ranges(o.types, files.size(), count_of, o.share);
-  const std::vector<std::size_t> first = render_type_starts(o.types, totals, o.files[0], files.size() > 1, ranges);
+  const std::vector<std::size_t> first = render_type_starts(o.types, ranges);
   // Each type's positions must have the header's count of rows before those counts size any
   // array: a corrupted header could otherwise ask for gigabytes.
   const std::vector<bool> used = files_of_share(o.types, files.size(), count_of, ranges);

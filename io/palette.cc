@@ -124,8 +124,33 @@ Palette::Palette(std::string name, std::vector<Rgb> colours) : name_(std::move(n
   padded_.push_back(padded_.back());
 }
 
+namespace {
+
+// A binary file (a snapshot, an image, a program) named as a palette: said whole, rather than as
+// the bytes of its third line.
+void refuse_binary(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[4096];
+  in.read(head, sizeof head);
+  const std::streamsize n = in.gcount();
+  std::streamsize control = 0;
+  for (std::streamsize i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(head[i]);
+    if (c == 0) control = n;  // text never holds a NUL
+    control += c < 32 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v';
+  }
+  if (n > 0 && control * 20 > n)
+    throw UserError("palette '" + path +
+                    "' is a binary file, not a palette: a .pal file is text, a name line, a version line (0100), "
+                    "the number of colours, then a line 'R G B' (0 to 255) for each; or name one of the project's "
+                    "palettes (fire, ice, temperature, bluered, grey)");
+}
+
+}  // namespace
+
 Palette Palette::read(const std::string& path) {
   LineReader lines(path);
+  refuse_binary(path);
   std::string name(trim(lines.require("the palette's name")));
   lines.require("a version token such as '0100'");  // not checked: the original skips it too
   // Two statements: where() must see the line number after require() has read the count.

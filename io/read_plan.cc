@@ -83,27 +83,10 @@ ParticleSet allocate_particles(const std::vector<std::size_t>& first, const std:
   return p;
 }
 
-std::vector<std::size_t> render_type_starts(const std::vector<RenderTypeRequest>& types,
-                                            const std::vector<std::uint64_t>& totals, const std::string& first_file,
-                                            bool several_files, const ShareRanges& ranges) {
+std::vector<std::size_t> render_type_starts(const std::vector<RenderTypeRequest>& types, const ShareRanges& ranges) {
   std::vector<std::size_t> first(types.size() + 1, 0);
-  for (std::size_t n = 0; n < types.size(); ++n) {
-    const int t = types[n].file_type;
-    const std::uint64_t count = t < int(totals.size()) ? totals[std::size_t(t)] : 0;
-    if (count == 0) throw_no_particles(first_file, several_files, t, int(n), totals);
-    first[n + 1] = first[n] + (ranges[n].second - ranges[n].first);
-  }
+  for (std::size_t n = 0; n < types.size(); ++n) first[n + 1] = first[n] + (ranges[n].second - ranges[n].first);
   return first;
-}
-
-void throw_no_particles(const std::string& first_file, bool several_files, int type, int n,
-                        const std::vector<std::uint64_t>& counts) {
-  std::string listed;
-  for (std::size_t k = 0; k < counts.size(); ++k) listed += (k ? ", " : "") + std::to_string(counts[k]);
-  throw UserError("'" + first_file + "'" + (several_files ? " (and its other files)" : "") +
-                  " holds no particles of type " + std::to_string(type) + " (ptype" + std::to_string(n) +
-                  "); it holds " + listed + " of types 0 to " + std::to_string(counts.size() - 1) +
-                  ": choose another ptype" + std::to_string(n) + " or fewer ptypes");
 }
 
 }  // namespace splotch

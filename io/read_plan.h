@@ -163,11 +163,9 @@ std::vector<bool> files_of_share(const std::vector<RenderTypeRequest>& types, st
 }
 
 // Each render type's first particle in the set, and the total last: render type n takes
-// ranges[n] of the particles of file type types[n].file_type, of which the files hold totals[t]
-// (all files together); a type with none is an error naming `first_file`.
-std::vector<std::size_t> render_type_starts(const std::vector<RenderTypeRequest>& types,
-                                            const std::vector<std::uint64_t>& totals, const std::string& first_file,
-                                            bool several_files, const ShareRanges& ranges);
+// ranges[n] of the particles of file type types[n].file_type. A type the files hold none of
+// stays empty (the settings warned of it: a movie's stars before the first has formed).
+std::vector<std::size_t> render_type_starts(const std::vector<RenderTypeRequest>& types, const ShareRanges& ranges);
 
 // Plans every render type from every file in turn: `count_of(f, t)` particles of file type t in
 // file f (0 to files - 1), of which render type n takes ranges[n] over all files; a file's part of
@@ -194,10 +192,5 @@ void plan_files(const std::vector<RenderTypeRequest>& types, const std::vector<s
     }
   }
 }
-
-// The error for a render type (`ptype<n>` = `type`) of which the files hold no particles;
-// `counts` are the particles of each file type.
-[[noreturn]] void throw_no_particles(const std::string& first_file, bool several_files, int type, int n,
-                                     const std::vector<std::uint64_t>& counts);
 
 }  // namespace splotch

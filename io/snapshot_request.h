@@ -49,6 +49,7 @@ struct SnapshotRequest {
   double keep_fraction = 1.0;
   std::vector<std::string> notes;     // for the run's report, e.g. a swap_endian that the file overruled
   std::vector<std::string> warnings;  // e.g. numfiles = 1 for a snapshot of several files
+  std::string nothing_to_draw;        // why no render type has particles in the snapshot ("" when some do)
 };
 
 }  // namespace splotch

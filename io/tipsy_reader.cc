@@ -135,11 +135,6 @@ std::string file_list(const std::vector<std::string>& files) {
   return files.size() > 3 ? s + ", ..." : s;
 }
 
-std::string type_counts(const TipsyFile& f) {
-  return std::to_string(f.count(0)) + " gas, " + std::to_string(f.count(1)) + " dark, " + std::to_string(f.count(2)) +
-         " star";
-}
-
 // Each render type's first particle in the set (and the total, last), checking the ptypes.
 std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<RenderTypeRequest>& types,
                                      ReadShare share) {
@@ -149,10 +144,6 @@ std::vector<std::size_t> type_starts(const TipsyFile& file, const std::vector<Re
     const std::string key = "ptype" + std::to_string(n);
     if (t < 0 || t >= tipsy_types)
       throw UserError(key + " = " + std::to_string(t) + ": Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)");
-    if (file.count(t) == 0)
-      throw UserError("Tipsy file '" + file.path() + "' holds no " + tipsy_type_name(t) + " particles (" + key + " = " +
-                      std::to_string(t) + "); it holds " + type_counts(file) + ": choose another " + key +
-                      " or fewer ptypes");
     first[n + 1] = first[n] + share.size_of(std::size_t(file.count(t)));
   }
   return first;

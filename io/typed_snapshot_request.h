@@ -34,6 +34,12 @@ struct RenderTypeRequest {
   bool vector_colour = false;                       // colour: three values per particle (VEL, say)
   SizeEstimate size_estimate = SizeEstimate::none;  // not none: `size` gives only the factor
   int neighbours = 32;                              // knn: particles within the smoothing length, itself included
+  // size_estimateN = auto (the default where no size key is given) found smoothing lengths in the
+  // file (`size`): they are taken unless they are one value for every particle, a softening or a
+  // placeholder rather than SPH smoothing lengths, and then the knn estimate replaces them
+  // (splotch/load/estimate_hsml.h).
+  bool estimate_if_constant = false;
+  bool estimate_chosen = false;  // size_estimate = auto chose `size_estimate` (the file has no smoothing lengths)
   // Interpolation between snapshots (interpolation_mode): 1 reads the particles' IDs too (the
   // block or dataset `id_label`, as integers; Tipsy has none), 2 their velocities as well.
   int motion = 0;

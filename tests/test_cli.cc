@@ -364,7 +364,11 @@ TEST_CASE("bin/splotch: NaN and infinite Gadget fields are skipped with a count;
             "' skipped: 1 with a NaN or infinite position, "
             "1 with a zero, negative or non-finite smoothing length, 1 with a NaN or infinite intensity or colour") !=
         std::string::npos);
-  CHECK(r.out.find("  hsml ") == std::string::npos);  // no estimate asked for
+  // No size key for the dark matter, which has no smoothing lengths in the file: estimated (auto).
+  CHECK(r.out.find("  hsml ") != std::string::npos);
+  CHECK(r.out.find("note: smoothing lengths: ptype0 = 0 (gas): the file's HSML (size_fix0 = 0); ptype1 = 1 (dark "
+                   "matter): estimated from the 32 nearest neighbours (no size key given): the file has no smoothing "
+                   "lengths for it\n") != std::string::npos);
 
   // Dark matter sized by its 8 nearest neighbours, gas by (mass / density)^(1/3).
   CommandResult render = run_command(splotch_binary + " " + par +
@@ -379,7 +383,8 @@ TEST_CASE("bin/splotch: NaN and infinite Gadget fields are skipped with a count;
   CHECK(both.err.find("size_fix1 and size_estimate1 both give the smoothing lengths") != std::string::npos);
   CommandResult unknown = run_command(splotch_binary + " " + par + " size_estimate1=sph");
   CHECK(unknown.status == 1);
-  CHECK(unknown.err.find("size_estimate1 = sph is not a way to estimate smoothing lengths") != std::string::npos);
+  CHECK(unknown.err.find("size_estimate1 = sph is not a way to find smoothing lengths: auto (the file's, else "
+                         "estimated), knn") != std::string::npos);
 }
 
 TEST_CASE("bin/splotch: --info on a Tipsy file itself, and a Tipsy render of gas and knn-sized dark matter") {
@@ -506,11 +511,13 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   const std::string legacy = s.dir.write("legacy.txt",
                                          "50 -50 80 50 50 50 0 0 1 0\n60 -40 80 50 50 50 0 0 1 0\n"
                                          "70 -30 80 50 50 50 0 0 1 0\n");
-  CommandResult l = s.run("scene_file=" + legacy + " scene_start=1 scene_incr=1 outfile=" + s.dir.file("legacy_"));
+  CommandResult l =
+      s.run("scene_file=" + legacy + " scene_start=1 scene_incr=1 brightness0=1 outfile=" + s.dir.file("legacy_"));
   CHECK(l.status == 0);
   CHECK(!file_exists(s.dir.file("legacy_0000.tga")));
   CHECK(read_file(s.dir.file("legacy_0001.tga")) == read_file(s.dir.file("single1.tga")));
-  CHECK(s.run("camera_x=70 camera_y=-30 camera_z=80 outfile=" + s.dir.file("single2_b1.tga")).status == 0);
+  CHECK(s.run("camera_x=70 camera_y=-30 camera_z=80 brightness0=1 outfile=" + s.dir.file("single2_b1.tga")).status ==
+        0);
   CHECK(read_file(s.dir.file("legacy_0002.tga")) == read_file(s.dir.file("single2_b1.tga")));
 
   // resume: existing images stay as they are; the others are rendered.

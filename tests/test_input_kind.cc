@@ -1,9 +1,10 @@
 // What bin/splotch is given in place of a parameter file is named as what it is, in one line, at
-// once: a Gadget, HDF5 or Tipsy snapshot (with the --info command to run instead), a Tipsy
+// once, or drawn: a Gadget, HDF5 or Tipsy snapshot (a first picture, with the keys --init chooses), a Tipsy
 // auxiliary array (and --info says what it is), a directory, an empty file, a device or a binary
 // file (the first byte that is not text, escaped), a file over 1 MiB, a text of no key = value
 // line.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -41,31 +42,37 @@ TipsyTestFile gas_and_dark(int gas, int dark) {
 
 }  // namespace
 
-TEST_CASE("input kind: a snapshot given as the parameter file is named, with the command to run") {
+TEST_CASE("input kind: a snapshot given as the parameter file is drawn with the choices of --init") {
   TempDir dir;
+  char here[4096];
+  REQUIRE(::getcwd(here, sizeof here));
+  const std::string bin = std::string(here) + "/bin/splotch";
   const std::string gadget = dir.path("snap_010.0");
-  snapshot({2, false, 4, 4}, 3, 2).write(gadget);
+  snapshot({2, false, 4, 4}, 300, 200).write(gadget);
   CHECK(input_kind(gadget).kind == InputKind::Kind::snapshot);
   CHECK(input_kind(gadget).format == SnapshotFormat::gadget);
-  CHECK(contains(error_of(gadget), "'" + gadget +
-                                       "' is a Gadget snapshot (format 2, 1 file), not a parameter file: "
-                                       "run `bin/splotch --info " +
-                                       gadget +
-                                       "` to see what it holds, or write a parameter "
-                                       "file that names it with infile (README: A minimal parameter file)"));
+  // In the working directory: <snapshot name>.png and its record.
+  const CommandResult g = run_command("cd " + dir.path() + " && " + bin + " " + gadget + " xres=64");
+  CHECK(g.status == 0);
+  CHECK(file_exists(dir.path("snap_010.0.png")));
+  CHECK(file_exists(dir.path("snap_010.0.png.used.par")));
   const std::string tipsy = dir.path("run.00100");
-  gas_and_dark(3, 2).write(tipsy);
-  CHECK(contains(error_of(tipsy), "'" + tipsy + "' is a Tipsy snapshot (5 particles), not a parameter file"));
+  gas_and_dark(60, 2).write(tipsy);
+  CHECK(run_command("cd " + dir.path() + " && " + bin + " " + tipsy + " xres=64").status == 0);
+  CHECK(file_exists(dir.path("run.00100.png")));
   if (hdf5_supported()) {
     const std::string hdf5 = dir.path("snap_010.hdf5");
-    Hdf5TestWriter::write(snapshot({2, false, 4, 4}, 3, 2), hdf5);
+    Hdf5TestWriter::write(snapshot({2, false, 4, 4}, 300, 200), hdf5);
     CHECK(input_kind(hdf5).format == SnapshotFormat::hdf5);
-    CHECK(contains(error_of(hdf5), "'" + hdf5 + "' is an HDF5 snapshot (1 file), not a parameter file"));
+    CHECK(run_command("cd " + dir.path() + " && " + bin + " " + hdf5 + " xres=64").status == 0);
+    CHECK(file_exists(dir.path("snap_010.png")));
   }
+  // The choices are overridden as a parameter file's keys are.
+  CHECK(contains(error_of(gadget + " color_log0=maybe"), "command line: color_log0 = 'maybe' is not a boolean"));
   // --info on the snapshot itself still reads it.
   const CommandResult info = run_command("bin/splotch --info " + gadget);
   CHECK(info.status == 0);
-  CHECK(contains(info.out, "3 particles"));
+  CHECK(contains(info.out, "300 particles"));
 }
 
 TEST_CASE("input kind: a Tipsy auxiliary array is named by --info and by a render") {

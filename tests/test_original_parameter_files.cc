@@ -103,7 +103,9 @@ TEST_CASE("original parameter files: sample.par and g51.par, swap_endian = TRUE 
     INFO(r.err);
     REQUIRE(r.status == 0);
     // The file's own record markers decide; the report notes the guess that was wrong, once.
-    CHECK(count(r.out, "note: ") - count(r.out, "note: renderer = auto") == 1);  // (a GPU machine's choice aside)
+    // (a GPU machine's choice aside, and the smoothing lengths' line, which every typed snapshot has)
+    CHECK(count(r.out, "note: ") - count(r.out, "note: renderer = auto") == 2);
+    CHECK(count(r.out, "note: smoothing lengths: ptype0 = 0 (gas): the file's HSML (size_fix0 = 0)") == 1);
     CHECK(r.out.find("swap_endian = TRUE is only a first guess for Gadget files: '" +
                      snapshot("gadgetreader_test_g2_snap.0") + "' is little-endian") != std::string::npos);
     const Image8 picture = read_image(dir.path(image));
@@ -143,7 +145,7 @@ TEST_CASE("original parameter files: sample.par and g51.par, swap_endian = TRUE 
   const CommandResult r = splotch_in(
       dir, par + "/sample.par swap_endian=FALSE " + gadget_overrides + snapshot("gadgetreader_test_g2_snap"));
   CHECK(r.status == 0);
-  CHECK(count(r.out, "note: ") == count(r.out, "note: renderer = auto"));
+  CHECK(count(r.out, "note: ") == count(r.out, "note: renderer = auto") + count(r.out, "note: smoothing lengths: "));
 }
 
 TEST_CASE(
@@ -281,7 +283,7 @@ TEST_CASE(
   REQUIRE(r.status == 0);
   // The rows of snapshotID = 12 only, every one in view of the camera placed from their box.
   CHECK(r.out.find("particles  1000 read, 0 dropped as invalid, 1000 in view") != std::string::npos);
-  CHECK(r.out.find("note: no camera given: placed from the particles' bounding box, face = FRONT: camera (") !=
+  CHECK(r.out.find("note: no camera given: placed to frame the particles, face = FRONT: camera (") !=
         std::string::npos);
   const Image8 image = read_image(dir.path("sage_autocamera_front_180000.tga"));
   CHECK(lit_pixels(image) > 500);

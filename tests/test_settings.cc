@@ -526,13 +526,14 @@ TEST_CASE("read_settings: the original's labels and masks (XXXX, *_present = 0, 
     CHECK(t.colour.label.empty());
     CHECK(t.intensity.label.empty());
   }
-  CHECK(none.notes.empty());
+  REQUIRE(none.notes.size() == 1);  // where each type's smoothing lengths come from, and nothing else
+  CHECK(none.notes[0].rfind("smoothing lengths: ptype0 = 0", 0) == 0);
   // A mask without the bit of the type read: the original's "types to skip"; ours works it out.
   const auto skip = input("color_label1 = AGE\ncolor_present1 = 1\nintensity_label1 = MASS\nintensity_present1 = 17\n");
   CHECK(!skip.typed.types[1].colour.present);
   REQUIRE(skip.typed.types[1].intensity.present);
   CHECK(*skip.typed.types[1].intensity.present == 17u);
-  REQUIRE(skip.notes.size() == 1);
+  REQUIRE(skip.notes.size() == 2);  // and the smoothing lengths' line
   CHECK(skip.notes[0] ==
         "t.par:8: color_present1 = 1 does not hold particle type 4, whose values it reads: the types "
         "the block holds were worked out from its size");

@@ -472,10 +472,7 @@ TEST_CASE("tipsy: bad files are one clear error") {
   CHECK(message_of([&] { read_tipsy(o); }).empty());
   const std::string only_gas = dir.write("gas", snapshot(false, false, 3, 0, 0).bytes());
   o.files = {only_gas};
-  CHECK(message_of([&] { read_tipsy(o); }) ==
-        "Tipsy file '" + only_gas +
-            "' holds no star particles (ptype1 = 2); it holds 3 gas, 0 dark, 0 star: choose "
-            "another ptype1 or fewer ptypes");
+  CHECK(read_tipsy(o).size() == 3);  // no stars: none read (the settings warn of it)
   o.files = {path};
   o.types[1].file_type = 3;
   CHECK(message_of([&] { read_tipsy(o); }) == "ptype1 = 3: Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)");
@@ -489,8 +486,7 @@ TEST_CASE("tipsy: bad files are one clear error") {
   const std::string empty = dir.write("empty", snapshot(true, true, 0, 0, 0).bytes());
   CHECK(TipsyFile(empty).total() == 0);
   o.files = {empty};
-  CHECK(contains(message_of([&] { read_tipsy(o); }),
-                 "holds no gas particles (ptype0 = 0); it holds 0 gas, 0 dark, 0 star"));
+  CHECK(read_tipsy(o).size() == 0);  // (the load says there is nothing to draw)
 }
 
 }  // namespace splotch

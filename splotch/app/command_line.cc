@@ -7,17 +7,24 @@ namespace splotch {
 
 std::string usage_text() {
   return "usage: splotch [--quiet] FILE.par [key=value ...]\n"
-         "       splotch --info FILE.par [key=value ...]\n"
-         "       splotch --serve FILE.par [--port N] [--host ADDR] [key=value ...]\n"
+         "       splotch [--quiet] SNAPSHOT [key=value ...]\n"
+         "       splotch --init SNAPSHOT > FILE.par\n"
+         "       splotch --info FILE.par|SNAPSHOT [key=value ...]\n"
+         "       splotch --serve FILE.par|SNAPSHOT [--port N] [--host ADDR] [key=value ...]\n"
          "\n"
          "Renders the particle snapshot that the parameter file FILE.par names (Splotch format:\n"
          "one key=value per line, '#' starts a comment). Arguments key=value override the file.\n"
+         "Given a snapshot (Gadget, HDF5, Tipsy) instead, it chooses the keys itself, as --init\n"
+         "prints them, and writes <snapshot name>.png in the working directory, with its record\n"
+         "<snapshot name>.png.used.par: a parameter file to start from.\n"
          "\n"
          "options:\n"
          "  --help      this text\n"
          "  --version   the version of splotch\n"
          "  --quiet     no progress bar and no report; warnings and errors still appear\n"
          "  --info      read the snapshot and print particle counts and field ranges; render nothing\n"
+         "  --init      print a commented parameter file for the snapshot (the choices splotch makes for\n"
+         "              it with no parameter file); it renders as it is\n"
          "  --serve     read the snapshot once and serve a page to fly through it and tune it in a browser\n"
          "              (as server = TRUE in the file); it prints the URL to open, with its token\n"
          "  --port N    the port --serve listens on (default 8080; 0: any free one)\n"
@@ -62,6 +69,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       c.quiet = true;
     else if (a == "--info")
       c.info = true;
+    else if (a == "--init")
+      c.init = true;
     else if (a.size() > 1 && a[0] == '-')
       throw UserError("unknown option '" + a + "' (see splotch --help)");
     else if (a.find('=') != std::string::npos)
@@ -72,11 +81,19 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       throw UserError("two parameter files given, '" + c.parameter_file + "' and '" + a +
                       "'; overrides take the form key=value");
   }
-  if (c.serve && c.info) throw UserError("--serve and --info: give one of them");
+  if (int(c.serve) + int(c.info) + int(c.init) > 1)
+    throw UserError(std::string(c.init ? "--init" : "--serve") + " and " + (c.info ? "--info" : "--serve") +
+                    ": give one of them");
+  if (c.init && !c.overrides.empty())
+    throw UserError(
+        "--init prints the parameter file splotch chooses for a snapshot; key=value arguments are for "
+        "rendering it (bin/splotch SNAPSHOT key=value, or edit the file)");
   if ((c.port_given || c.host_given) && c.info)
     throw UserError(std::string(c.port_given ? "--port" : "--host") + " is for --serve (see splotch --help)");
   if (!c.help && !c.version && c.parameter_file.empty())
-    throw UserError("no parameter file given (usage: splotch [--quiet] FILE.par [key=value ...]; see --help)");
+    throw UserError(c.init ? "--init needs a snapshot: splotch --init SNAPSHOT > my.par"
+                           : "no parameter file given (usage: splotch [--quiet] FILE.par [key=value ...], or splotch "
+                             "SNAPSHOT for a first picture; see --help)");
   return c;
 }
 

@@ -2,6 +2,8 @@
 //   splotch [--quiet] FILE.par [key=value ...]
 //   splotch --info FILE.par [key=value ...]
 //   splotch --serve FILE.par [--port N] [--host ADDR] [key=value ...]
+//   splotch SNAPSHOT [key=value ...]          (no parameter file: the choices of --init)
+//   splotch --init SNAPSHOT > my.par
 //   splotch --help | --version
 #pragma once
 
@@ -12,6 +14,7 @@ namespace splotch {
 
 struct CommandLine {
   bool help = false, version = false, quiet = false, info = false, serve = false;
+  bool init = false;               // --init: the parameter file splotch would choose for the snapshot, on stdout
   int port = 8080;                 // --serve: the port (0: any free one, printed)
   std::string host = "127.0.0.1";  // --serve: the address listened on
   bool port_given = false, host_given = false;

@@ -13,6 +13,7 @@
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
 #include "params/user_error.h"
+#include "splotch/settings/starter_parameters.h"
 #include "splotch/util/file_paths.h"
 
 namespace splotch {
@@ -71,9 +72,8 @@ ParamFile read_parameter_file(const std::string& path) {
   const std::string what = "'" + path + "' is ";
   const std::string how = " (README: A minimal parameter file)";
   switch (k.kind) {
-    case InputKind::Kind::snapshot:
-      throw UserError(what + k.description + ", not a parameter file: run `bin/splotch --info " + path +
-                      "` to see what it holds, or write a parameter file that names it with infile" + how);
+    case InputKind::Kind::snapshot:  // a first picture, with the choices of splotch --init
+      return starter_parameters(path, *k.format);
     case InputKind::Kind::tipsy_aux_array:
       throw UserError(what + k.description +
                       ", not a parameter file: a parameter file with simtype = 11 and infile = " + k.snapshot +
@@ -85,6 +85,15 @@ ParamFile read_parameter_file(const std::string& path) {
     case InputKind::Kind::missing: throw UserError("cannot open parameter file '" + path + "': " + k.description);
     default: return ParamFile::read(path);
   }
+}
+
+std::string init_parameter_text(const std::string& path) {
+  const InputKind k = input_kind(path);
+  if (k.kind == InputKind::Kind::snapshot) return starter_parameter_text(path, *k.format);
+  if (k.kind == InputKind::Kind::missing) throw UserError("cannot open '" + path + "': " + k.description);
+  throw UserError("--init writes a parameter file for a snapshot (Gadget, HDF5 or Tipsy), and '" + path + "' is " +
+                  (k.description.empty() ? std::string("not one") : k.description) +
+                  (k.kind == InputKind::Kind::text ? " (a parameter file? render it: bin/splotch " + path + ")" : ""));
 }
 
 }  // namespace splotch

@@ -22,7 +22,13 @@ struct InputKind {
 
 InputKind input_kind(const std::string& path);
 
-// The parameter file `path`; anything else is a UserError saying what it is and what to do.
+// The parameter file `path`, or for a snapshot the parameters `splotch --init` chooses for it
+// (splotch/settings/starter_parameters.h); anything else is a UserError saying what it is and
+// what to do.
 ParamFile read_parameter_file(const std::string& path);
+
+// `splotch --init SNAPSHOT`: the commented parameter file for the snapshot at `path`; anything
+// else is a UserError saying what it is.
+std::string init_parameter_text(const std::string& path);
 
 }  // namespace splotch

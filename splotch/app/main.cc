@@ -35,13 +35,17 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
         std::shared_ptr<void>& retained) {
   using namespace splotch;
   const CommandLine cl = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
-  if (!comm.root() && (cl.help || cl.version || cl.info)) return 0;  // said once, by rank 0
+  if (!comm.root() && (cl.help || cl.version || cl.info || cl.init)) return 0;  // said once, by rank 0
   if (cl.help) {
     std::fputs(usage_text().c_str(), stdout);
     return 0;
   }
   if (cl.version) {
     std::printf("splotch %s\n", SPLOTCH_VERSION);
+    return 0;
+  }
+  if (cl.init) {  // the parameter file splotch would choose for a snapshot alone
+    std::fputs(init_parameter_text(cl.parameter_file).c_str(), stdout);
     return 0;
   }
   if (cl.info && print_auxiliary_info(cl.parameter_file, std::cout)) return 0;

@@ -38,7 +38,7 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
   int motion = 0;
   if (has_particle_types(s.input.format))
     for (const RenderTypeRequest& r : s.input.typed.types) {
-      shape.knn |= r.size_estimate == SizeEstimate::knn;
+      shape.knn |= r.size_estimate == SizeEstimate::knn || r.estimate_if_constant;
       motion = std::max(motion, r.motion);
     }
   shape.fields += (motion > 0 ? 2 : 0) + (motion > 1 ? 3 : 0);  // the IDs (8 bytes), the velocities
@@ -116,9 +116,11 @@ class FileSource : public ParticleSource {
     clock.loaded(loaded_, before);
     report.particles_read = loaded_.read;
     report.particles_dropped = loaded_.dropped;
+    report.notes.insert(report.notes.end(), loaded_.notes.begin(), loaded_.notes.end());
     report_ = &report;
   }
   BoundingBox box() const override { return bounding_box(loaded_.particles); }
+  Framing framing() const override { return loaded_.framing; }
   NormalizedRanges ranges() const override { return loaded_.ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
     if (keep) return {splotch::project(loaded_.particles, geometry, plan_.settings.input.periodic)};
@@ -193,6 +195,8 @@ class CacheSource : public ParticleSource {
       frame_.kept_on_gpu->particles.reset();  // another snapshot's
       frame_.kept_on_gpu->signature.clear();
     }
+    if (got.from != CacheLoad::kept)
+      report.notes.insert(report.notes.end(), loaded_->notes.begin(), loaded_->notes.end());
     report.reused = got.from == CacheLoad::kept;
     report.read_ahead = got.from == CacheLoad::read_ahead;
     report.particles_read = loaded_->read;
@@ -200,6 +204,7 @@ class CacheSource : public ParticleSource {
     if (frame_.loaded) frame_.loaded(signature, loaded_->bytes(), loaded_->seconds());
   }
   BoundingBox box() const override { return bounding_box(loaded_->particles); }
+  Framing framing() const override { return loaded_->framing; }
   NormalizedRanges ranges() const override { return loaded_->ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool) override {
     return {splotch::project(loaded_->particles, geometry, plan_.settings.input.periodic)};
@@ -299,6 +304,7 @@ class InterpolationSource : public ParticleSource {
     if (frame_.loaded) frame_.loaded(second_signature, b.bytes(), b.seconds());
   }
   BoundingBox box() const override { return bounding_box(particles_); }
+  Framing framing() const override { return splotch::framing(particles_, plan_.settings.input.periodic); }
   NormalizedRanges ranges() const override { return ranges_; }
   ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
     if (keep) return {splotch::project(particles_, geometry, plan_.settings.input.periodic)};
@@ -346,10 +352,16 @@ void check_data_parallel(const Settings& s, int processes) {
   for (std::size_t n = 0; n < s.input.typed.types.size() && has_particle_types(s.input.format); ++n)
     if (s.input.typed.types[n].size_estimate == SizeEstimate::knn) {
       const std::string N = std::to_string(n);
-      throw UserError("size_estimate" + N + " = knn cannot run" + with +
+      const bool chosen = s.input.typed.types[n].estimate_chosen;
+      throw UserError((chosen ? "render type " + N +
+                                    " has no smoothing lengths in the file, and estimating them from the nearest "
+                                    "neighbours (size_estimate" +
+                                    N + " = auto, the default)"
+                              : "size_estimate" + N + " = knn") +
+                      " cannot run" + with +
                       ": a process's share of the particles does not hold their neighbours; run it with one "
-                      "process, or give the smoothing lengths (size_label" +
-                      N + " or size_fix" + N + ")");
+                      "process, or give the smoothing lengths (size_fix" +
+                      N + " for one length, or size_label" + N + " for a field of the file)");
     }
 }
 
@@ -382,15 +394,8 @@ class ShareSource : public ParticleSource {
       throw UserError(
           preview_kept_none(request_.keep_fraction, report.particles_read - report.particles_dropped, request_.path));
   }
-  BoundingBox box() const override {
-    BoundingBox b = bounding_box(loaded_.particles);
-    std::vector<float> lo = {float(b.lo.x), float(b.lo.y), float(b.lo.z)};
-    std::vector<float> hi = {float(b.hi.x), float(b.hi.y), float(b.hi.z)};
-    comm_.min_max(lo, hi);
-    b.lo = {lo[0], lo[1], lo[2]};
-    b.hi = {hi[0], hi[1], hi[2]};
-    return b;
-  }
+  BoundingBox box() const override { return loaded_.framing.whole; }
+  Framing framing() const override { return loaded_.framing; }  // (of every process's particles)
   NormalizedRanges ranges() const override { return loaded_.ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
     ProjectedSplats p;

@@ -17,7 +17,7 @@
 #include "splotch/frame/run_report.h"
 #include "splotch/frame/splat_steps.h"
 #include "splotch/frame/stage_clock.h"
-#include "splotch/stages/camera_placement.h"
+#include "splotch/stages/framing.h"
 #include "splotch/stages/normalize.h"
 #include "splotch/util/console.h"
 
@@ -49,6 +49,9 @@ class ParticleSource {
   virtual void load(StageClock& clock, RunReport& report) = 0;
   // The bounding box of the particles of every process.
   virtual BoundingBox box() const = 0;
+  // What a camera placed from the data frames (splotch/stages/camera_placement.h), of the
+  // particles of every process; by default their whole box.
+  virtual Framing framing() const { return Framing::of_box(box(), 0); }
   // The colour and intensity ranges found and used, per type.
   virtual NormalizedRanges ranges() const = 0;
   // The particles projected by `geometry`: their own arrays given up where nothing keeps them,

@@ -11,7 +11,8 @@
 namespace splotch {
 
 double finish_picture(Image& image, const Settings& s, const Palettes& palettes, bool particles_in_view,
-                      ParamFile& params, std::vector<std::string>& notes, Console& console) {
+                      const NormalizedRanges& ranges, ParamFile& params, std::vector<std::string>& notes,
+                      Console& console) {
   if (!particles_in_view) console.warning("no particle is in view: the image will be black (check the camera)");
   double suggested = 0, factor = 1.0;
   if (s.render.a_eq_e) {
@@ -21,7 +22,9 @@ double finish_picture(Image& image, const Settings& s, const Palettes& palettes,
     if (auto_exposure && relative > 0) {
       factor = double(float(relative));  // a float, so that its 9 digits in used.par give it back exactly
       params.resolve("exposure", number_text(factor), "auto: the 99.5th percentile of the lit pixels at 0.9");
-      notes.push_back("exposure = auto: every brightness times " + number_text(factor) + " (written to used.par)");
+      notes.push_back(std::string("exposure = auto") +
+                      (s.exposure.by_default ? " (neither exposure nor a brightnessN is given)" : "") +
+                      ": every brightness times " + number_text(factor) + " (written to used.par)");
     } else if (!auto_exposure) {
       suggested = relative * factor;
     }
@@ -33,8 +36,8 @@ double finish_picture(Image& image, const Settings& s, const Palettes& palettes,
   post.colour_bars.clear();
   postprocess(image, post);
   if (particles_in_view) {
-    const std::string warning =
-        level_warning(measure_levels(image), suggested, s.render.a_eq_e, s.render.gray_absorption);
+    const std::string warning = level_warning(measure_levels(image), suggested, s.render.a_eq_e,
+                                              s.render.gray_absorption, values_below_range(ranges));
     if (!warning.empty()) console.warning(warning);
   }
   draw_colour_bars(image, bars);

@@ -16,8 +16,10 @@ namespace splotch {
 // Exposure (with a_eq_e, on the sums; exposure = auto is written to used.par), post-processing
 // and the colour bars. `particles_in_view`: whether the picture can show anything (it warns if
 // not, and checks the picture's levels if so). Returns the exposure factor applied (1 for none).
+// `ranges`: the frame's colour and intensity ranges, which may explain a black picture.
 double finish_picture(Image& image, const Settings& s, const Palettes& palettes, bool particles_in_view,
-                      ParamFile& params, std::vector<std::string>& notes, Console& console);
+                      const NormalizedRanges& ranges, ParamFile& params, std::vector<std::string>& notes,
+                      Console& console);
 
 // The original's show_palette.par (no snapshot): the palettes as bands.
 Image palette_bands(const Settings& s, const Palettes& palettes);

@@ -228,8 +228,8 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     agreed([&] {
       if (!root) return;
       if (s.camera.dome) black_outside_dome(image);
-      const double exposure = finish_picture(image, view_settings, palettes, view_report.particles_active > 0, params,
-                                             report.notes, console);
+      const double exposure = finish_picture(image, view_settings, palettes, view_report.particles_active > 0, ranges,
+                                             params, report.notes, console);
       if (s.exposure.mode == Exposure::Mode::automatic && exposure != 1.0)
         view_settings.exposure = {Exposure::Mode::factor, exposure};
       clock.done("post");

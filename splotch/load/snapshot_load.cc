@@ -108,30 +108,35 @@ void copy_array(const ParticleArray<T>& from, ParticleArray<T>& to) {
 }
 
 LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization, Console& console,
-                    bool share, const RangeReduction& reduce, bool keep_raw = false) {
+                    bool share, const RangeReduction& reduce, const FramingReduction& framing_reduction,
+                    bool keep_raw = false) {
   Stopwatch clock;
   LoadedSnapshot out;
   out.particles = read_snapshot(input, console.progress("read"));
   console.end_progress();
   out.read = out.particles.size();
   for (const std::string& w : out.particles.warnings) console.warning(w);
+  const std::vector<bool> estimate = types_to_estimate(out.particles, input, share, out.notes, console);
   const DroppedParticles dropped = drop_invalid_particles(out.particles);
   warn_dropped(dropped, out.read, input.path, console);
   out.dropped = dropped.total();
   out.dropped_kinds = dropped;
+  // Before a preview's thinning, so that a preview is framed as the full render is.
+  out.framing = framing(out.particles, input.periodic, framing_reduction);
   if (input.keep_fraction < 1) {
     const std::size_t valid = out.particles.size();
     if (keep_preview_subset(out.particles, input.keep_fraction) == 0 && valid > 0 && !share)
       throw UserError(preview_kept_none(input.keep_fraction, valid, input.path));
   }
-  warn_huge_smoothing_lengths(out.particles, input.path, console);
   if (out.particles.size() == 0 && !share) throw UserError("'" + input.path + "' holds no particle that can be drawn");
   check_types(out.particles, input.ptypes, input.path);
   out.stages.push_back({"read", clock.lap()});
-  if (needs_hsml_estimate(input)) {
-    estimate_smoothing_lengths(out.particles, input, console);
+  if (std::find(estimate.begin(), estimate.end(), true) != estimate.end()) {
+    estimate_smoothing_lengths(out.particles, input, estimate, out.notes, console);
     out.stages.push_back({"hsml", clock.lap()});
   }
+  // (after the estimate: its placeholders are no smoothing lengths to warn about)
+  warn_huge_smoothing_lengths(out.particles, input.path, console);
   if (keep_raw) {
     copy_array(out.particles.intensity, out.raw.intensity);
     for (int c = 0; c < 3; ++c) copy_array(out.particles.colour[c], out.raw.colour[c]);
@@ -145,7 +150,7 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
 
 LoadedSnapshot load_snapshot(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
                              Console& console, bool keep_raw) {
-  return load(input, normalization, console, false, {}, keep_raw);
+  return load(input, normalization, console, false, {}, {}, keep_raw);
 }
 
 double renormalize(LoadedSnapshot& loaded, const std::vector<TypeNormalization>& normalization) {
@@ -187,13 +192,26 @@ LoadedSnapshot load_snapshot_share(const SnapshotRequest& shared, const std::vec
   Stopwatch clock;
   const SnapshotRequest input = with_file_counts(shared, comm);
   const double counting = clock.seconds();
-  // The processes agree once, where the ranges are reduced: a process that failed before (say,
-  // reading its files) says so there instead of reducing.
+  // The processes agree once, at the first reduction (the framing's, else the ranges'): a process
+  // that failed before (say, reading its files) says so there instead of reducing.
   bool agreed = false;
-  auto reduce = [&](std::vector<TypeRanges>& ranges) {
+  auto agree = [&] {
+    if (agreed) return;
     agreed = true;
     const std::string error = comm.first_error("");
     if (!error.empty()) throw UserError(error);
+  };
+  FramingReduction framing_reduction;
+  framing_reduction.sum = [&](std::vector<std::uint64_t>& counts) {
+    agree();
+    comm.sum(counts);
+  };
+  framing_reduction.min_max = [&](std::vector<float>& mins, std::vector<float>& maxs) {
+    agree();
+    comm.min_max(mins, maxs);
+  };
+  auto reduce = [&](std::vector<TypeRanges>& ranges) {
+    agree();
     std::vector<float> mins, maxs;
     for (const TypeRanges& r : ranges) {
       mins.insert(mins.end(), {r.colour.min, r.intensity.min});
@@ -209,7 +227,7 @@ LoadedSnapshot load_snapshot_share(const SnapshotRequest& shared, const std::vec
   std::string failure;
   LoadedSnapshot out;
   try {
-    out = load(input, normalization, quiet, true, reduce);
+    out = load(input, normalization, quiet, true, reduce, framing_reduction);
   } catch (const std::bad_alloc&) {
     if (agreed) throw;
     failure = "out of memory reading its share of '" + input.path + "'";

@@ -13,6 +13,7 @@
 #include "io/snapshot_request.h"
 #include "splotch/load/particle_check.h"
 #include "splotch/mpi/comm.h"
+#include "splotch/stages/framing.h"
 #include "splotch/stages/normalize.h"
 #include "splotch/util/console.h"
 
@@ -28,9 +29,11 @@ struct LoadedSnapshot {
   ParticleSet particles;
   RawValues raw;  // empty unless load_snapshot was asked to keep them
   std::size_t read = 0, dropped = 0;
-  DroppedParticles dropped_kinds;                      // `dropped`, by what was wrong with them
-  NormalizedRanges ranges;                             // the colour and intensity ranges found and used, per type
+  DroppedParticles dropped_kinds;  // `dropped`, by what was wrong with them
+  NormalizedRanges ranges;         // the colour and intensity ranges found and used, per type
+  Framing framing;  // what a camera placed from the data frames: of every valid particle, a preview's too
   std::vector<std::pair<std::string, double>> stages;  // read, hsml, normalize: seconds
+  std::vector<std::string> notes;                      // for the run's report: smoothing lengths estimated after all
 
   std::size_t bytes() const;  // of the particle arrays
   double seconds() const;     // the stages' sum

@@ -1,13 +1,18 @@
 // The input half of the settings: which snapshot, in which format, and what to read of each type
 // (DESIGN.md section 3, input keys). Reading them may open a snapshot's first file (its header
 // counts the files, its markers the byte order), but reads no particle.
+#include <dirent.h>
+
 #include <algorithm>
+#include <functional>
 
 #include "io/byte_order.h"
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
+#include "io/snapshot_survey.h"
 #include "io/tipsy_file.h"
+#include "params/number_text.h"
 #include "params/user_error.h"
 #include "splotch/load/snapshot_files.h"
 #include "splotch/settings/settings.h"
@@ -33,6 +38,45 @@ std::string input_path(ParamFile& p, const std::string& key) {
   const std::string given = p.get<std::string>(key);
   const std::string found = resolve(given, p);
   if (path_exists(found)) p.resolve(key, absolute_path(found), "given as " + given);
+  return found;
+}
+
+namespace {
+
+// "bluered, fire, grey" of the .pal files in `directory`.
+std::string palettes_in(const std::string& directory) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(directory.c_str())) {
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".pal") == 0)
+        names.push_back(name.substr(0, name.size() - 4));
+    }
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
+}  // namespace
+
+std::string palette_path(ParamFile& p, const std::string& key) {
+  const std::string given = p.get<std::string>(key);
+  std::string found = resolve(given, p);
+  const std::string project = project_palette_directory();
+  if (!path_exists(found) && given.find('/') == std::string::npos)
+    for (const std::string& name : {given, given + ".pal"})
+      if (is_regular_file(project + name)) {
+        found = project + name;
+        break;
+      }
+  if (path_exists(found))
+    p.resolve(key, absolute_path(found), "given as " + given);
+  else
+    p.reject(at(p, key) + " = " + given + ": no such file here or beside the parameter file, nor a palette of the " +
+             "project's (" + palettes_in(project) + ", in " + project + ")");
   return found;
 }
 
@@ -120,6 +164,90 @@ int gadget_files_in_header(const std::string& path) { return GadgetFile(path).he
 
 int hdf5_files_in_header(const std::string& path) { return Hdf5File(path).header().num_files; }
 
+using SurveyOf = std::function<const SnapshotSurvey*()>;
+
+std::string join(const std::vector<std::string>& parts, const std::string& between = ", ") {
+  std::string s;
+  for (const std::string& part : parts) s += (s.empty() ? "" : between) + part;
+  return s;
+}
+
+// "4039 of type 0 (gas), 4096 of type 1 (dark matter), 57 of type 4 (stars)": the types it has.
+std::string type_counts(const SnapshotSurvey& survey) {
+  std::vector<std::string> parts;
+  for (const TypeSurvey& t : survey.types)
+    if (t.count > 0)
+      parts.push_back(std::to_string(t.count) + " of type " + std::to_string(t.file_type) + " (" + t.name + ")");
+  return parts.empty() ? "no particles" : join(parts);
+}
+
+// Where render type n's smoothing lengths come from: size_fixN (one for all, or 0: the field
+// size_labelN), size_estimateN, or, none of them given, size_estimateN = auto: the file's own
+// where it has them (`found` surveyed the file type), else the size of a cell (masses and
+// densities, AREPO) or the nearest-neighbour estimate. Returns the report's words for it.
+std::string read_type_sizes(ParamFile& p, const std::string& n, RenderTypeRequest& r, const TypeSurvey* found,
+                            bool gadget, std::vector<std::string>& notes) {
+  const std::string type = "ptype" + n + " = " + std::to_string(r.file_type) + (found ? " (" + found->name + ")" : "");
+  const bool fix_given = p.has("size_fix" + n), label_given = p.has("size_label" + n);
+  const std::string estimate = p.get<std::string>("size_estimate" + n, fix_given || label_given ? "none" : "auto");
+  if (estimate == "knn" || estimate == "auto" || estimate == "volume") {
+    // size_fix is looked up only when given, so that used.par does not give it.
+    if (fix_given && p.get<float>("size_fix" + n) != 0)
+      p.reject(at(p, "size_fix" + n) + " and size_estimate" + n + " both give the smoothing lengths; drop one");
+    r.size_fix = 0;
+  }
+  auto knn = [&] {
+    r.size_estimate = SizeEstimate::knn;
+    r.neighbours = p.get<int>("hsml_neighbours" + n, 32);
+    if (r.neighbours < 2 || r.neighbours > 1024)
+      p.reject(at(p, "hsml_neighbours" + n) + " = " + std::to_string(r.neighbours) + " must be from 2 to 1024");
+    r.size.factor = p.get<float>("size_fac" + n, 1.0f);
+    return "estimated from the " + std::to_string(r.neighbours) + " nearest neighbours";
+  };
+  auto volume = [&] {
+    r.size_estimate = SizeEstimate::volume;
+    r.size.factor = p.get<float>("size_fac" + n, 1.0f);
+    return std::string("estimated as (mass / density)^(1/3), the size of a cell");
+  };
+  if (estimate == "knn") return type + ": " + knn() + " (size_estimate" + n + " = knn)";
+  if (estimate == "volume") return type + ": " + volume() + " (size_estimate" + n + " = volume)";
+  if (estimate == "auto") {
+    const std::string why = p.has("size_estimate" + n) ? " (size_estimate" + n + " = auto)" : " (no size key given)";
+    const std::string field = label_given ? label(p, "size_label" + n, "HSML") : found ? found->smoothing : "";
+    if (!field.empty()) {
+      r.size = quantity_request(p, "size", n, field, gadget ? r.file_type : -1, notes);
+      r.estimate_if_constant = true;
+      r.neighbours = p.get<int>("hsml_neighbours" + n, 32);
+      return type + ": the file's " + field + why;
+    }
+    r.estimate_chosen = true;
+    if (found && found->has_mass && !found->density.empty())
+      return type + ": " + volume() + ", from the file's masses and " + found->density + why +
+             ": the file has no smoothing lengths";
+    return type + ": " + knn() + why + (found ? ": the file has no smoothing lengths for it" : "");
+  }
+  if (estimate != "none")
+    p.reject(at(p, "size_estimate" + n) + " = " + estimate +
+             " is not a way to find smoothing lengths: auto (the file's, else estimated), knn (the distance to the "
+             "hsml_neighbours" +
+             n +
+             "-th nearest particle), volume ((mass/density)^(1/3), AREPO cells) or none "
+             "(size_fix" +
+             n + ")");
+  r.size_fix = p.get<float>("size_fix" + n, label_given ? 0.0f : 1.0f);
+  if (!(r.size_fix >= 0)) {
+    p.reject(at(p, "size_fix" + n) + " must not be negative (0: read size_label" + n + ")");
+    r.size_fix = 1;
+  }
+  if (r.size_fix != 0) return type + ": " + number_text(r.size_fix) + " for every particle (size_fix" + n + ")";
+  r.size = quantity_request(p, "size", n, label(p, "size_label" + n, "HSML"), gadget ? r.file_type : -1, notes);
+  if (r.size.label.empty())
+    p.reject(at(p, "size_label" + n) + " = " + no_label + " names no field, but size_fix" + n +
+             " = 0 takes the smoothing lengths from one: name the field (HSML), or give size_fix" + n +
+             " > 0 or size_estimate" + n + " = knn");
+  return type + ": the file's " + r.size.label + " (size_fix" + n + " = 0)";
+}
+
 // Gadget binary (2), HDF5 (7, 8) and Tipsy (11) snapshots: files, byte order, and per render
 // type the file type and the labels of its quantities.
 TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
@@ -138,6 +266,16 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     o.files = snapshot_files(p, "", gadget_files_in_header, &in.warnings);
   if (!hdf5 && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
   const int max_type = hdf5 ? 63 : tipsy ? 2 : 5;  // Gadget-4 may have more than 6 types in HDF5
+  // What the snapshot offers (its headers and field lists), looked at once when first needed; a
+  // snapshot that cannot be surveyed is left to its reader, which says what is wrong with it.
+  std::optional<std::optional<SnapshotSurvey>> surveyed;
+  const SurveyOf survey = [&]() -> const SnapshotSurvey* {
+    if (!surveyed) try {
+        surveyed.emplace(survey_snapshot(hdf5 ? SnapshotFormat::hdf5 : in.format, o.files, o.swap_endian));
+      } catch (const UserError&) { surveyed.emplace(); }
+    return *surveyed ? &**surveyed : nullptr;
+  };
+  std::vector<std::string> sizes, empty_types;
   for (int t = 0; t < ptypes; ++t) {
     const std::string n = std::to_string(t);
     RenderTypeRequest r;
@@ -149,39 +287,16 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
                     : std::string(hdf5 ? "HDF5" : "Gadget") + " particle types are 0 to " + std::to_string(max_type)));
       r.file_type = 0;
     }
-    const std::string estimate = p.get<std::string>("size_estimate" + n, "none");
-    if (estimate == "knn") {
-      r.size_estimate = SizeEstimate::knn;
-      r.neighbours = p.get<int>("hsml_neighbours" + n, 32);
-      if (r.neighbours < 2 || r.neighbours > 1024)
-        p.reject(at(p, "hsml_neighbours" + n) + " = " + std::to_string(r.neighbours) + " must be from 2 to 1024");
-    } else if (estimate == "volume") {
-      r.size_estimate = SizeEstimate::volume;
-    } else if (estimate != "none") {
-      p.reject(at(p, "size_estimate" + n) + " = " + estimate +
-               " is not a way to estimate smoothing lengths: knn (the distance to the hsml_neighbours" + n +
-               "-th nearest particle), volume ((mass/density)^(1/3), AREPO cells) or none");
+    const TypeSurvey* found = survey() ? survey()->type(r.file_type) : nullptr;
+    if (found && found->count == 0) {
+      in.warnings.push_back(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": '" + o.files[0] + "'" +
+                            (o.files.size() > 1 ? " (and its other files)" : "") + " holds no particles of type " +
+                            std::to_string(r.file_type) + " (it holds " + type_counts(*survey()) + "): render type " +
+                            n + " is skipped (choose another ptype" + n + " or fewer ptypes)");
+      empty_types.push_back("ptype" + n + " = " + std::to_string(r.file_type));
     }
-    if (r.size_estimate != SizeEstimate::none) {
-      // size_fix is looked up only when given, so that used.par does not give it.
-      if (p.has("size_fix" + n) && p.get<float>("size_fix" + n) != 0)
-        p.reject(at(p, "size_fix" + n) + " and size_estimate" + n + " both give the smoothing lengths; drop one");
-      r.size_fix = 0;
-      r.size.factor = p.get<float>("size_fac" + n, 1.0f);
-    } else {
-      r.size_fix = p.get<float>("size_fix" + n, 1.0f);
-      if (!(r.size_fix >= 0)) {
-        p.reject(at(p, "size_fix" + n) + " must not be negative (0: read size_label" + n + ")");
-        r.size_fix = 1;
-      }
-      if (r.size_fix == 0) {
-        r.size = quantity_request(p, "size", n, label(p, "size_label" + n, "HSML"), gadget ? r.file_type : -1, notes);
-        if (r.size.label.empty())
-          p.reject(at(p, "size_label" + n) + " = " + no_label + " names no field, but size_fix" + n +
-                   " = 0 takes the smoothing lengths from one: name the field (HSML), or give size_fix" + n +
-                   " > 0 or size_estimate" + n + " = knn");
-      }
-    }
+    const std::string size = read_type_sizes(p, n, r, found, gadget, notes);
+    if (!found || found->count > 0) sizes.push_back(size);
     r.colour = quantity_request(p, "color", n, label(p, "color_label" + n, ""), gadget ? r.file_type : -1, notes);
     r.vector_colour = p.get<bool>("color_is_vector" + n, false);
     r.intensity =
@@ -192,6 +307,12 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     if (r.motion > 0) r.id_label = p.get<std::string>("id_label", "ID");
     o.types.push_back(r);
   }
+  if (!empty_types.empty() && empty_types.size() == std::size_t(ptypes))
+    in.nothing_to_draw = ("'" + o.files[0] + "'" + (o.files.size() > 1 ? " (and its other files)" : "") +
+                          " holds no particles of the types asked for (" + join(empty_types) + "); it holds " +
+                          type_counts(*survey()) + ": choose a type it has with ptype0");
+  // (a render fails with it; --info and AnalyzeSimulationOnly show what the snapshot has)
+  if (!sizes.empty()) notes.push_back("smoothing lengths: " + join(sizes, "; "));
   return o;
 }
 

@@ -41,9 +41,10 @@ TypeSettings read_type(ParamFile& p, int t) {
   if (!s.vector_colour) {
     if (!p.has("palette" + n))
       p.reject(p.name() + ": palette" + n + " is missing: type " + n +
-               " has scalar colours, which need a .pal file (testdata/palettes/ has some)");
+               " has scalar colours, which need a palette: a .pal file, or a name of the project's (fire, ice, "
+               "temperature, bluered, grey)");
     else
-      s.palette_path = input_path(p, "palette" + n);
+      s.palette_path = palette_path(p, "palette" + n);
   }
   s.brightness = p.get<float>("brightness" + n, 1.0f);
   if (!(s.brightness >= 0) || !std::isfinite(s.brightness))
@@ -340,8 +341,14 @@ void gathered(ParamFile& p, Read&& read) {
 }
 
 // exposure: FALSE (none), auto (a_eq_e: from the picture) or a factor on every brightness.
+// Left out, with no brightnessN either (a first parameter file, which says nothing of how bright),
+// it is auto where it can be: a picture neither black nor white, rather than the brightness 1 that
+// suits few snapshots' units.
 void read_exposure(ParamFile& p, Settings& s) {
-  const std::string text = p.get<std::string>("exposure", "FALSE");
+  bool tuned = p.has("exposure");
+  for (std::size_t t = 0; t < s.types.size(); ++t) tuned = tuned || p.has("brightness" + std::to_string(t));
+  s.exposure.by_default = !tuned && s.render.a_eq_e;
+  const std::string text = p.get<std::string>("exposure", s.exposure.by_default ? "auto" : "FALSE");
   std::string word = text;
   for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
   if (word == "auto") {
@@ -402,6 +409,7 @@ Settings read_settings(ParamFile& p, const SettingsFor& context) {
     const std::size_t mark = p.lookup_mark();
     gathered(p, [&] {
       s.input = read_snapshot_request(p);
+      if (!s.input.nothing_to_draw.empty()) throw UserError(s.input.nothing_to_draw);
       if (s.input.ptypes == 0)
         throw UserError(at(p, "ptypes") +
                         " = 0 draws nothing: bin/splotch prints what the snapshot holds with "

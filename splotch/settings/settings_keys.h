@@ -15,5 +15,8 @@ inline std::string at(const ParamFile& p, const std::string& key) { return p.ori
 // file's directory (as the original, and so that a .par and its data can move together); recorded
 // in used.par as an absolute path, so that the record reproduces the picture from anywhere.
 std::string input_path(ParamFile& p, const std::string& key);
+// A palette: as input_path finds files, and a bare name (`fire`, `fire.pal`) among the project's
+// palettes (testdata/palettes beside bin/) where nothing else has it.
+std::string palette_path(ParamFile& p, const std::string& key);
 
 }  // namespace splotch

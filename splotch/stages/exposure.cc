@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace splotch {
@@ -10,6 +11,14 @@ namespace {
 
 constexpr double saturated_warning_fraction = 0.30;
 constexpr int dark_warning_level = 13;  // 5% of 255
+// A picture with fewer of its pixels lit is nearly black, however bright they are (one dot).
+constexpr double lit_warning_fraction = 0.001;
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g%%", 100 * fraction);
+  return text;
+}
 
 std::string shortest(double v) {
   char buf[32];
@@ -48,22 +57,28 @@ void scale(Image& sums, double factor) {
 
 PictureLevels measure_levels(const Image& picture) {
   const std::size_t pixels = std::size_t(picture.width) * std::size_t(picture.height);
-  std::size_t saturated = 0;
+  std::size_t saturated = 0, lit = 0, touched = 0;
   float brightest = 0;
   const float* v = picture.rgb.data();
-#pragma omp parallel for schedule(static) reduction(+ : saturated) reduction(max : brightest)
+#pragma omp parallel for schedule(static) reduction(+ : saturated, lit, touched) reduction(max : brightest)
   for (std::size_t p = 0; p < pixels; ++p) {
-    const float m = std::max({v[3 * p], v[3 * p + 1], v[3 * p + 2]});
-    if (m * 256.0f >= 255.0f) ++saturated;  // the 8-bit value 255 (to_8bit)
+    const float m = std::max({v[3 * p], v[3 * p + 1], v[3 * p + 2]}) * 256.0f;  // as to_8bit has it
+    saturated += m >= 255.0f;
+    lit += m >= float(dark_warning_level);
+    touched += m >= 1.0f;
     if (m > brightest) brightest = m;
   }
   PictureLevels l;
-  l.saturated_fraction = pixels ? double(saturated) / double(pixels) : 0;
-  l.brightest = int(std::min(255.0f, std::max(0.0f, brightest * 256.0f)));
+  const double all = pixels ? double(pixels) : 1.0;
+  l.saturated_fraction = double(saturated) / all;
+  l.lit_fraction = double(lit) / all;
+  l.touched_fraction = double(touched) / all;
+  l.brightest = int(std::min(255.0f, std::max(0.0f, brightest)));
   return l;
 }
 
-std::string level_warning(const PictureLevels& l, double suggested, bool a_eq_e, float gray_absorption) {
+std::string level_warning(const PictureLevels& l, double suggested, bool a_eq_e, float gray_absorption,
+                          const std::string& bottom) {
   const std::string fix = suggested > 0 ? "exposure = " + shortest(suggested) +
                                               " (every brightness times that), or exposure = auto, would put its "
                                               "brightest 0.5% just below white"
@@ -73,15 +88,25 @@ std::string level_warning(const PictureLevels& l, double suggested, bool a_eq_e,
            "% of the picture is saturated (white in "
            "some colour): " +
            (fix.empty() ? "lower the brightnesses (brightnessN)" : fix);
-  if (l.brightest < dark_warning_level) {
-    std::string text = "the picture is nearly black (its brightest value is " + std::to_string(l.brightest) +
-                       " of 255): " + (fix.empty() ? "raise the brightnesses (brightnessN)" : fix);
-    if (!a_eq_e)
-      text += "; with a_eq_e = FALSE a colour much weaker than gray_absorption (" + shortest(gray_absorption) +
-              ") stays dark: lower gray_absorption";
-    return text;
-  }
-  return "";
+  const bool dark = l.brightest < dark_warning_level;
+  if (!dark && l.lit_fraction >= lit_warning_fraction) return "";
+  const std::string what =
+      dark ? "the picture is nearly black (its brightest value is " + std::to_string(l.brightest) + " of 255)"
+           : "the picture is nearly black: only " + percent(l.lit_fraction) +
+                 " of its pixels are lit (5% of white or more)";
+  if (!bottom.empty()) return what + ": " + bottom;
+  // Few pixels touched at all: the particles fill a speck of the view; many touched but dim: the
+  // brightness is short.
+  if (!dark && l.touched_fraction < 4 * lit_warning_fraction)
+    return what +
+           ": the particles cover a speck of the view; bring the camera closer (camera_x/y/z, or a smaller "
+           "fov), or widen the particles (smooth_factorN; minrad_pix for the smallest); the report's notes "
+           "say where the camera and the smoothing lengths came from";
+  std::string text = what + ": " + (fix.empty() ? "raise the brightnesses (brightnessN)" : fix);
+  if (!a_eq_e)
+    text += "; with a_eq_e = FALSE a colour much weaker than gray_absorption (" + shortest(gray_absorption) +
+            ") stays dark: lower gray_absorption";
+  return text;
 }
 
 }  // namespace splotch

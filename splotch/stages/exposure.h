@@ -20,7 +20,8 @@ namespace splotch {
 struct Exposure {
   enum class Mode { none, factor, automatic };
   Mode mode = Mode::none;
-  double factor = 1.0;  // Mode::factor
+  double factor = 1.0;      // Mode::factor
+  bool by_default = false;  // automatic because neither exposure nor any brightnessN was given
 };
 
 // ln 10 / (the 99.5th percentile of the lit pixels' brightest channel of `sums`), the a_eq_e
@@ -37,11 +38,18 @@ void scale(Image& sums, double factor);
 struct PictureLevels {
   double saturated_fraction = 0;  // pixels with some channel at 255
   int brightest = 0;              // the largest channel value, 0 to 255
+  double lit_fraction = 0;        // pixels with some channel at 5% of white or more (13 of 255)
+  double touched_fraction = 0;    // pixels with some channel above 0 (1 of 255 or more)
 };
 PictureLevels measure_levels(const Image& picture);
 
-// The warning for a picture mostly saturated or nearly black ("" for neither). `suggested`: the
-// exposure that would put the brightest 0.5% just below white (a_eq_e; 0 where none is known).
-std::string level_warning(const PictureLevels& levels, double suggested, bool a_eq_e, float gray_absorption);
+// The warning for a picture mostly saturated or nearly black ("" for neither). Nearly black is
+// judged by how much of it is lit, not by its brightest pixel alone: a picture of one lit dot
+// (a camera far away, smoothing lengths far too small) is as wrong as a dark one. `suggested`:
+// the exposure that would put the brightest 0.5% just below white (a_eq_e; 0 where none is
+// known). `bottom`: why no brightness can help, when every particle's intensity lies at the
+// bottom of its given range (normalize.h: values_below_range), "" otherwise.
+std::string level_warning(const PictureLevels& levels, double suggested, bool a_eq_e, float gray_absorption,
+                          const std::string& bottom = "");
 
 }  // namespace splotch

@@ -135,6 +135,21 @@ std::vector<TypeRanges> transform_and_measure(ParticleSet& p, const std::vector<
   return ranges;
 }
 
+namespace {
+
+// The user's bounds on the data's range. A bound given alone beyond the data (a minimum above
+// their largest value) would turn the range over; the other end is then the bound moved by the
+// data's width, so that every value takes the bound's end of the range, as the bound says.
+void bound(ValueRange& range, std::optional<float> min, std::optional<float> max) {
+  const float width = range.max > range.min ? range.max - range.min : 1.0f;
+  if (min && !max && *min >= range.max) range.max = *min + width;
+  if (max && !min && *max <= range.min) range.min = *max - width;
+  if (min) range.min = *min;
+  if (max) range.max = *max;
+}
+
+}  // namespace
+
 std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data,
                                       const std::vector<TypeNormalization>& types) {
   std::vector<TypeRanges> out = data;
@@ -142,10 +157,8 @@ std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data,
     // A type with no countable value (say, every colour <= 0 under color_log) maps to 1.
     if (out[t].colour.empty()) out[t].colour = {0.0f, 0.0f};
     if (out[t].intensity.empty()) out[t].intensity = {0.0f, 0.0f};
-    if (types[t].color_min) out[t].colour.min = *types[t].color_min;
-    if (types[t].color_max) out[t].colour.max = *types[t].color_max;
-    if (types[t].intensity_min) out[t].intensity.min = *types[t].intensity_min;
-    if (types[t].intensity_max) out[t].intensity.max = *types[t].intensity_max;
+    bound(out[t].colour, types[t].color_min, types[t].color_max);
+    bound(out[t].intensity, types[t].intensity_min, types[t].intensity_max);
   }
   return out;
 }
@@ -204,6 +217,20 @@ std::vector<std::string> range_lines(const NormalizedRanges& r, const std::vecto
     out.push_back("type " + std::to_string(t) + name + ": colour " +
                   range_text(r.data[t].colour, r.used[t].colour, colour_transform) + "; intensity " +
                   range_text(r.data[t].intensity, r.used[t].intensity, tn.intensity_log ? " (log10)" : ""));
+  }
+  return out;
+}
+
+std::string values_below_range(const NormalizedRanges& r) {
+  std::string out;
+  for (std::size_t t = 0; t < r.data.size() && t < r.used.size(); ++t) {
+    const std::string n = std::to_string(t);
+    const ValueRange &data = r.data[t].intensity, &used = r.used[t].intensity;
+    if (data.empty() || !(used.min < used.max) || data.max > used.min) continue;
+    out += std::string(out.empty() ? "" : "; ") + "every intensity of type " + n + " lies at or below the bottom of " +
+           "its range, " + number(used.min) + " (intensity_min" + n + "; the data reach " + number(data.max) +
+           "), so all are drawn with intensity 0, which no brightness lifts: lower intensity_min" + n +
+           " or leave it out";
   }
   return out;
 }

@@ -68,6 +68,10 @@ NormalizedRanges normalize(ParticleSet& particles, const std::vector<TypeNormali
 // `type_names[t]`, where given, follows the type's number ("type 1 (file type 4): ...").
 std::vector<std::string> range_lines(const NormalizedRanges& ranges, const std::vector<TypeNormalization>& types,
                                      const std::vector<std::string>& type_names = {});
+// Why a picture is black that no brightness can help: the types whose every intensity lies at or
+// below the bottom of the range used (a given intensity_minN above the data), drawn with intensity
+// 0; "" when there are none.
+std::string values_below_range(const NormalizedRanges& ranges);
 // ... and the keys that fix them, as comments for used.par: a movie whose frames must share one
 // colour scale sets color_min0 and the others to these values.
 std::string range_comments(const NormalizedRanges& ranges);

@@ -35,4 +35,14 @@ inline std::string directory_of(const std::string& path) {
   return slash == std::string::npos ? "" : path.substr(0, slash + 1);
 }
 
+// The project's palettes (testdata/palettes beside bin/), for palettes named by their bare name
+// (`fire`, `fire.pal`) wherever the program runs from.
+inline std::string project_palette_directory() {
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "testdata/palettes/";
+  const std::string bin = directory_of(std::string(exe, std::size_t(n)));     // ".../bin/"
+  return directory_of(bin.substr(0, bin.size() - 1)) + "testdata/palettes/";  // ".../testdata/palettes/"
+}
+
 }  // namespace splotch

@@ -1,0 +1,43 @@
+// What a snapshot of particle types (Gadget binary, HDF5, Tipsy) offers a picture, from its
+// headers and field lists alone (no particle is read): how many particles of each type, and
+// which of them carry smoothing lengths, densities and masses. A parameter file that leaves the
+// smoothing lengths out, and a picture made from a snapshot with no parameter file at all, choose
+// from this what a user would have chosen (splotch/settings/).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/snapshot_request.h"
+
+namespace splotch {
+
+struct TypeSurvey {
+  int file_type = 0;
+  std::string name;         // "gas", "dark matter", "stars", "type 3", ... for a user
+  std::uint64_t count = 0;  // over all the files
+  std::string smoothing;    // the label of its smoothing lengths (HSML, SmoothingLength, an aux array), or ""
+  std::string density;      // of its densities (RHO, Density, rho), or ""
+  bool has_mass = false;    // a mass per particle (a field or the mass table)
+};
+
+struct SnapshotSurvey {
+  SnapshotFormat format = SnapshotFormat::gadget;
+  std::vector<TypeSurvey> types;  // every type the header knows of, with or without particles
+  double time = 0;                // the header's time (a scale factor in cosmological runs)
+  bool cosmological = false;      // the header gives a redshift other than 0, or the time is one
+  double box_size = 0;
+
+  const TypeSurvey* type(int file_type) const;
+  // The type a picture draws first: gas where the snapshot has any, else the most numerous.
+  const TypeSurvey* main_type() const;
+};
+
+// `files`: the snapshot's files (the first's header and fields, all files' counts);
+// `swap_endian`: the first guess of the byte order (Gadget, Tipsy).
+SnapshotSurvey survey_snapshot(SnapshotFormat format, const std::vector<std::string>& files,
+                               std::optional<bool> swap_endian = std::nullopt);
+
+}  // namespace splotch

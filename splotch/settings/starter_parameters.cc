@@ -1,0 +1,158 @@
+#include "splotch/settings/starter_parameters.h"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+#include "io/gadget_file.h"
+#include "io/hdf5_file.h"
+#include "io/read_snapshot.h"
+#include "io/snapshot_survey.h"
+#include "params/number_text.h"
+#include "params/user_error.h"
+#include "splotch/load/snapshot_files.h"
+#include "splotch/util/file_paths.h"
+
+namespace splotch {
+namespace {
+
+// The snapshot's files, found as a parameter file naming it with infile finds them.
+std::vector<std::string> files_of(const std::string& path, SnapshotFormat format) {
+  ParamFile p = ParamFile::parse("infile = " + path + "\n", path);
+  if (format == SnapshotFormat::hdf5)
+    return snapshot_files(p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; });
+  if (format == SnapshotFormat::gadget)
+    return snapshot_files(p, "", [](const std::string& f) { return GadgetFile(f).header().num_files; });
+  return {path};
+}
+
+// One line of the file: a key and its value, and what it does (or a comment line alone).
+struct Line {
+  std::string key, value, comment;
+};
+
+std::string text_of(const std::vector<Line>& lines) {
+  std::size_t width = 0;
+  for (const Line& l : lines)
+    if (!l.key.empty()) width = std::max(width, l.key.size() + 3 + l.value.size());
+  std::ostringstream out;
+  for (const Line& l : lines) {
+    if (l.key.empty()) {
+      out << l.comment << "\n";
+      continue;
+    }
+    const std::string assignment = l.key + " = " + l.value;
+    out << assignment << std::string(width - assignment.size() + 2, ' ') << "# " << l.comment << "\n";
+  }
+  return out.str();
+}
+
+std::string counted(std::uint64_t n, const std::string& what) { return std::to_string(n) + " " + what; }
+
+// "1: dark matter (4096), 4: stars (57)": the types not drawn.
+std::string other_types(const SnapshotSurvey& s, int drawn) {
+  std::string list;
+  for (const TypeSurvey& t : s.types)
+    if (t.count > 0 && t.file_type != drawn)
+      list += (list.empty() ? "" : ", ") + std::to_string(t.file_type) + ": " + t.name + " (" +
+              std::to_string(t.count) + ")";
+  return list;
+}
+
+const char* format_words(SnapshotFormat f) {
+  switch (f) {
+    case SnapshotFormat::gadget: return "Gadget binary";
+    case SnapshotFormat::hdf5: return "HDF5 (Gadget, AREPO, GIZMO, SWIFT)";
+    default: return "Tipsy";
+  }
+}
+
+}  // namespace
+
+std::string starter_picture_name(const std::string& path, bool several_files) {
+  std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+  for (const std::string ending : {".hdf5", ".h5"})
+    if (name.size() > ending.size() && name.compare(name.size() - ending.size(), ending.size(), ending) == 0)
+      name.erase(name.size() - ending.size());
+  if (several_files && name.size() > 2 && name.compare(name.size() - 2, 2, ".0") == 0) name.erase(name.size() - 2);
+  return name + ".png";
+}
+
+std::string starter_parameter_text(const std::string& path, SnapshotFormat format) {
+  const std::vector<std::string> files = files_of(path, format);
+  const SnapshotSurvey survey = survey_snapshot(format, files);
+  const TypeSurvey* drawn = survey.main_type();
+  if (!drawn) throw UserError("'" + path + "' holds no particles: there is nothing to draw");
+  const bool gas = drawn->file_type == 0 && drawn->count > 0 && drawn->name == "gas";
+  const bool coloured = !drawn->density.empty();
+  const std::string type = std::to_string(drawn->file_type);
+  const std::string others = other_types(survey, drawn->file_type);
+
+  std::vector<Line> lines;
+  auto comment = [&](const std::string& text) { lines.push_back({"", "", text}); };
+  auto key = [&](const std::string& k, const std::string& v, const std::string& what) {
+    lines.push_back({k, v, what});
+  };
+  comment("# A parameter file for " + absolute_path(path) + ", written by `splotch --init` from");
+  comment("# its headers and field lists. Render it with `bin/splotch THIS_FILE [key=value ...]`");
+  comment("# (key=value arguments override the file); `bin/splotch --info " + path + "`");
+  comment("# lists every field of every type. Each key below can be changed; the README's parameter");
+  comment("# table lists them all.");
+  comment("");
+  comment("# the snapshot");
+  key("simtype", std::to_string(simtype_number(format)),
+      std::string("its format, ") + format_words(format) + " (2 Gadget binary, 8 HDF5, 11 Tipsy, 0/1 raw floats)");
+  key("infile", absolute_path(path),
+      files.size() > 1 ? "the first of its " + std::to_string(files.size()) + " files (the others are found from it)"
+                       : "the snapshot file");
+  comment("");
+  comment("# what is drawn");
+  key("ptypes", "1", "how many particle types are drawn (for a second: ptypes = 2, ptype1, palette1, ...)");
+  key("ptype0", type,
+      "the " + drawn->name + " (" + counted(drawn->count, "particles") + ")" +
+          (others.empty() ? "" : "; the snapshot also has " + others));
+  key("size_estimate0", "auto",
+      drawn->smoothing.empty()
+          ? std::string("smoothing lengths: the file has none for this type, so they are estimated (auto: ") +
+                (drawn->has_mass && !drawn->density.empty() ? "(mass / density)^(1/3), the size of a cell"
+                                                            : "from the 32 nearest neighbours") +
+                "); knn, volume, or size_fix0 = one length for all"
+          : "smoothing lengths: the file's " + drawn->smoothing +
+                " (auto: the file's where they vary, else from the 32 nearest neighbours); knn, volume, or "
+                "size_fix0 = one length for all");
+  if (coloured) {
+    key("color_label0", drawn->density, "the colour: its density (any field --info lists; XXXX: one colour for all)");
+    key("color_log0", "TRUE", "the colour on a log10 scale (FALSE: linear; color_asinh0 = TRUE: asinh)");
+  } else {
+    key("color_label0", "XXXX",
+        "one colour for all: the file has no density for this type (name a field --info lists to colour by it)");
+  }
+  key("palette0", gas || coloured ? "fire" : "ice",
+      "the colours: fire, ice, temperature, bluered, grey (the project's), or a .pal file");
+  comment(
+      "# color_min0 = ..., color_max0 = ...: the colour's range (the data's by default; each run's report gives it)");
+  comment("");
+  comment("# how bright");
+  key("exposure", "auto",
+      "from the picture: its brightest 0.5% just below white (a number fixes it, as a movie needs; brightness0 "
+      "= a factor on type 0 alone)");
+  key("a_eq_e", "TRUE",
+      "light is absorbed as it is emitted, an order-free sum (FALSE: composited front to back, with "
+      "gray_absorption)");
+  comment("");
+  comment("# the view");
+  comment("# No camera_x/y/z: the camera frames the particles from +y; face = BACK (-y), LEFT (+x), RIGHT (-x),");
+  comment("# TOP (+z) or BOTTOM (-z) frames them from another side; camera_x/y/z and lookat_x/y/z place it yourself");
+  comment("# (the report and the picture's used.par say where it went).");
+  key("fov", "45", "the horizontal field of view, in degrees");
+  key("xres", "800", "the picture's width in pixels (yres: its height, the width by default)");
+  key("outfile", starter_picture_name(path, files.size() > 1),
+      "the picture, in the working directory: .png, .jpg, .tga or .ppm (its used.par is written beside it)");
+  return text_of(lines);
+}
+
+ParamFile starter_parameters(const std::string& path, SnapshotFormat format) {
+  return ParamFile::parse(starter_parameter_text(path, format), path + " [--init]");
+}
+
+}  // namespace splotch
