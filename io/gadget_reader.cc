@@ -150,6 +150,7 @@ ParticleSet read_gadget(const TypedSnapshotRequest& o, const ProgressCallback& p
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = open(0).header().box_size;
   p.time = open(0).header().time;
+  p.redshift = open(0).header().redshift;
   plan_files(
       o.types, first, files.size(), count_of, p, plan,
       [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets, std::size_t at,

@@ -98,7 +98,12 @@ TEST_CASE("hsml stage: size_estimate = auto keeps the file's varying smoothing l
   // An MPI process's share cannot look for neighbours elsewhere: it keeps the values (and warns).
   notes.clear();
   ParticleSet share = line_of(10, [](int) { return 0.25f; });
-  CHECK(types_to_estimate(share, auto_sizes(4), true, notes, console) == std::vector<bool>{false});
+  Console holding{Console::Holding{}};
+  CHECK(types_to_estimate(share, auto_sizes(4), true, notes, holding) == std::vector<bool>{false});
+  const std::vector<std::string> warned = holding.held_warnings();
+  REQUIRE(warned.size() == 1);
+  CHECK(warned[0].find("they are drawn with it, as the estimate from neighbours needs one process") !=
+        std::string::npos);
   CHECK(notes.empty());
   CHECK(share.hsml[5] == 0.25f);
 }

@@ -49,6 +49,33 @@ TEST_CASE("exposure: the 99.5th percentile of the lit pixels goes to 0.9; levels
   CHECK(level_warning(measure_levels(dark), 1, true, 0.2f).empty());
 }
 
+TEST_CASE("exposure: nearly black is judged by how much of the picture is lit, not by its brightest pixel alone") {
+  // 100 x 100: one white dot of 4 pixels (0.04%), the rest black.
+  Image dot(100, 100);
+  for (int p : {0, 1, 100, 101}) dot.rgb[3 * std::size_t(p)] = 1.0f;
+  PictureLevels l = measure_levels(dot);
+  CHECK(l.brightest == 255);
+  CHECK(l.lit_fraction == doctest::Approx(0.0004));
+  CHECK(l.touched_fraction == doctest::Approx(0.0004));
+  CHECK(level_warning(l, 0, true, 0.2f)
+            .rfind("the picture is nearly black: only 0.04% of its pixels are lit (5% of "
+                   "white or more): the particles cover a speck of the view; bring the "
+                   "camera closer",
+                   0) == 0);
+  // Many pixels touched, few lit: the brightness is short, and the exposure that fixes it is named.
+  for (std::size_t p = 0; p < 5000; ++p) dot.rgb[3 * p + 1] = 0.02f;  // 5 of 255
+  l = measure_levels(dot);
+  CHECK(l.touched_fraction == doctest::Approx(0.5));
+  CHECK(level_warning(l, 8, true, 0.2f).find(": exposure = 8 (every brightness times that)") != std::string::npos);
+  // Intensities all below the range's bottom: said instead, since no brightness helps.
+  CHECK(level_warning(measure_levels(Image(10, 10)), 8, true, 0.2f, "every intensity of type 0 lies below") ==
+        "the picture is nearly black (its brightest value is 0 of 255): every intensity of type 0 lies below");
+  // A tenth of the picture lit: no word.
+  Image tenth(100, 100);
+  for (std::size_t p = 0; p < 1000; ++p) tenth.rgb[3 * p] = 0.5f;
+  CHECK(level_warning(measure_levels(tenth), 1, true, 0.2f).empty());
+}
+
 TEST_CASE("bin/splotch: a dark or saturated picture is a warning; exposure = auto and a given factor") {
   TempDir dir;
   REQUIRE(run_command("bin/make_demo --n 20000 --out " + dir.path("demo.bin")).status == 0);

@@ -136,6 +136,49 @@ TEST_CASE("interpolation: circular orbits, mode 1 on the chord, mode 2 on the ci
   }
 }
 
+TEST_CASE("interpolation: mode 2 in a run of physical time (header times 0 and 0.8, redshift 0)") {
+  // A non-cosmological Gadget pair: the times are no scale factors (a = 0 would divide by zero).
+  // Particles in uniform motion, x = x0 + v t: the cubic with the velocities as tangents is the
+  // line itself, at every fraction.
+  ParticleSet a, b;
+  a.time = 0, b.time = 0.8;
+  a.redshift = b.redshift = 0;
+  for (int k = 0; k < 4; ++k) {
+    const float v[3] = {2.0f + k, -1.0f, 0.5f * k};
+    for (ParticleSet* p : {&a, &b}) {
+      const float t = float(p->time);
+      add(*p, float(k) + v[0] * t, 5 + v[1] * t, 1 + v[2] * t, 1, 1);
+      p->id.push_back(std::uint64_t(k));
+      p->vx.push_back(v[0]);
+      p->vy.push_back(v[1]);
+      p->vz.push_back(v[2]);
+    }
+  }
+  CHECK(!comoving_times(a, b));
+  InterpolationOptions o;
+  o.mode = 2;
+  o.periodic = false;
+  for (const double f : {0.25, 0.5, 0.9}) {
+    const ParticleSet p = between(a, b, f, o);
+    REQUIRE(p.size() == 4);
+    for (int k = 0; k < 4; ++k) {
+      const double t = 0.8 * f;
+      CHECK(p.x[std::size_t(k)] == doctest::Approx(k + (2.0 + k) * t).epsilon(1e-5));
+      CHECK(p.y[std::size_t(k)] == doctest::Approx(5 - t).epsilon(1e-5));
+      CHECK(p.z[std::size_t(k)] == doctest::Approx(1 + 0.5 * k * t).epsilon(1e-5));
+    }
+  }
+  // Times that are scale factors: with the header's redshift 1/a - 1, or with none given.
+  ParticleSet c = a, d = b;
+  c.time = 0.5, d.time = 0.6;
+  c.redshift = 1.0, d.redshift = 1 / 0.6 - 1;
+  CHECK(comoving_times(c, d));
+  c.redshift = d.redshift = -1;
+  CHECK(comoving_times(c, d));
+  c.redshift = 0;  // a time of 0.5 at redshift 0: physical
+  CHECK(!comoving_times(c, d));
+}
+
 TEST_CASE("interpolation: a particle crossing the periodic box's edge moves the short way") {
   ParticleSet a, b;
   a.box_size = b.box_size = 100;

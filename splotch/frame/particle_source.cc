@@ -283,6 +283,11 @@ class InterpolationSource : public ParticleSource {
                        number_text(a.particles.time) +
                        "): there is no time between them for the velocities to span, so the particles move on the "
                        "cubic without them; check the snapshots, or use interpolation_mode = 1");
+    if (in.options.mode == 2 && b.particles.time > a.particles.time && !comoving_times(a.particles, b.particles))
+      report.notes.push_back("interpolation_mode = 2: the snapshots' header times (" + number_text(a.particles.time) +
+                             ", " + number_text(b.particles.time) +
+                             ") are not scale factors, so the run is taken as one in physical time: a velocity v "
+                             "moves a particle v (t2 - t1) in the file's units");
     std::optional<SnapshotMatch> own;
     if (!frame_.cache) own = match_snapshots(a.particles, b.particles);
     const SnapshotMatch& match = frame_.cache ? frame_.cache->match(first_signature, second_signature) : *own;

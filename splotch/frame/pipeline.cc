@@ -230,8 +230,10 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       if (s.camera.dome) black_outside_dome(image);
       const double exposure = finish_picture(image, view_settings, palettes, view_report.particles_active > 0, ranges,
                                              params, report.notes, console);
-      if (s.exposure.mode == Exposure::Mode::automatic && exposure != 1.0)
+      if (s.exposure.mode == Exposure::Mode::automatic && exposure != 1.0) {
         view_settings.exposure = {Exposure::Mode::factor, exposure};
+        if (s.exposure.by_default && v == 0) report.default_exposure = exposure;
+      }
       clock.done("post");
       if (frame.deliver)
         frame.deliver(image, view_settings, params, ranges);

@@ -28,6 +28,9 @@ struct RunReport {
   bool read_ahead = false;  // the snapshot was read in the background while the frame before rendered
   std::string between;      // a frame between two snapshots: where, and the particles matched (for a scene's line)
   int snapshot_reads = -1;  // a frame between two snapshots: how many of them it read (0 to 2); -1 otherwise
+  // The factor exposure = auto chose where it was the default (no exposure, no brightnessN given);
+  // 0 otherwise. A scene keeps its first for the frames after (splotch/scene/scene_run.h).
+  double default_exposure = 0;
 
   double stage_seconds(const std::string& name) const;  // 0 when the stage did not run
 

@@ -41,7 +41,7 @@ std::vector<bool> types_to_estimate(ParticleSet& p, const SnapshotRequest& input
     if (!r.estimate_if_constant) continue;
     const auto [lo, hi] = type_range(p, n);
     if (!one_value(p.hsml.data(), lo, hi)) continue;
-    const std::string N = std::to_string(n), value = number_text(p.hsml[lo] / r.size.factor);
+    const std::string N = std::to_string(n), value = float_text(p.hsml[lo] / r.size.factor);
     const std::string what = "the file's " + r.size.label + " of type " + N + " is one value for all " +
                              std::to_string(hi - lo) + " particles (" + value +
                              "): a softening or a placeholder, not SPH smoothing lengths";

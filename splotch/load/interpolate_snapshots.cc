@@ -25,6 +25,14 @@ double velocity_to_fraction(double a, double a1, double a2, const InterpolationO
   return o.v_unit / o.l_unit / std::sqrt(a) * dt;
 }
 
+bool comoving_times(const ParticleSet& first, const ParticleSet& second) {
+  for (const ParticleSet* p : {&first, &second}) {
+    if (!(p->time > 0 && p->time <= 1.0 + 1e-6)) return false;  // a scale factor is in (0, 1]
+    if (p->redshift >= 0 && std::fabs(1 / (1 + p->redshift) - p->time) > 1e-3 * p->time) return false;
+  }
+  return true;
+}
+
 namespace {
 
 // Indices of `ids` in ascending ID order (equal IDs in their order), sorted by all threads.
@@ -122,8 +130,11 @@ ParticleSet interpolate_snapshots(const ParticleSet& p1, const ParticleSet& p2, 
         "interpolation_mode = 2 needs both snapshots' velocities; the snapshot has none here: use "
         "interpolation_mode = 1 (linear)");
   const double a1 = p1.time, a2 = p2.time;
-  const double u1 = hermite && a2 > a1 ? velocity_to_fraction(a1, a1, a2, o) : 0;
-  const double u2 = hermite && a2 > a1 ? velocity_to_fraction(a2, a1, a2, o) : 0;
+  // A run in physical time (not comoving): the velocities are in the file's length per time unit,
+  // and carry a particle v (t2 - t1) over the interval.
+  const bool comoving = comoving_times(p1, p2);
+  const double u1 = !hermite || !(a2 > a1) ? 0 : comoving ? velocity_to_fraction(a1, a1, a2, o) : a2 - a1;
+  const double u2 = !hermite || !(a2 > a1) ? 0 : comoving ? velocity_to_fraction(a2, a1, a2, o) : a2 - a1;
   const double box = o.periodic ? p1.box_size : 0;
   const float f = float(fraction);
   const double F = fraction, h1 = F - 2 * F * F + F * F * F, h2 = F * F * F - F * F, hx = 3 * F * F - 2 * F * F * F;

@@ -41,6 +41,11 @@ double cosmic_time(double a, const InterpolationOptions& o);
 // u_i above: a velocity of the snapshot at scale factor `a` times this is its displacement per unit
 // of the fraction between a1 and a2.
 double velocity_to_fraction(double a, double a1, double a2, const InterpolationOptions& o);
+// Whether two snapshots' header times are scale factors (a cosmological run's, where the
+// velocities above apply): both in (0, 1], and each equal to 1 / (1 + redshift) where the header
+// gives a redshift. Otherwise the times are physical (a non-cosmological Gadget run: time 0 and
+// 0.8, redshift 0), and a velocity v moves a particle v (t2 - t1) over the interval.
+bool comoving_times(const ParticleSet& first, const ParticleSet& second);
 
 // Which particle of the second snapshot each of the first's is (by ParticleSet::id, or by order
 // when neither snapshot has IDs): worked out once for the frames between a pair of snapshots.

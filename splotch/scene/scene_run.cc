@@ -11,6 +11,7 @@
 
 #include "cuda/cuda_renderer.h"
 #include "io/hdf5_file.h"
+#include "params/number_text.h"
 #include "params/user_error.h"
 #include "splotch/frame/memory_need.h"
 #include "splotch/frame/particle_source.h"
@@ -346,6 +347,16 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     try {
       ParamFile p = frame_params(k);
       const RunReport r = render_frame(p, speaker, options);
+      // A movie whose frames each chose their own exposure would flicker: the first frame's
+      // choice, where it was the default, holds for the frames after it.
+      if (r.default_exposure > 0 && !params.has("exposure")) {
+        params.set("exposure", number_text(r.default_exposure),
+                   "exposure = auto of frame " + std::to_string(k + 1) + " (" + f.origin + ")");
+        speaker.report("  note: exposure = auto (neither exposure nor a brightnessN is given) chose " +
+                       number_text(r.default_exposure) + " for frame " + std::to_string(k + 1) +
+                       ", and the frames after it keep that (a movie that does not flicker; give exposure = auto "
+                       "for a choice in each frame, or a number)\n");
+      }
       if (r.skipped)
         tally.skipped(k, f.origin, r);
       else

@@ -239,7 +239,7 @@ std::string read_type_sizes(ParamFile& p, const std::string& n, RenderTypeReques
     p.reject(at(p, "size_fix" + n) + " must not be negative (0: read size_label" + n + ")");
     r.size_fix = 1;
   }
-  if (r.size_fix != 0) return type + ": " + number_text(r.size_fix) + " for every particle (size_fix" + n + ")";
+  if (r.size_fix != 0) return type + ": " + float_text(r.size_fix) + " for every particle (size_fix" + n + ")";
   r.size = quantity_request(p, "size", n, label(p, "size_label" + n, "HSML"), gadget ? r.file_type : -1, notes);
   if (r.size.label.empty())
     p.reject(at(p, "size_label" + n) + " = " + no_label + " names no field, but size_fix" + n +
