@@ -48,7 +48,7 @@ struct Scene {
     write_raw_table(dir.file("particles.bin"), small_cloud());
     write_file(par, "simtype = 0\ninfile = " + dir.file("particles.bin") +
                         "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
-                        "palette0 = testdata/palettes/fire.pal\ncolor_log0 = TRUE\n"
+                        "palette0 = testdata/palettes/fire.pal\ncolor_log0 = TRUE\nbrightness0 = 1\n"
                         "camera_x = 50\ncamera_y = -50\ncamera_z = 80\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\n"
                         "xres = 64\noutfile = " +
                         image + "\n");
@@ -511,13 +511,11 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   const std::string legacy = s.dir.write("legacy.txt",
                                          "50 -50 80 50 50 50 0 0 1 0\n60 -40 80 50 50 50 0 0 1 0\n"
                                          "70 -30 80 50 50 50 0 0 1 0\n");
-  CommandResult l =
-      s.run("scene_file=" + legacy + " scene_start=1 scene_incr=1 brightness0=1 outfile=" + s.dir.file("legacy_"));
+  CommandResult l = s.run("scene_file=" + legacy + " scene_start=1 scene_incr=1 outfile=" + s.dir.file("legacy_"));
   CHECK(l.status == 0);
   CHECK(!file_exists(s.dir.file("legacy_0000.tga")));
   CHECK(read_file(s.dir.file("legacy_0001.tga")) == read_file(s.dir.file("single1.tga")));
-  CHECK(s.run("camera_x=70 camera_y=-30 camera_z=80 brightness0=1 outfile=" + s.dir.file("single2_b1.tga")).status ==
-        0);
+  CHECK(s.run("camera_x=70 camera_y=-30 camera_z=80 outfile=" + s.dir.file("single2_b1.tga")).status == 0);
   CHECK(read_file(s.dir.file("legacy_0002.tga")) == read_file(s.dir.file("single2_b1.tga")));
 
   // resume: existing images stay as they are; the others are rendered.
