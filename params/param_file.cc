@@ -1,6 +1,7 @@
 #include "params/param_file.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -91,7 +92,9 @@ double parse_real(const std::string& text, const std::string& what) {
 ParamFile ParamFile::parse(const std::string& text, const std::string& name) {
   ParamFile p;
   p.name_ = name;
-  std::istringstream in(text);
+  // A UTF-8 byte-order mark (some Windows editors write one) is no part of the first key.
+  const bool bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0;
+  std::istringstream in(bom ? text.substr(3) : text);
   std::string line;
   int lines_without_assignment = 0;
   for (int lineno = 1; std::getline(in, line); ++lineno) {
@@ -158,6 +161,10 @@ void ParamFile::set_from_command_line(const std::string& assignment) {
   std::string key, value;
   if (!split_assignment(assignment, key, value) || key.empty())
     throw UserError("command-line argument '" + assignment + "' is not of the form key=value");
+  const auto given = entries_.find(key);
+  if (given != entries_.end() && given->second.origin == "command line")
+    warnings_.push_back("command line: " + key + " is given twice ('" + given->second.value + "', then '" + value +
+                        "'); the last, '" + value + "', is used");
   set(key, value, "command line");
 }
 
@@ -223,7 +230,7 @@ T ParamFile::convert(const std::string& key, const std::string& text) const {
 template <class T>
 T ParamFile::get(const std::string& key) {
   const std::string* text = lookup(key);
-  if (!text) throw UserError(name_ + ": required parameter '" + key + "' is missing");
+  if (!text) throw UserError(name_ + ": required parameter '" + key + "' is missing" + typo_hint(key));
   T v = convert<T>(key, *text);
   record(key, *text, false);
   return v;
@@ -289,6 +296,35 @@ void ParamFile::resolve(const std::string& key, const std::string& value, const 
 void ParamFile::leave_out_of_record(const std::string& key) {
   auto it = use_index_.find(key);
   if (it != use_index_.end()) uses_[it->second].recorded = false;
+}
+
+std::string ParamFile::typo_hint(const std::string& key) const {
+  for (const auto& [given, entry] : entries_)
+    if (!entry.used && within_typo(given, key))
+      return " (" + entry.origin + " gives " + given + ": a typo of " + key + "?)";
+  return "";
+}
+
+int typo_edits(const std::string& a, const std::string& b) {
+  const std::size_t n = a.size(), m = b.size();
+  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
+  for (std::size_t i = 0; i <= n; ++i) d[i][0] = int(i);
+  for (std::size_t j = 0; j <= m; ++j) d[0][j] = int(j);
+  auto same = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
+  for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t j = 1; j <= m; ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1)});
+      if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[n][m];
+}
+
+bool within_typo(const std::string& typed, const std::string& meant) {
+  const int e = typo_edits(typed, meant);
+  return e > 0 && e <= (meant.size() >= 8 ? 2 : 1);
 }
 
 std::vector<std::string> ParamFile::unused_keys() const {

@@ -72,6 +72,9 @@ class ParamFile {
 
   // Keys given (in the file or on the command line) that no look-up asked for.
   std::vector<std::string> unused_keys() const;
+  // " (p.par:3 gives palete0: a typo?)" when a key given and not looked up is within a typo of
+  // `key` (a required key that is missing); "" otherwise.
+  std::string typo_hint(const std::string& key) const;
   // Every key looked up, in order of first look-up, with its value; defaults are marked.
   void write_used(std::ostream& out) const;
   // "key = value" lines of the keys looked up after the mark (each once, in order): what one piece
@@ -106,6 +109,12 @@ class ParamFile {
   bool gathering_ = false;
   std::vector<std::string> problems_;
 };
+
+// Edits that make `a` into `b`: a letter added, dropped or changed (case aside), or two neighbours
+// swapped; how far a typo is from the word meant.
+int typo_edits(const std::string& a, const std::string& b);
+// Whether `typed` is within a typo of `meant`: one edit in a short key, two from 8 letters.
+bool within_typo(const std::string& typed, const std::string& meant);
 
 // Parsers shared with other text inputs (scene files); each throws UserError with `what` (say
 // "demo.par:12: xres") and the offending text in the message.

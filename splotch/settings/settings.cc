@@ -432,6 +432,10 @@ Settings read_settings(ParamFile& p, const SettingsFor& context) {
       });
     }
     gathered(p, [&] { s.output = read_output(p, context.frame, context.in_scene, s.warnings); });
+    gathered(p, [&] {  // before any reading, not after the render
+      const std::string problem = image_size_problem(s.output.format, s.camera.xres, s.camera.yres);
+      if (!problem.empty()) throw UserError(at(p, "outfile") + " = " + s.output.path + ": " + problem);
+    });
   } catch (...) {
     p.end_gathering(false);
     throw;
