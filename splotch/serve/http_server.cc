@@ -60,15 +60,23 @@ std::string random_token() {
   return out;
 }
 
+// cpp-httplib's server, its request processing called on the listener's connections.
+class RequestProcessor : public httplib::Server {
+ public:
+  using httplib::Server::process_request;
+};
+
 struct HttpServer::Impl {
   ViewServer& views;
   ViewQueue& queue;
   MovieRun& movie;
   HttpOptions options;
-  httplib::Server server;
+  RequestProcessor server;
+  HttpListener listener;
   RequestRate rate{requests_per_second, request_burst};
 
-  Impl(ViewServer& v, ViewQueue& q, MovieRun& m, HttpOptions o) : views(v), queue(q), movie(m), options(std::move(o)) {}
+  Impl(ViewServer& v, ViewQueue& q, MovieRun& m, HttpOptions o)
+      : views(v), queue(q), movie(m), options(std::move(o)), listener(options.limits) {}
 
   // The request's rendering keys, checked.
   KeyValues rendering_keys(const httplib::Request& req) const {
@@ -104,15 +112,16 @@ struct HttpServer::Impl {
 
   void routes() {
     server.set_payload_max_length(64 * 1024);
-    // Short: a connection that sends slowly holds one of the server's threads (cpp-httplib 0.11
-    // bounds each read, not the whole request; the server is for its user, on 127.0.0.1).
-    server.set_read_timeout(5, 0);
-    server.set_write_timeout(10, 0);
-    server.set_keep_alive_timeout(5);
-    // A picture goes out as its headers and its body: without this, Nagle's algorithm holds the
-    // body until the browser acknowledges the headers, which it delays (40 ms a picture).
-    server.set_tcp_nodelay(true);
-    server.set_keep_alive_max_count(1000);
+    // (What the answers' Keep-Alive header tells the browser: the listener's bounds.)
+    server.set_keep_alive_timeout(time_t(options.limits.idle_seconds));
+    server.set_keep_alive_max_count(options.limits.max_requests);
+    // Every page is a GET: a body that another method brings is never read (a slow one would hold
+    // its connection's thread).
+    server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+      if (req.method == "GET") return httplib::Server::HandlerResponse::Unhandled;
+      refuse(res, 405, req.method + " is not answered here: the server's pages are GET requests");
+      return httplib::Server::HandlerResponse::Handled;
+    });
     server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
       refuse(res, 500, "internal error while answering this request");
     });
@@ -205,23 +214,20 @@ HttpServer::HttpServer(ViewServer& views, ViewQueue& queue, MovieRun& movie, Htt
 
 HttpServer::~HttpServer() = default;
 
-int HttpServer::bind() {
-  const HttpOptions& o = impl_->options;
-  if (o.port == 0) {
-    const int port = impl_->server.bind_to_any_port(o.host);
-    if (port < 0) throw UserError("cannot listen on " + o.host + " (is it an address of this machine?)");
-    return port;
-  }
-  if (!impl_->server.bind_to_port(o.host, o.port))
-    throw UserError("cannot listen on " + o.host + ":" + std::to_string(o.port) +
-                    " (the port is taken, or the address is not this machine's): give another with --port N");
-  return o.port;
+int HttpServer::bind() { return impl_->listener.bind(impl_->options.host, impl_->options.port); }
+
+void HttpServer::listen() {
+  impl_->listener.listen([this](httplib::Stream& stream, bool last, bool& closed) {
+    return impl_->server.process_request(stream, last, closed, nullptr);
+  });
 }
 
-void HttpServer::listen() { impl_->server.listen_after_bind(); }
+bool HttpServer::listening() const { return impl_->listener.listening(); }
 
-bool HttpServer::listening() const { return impl_->server.is_running(); }
+void HttpServer::stop() { impl_->listener.stop(); }
 
-void HttpServer::stop() { impl_->server.stop(); }
+std::size_t HttpServer::open_connections() const { return impl_->listener.open_connections(); }
+
+std::size_t HttpServer::requests_begun() const { return impl_->listener.requests_begun(); }
 
 }  // namespace splotch

@@ -14,12 +14,15 @@
 // Every request carries the token that the server printed at its start (403 without it): a
 // machine's other users reach its 127.0.0.1 too. A request the server refuses gets 400 with what
 // is wrong, and the server goes on serving. An address asking more than 200 a second (beyond a
-// burst of 400) gets 429 (splotch/serve/request_rate.h).
+// burst of 400) gets 429 (splotch/serve/request_rate.h). The sockets are
+// splotch/serve/http_listener.h's: a port in use is refused, a request must come whole within its
+// bound, and each connection has a thread of its own.
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "splotch/serve/http_listener.h"
 #include "splotch/serve/movie_run.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/serve/view_server.h"
@@ -30,6 +33,7 @@ struct HttpOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: any free port
   std::string token;
+  ListenerLimits limits;
 };
 
 // A token of 128 random bits, as 32 hex digits.
@@ -42,12 +46,15 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds the address; returns the port. Throws UserError when it cannot (the port taken, say).
+  // Binds the address; returns the port. Throws UserError when it cannot (the port taken, say:
+  // never shared with another process).
   int bind();
   // Serves until stop() is called (from another thread).
   void listen();
   bool listening() const;  // listen() has begun serving
   void stop();
+  std::size_t open_connections() const;  // (the tests)
+  std::size_t requests_begun() const;
 
  private:
   struct Impl;

@@ -16,9 +16,6 @@
 namespace splotch {
 namespace {
 
-// Records kept for the browsers' Save buttons; the oldest browser's goes first.
-constexpr std::size_t max_records = 256;
-
 // A header value: one line of printable ASCII.
 std::string header_text(const std::string& s) {
   std::string out;
@@ -138,12 +135,13 @@ ViewResult ViewServer::draw(const ViewJob& job) {
       if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));
     palettes_ = palette_choices(options_.palette_directory, named);
     first_record_ = record;
+    first_ranges_ = ranges;
     started_ = true;
   }
   if (!job.reduced) {
     if (!records_.count(job.client)) record_order_.push_back(job.client);
     records_[job.client] = record;
-    while (records_.size() > max_records) {
+    while (records_.size() > options_.max_records) {
       records_.erase(record_order_.front());
       ranges_.erase(record_order_.front());
       record_order_.pop_front();
@@ -161,9 +159,10 @@ std::optional<std::string> ViewServer::used_par(const std::string& client) const
 
 std::string ViewServer::info_json(const std::string& client) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  // The client's last full picture's ranges (the first picture's before it has one).
+  // The client's last full picture's ranges (the first picture's before it has one, or once its
+  // record went to make room for other browsers').
   const auto own = ranges_.find(client);
-  const NormalizedRanges& ranges = own != ranges_.end() ? own->second : ranges_.at("");
+  const NormalizedRanges& ranges = own != ranges_.end() ? own->second : first_ranges_;
   const ParamFile first = ParamFile::parse(first_record_, "the first picture's record");
   std::string keys;
   for (const std::string& k : browser_key_names(ptypes_)) {

@@ -27,6 +27,9 @@ struct ViewServerOptions {
   double reduced_share = 0.25;    // of the particles, in a reduced picture
   double reduced_scale = 0.5;     // of each side, in a reduced picture
   int jpeg_quality = 85;          // of a reduced picture
+  // Browsers whose last full picture's record and ranges are kept (for Save and /info); the
+  // oldest browser's go first.
+  std::size_t max_records = 256;
   BrowserLimits limits;
 };
 
@@ -69,7 +72,8 @@ class ViewServer {
   std::map<std::string, std::string> records_;
   std::deque<std::string> record_order_;  // the oldest record goes beyond max_records
   std::string first_record_;
-  std::map<std::string, NormalizedRanges> ranges_;  // by client, of its last full picture ("": the first)
+  std::map<std::string, NormalizedRanges> ranges_;  // by client, of its last full picture
+  NormalizedRanges first_ranges_;                   // the first picture's: never evicted
 };
 
 }  // namespace splotch
