@@ -158,7 +158,9 @@ struct HttpServer::Impl {
       try {
         job.keys = rendering_keys(req);
       } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
-      const std::optional<ViewResult> result = queue.submit(std::move(job));
+      // A browser that gave up (closed the connection) has its picture dropped or cancelled.
+      const std::optional<ViewResult> result =
+          queue.submit(std::move(job), [this] { return !listener.caller_peer_gone(); });
       res.set_header("Cache-Control", "no-store");
       if (!result) {
         res.status = 204;  // a newer view of this browser's took its place

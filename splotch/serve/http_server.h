@@ -33,7 +33,7 @@ struct HttpOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: any free port
   std::string token;
-  ListenerLimits limits;
+  ListenerLimits limits = {};
 };
 
 // A token of 128 random bits, as 32 hex digits.

@@ -26,6 +26,12 @@ bool MovieRun::start(std::vector<KeyValues> frames) {
   return true;
 }
 
+void MovieRun::cancel() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cancel_ = true;
+  if (frame_cancelled_) *frame_cancelled_ = true;
+}
+
 MovieProgress MovieRun::progress() const {
   std::lock_guard<std::mutex> lock(mutex_);
   MovieProgress p = progress_;
@@ -39,8 +45,16 @@ void MovieRun::run(std::vector<KeyValues> frames) {
     job.client = "the movie";  // (a page's own name is its random one)
     job.keys = std::move(frames[k]);
     job.frame = int(k);
+    job.cancelled = std::make_shared<std::atomic<bool>>(false);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (cancel_) break;
+      frame_cancelled_ = job.cancelled;
+    }
     const std::optional<ViewResult> r = queue_.submit(std::move(job));
     std::lock_guard<std::mutex> lock(mutex_);
+    frame_cancelled_.reset();
+    if (!r && cancel_) break;  // the frame stopped part way: neither written nor failed
     if (r && r->status == 200) {
       ++progress_.done;
       progress_.last_file = r->body;

@@ -11,6 +11,7 @@
 #include "splotch/frame/picture.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/serve/json_text.h"
+#include "splotch/serve/work_budget.h"
 #include "splotch/settings/settings.h"
 
 namespace splotch {
@@ -57,7 +58,12 @@ ViewServer::ViewServer(ParamFile params, ViewServerOptions options)
   ptypes_ = std::max(1, probe.get<int>("ptypes", 1));
 }
 
+double ViewServer::work_budget() const {
+  return std::max(options_.work_budget, options_.first_view_factor * first_pixels_);
+}
+
 ViewResult ViewServer::draw(const ViewJob& job) {
+  if (!job.wanted()) throw ViewCancelled();
   omp_set_dynamic(0);  // as main sets it, on this thread of the queue's
   ParamFile params = base_;
   params.leave_out_of_record("server");  // the record renders the picture: not the server again
@@ -76,9 +82,20 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   frame.warn_unused = false;
   frame.frames = 1000;  // renderer = auto: the GPU's start pays over the pictures of a session
   const double thin = job.reduced ? options_.reduced_share : 1.0;
+  DrawChecks checks;
+  checks.still_wanted = [&job] {
+    if (!job.wanted()) throw ViewCancelled();
+  };
+  double pixels = 0;
+  checks.work = [&](double p) {
+    pixels = p;
+    // (The .par's own picture is the user's to ask for: it sets a floor to the budget instead.)
+    if (started_ && p > work_budget()) throw BadRequest(over_budget_text(p, work_budget()));
+  };
   frame.source = [&](const FramePlan& plan, Console& c) {
     refuse_what_the_server_cannot_show(plan.settings, params);
-    return held_.source(plan, c, thin);
+    checks.still_wanted();
+    return held_.source(plan, c, thin, checks);
   };
   std::vector<std::uint8_t> bytes;
   std::string record;
@@ -89,6 +106,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   }
   if (job.frame < 0)
     frame.deliver = [&](const Image& image, const Settings&, const ParamFile& used, const NormalizedRanges& r) {
+      checks.still_wanted();  // (a large picture's encoding takes a while)
       bytes = encode_image(to_8bit(image), job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
       ranges = r;
       if (!job.reduced) record = used_par_text(used, r);
@@ -99,7 +117,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   } catch (const UserError& e) {
     if (!started_) throw;
     return {400, "text/plain", std::string("splotch: error: ") + e.what() + "\n", {}, nullptr};
-  }
+  } catch (const BadRequest& e) { return {400, "text/plain", std::string("splotch: ") + e.what() + "\n", {}, nullptr}; }
   if (job.frame >= 0) return {200, "text/plain", report.image_path, {}, nullptr};
   ViewResult out{200, job.reduced ? "image/jpeg" : "image/png", std::string(bytes.begin(), bytes.end()), {}, nullptr};
   std::string stages;
@@ -109,6 +127,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
                  {"X-Splotch-Stages", stages},
                  {"X-Splotch-Renderer", header_text(report.renderer)},
                  {"X-Splotch-Particles", std::to_string(report.particles_active)},
+                 {"X-Splotch-Splat-Pixels", json_number(pixels)},
                  {"X-Splotch-Size", std::to_string(report.width) + "x" + std::to_string(report.height)}};
   std::string warnings;
   for (const std::string& w : console.held_warnings()) warnings += (warnings.empty() ? "" : " | ") + w;
@@ -136,6 +155,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
     palettes_ = palette_choices(options_.palette_directory, named);
     first_record_ = record;
     first_ranges_ = ranges;
+    first_pixels_ = pixels;
     started_ = true;
   }
   if (!job.reduced) {

@@ -30,6 +30,12 @@ struct ViewServerOptions {
   // Browsers whose last full picture's record and ranges are kept (for Save and /info); the
   // oldest browser's go first.
   std::size_t max_records = 256;
+  // The pixels a browser's picture's splats may cover (splotch/serve/work_budget.h), or
+  // first_view_factor times the .par's own picture's where that is more: a view of the .par, and
+  // one zoomed in some way, stay within. The host renderer covers 3e9 to 7e9 pixels a second on
+  // 2 cores: 5e10 is about 10 s there (serve() gives 2.5e10 per thread).
+  double work_budget = 5e10;
+  double first_view_factor = 4;
   BrowserLimits limits;
 };
 
@@ -39,7 +45,9 @@ class ViewServer {
   ViewServer(ParamFile params, ViewServerOptions options);
 
   // A browser's job (ViewQueue runs it): the picture (200, image/png or image/jpeg, with the
-  // frame's times in X-Splotch-* headers), or 400 with what is wrong with its keys or their values.
+  // frame's times in X-Splotch-* headers), or 400 with what is wrong with its keys or their values,
+  // or with its work beyond the budget. Throws ViewCancelled, between the frame's steps, once the
+  // job is no longer wanted.
   // A movie's frame (job.frame) is written instead, as a scene's frame of that number is, and
   // answered with the file's path.
   // The first job, of no keys, reads the snapshot; its errors are the user's errors of
@@ -58,6 +66,7 @@ class ViewServer {
   const std::vector<PaletteChoice>& palettes() const { return palettes_; }
   int ptypes() const { return ptypes_; }
   const BrowserLimits& limits() const { return options_.limits; }
+  double work_budget() const;
 
  private:
   ParamFile base_;  // never read: each picture reads a copy
@@ -67,6 +76,7 @@ class ViewServer {
   std::optional<GpuStartup> gpu_;  // before held_, which may keep particles on its GPU
   HeldSnapshot held_;
   bool started_ = false;
+  double first_pixels_ = 0;  // the splat pixels of the .par's own picture
 
   mutable std::mutex mutex_;  // what the HTTP threads read: the records and the first view
   std::map<std::string, std::string> records_;
