@@ -508,10 +508,10 @@ TEST_CASE(
   INFO(movie.err);
   REQUIRE(movie.status == 0);
   // The same movie rendered by the server, to the .par's outfile.
-  const auto started = client.Get("/movie?token=s3cret&frames=5&keys=" + keys + view_keys);
+  const auto started = client.Get("/movie?token=s3cret&confirm=1&frames=5&keys=" + keys + view_keys);
   REQUIRE(started);
   CHECK(started->status == 202);
-  CHECK(client.Get("/movie?token=s3cret&frames=5&keys=" + keys)->status == 409);  // one at a time
+  CHECK(client.Get("/movie?token=s3cret&confirm=1&frames=5&keys=" + keys)->status == 409);  // one at a time
   server.movie.wait();
   const auto progress = client.Get("/movie/progress?token=s3cret");
   REQUIRE(progress);
@@ -529,7 +529,7 @@ TEST_CASE(
   CHECK(read_file(dir.file("served0000.png")) != read_file(dir.file("served0004.png")));
   if (std::getenv("SPLOTCH_KEEP")) std::system(("cp -r " + dir.path() + " /tmp/kept").c_str());
   // A movie cancelled stops early.
-  const auto second = client.Get("/movie?token=s3cret&frames=400&keys=" + keys);
+  const auto second = client.Get("/movie?token=s3cret&confirm=1&frames=400&keys=" + keys);
   REQUIRE(second->status == 202);
   CHECK(client.Get("/movie/cancel?token=s3cret")->status == 200);
   server.movie.wait();

@@ -23,7 +23,7 @@ constexpr double requests_per_second = 200, request_burst = 400;
 
 // The parameters of a request that are the server's, not rendering keys.
 bool server_parameter(const std::string& key) {
-  return key == "token" || key == "client" || key == "quality" || key == "frames" || key == "keys";
+  return key == "token" || key == "client" || key == "quality" || key == "frames" || key == "keys" || key == "confirm";
 }
 
 // A page's name for itself: letters, digits, '-' and '_' (the server's own jobs have other names).
@@ -181,14 +181,24 @@ struct HttpServer::Impl {
     server.Get("/movie", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
       std::vector<KeyValues> frames;
+      KeyValues keys;
       try {
-        frames = movie_frames(path(req), rendering_keys(req));
+        keys = rendering_keys(req);
+        frames = movie_frames(path(req), keys);
       } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
-      const int total = int(frames.size());
-      if (!movie.start(std::move(frames)))
+      // Asked first: what it will take (a movie of 10^5 frames at 4096^2 takes days and terabytes).
+      const MoviePlan plan = views.plan_movie(req.get_param_value("client"), int(frames.size()), keys);
+      res.set_header("Cache-Control", "no-store");
+      if (req.get_param_value("confirm") != "1") return res.set_content(movie_plan_json(plan), "application/json");
+      if (!plan.fits())
+        return refuse(res, 507,
+                      "the movie's frames would take about " + json_number(plan.bytes / 1e9) + " GB; the disk of " +
+                          plan.first_file + " has " + json_number(plan.free_bytes / 1e9) +
+                          " GB free: fewer frames or smaller pictures");
+      if (!movie.start(std::move(frames), plan.outfile))
         return refuse(res, 409, "a movie is being rendered: wait for it, or cancel it");
       res.status = 202;
-      res.set_content("{\"frames\":" + std::to_string(total) + "}", "application/json");
+      res.set_content(movie_plan_json(plan), "application/json");
     });
     server.Get("/movie/progress", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;

@@ -8,7 +8,9 @@
 //   GET /info?token=T                  JSON: types and ranges, palettes, the first view's keys
 //   GET /par?token=T&client=C          the record (used.par) of C's last full picture
 //   GET /scene?token=T&frames=N&keys=K the scene file of a recorded path (splotch/serve/recorded_path.h)
-//   GET /movie?token=T&frames=N&keys=K&KEY=VALUE...   renders that path here, as a scene's frames
+//   GET /movie?token=T&client=C&frames=N&keys=K&KEY=VALUE...   what rendering that path here would
+//                                      take, and its frames' names (JSON, splotch/serve/movie_plan.h);
+//                                      with confirm=1 renders it (202), as a scene's frames
 //   GET /movie/progress?token=T, /movie/cancel?token=T
 //
 // Every request carries the token that the server printed at its start (403 without it): a

@@ -13,7 +13,7 @@ void MovieRun::wait() {
   if (thread_.joinable()) thread_.join();
 }
 
-bool MovieRun::start(std::vector<KeyValues> frames) {
+bool MovieRun::start(std::vector<KeyValues> frames, std::string outfile) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (progress_.running) return false;
   if (thread_.joinable()) thread_.join();  // the movie before, ended
@@ -22,7 +22,8 @@ bool MovieRun::start(std::vector<KeyValues> frames) {
   progress_.total = int(frames.size());
   started_ = std::chrono::steady_clock::now();
   cancel_ = false;
-  thread_ = std::thread([this, f = std::move(frames)]() mutable { run(std::move(f)); });
+  thread_ =
+      std::thread([this, f = std::move(frames), name = std::move(outfile)]() mutable { run(std::move(f), name); });
   return true;
 }
 
@@ -39,12 +40,13 @@ MovieProgress MovieRun::progress() const {
   return p;
 }
 
-void MovieRun::run(std::vector<KeyValues> frames) {
+void MovieRun::run(std::vector<KeyValues> frames, const std::string& outfile) {
   for (std::size_t k = 0; k < frames.size() && !cancel_; ++k) {
     ViewJob job;
     job.client = "the movie";  // (a page's own name is its random one)
     job.keys = std::move(frames[k]);
     job.frame = int(k);
+    job.outfile = outfile;
     job.cancelled = std::make_shared<std::atomic<bool>>(false);
     {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -31,8 +31,9 @@ class MovieRun {
   MovieRun(const MovieRun&) = delete;
   MovieRun& operator=(const MovieRun&) = delete;
 
-  // Starts rendering the frames (each the keys of one picture); false when a movie is running.
-  bool start(std::vector<KeyValues> frames);
+  // Starts rendering the frames (each the keys of one picture) under `outfile` (empty: the .par's);
+  // false when a movie is running.
+  bool start(std::vector<KeyValues> frames, std::string outfile = "");
   // Stops, the frame being drawn at its next step (splotch/serve/view_queue.h: ViewCancelled).
   void cancel();
   MovieProgress progress() const;
@@ -40,7 +41,7 @@ class MovieRun {
   void wait();
 
  private:
-  void run(std::vector<KeyValues> frames);
+  void run(std::vector<KeyValues> frames, const std::string& outfile);
 
   ViewQueue& queue_;
   mutable std::mutex mutex_;

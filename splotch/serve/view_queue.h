@@ -29,8 +29,9 @@ namespace splotch {
 struct ViewJob {
   std::string client;  // the browser's own name for itself (a page draws one view at a time)
   std::vector<std::pair<std::string, std::string>> keys;
-  bool reduced = false;  // while the mouse moves: a smaller picture of fewer particles, as JPEG
-  int frame = -1;        // a movie's frame: written as a scene's frame of this number is
+  bool reduced = false;      // while the mouse moves: a smaller picture of fewer particles, as JPEG
+  int frame = -1;            // a movie's frame: written as a scene's frame of this number is
+  std::string outfile = "";  // a movie's frame: the name its number goes in (empty: the .par's outfile)
   // Set when the picture is no longer wanted (a newer view of the same browser, the browser gone,
   // a movie cancelled); submit() makes one when the job has none.
   std::shared_ptr<std::atomic<bool>> cancelled = nullptr;

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <utility>
@@ -50,6 +51,16 @@ void refuse_what_the_server_cannot_show(const Settings& s, const ParamFile& para
                     "the snapshot, and render the views with bin/splotch");
 }
 
+// A .par that gives no brightness and no exposure (a user's first, as a rule) draws most snapshots
+// black: its first picture takes exposure = auto, as bin/splotch does for such a .par (issue 36),
+// and the factor found is the page's exposure (kept in the first picture's record).
+bool first_picture_auto_exposed(ParamFile probe, int ptypes) {
+  if (probe.has("exposure") || !probe.get<bool>("a_eq_e", true)) return false;
+  for (int t = 0; t < ptypes; ++t)
+    if (probe.has("brightness" + std::to_string(t))) return false;
+  return true;
+}
+
 }  // namespace
 
 ViewServer::ViewServer(ParamFile params, ViewServerOptions options)
@@ -68,6 +79,8 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   ParamFile params = base_;
   params.leave_out_of_record("server");  // the record renders the picture: not the server again
   for (const auto& [key, value] : job.keys) params.set(key, value, "the browser");
+  if (!started_ && first_picture_auto_exposed(params, ptypes_))
+    params.set("exposure", "auto", "the server: the .par gives no brightness and no exposure");
   if (job.reduced) {
     // The full picture's sides (the browser's, or the .par's), reduced.
     ParamFile probe = params;
@@ -103,6 +116,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   if (job.frame >= 0) {  // a movie's frame: written, as a scene's frame is
     frame.in_scene = true;
     frame.number = job.frame;
+    if (!job.outfile.empty()) params.set("outfile", job.outfile, "the server: the movie's name (never another's)");
   }
   if (job.frame < 0)
     frame.deliver = [&](const Image& image, const Settings&, const ParamFile& used, const NormalizedRanges& r) {
@@ -129,12 +143,21 @@ ViewResult ViewServer::draw(const ViewJob& job) {
                  {"X-Splotch-Particles", std::to_string(report.particles_active)},
                  {"X-Splotch-Splat-Pixels", json_number(pixels)},
                  {"X-Splotch-Size", std::to_string(report.width) + "x" + std::to_string(report.height)}};
-  std::string warnings;
-  for (const std::string& w : console.held_warnings()) warnings += (warnings.empty() ? "" : " | ") + w;
-  if (!warnings.empty()) out.headers.push_back({"X-Splotch-Warnings", header_text(warnings)});
+  auto joined = [](const std::vector<std::string>& lines) {
+    std::string text;
+    for (const std::string& line : lines) text += (text.empty() ? "" : " | ") + line;
+    return header_text(text);
+  };
+  const std::string warnings = joined(console.held_warnings()), notes = joined(report.notes);
+  if (!warnings.empty()) out.headers.push_back({"X-Splotch-Warnings", warnings});
+  if (!notes.empty()) out.headers.push_back({"X-Splotch-Notes", notes});
 
+  const PictureCost cost{report.total_seconds, double(out.body.size()), report.width, report.height};
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!job.reduced) ranges_[job.client] = ranges;
+  if (!job.reduced) {
+    ranges_[job.client] = ranges;
+    costs_[job.client] = cost;
+  }
   if (!started_) {
     // renderer = auto chose for the first picture, for a session of many: later pictures (and
     // their records, which bin/splotch renders again) are drawn by the renderer it chose.
@@ -156,6 +179,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
     first_record_ = record;
     first_ranges_ = ranges;
     first_pixels_ = pixels;
+    first_cost_ = cost;
     started_ = true;
   }
   if (!job.reduced) {
@@ -164,6 +188,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
     while (records_.size() > options_.max_records) {
       records_.erase(record_order_.front());
       ranges_.erase(record_order_.front());
+      costs_.erase(record_order_.front());
       record_order_.pop_front();
     }
   }
@@ -175,6 +200,24 @@ std::optional<std::string> ViewServer::used_par(const std::string& client) const
   const auto it = records_.find(client);
   if (it == records_.end()) return std::nullopt;
   return it->second;
+}
+
+MoviePlan ViewServer::plan_movie(const std::string& client, int frames, const KeyValues& keys) const {
+  ParamFile params = base_;
+  for (const auto& [key, value] : keys) params.set(key, value, "the browser");
+  const int xres = params.get<int>("xres", 800), yres = params.get<int>("yres", xres);
+  const std::string outfile = params.has("outfile") ? params.peek("outfile") : "";
+  const bool pictype_given = params.has("pictype");
+  const int pictype = params.get<int>("pictype", 0);
+  const std::string name = unused_movie_name(outfile, pictype, pictype_given);
+  const std::filesystem::path dir = std::filesystem::absolute(name).parent_path();
+  std::error_code error;
+  const double free =
+      options_.free_bytes ? options_.free_bytes(dir.string()) : double(std::filesystem::space(dir, error).available);
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto own = costs_.find(client);
+  return splotch::plan_movie(frames, xres, yres, own != costs_.end() ? own->second : first_cost_, name, pictype,
+                             pictype_given, error ? HUGE_VAL : free);  // (unknown: the write says)
 }
 
 std::string ViewServer::info_json(const std::string& client) const {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "splotch/render/gpu_startup.h"
 #include "splotch/serve/browser_keys.h"
 #include "splotch/serve/held_snapshot.h"
+#include "splotch/serve/movie_plan.h"
 #include "splotch/serve/view_queue.h"
 
 namespace splotch {
@@ -36,6 +38,9 @@ struct ViewServerOptions {
   // 2 cores: 5e10 is about 10 s there (serve() gives 2.5e10 per thread).
   double work_budget = 5e10;
   double first_view_factor = 4;
+  // The bytes free on the disk holding `directory`, for a movie's frames; null: the file system's
+  // own count (tests give one).
+  std::function<double(const std::string& directory)> free_bytes;
   BrowserLimits limits;
 };
 
@@ -48,8 +53,8 @@ class ViewServer {
   // frame's times in X-Splotch-* headers), or 400 with what is wrong with its keys or their values,
   // or with its work beyond the budget. Throws ViewCancelled, between the frame's steps, once the
   // job is no longer wanted.
-  // A movie's frame (job.frame) is written instead, as a scene's frame of that number is, and
-  // answered with the file's path.
+  // A movie's frame (job.frame) is written instead, as a scene's frame of that number is (named
+  // from job.outfile when given), and answered with the file's path.
   // The first job, of no keys, reads the snapshot; its errors are the user's errors of
   // bin/splotch, thrown (UserError) so that the server does not start.
   ViewResult draw(const ViewJob& job);
@@ -61,6 +66,9 @@ class ViewServer {
   std::string info_json(const std::string& client = "") const;
   // The record (used.par) of `client`'s last full picture; none before it has one.
   std::optional<std::string> used_par(const std::string& client) const;
+  // A movie of `frames` with the view's `keys` (splotch/serve/movie_plan.h): a name of its own, and
+  // its time and bytes from `client`'s last full picture (the first picture's before it has one).
+  MoviePlan plan_movie(const std::string& client, int frames, const KeyValues& keys) const;
 
   const HeldSnapshot& held() const { return held_; }
   const std::vector<PaletteChoice>& palettes() const { return palettes_; }
@@ -83,7 +91,9 @@ class ViewServer {
   std::deque<std::string> record_order_;  // the oldest record goes beyond max_records
   std::string first_record_;
   std::map<std::string, NormalizedRanges> ranges_;  // by client, of its last full picture
+  std::map<std::string, PictureCost> costs_;        // by client, of its last full picture
   NormalizedRanges first_ranges_;                   // the first picture's: never evicted
+  PictureCost first_cost_;
 };
 
 }  // namespace splotch
