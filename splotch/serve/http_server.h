@@ -4,7 +4,8 @@
 //   GET /?token=T                      the page (splotch/serve/serve_page.h)
 //   GET /view?token=T&client=C&quality=full|reduced&KEY=VALUE...
 //                                      a picture: PNG (full) or JPEG (reduced); 204 when a newer
-//                                      view of the same client took its place
+//                                      view of the same client took its place (one being drawn
+//                                      stops), 400 beyond the work budget (view_server.h)
 //   GET /info?token=T                  JSON: types and ranges, palettes, the first view's keys
 //   GET /par?token=T&client=C          the record (used.par) of C's last full picture
 //   GET /scene?token=T&frames=N&keys=K the scene file of a recorded path (splotch/serve/recorded_path.h)

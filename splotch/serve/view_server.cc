@@ -152,7 +152,11 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   if (!warnings.empty()) out.headers.push_back({"X-Splotch-Warnings", warnings});
   if (!notes.empty()) out.headers.push_back({"X-Splotch-Notes", notes});
 
-  const PictureCost cost{report.total_seconds, double(out.body.size()), report.width, report.height};
+  // A movie's frame costs what this picture did but the snapshot's read (the first picture's).
+  double seconds = report.total_seconds;
+  for (const auto& [name, stage_seconds] : report.stages)
+    if (name == "read") seconds -= stage_seconds;
+  const PictureCost cost{std::max(seconds, 0.0), double(out.body.size()), report.width, report.height};
   std::lock_guard<std::mutex> lock(mutex_);
   if (!job.reduced) {
     ranges_[job.client] = ranges;
