@@ -11,6 +11,7 @@ The heavy case serves testdata/demo.par (300000 particles) after `make demo`. A 
 goes on; the limits below only end a case that would hang.
 """
 import argparse
+import atexit
 import json
 import os
 import re
@@ -59,6 +60,7 @@ class Server:
                                      stdout=open(self.out_path, "w"), stderr=open(self.err_path, "w"))
         self.port = port
         self.token = None
+        atexit.register(self.kill)  # (a case that fails part way leaves no server behind)
         end = time.time() + 120
         while time.time() < end and self.proc.poll() is None:
             m = re.search(r"/\?token=([0-9a-f]+)", open(self.out_path).read())
@@ -71,6 +73,11 @@ class Server:
         params = dict(params)
         params["token"] = self.token
         return path + "?" + urllib.parse.urlencode(params)
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
     def stop(self):
         if self.proc.poll() is None:
