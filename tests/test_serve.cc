@@ -29,101 +29,16 @@
 #include "splotch/serve/request_rate.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/serve/view_server.h"
+#include "tests/serve_test_support.h"
 #include "tests/test_support.h"
 
 using namespace splotch;
 using namespace splotch::testing;
+using namespace splotch::serve_testing;
 
 namespace {
 
 const std::vector<PaletteChoice> two_palettes = {{"fire", "/p/fire.pal"}, {"grey", "/p/grey.pal"}};
-
-// Waits (without a time limit of its own: the test's is doctest's and CI's) until `done`.
-template <class F>
-void wait_until(F done) {
-  while (!done()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-}
-
-// A raw table of 2000 particles in two clumps (x y z hsml I C1, big-endian) and a .par that draws
-// it to `outfile`; returns the .par's path.
-std::string clumps_par(const TempDir& dir, const std::string& outfile, const std::string& more = "") {
-  std::mt19937 random(7);
-  std::normal_distribution<float> spread(0, 6);
-  std::vector<float> words;
-  for (int i = 0; i < 2000; ++i) {
-    const float centre = i % 2 ? 35.0f : 65.0f;
-    const std::array<float, 6> r = {centre + spread(random), 50 + spread(random), 50 + spread(random), 1.5f,
-                                    1.0f + float(i % 7),     1.0f + float(i % 13)};
-    words.insert(words.end(), r.begin(), r.end());
-  }
-  swap_bytes_4(words.data(), words.size());
-  const std::string bin =
-      dir.write("clumps.bin", std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4));
-  return dir.write("clumps.par", "simtype = 0\ninfile = " + bin +
-                                     "\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
-                                     "palette0 = testdata/palettes/fire.pal\ncamera_x = 50\ncamera_y = -60\n"
-                                     "camera_z = 50\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\nxres = 160\n"
-                                     "yres = 120\nfov = 50\nbrightness0 = 2\ncolor_log0 = TRUE\noutfile = " +
-                                     outfile + "\n" + more);
-}
-
-ViewServerOptions test_options() {
-  ViewServerOptions o;
-  o.palette_directory = "testdata/palettes";
-  return o;
-}
-
-std::string bytes_of(const ViewResult& r) { return r.body; }
-
-// Holds the queue's thread in a picture's drawing until the test opens it, and counts the
-// pictures that came to it: the tests order their threads by it, never by time.
-class Gate {
- public:
-  explicit Gate(bool open) : open_(open) {}
-  void pass() {
-    std::unique_lock<std::mutex> lock(m_);
-    ++entered_;
-    cv_.notify_all();
-    cv_.wait(lock, [&] { return open_; });
-  }
-  void wait_entered(int n) {
-    std::unique_lock<std::mutex> lock(m_);
-    cv_.wait(lock, [&] { return entered_ >= n; });
-  }
-  void set(bool open) {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      open_ = open;
-    }
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex m_;
-  std::condition_variable cv_;
-  bool open_;
-  int entered_ = 0;
-};
-
-// A picture's bytes decoded (through a file: the readers take paths).
-Image8 decode(const TempDir& dir, const std::string& bytes) { return read_image(dir.write("decoded.bin", bytes)); }
-
-// The picture bin/splotch writes for `par` with `keys` on the command line (to `outfile` in `dir`).
-std::string bin_splotch_picture(const TempDir& dir, const std::string& par, const KeyValues& keys,
-                                const std::string& outfile = "plain.png") {
-  std::string overrides;
-  for (const auto& [k, v] : keys) overrides += " " + k + "=" + v;
-  const CommandResult r = run_command("bin/splotch --quiet " + par + " outfile=" + dir.file(outfile) + overrides);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return read_file(dir.file(outfile));
-}
-
-// The server's first picture, drawn as serve() draws it.
-void start(ViewServer& views) {
-  const ViewResult first = views.draw(ViewJob{"", {}, false});
-  REQUIRE(first.status == 200);
-}
 
 }  // namespace
 
@@ -386,59 +301,6 @@ TEST_CASE("serve: a reduced view is a JPEG of half the size from a share of the 
   CHECK(views.used_par("me") == after_full);
 }
 
-namespace {
-
-// A server on a free port of 127.0.0.1, listening on a thread of its own until the end of scope.
-// `held`: every picture after the first is held in its drawing until release().
-struct RunningServer {
-  ViewServer views;
-  Gate gate{true};  // the first picture is not held
-  ViewQueue queue;
-  MovieRun movie;
-  HttpServer http;
-  int port = 0;
-  std::thread thread;
-
-  RunningServer(const std::string& par, bool held)
-      : views(ParamFile::read(par), test_options()),
-        queue([this](const ViewJob& job) {
-          gate.pass();
-          return views.draw(job);
-        }),
-        movie(queue),
-        http(views, queue, movie, HttpOptions{"127.0.0.1", 0, "s3cret"}) {
-    REQUIRE(queue.submit(ViewJob{"", {}, false})->status == 200);
-    if (held) gate.set(false);
-    port = http.bind();
-    thread = std::thread([this] { http.listen(); });
-  }
-  ~RunningServer() {
-    release();
-    http.stop();
-    thread.join();
-  }
-  void release() { gate.set(true); }
-  void wait_entered(int n) { gate.wait_entered(n); }
-};
-
-std::string raw_exchange(int port, const std::string& request) {
-  httplib::Client probe("127.0.0.1", port);  // (only to be sure the server listens)
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(std::uint16_t(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  REQUIRE(::send(fd, request.data(), request.size(), 0) == ssize_t(request.size()));
-  std::string answer;
-  char buffer[4096];
-  for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) answer.append(buffer, std::size_t(n));
-  ::close(fd);
-  return answer;
-}
-
-}  // namespace
-
 TEST_CASE("serve over HTTP: the token, refused requests answered 400 while serving goes on, the page, Save") {
   TempDir dir;
   RunningServer server(clumps_par(dir, dir.file("served.png")), false);
@@ -498,7 +360,9 @@ TEST_CASE("serve over HTTP: the token, refused requests answered 400 while servi
   CHECK(saved->body == *server.views.used_par("a"));  // the record the saved .par's tests render
 }
 
-TEST_CASE("serve over HTTP: a burst of 50 views of one browser draws two pictures, the last view's") {
+TEST_CASE(
+    "serve over HTTP: a burst of 50 views of one browser draws one picture, the last view's; the one being drawn is "
+    "cancelled") {
   TempDir dir;
   RunningServer server(clumps_par(dir, dir.file("served.png")), true);
   std::vector<httplib::Result> results;
@@ -525,58 +389,12 @@ TEST_CASE("serve over HTTP: a burst of 50 views of one browser draws two picture
   }
   server.release();
   for (std::thread& t : threads) t.join();
-  CHECK(server.queue.drawn() == 3);  // the start's, the first view's, the burst's last
-  CHECK(status[0] == 200);
-  for (int k = 1; k < 50; ++k) CHECK(status[std::size_t(k)] == 204);
+  CHECK(server.queue.drawn() == 2);      // the start's, the burst's last
+  CHECK(server.queue.cancelled() == 1);  // the first view's, superseded while drawn
+  for (int k = 0; k < 50; ++k) CHECK(status[std::size_t(k)] == 204);
   CHECK(status[50] == 200);
   CHECK(bodies[50] == server.views.draw(ViewJob{"x", {{"camera_x", "90"}}, false}).body);
-  CHECK(bodies[50] != bodies[0]);
 }
-
-namespace {
-
-// bin/splotch started with `args`, its standard output read line by line until the URL it prints.
-struct ServerProcess {
-  pid_t pid = -1;
-  std::string url, out;
-  int port = 0;
-  std::string token;
-
-  explicit ServerProcess(const std::string& args, const std::string& err_file) {
-    int pipe_fds[2];
-    REQUIRE(::pipe(pipe_fds) == 0);
-    pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-      ::dup2(pipe_fds[1], 1);
-      ::close(pipe_fds[0]);
-      ::execl("/bin/sh", "sh", "-c", ("exec bin/splotch " + args + " 2>" + err_file).c_str(), (char*)nullptr);
-      ::_exit(127);
-    }
-    ::close(pipe_fds[1]);
-    char c;
-    while (::read(pipe_fds[0], &c, 1) == 1) {
-      out += c;
-      // The banner ends with the way to open the URL.
-      if (c == '\n' && (out.find("above there.") != std::string::npos || out.find("can view") != std::string::npos))
-        break;
-    }
-    ::close(pipe_fds[0]);
-    const std::size_t colon = out.find("127.0.0.1:"), at = out.find("/?token=");
-    if (colon == std::string::npos || at == std::string::npos) return;
-    port = std::stoi(out.substr(colon + 10, at - colon - 10));
-    token = out.substr(at + 8, out.find('\n', at) - at - 8);
-  }
-  // SIGINT, as Ctrl-C; the exit status.
-  int stop() {
-    ::kill(pid, SIGINT);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-};
-
-}  // namespace
 
 TEST_CASE("bin/splotch --serve and server = TRUE: the URL printed, a view served, Ctrl-C ends it with status 0") {
   TempDir dir;
@@ -690,10 +508,10 @@ TEST_CASE(
   INFO(movie.err);
   REQUIRE(movie.status == 0);
   // The same movie rendered by the server, to the .par's outfile.
-  const auto started = client.Get("/movie?token=s3cret&frames=5&keys=" + keys + view_keys);
+  const auto started = client.Get("/movie?token=s3cret&confirm=1&frames=5&keys=" + keys + view_keys);
   REQUIRE(started);
   CHECK(started->status == 202);
-  CHECK(client.Get("/movie?token=s3cret&frames=5&keys=" + keys)->status == 409);  // one at a time
+  CHECK(client.Get("/movie?token=s3cret&confirm=1&frames=5&keys=" + keys)->status == 409);  // one at a time
   server.movie.wait();
   const auto progress = client.Get("/movie/progress?token=s3cret");
   REQUIRE(progress);
@@ -711,7 +529,7 @@ TEST_CASE(
   CHECK(read_file(dir.file("served0000.png")) != read_file(dir.file("served0004.png")));
   if (std::getenv("SPLOTCH_KEEP")) std::system(("cp -r " + dir.path() + " /tmp/kept").c_str());
   // A movie cancelled stops early.
-  const auto second = client.Get("/movie?token=s3cret&frames=400&keys=" + keys);
+  const auto second = client.Get("/movie?token=s3cret&confirm=1&frames=400&keys=" + keys);
   REQUIRE(second->status == 202);
   CHECK(client.Get("/movie/cancel?token=s3cret")->status == 200);
   server.movie.wait();

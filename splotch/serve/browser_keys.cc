@@ -89,6 +89,28 @@ const Rule* rule_of(const std::string& key, int& type) {
   return nullptr;
 }
 
+// A browser gives a range whole, and not empty: a minimum alone took the data's maximum, and one
+// equal to its maximum made every value one colour, both without a word.
+void refuse_part_ranges(const KeyValues& keys, int ptypes) {
+  auto value = [&](const std::string& key) -> const std::string* {
+    for (const auto& [k, v] : keys)
+      if (k == key) return &v;
+    return nullptr;
+  };
+  for (int t = 0; t < ptypes; ++t)
+    for (const std::string stem : {"color", "intensity"}) {
+      const std::string lo = stem + "_min" + std::to_string(t), hi = stem + "_max" + std::to_string(t);
+      const std::string *min = value(lo), *max = value(hi);
+      if (!min && !max) continue;
+      if (!min || !max)
+        throw BadRequest("'" + (min ? lo : hi) + "' without '" + (min ? hi : lo) +
+                         "': give a range whole (the page fills the other end with the range used)");
+      if (!(std::strtod(min->c_str(), nullptr) < std::strtod(max->c_str(), nullptr)))
+        throw BadRequest("'" + lo + "' = " + *min + " is not below '" + hi + "' = " + *max +
+                         ": an empty range (give a maximum above the minimum)");
+    }
+}
+
 }  // namespace
 
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
@@ -154,6 +176,7 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
       }
     }
   }
+  refuse_part_ranges(out, ptypes);
   return out;
 }
 

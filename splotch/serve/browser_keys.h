@@ -39,9 +39,10 @@ struct BrowserLimits {
 
 // `query`'s keys checked (palettes turned into their paths), in order. Throws BadRequest naming
 // the first key that is not a rendering key, of a type at or above `ptypes`, or with a value not
-// of its kind (a finite number, an integer side within the limits, TRUE/FALSE, a listed palette).
-// Ranges that depend on other keys (fov below 180, color_min below color_max) are the settings'
-// to check, as for a .par.
+// of its kind (a finite number, an integer side within the limits, TRUE/FALSE, a listed palette),
+// and a colour or intensity range given in part (a minimum without its maximum) or empty (the
+// minimum not below the maximum). Other ranges that depend on other keys (fov below 180) are the
+// settings' to check, as for a .par.
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
                        const BrowserLimits& limits = {});
 

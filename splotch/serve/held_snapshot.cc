@@ -5,16 +5,22 @@
 #include "splotch/load/particle_count.h"
 #include "splotch/load/preview_subset.h"
 #include "splotch/load/snapshot_cache.h"
+#include "splotch/serve/work_budget.h"
 #include "splotch/stages/geometry.h"
 
 namespace splotch {
 
 class HeldSource : public ParticleSource {
  public:
-  HeldSource(HeldSnapshot& held, const FramePlan& plan, Console& console, double thin)
-      : held_(held), plan_(plan), console_(console), thin_(plan.settings.input.keep_fraction < 1 ? 1 : thin) {}
+  HeldSource(HeldSnapshot& held, const FramePlan& plan, Console& console, double thin, DrawChecks checks)
+      : held_(held),
+        plan_(plan),
+        console_(console),
+        thin_(plan.settings.input.keep_fraction < 1 ? 1 : thin),
+        checks_(std::move(checks)) {}
 
   void load(StageClock& clock, RunReport& report) override {
+    still_wanted();
     const std::string normalization = snapshot_signature("", plan_.normalization);
     if (!held_.loaded_ || held_.input_keys_ != plan_.input_keys) {
       held_.on_gpu_.reset();
@@ -56,16 +62,23 @@ class HeldSource : public ParticleSource {
   BoundingBox box() const override { return bounding_box(held_.loaded_->particles); }
   NormalizedRanges ranges() const override { return held_.loaded_->ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool) override {
+    still_wanted();
     const bool periodic = plan_.settings.input.periodic;
-    if (thin_ >= 1) return {splotch::project(held_.loaded_->particles, geometry, periodic)};
     GeometryOptions g = geometry;
-    g.preview_fraction = thin_;
-    return {splotch::project(share(), g, periodic)};
+    if (thin_ < 1) g.preview_fraction = thin_;
+    ProjectedSplats out{splotch::project(thin_ >= 1 ? held_.loaded_->particles : share(), g, periodic)};
+    if (checks_.work) checks_.work(splat_pixels(out.splats, g.camera.xres, g.camera.yres));
+    still_wanted();
+    return out;
   }
   DeviceParticles* on_gpu(const std::function<CudaSession*()>& gpu, GeometryOptions& geometry,
                           Console& console) override {
     const bool whole = thin_ >= 1;
     if (!(whole ? held_.gpu_refused_ : held_.gpu_share_refused_).empty()) return nullptr;
+    still_wanted();
+    if (checks_.work)
+      checks_.work(
+          estimated_splat_pixels(whole ? held_.loaded_->particles : share(), geometry, plan_.settings.input.periodic));
     CudaSession* session = gpu();  // the picture's renderer chosen, and its session made ready to draw
     if (!session) return nullptr;
     const ParticleSet& particles = whole ? held_.loaded_->particles : share();  // (the share made first)
@@ -109,14 +122,20 @@ class HeldSource : public ParticleSource {
     return held_.thinned_;
   }
 
+  void still_wanted() const {
+    if (checks_.still_wanted) checks_.still_wanted();
+  }
+
   HeldSnapshot& held_;
   const FramePlan& plan_;
   Console& console_;
   double thin_;
+  DrawChecks checks_;
 };
 
-std::unique_ptr<ParticleSource> HeldSnapshot::source(const FramePlan& plan, Console& console, double thin) {
-  return std::make_unique<HeldSource>(*this, plan, console, thin);
+std::unique_ptr<ParticleSource> HeldSnapshot::source(const FramePlan& plan, Console& console, double thin,
+                                                     DrawChecks checks) {
+  return std::make_unique<HeldSource>(*this, plan, console, thin, std::move(checks));
 }
 
 }  // namespace splotch

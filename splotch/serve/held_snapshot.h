@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,12 +20,22 @@
 
 namespace splotch {
 
+// What a frame drawn from the held snapshot asks its caller between its steps (a browser's
+// picture): whether it is still wanted (else still_wanted throws, before the read or
+// normalisation, the projection and the upload to the GPU), and whether the pixels its splats
+// cover are within what it may take (else `work` throws), once they are known: after the
+// projection, or before a GPU projects them, estimated from a sample.
+struct DrawChecks {
+  std::function<void()> still_wanted;
+  std::function<void(double splat_pixels)> work;
+};
+
 class HeldSnapshot {
  public:
   // The source of a frame's particles: this snapshot, read if the frame's input keys are not
   // those it was read with, normalised as the frame asks, and thinned to `thin` of its particles
   // (1: all of them; a .par that asks for a preview itself, boost_fraction, is drawn as it asks).
-  std::unique_ptr<ParticleSource> source(const FramePlan& plan, Console& console, double thin);
+  std::unique_ptr<ParticleSource> source(const FramePlan& plan, Console& console, double thin, DrawChecks checks = {});
 
   int reads() const { return reads_; }                    // of the snapshot file
   int normalisations() const { return normalisations_; }  // again, from the values as read

@@ -23,7 +23,7 @@ constexpr double requests_per_second = 200, request_burst = 400;
 
 // The parameters of a request that are the server's, not rendering keys.
 bool server_parameter(const std::string& key) {
-  return key == "token" || key == "client" || key == "quality" || key == "frames" || key == "keys";
+  return key == "token" || key == "client" || key == "quality" || key == "frames" || key == "keys" || key == "confirm";
 }
 
 // A page's name for itself: letters, digits, '-' and '_' (the server's own jobs have other names).
@@ -60,15 +60,23 @@ std::string random_token() {
   return out;
 }
 
+// cpp-httplib's server, its request processing called on the listener's connections.
+class RequestProcessor : public httplib::Server {
+ public:
+  using httplib::Server::process_request;
+};
+
 struct HttpServer::Impl {
   ViewServer& views;
   ViewQueue& queue;
   MovieRun& movie;
   HttpOptions options;
-  httplib::Server server;
+  RequestProcessor server;
+  HttpListener listener;
   RequestRate rate{requests_per_second, request_burst};
 
-  Impl(ViewServer& v, ViewQueue& q, MovieRun& m, HttpOptions o) : views(v), queue(q), movie(m), options(std::move(o)) {}
+  Impl(ViewServer& v, ViewQueue& q, MovieRun& m, HttpOptions o)
+      : views(v), queue(q), movie(m), options(std::move(o)), listener(options.limits) {}
 
   // The request's rendering keys, checked.
   KeyValues rendering_keys(const httplib::Request& req) const {
@@ -104,15 +112,16 @@ struct HttpServer::Impl {
 
   void routes() {
     server.set_payload_max_length(64 * 1024);
-    // Short: a connection that sends slowly holds one of the server's threads (cpp-httplib 0.11
-    // bounds each read, not the whole request; the server is for its user, on 127.0.0.1).
-    server.set_read_timeout(5, 0);
-    server.set_write_timeout(10, 0);
-    server.set_keep_alive_timeout(5);
-    // A picture goes out as its headers and its body: without this, Nagle's algorithm holds the
-    // body until the browser acknowledges the headers, which it delays (40 ms a picture).
-    server.set_tcp_nodelay(true);
-    server.set_keep_alive_max_count(1000);
+    // (What the answers' Keep-Alive header tells the browser: the listener's bounds.)
+    server.set_keep_alive_timeout(time_t(options.limits.idle_seconds));
+    server.set_keep_alive_max_count(options.limits.max_requests);
+    // Every page is a GET: a body that another method brings is never read (a slow one would hold
+    // its connection's thread).
+    server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+      if (req.method == "GET") return httplib::Server::HandlerResponse::Unhandled;
+      refuse(res, 405, req.method + " is not answered here: the server's pages are GET requests");
+      return httplib::Server::HandlerResponse::Handled;
+    });
     server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
       refuse(res, 500, "internal error while answering this request");
     });
@@ -149,7 +158,9 @@ struct HttpServer::Impl {
       try {
         job.keys = rendering_keys(req);
       } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
-      const std::optional<ViewResult> result = queue.submit(std::move(job));
+      // A browser that gave up (closed the connection) has its picture dropped or cancelled.
+      const std::optional<ViewResult> result =
+          queue.submit(std::move(job), [this] { return !listener.caller_peer_gone(); });
       res.set_header("Cache-Control", "no-store");
       if (!result) {
         res.status = 204;  // a newer view of this browser's took its place
@@ -170,14 +181,24 @@ struct HttpServer::Impl {
     server.Get("/movie", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
       std::vector<KeyValues> frames;
+      KeyValues keys;
       try {
-        frames = movie_frames(path(req), rendering_keys(req));
+        keys = rendering_keys(req);
+        frames = movie_frames(path(req), keys);
       } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
-      const int total = int(frames.size());
-      if (!movie.start(std::move(frames)))
+      // Asked first: what it will take (a movie of 10^5 frames at 4096^2 takes days and terabytes).
+      const MoviePlan plan = views.plan_movie(req.get_param_value("client"), int(frames.size()), keys);
+      res.set_header("Cache-Control", "no-store");
+      if (req.get_param_value("confirm") != "1") return res.set_content(movie_plan_json(plan), "application/json");
+      if (!plan.fits())
+        return refuse(res, 507,
+                      "the movie's frames would take about " + json_number(plan.bytes / 1e9) + " GB; the disk of " +
+                          plan.first_file + " has " + json_number(plan.free_bytes / 1e9) +
+                          " GB free: fewer frames or smaller pictures");
+      if (!movie.start(std::move(frames), plan.outfile))
         return refuse(res, 409, "a movie is being rendered: wait for it, or cancel it");
       res.status = 202;
-      res.set_content("{\"frames\":" + std::to_string(total) + "}", "application/json");
+      res.set_content(movie_plan_json(plan), "application/json");
     });
     server.Get("/movie/progress", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
@@ -205,23 +226,20 @@ HttpServer::HttpServer(ViewServer& views, ViewQueue& queue, MovieRun& movie, Htt
 
 HttpServer::~HttpServer() = default;
 
-int HttpServer::bind() {
-  const HttpOptions& o = impl_->options;
-  if (o.port == 0) {
-    const int port = impl_->server.bind_to_any_port(o.host);
-    if (port < 0) throw UserError("cannot listen on " + o.host + " (is it an address of this machine?)");
-    return port;
-  }
-  if (!impl_->server.bind_to_port(o.host, o.port))
-    throw UserError("cannot listen on " + o.host + ":" + std::to_string(o.port) +
-                    " (the port is taken, or the address is not this machine's): give another with --port N");
-  return o.port;
+int HttpServer::bind() { return impl_->listener.bind(impl_->options.host, impl_->options.port); }
+
+void HttpServer::listen() {
+  impl_->listener.listen([this](httplib::Stream& stream, bool last, bool& closed) {
+    return impl_->server.process_request(stream, last, closed, nullptr);
+  });
 }
 
-void HttpServer::listen() { impl_->server.listen_after_bind(); }
+bool HttpServer::listening() const { return impl_->listener.listening(); }
 
-bool HttpServer::listening() const { return impl_->server.is_running(); }
+void HttpServer::stop() { impl_->listener.stop(); }
 
-void HttpServer::stop() { impl_->server.stop(); }
+std::size_t HttpServer::open_connections() const { return impl_->listener.open_connections(); }
+
+std::size_t HttpServer::requests_begun() const { return impl_->listener.requests_begun(); }
 
 }  // namespace splotch

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -30,22 +31,24 @@ class MovieRun {
   MovieRun(const MovieRun&) = delete;
   MovieRun& operator=(const MovieRun&) = delete;
 
-  // Starts rendering the frames (each the keys of one picture); false when a movie is running.
-  bool start(std::vector<KeyValues> frames);
-  // Stops after the frame being drawn.
-  void cancel() { cancel_ = true; }
+  // Starts rendering the frames (each the keys of one picture) under `outfile` (empty: the .par's);
+  // false when a movie is running.
+  bool start(std::vector<KeyValues> frames, std::string outfile = "");
+  // Stops, the frame being drawn at its next step (splotch/serve/view_queue.h: ViewCancelled).
+  void cancel();
   MovieProgress progress() const;
   // Waits for the movie to end (the tests).
   void wait();
 
  private:
-  void run(std::vector<KeyValues> frames);
+  void run(std::vector<KeyValues> frames, const std::string& outfile);
 
   ViewQueue& queue_;
   mutable std::mutex mutex_;
   MovieProgress progress_;
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> cancel_{false};
+  std::shared_ptr<std::atomic<bool>> frame_cancelled_;  // the frame being drawn's
   std::thread thread_;
 };
 

@@ -22,12 +22,21 @@ const std::string& serve_page() {
   select { background: #222; color: #ddd; border: 1px solid #444; }
   button { background: #2a3a4a; color: #ddd; border: 1px solid #456; padding: 3px 8px; margin: 2px; cursor: pointer; }
   .range { color: #888; font-size: 11px; }
+  /* What went wrong with the picture shows over it, not below the panel's fold. */
+  #notice { position: absolute; left: 8px; right: 8px; top: 8px; max-height: 40%; overflow-y: auto; display: none;
+            background: rgba(20, 20, 20, 0.88); border: 1px solid #554; padding: 6px 28px 6px 10px; }
+  #notice.shown { display: block; }
+  #notice_close { position: absolute; right: 4px; top: 2px; margin: 0; padding: 0 6px; }
   #warnings { color: #fc6; white-space: pre-wrap; }
   #error { color: #f77; white-space: pre-wrap; }
+  #notes { color: #999; font-size: 11px; white-space: pre-wrap; }
+  .hint { color: #f96; font-size: 11px; }
 </style>
 </head>
 <body>
-<div id="stage"><img id="picture" alt="the rendered view" draggable="false"><div id="status"></div></div>
+<div id="stage"><img id="picture" alt="the rendered view" draggable="false"><div id="status"></div>
+  <div id="notice"><button id="notice_close" title="hide">&times;</button><div id="error"></div><div id="warnings"></div>
+    <div id="fixes"></div></div></div>
 <div id="panel">
   <fieldset><legend>view</legend>
     <label>width <input type="number" id="xres" min="16" step="16"></label>
@@ -39,6 +48,7 @@ const std::string& serve_page() {
     <label>a_eq_e <input type="checkbox" id="a_eq_e"></label>
     <label>gray_absorption <input type="number" id="gray_absorption" step="0.0001"></label>
     <label>exposure = auto <input type="checkbox" id="exposure_auto"></label>
+    <label>exposure <input type="number" id="exposure" min="0" step="any" title="every brightness times this"></label>
   </fieldset>
   <div id="types"></div>
   <fieldset><legend>save</legend>
@@ -50,13 +60,14 @@ const std::string& serve_page() {
     <label>frames <input type="number" id="movie_frames" value="100" min="2" max="100000"></label>
     <div><button id="save_scene" title="bin/splotch view.par scene_file=path.txt renders it">Save scene file</button>
       <button id="render_movie" title="written to the .par's outfile, numbered as a scene's frames">Render movie here</button></div>
+    <div id="movie_ask" style="display: none"><div id="movie_estimate" class="range"></div>
+      <button id="movie_go">Render it</button><button id="movie_back">Don't</button></div>
     <progress id="movie_progress" value="0" max="1" style="width: 100%; display: none"></progress>
     <div id="movie_status" class="range"></div>
     <button id="cancel_movie" style="display: none">Cancel the movie</button>
   </fieldset>
   <div id="timing"></div>
-  <div id="warnings"></div>
-  <div id="error"></div>
+  <div id="notes"></div>
 </div>
 <script>
 "use strict";
@@ -68,8 +79,9 @@ const picture = $("picture");
 let info = null;
 const view = {};      // rendering keys the page sends, as text
 let fullBlob = null;  // the last full picture, for Save PNG
-let inFlight = false, pending = null, lastRequest = null;
-let frames = 0;
+let inFlight = null, pending = null, lastRequest = null;  // inFlight: the quality of the picture asked for
+let sent = 0, frames = 0, lastFull = null;
+let ranges = [];  // per type: the data's and the used colour and intensity ranges of the last full picture
 
 // ---- vectors -------------------------------------------------------------------------------
 const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
@@ -132,48 +144,78 @@ function viewUrl(quality) {
   return "view?" + p.toString();
 }
 
-// One picture in flight; while it is drawn only the newest view waits (no queue of stale frames).
+// What went wrong, over the picture: the server's warnings for the last picture, an error, and a
+// button for a fix a warning names (exposure = F, which the exposure field sets).
+function notice(error, warnings) {
+  $("error").textContent = error || "";
+  $("warnings").textContent = (warnings || "").split(" | ").join("\n");
+  const fixes = $("fixes");
+  fixes.textContent = "";
+  const named = /exposure = ([0-9.eE+-]+) \(every brightness times that\)/.exec(warnings || "");
+  if (named) {
+    const fix = document.createElement("button");
+    fix.id = "set_exposure";
+    fix.textContent = "Set exposure = " + named[1];
+    fix.addEventListener("click", () => setExposure(named[1]));
+    fixes.appendChild(fix);
+  }
+  $("notice").classList.toggle("shown", !!(error || warnings));
+}
+$("notice_close").addEventListener("click", () => $("notice").classList.remove("shown"));
+
+// The newest view asked for is sent when the picture in flight comes back; a full picture in
+// flight is replaced at once (the server stops drawing it), a reduced one (quick) is waited for.
 function request(quality) {
   pending = quality;
-  if (!inFlight) send();
+  if (inFlight === null || inFlight === "full") send();
 }
 async function send() {
   if (pending === null) return;
   const quality = pending;
   pending = null;
-  inFlight = true;
+  inFlight = quality;
+  const mine = ++sent;
   const started = performance.now();
   lastRequest = viewUrl(quality);
+  let r = null, failure = null;
   try {
-    const r = await fetch(lastRequest);
-    if (r.status === 200) {
-      const blob = await r.blob();
-      const old = picture.src;
-      picture.src = URL.createObjectURL(blob);
-      if (old.startsWith("blob:")) URL.revokeObjectURL(old);
-      if (quality === "full") fullBlob = blob;
-      picture.dataset.quality = quality;
-      picture.dataset.frames = String(++frames);
-      const ms = performance.now() - started;
-      $("timing").textContent = quality + " " + r.headers.get("X-Splotch-Size") + ", " +
-        r.headers.get("X-Splotch-Particles") + " particles, " + r.headers.get("X-Splotch-Renderer") +
-        ": " + ms.toFixed(0) + " ms (" + (1000 * +r.headers.get("X-Splotch-Seconds")).toFixed(0) + " ms drawing)";
-      $("timing").title = r.headers.get("X-Splotch-Stages") || "";
-      $("warnings").textContent = r.headers.get("X-Splotch-Warnings") || "";
-      $("error").textContent = "";
-      if (quality === "full") { picture.dataset.settled = "1"; refreshRanges(); }
-    } else if (r.status === 503) {  // busy or stopping: asked again in a moment
-      $("error").textContent = await r.text();
-      if (pending === null) setTimeout(() => request(quality), 1000);
-    } else if (r.status !== 204) {
-      $("error").textContent = await r.text();
-      picture.dataset.settled = "1";
-    }
-  } catch (e) {
-    $("error").textContent = "the server does not answer (" + e + "): is bin/splotch --serve still running?";
+    r = await fetch(lastRequest);
+    if (r.status === 200) r.blob_ = await r.blob();
+    else if (r.status !== 204) r.text_ = await r.text();
+  } catch (e) { failure = e; }
+  if (mine !== sent) return;  // a newer one replaced it (the server answers it 204)
+  inFlight = null;
+  if (failure) {
+    notice("the server does not answer (" + failure + "): is bin/splotch --serve still running?", "");
+  } else if (r.status === 200) {
+    showPicture(r, quality, performance.now() - started);
+  } else if (r.status === 503) {  // busy or stopping: asked again in a moment
+    notice(r.text_, "");
+    if (pending === null) setTimeout(() => request(quality), 1000);
+  } else if (r.status !== 204) {
+    notice(r.text_, "");
+    picture.dataset.settled = "1";
   }
-  inFlight = false;
   send();
+}
+function showPicture(r, quality, ms) {
+  const old = picture.src;
+  picture.src = URL.createObjectURL(r.blob_);
+  if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+  if (quality === "full") fullBlob = r.blob_;
+  picture.dataset.quality = quality;
+  picture.dataset.frames = String(++frames);
+  $("timing").textContent = quality + " " + r.headers.get("X-Splotch-Size") + ", " +
+    r.headers.get("X-Splotch-Particles") + " particles, " + r.headers.get("X-Splotch-Renderer") +
+    ": " + ms.toFixed(0) + " ms (" + (1000 * +r.headers.get("X-Splotch-Seconds")).toFixed(0) + " ms drawing)";
+  $("timing").title = r.headers.get("X-Splotch-Stages") || "";
+  const notes = r.headers.get("X-Splotch-Notes") || "";
+  $("notes").textContent = notes.split(" | ").join("\n");
+  const found = /exposure = auto: every brightness times ([0-9.eE+-]+)/.exec(notes);
+  if (found && $("exposure_auto").checked) $("exposure").value = found[1];
+  notice("", r.headers.get("X-Splotch-Warnings") || "");
+  if (quality === "full") { lastFull = {seconds: +r.headers.get("X-Splotch-Seconds"), bytes: r.blob_.size};
+    picture.dataset.settled = "1"; refreshRanges(); }
 }
 
 let restTimer = null;
@@ -222,18 +264,73 @@ document.addEventListener("keydown", (e) => {
 });
 
 // ---- the panel -----------------------------------------------------------------------------
+// A number field sends its value when it is committed (Enter, or leaving the field), not at every
+// keystroke: each would be a full picture.
 function bind(id, key, toValue, fromValue) {
   const el = $(id);
   const isBox = el.type === "checkbox";
   if (isBox) el.checked = fromValue(view[key]); else el.value = fromValue(view[key]);
-  el.addEventListener(isBox ? "change" : "input", () => {
+  el.addEventListener("change", () => {
     view[key] = toValue(isBox ? el.checked : el.value);
-    changed(el.type === "range");
+    changed(false);
   });
-  if (el.type === "range") el.addEventListener("change", () => changed(false));
 }
 const boolText = (b) => b ? "TRUE" : "FALSE";
 const isTrue = (v) => /^(t|true|yes|1)$/i.test(String(v || ""));
+const isNumber = (v) => v !== undefined && v !== "" && isFinite(+v);
+
+// A slider whose track, clicked, steps the value towards the click (as a scrollbar pages) instead
+// of jumping there: a click beside the thumb of the brightness slider was a jump of decades.
+function steppedTrack(slider, step) {
+  slider.addEventListener("mousedown", (e) => {
+    const box = slider.getBoundingClientRect();
+    const thumb = 8;  // half the thumb's width
+    const at = (+slider.value - +slider.min) / (+slider.max - +slider.min);
+    const thumbX = box.left + thumb + at * (box.width - 2 * thumb);
+    if (Math.abs(e.clientX - thumbX) <= thumb + 2) return;  // on the thumb: dragged as usual
+    e.preventDefault();
+    slider.value = String(+slider.value + (e.clientX > thumbX ? step : -step));
+    slider.dispatchEvent(new Event("input"));
+    slider.dispatchEvent(new Event("change"));
+  });
+}
+
+// The exposure factor: the field's, unless exposure = auto is ticked.
+function setExposure(factor) {
+  $("exposure_auto").checked = false;
+  $("exposure").disabled = false;
+  $("exposure").value = factor;
+  view.exposure = String(factor);
+  changed(false);
+}
+
+// A range is sent whole or not at all: a minimum without a maximum takes the range used for the
+// other end, shown in its field; an empty or reversed range is refused here, saying so.
+function rangePair(n, stem, usedOf) {
+  const lo = $(stem + "_min" + n), hi = $(stem + "_max" + n), hint = $(stem + "_hint" + n);
+  const commit = () => {
+    const used = usedOf();
+    if (lo.value === "" && hi.value === "") {
+      delete view[stem + "_min" + n];
+      delete view[stem + "_max" + n];
+    } else {
+      if (lo.value === "" && used) lo.value = String(+used[0].toPrecision(6));
+      if (hi.value === "" && used) hi.value = String(+used[1].toPrecision(6));
+      if (!isNumber(lo.value) || !isNumber(hi.value) || +lo.value >= +hi.value) {
+        hint.textContent = "the minimum must be below the maximum";
+        return;
+      }
+      view[stem + "_min" + n] = lo.value;
+      view[stem + "_max" + n] = hi.value;
+    }
+    hint.textContent = "";
+    changed(false);
+  };
+  lo.value = view[stem + "_min" + n] || "";
+  hi.value = view[stem + "_max" + n] || "";
+  lo.addEventListener("change", commit);
+  hi.addEventListener("change", commit);
+}
 
 function typePanel(t) {
   const n = String(t);
@@ -244,7 +341,7 @@ function typePanel(t) {
     <label>palette <select id="palette${n}"></select></label>
     <label>colour min <input type="number" id="color_min${n}" step="any"></label>
     <label>colour max <input type="number" id="color_max${n}" step="any"></label>
-    <div class="range" id="colour_range${n}"></div>
+    <div class="range" id="colour_range${n}"></div><div class="hint" id="color_hint${n}"></div>
     <label>colour log <input type="checkbox" id="color_log${n}"></label>
     <label>colour asinh <input type="checkbox" id="color_asinh${n}"></label>
     <label>intensity log <input type="checkbox" id="intensity_log${n}"></label>
@@ -263,6 +360,7 @@ function typePanel(t) {
     changed(true);
   });
   slider.addEventListener("change", () => changed(false));
+  steppedTrack(slider, 0.1);
   if (!view["palette" + n]) view["palette" + n] = "";
   const pal = $("palette" + n);
   for (const name of info.palettes) {  // (names as text: a file's name is not markup)
@@ -272,7 +370,7 @@ function typePanel(t) {
   }
   if (view["palette" + n]) pal.value = view["palette" + n]; else pal.selectedIndex = -1;
   pal.addEventListener("change", () => { view["palette" + n] = pal.value; changed(false); });
-  for (const key of ["color_min", "color_max"]) bind(key + n, key + n, (v) => v, (v) => v || "");
+  rangePair(n, "color", () => ranges[t] && (ranges[t].colour_used || ranges[t].colour_data));
   for (const key of ["color_log", "color_asinh", "intensity_log"]) bind(key + n, key + n, boolText, isTrue);
   bind("smooth_factor" + n, "smooth_factor" + n, (v) => v, (v) => v || "1");
 }
@@ -282,6 +380,7 @@ async function refreshRanges() {
     const r = await fetch("info?" + new URLSearchParams({token, client}));
     if (!r.ok) return;
     const now = await r.json();
+    ranges = now.types;
     now.types.forEach((t, i) => {
       const el = $("colour_range" + i);
       if (el && t.colour_data) el.textContent = "data: " + t.colour_data.map((v) => v.toPrecision(4)).join(" to ") +
@@ -301,7 +400,7 @@ function download(blob, name) {
 $("save_png").addEventListener("click", () => { if (fullBlob) download(fullBlob, "view.png"); });
 $("save_par").addEventListener("click", async () => {
   const r = await fetch("par?" + new URLSearchParams({token, client}));
-  if (r.ok) download(await r.blob(), "view.par"); else $("error").textContent = await r.text();
+  if (r.ok) download(await r.blob(), "view.par"); else notice(await r.text(), "");
 });
 
 // ---- a path of keyframes, as a scene file or a movie rendered here --------------------------
@@ -313,17 +412,40 @@ function addKey() {
 $("add_key").addEventListener("click", addKey);
 $("clear_keys").addEventListener("click", () => { keyframes.length = 0; $("key_count").textContent = "0 keyframes"; });
 function pathParams() {
-  return {token, frames: $("movie_frames").value, keys: keyframes.map((k) => k.join(",")).join(";")};
+  return {token, client, frames: $("movie_frames").value, keys: keyframes.map((k) => k.join(",")).join(";")};
 }
 $("save_scene").addEventListener("click", async () => {
   const r = await fetch("scene?" + new URLSearchParams(pathParams()));
-  if (r.ok) download(await r.blob(), "path.txt"); else $("error").textContent = await r.text();
+  if (r.ok) download(await r.blob(), "path.txt"); else notice(await r.text(), "");
 });
-$("render_movie").addEventListener("click", async () => {
+const duration = (s) => s < 90 ? s.toFixed(0) + " s" : s < 5400 ? (s / 60).toFixed(0) + " minutes" :
+  s < 172800 ? (s / 3600).toFixed(1) + " hours" : (s / 86400).toFixed(1) + " days";
+const size = (b) => b < 1e6 ? (b / 1e3).toFixed(0) + " kB" : b < 1e9 ? (b / 1e6).toFixed(0) + " MB" :
+  b < 1e12 ? (b / 1e9).toFixed(1) + " GB" : (b / 1e12).toFixed(1) + " TB";
+function movieParams(confirm) {
   const p = new URLSearchParams(pathParams());
   for (const [k, v] of Object.entries(view)) if (v !== "" && v !== undefined) p.set(k, v);
-  const r = await fetch("movie?" + p.toString());
-  if (r.status !== 202) { $("error").textContent = await r.text(); return; }
+  if (confirm) p.set("confirm", "1");
+  return p.toString();
+}
+// The movie is asked for in two steps: what it will take (from this view's last picture), shown
+// here, and then, if the user goes on, the movie itself.
+$("render_movie").addEventListener("click", async () => {
+  const r = await fetch("movie?" + movieParams(false));
+  if (r.status !== 200) { notice(await r.text(), ""); return; }
+  const m = await r.json();
+  $("movie_estimate").textContent = m.frames + " frames of " + m.width + " x " + m.height + ", " + m.first_file +
+    " to " + m.last_file + ": about " + duration(m.seconds) + " and " + size(m.bytes) +
+    " (from this view's last picture)" + (m.free_bytes === null ? "" : "; the disk has " + size(m.free_bytes) + " free") +
+    (m.fits ? "." : ": they do not fit, take fewer frames or a smaller picture.");
+  $("movie_go").style.display = m.fits ? "" : "none";
+  $("movie_ask").style.display = "";
+});
+$("movie_back").addEventListener("click", () => { $("movie_ask").style.display = "none"; });
+$("movie_go").addEventListener("click", async () => {
+  $("movie_ask").style.display = "none";
+  const r = await fetch("movie?" + movieParams(true));
+  if (r.status !== 202) { notice(await r.text(), ""); return; }
   $("movie_progress").style.display = $("cancel_movie").style.display = "";
   followMovie();
 });
@@ -343,21 +465,42 @@ async function followMovie() {
   if (m.running) setTimeout(followMovie, 500); else $("cancel_movie").style.display = "none";
 }
 
+// The exposure factor and exposure = auto (which finds the factor again for every picture).
+function exposureControls() {
+  const auto = $("exposure_auto"), field = $("exposure");
+  auto.checked = view.exposure === "auto";
+  field.value = isNumber(view.exposure) ? view.exposure : "1";
+  field.disabled = auto.checked;
+  field.addEventListener("change", () => { if (isNumber(field.value) && +field.value > 0) setExposure(field.value); });
+  auto.addEventListener("change", () => {
+    field.disabled = auto.checked;
+    view.exposure = auto.checked ? "auto" : field.value;
+    changed(false);
+  });
+}
+
+// A .par may give one end of a range: the page sends both, the other the first picture's.
+function wholeRanges() {
+  ranges.forEach((t, i) => {
+    for (const [stem, used] of [["color", t.colour_used || t.colour_data], ["intensity", t.intensity_used || t.intensity_data]]) {
+      const lo = stem + "_min" + i, hi = stem + "_max" + i;
+      if ((lo in view) === (hi in view) || !used) continue;
+      if (!(lo in view)) view[lo] = String(used[0]); else view[hi] = String(used[1]);
+    }
+  });
+}
+
 async function start() {
   const r = await fetch("info?" + new URLSearchParams({token}));
-  if (!r.ok) { $("error").textContent = await r.text(); return; }
+  if (!r.ok) { notice(await r.text(), ""); return; }
   info = await r.json();
+  ranges = info.types;
   Object.assign(view, info.keys);
+  wholeRanges();
   for (const k of ["xres", "yres", "fov", "gray_absorption"]) bind(k, k, (v) => v, (v) => v || "");
   $("xres").max = $("yres").max = info.max_side;
   bind("a_eq_e", "a_eq_e", boolText, (v) => v === undefined ? true : isTrue(v));
-  const exposure = $("exposure_auto");
-  const ownExposure = view.exposure;  // the .par's, back when auto is unticked
-  exposure.checked = view.exposure === "auto";
-  exposure.addEventListener("change", () => {
-    view.exposure = exposure.checked ? "auto" : (ownExposure === "auto" || ownExposure === undefined ? "FALSE" : ownExposure);
-    changed(false);
-  });
+  exposureControls();
   for (let t = 0; t < info.ptypes; ++t) typePanel(t);
   request("full");
 }

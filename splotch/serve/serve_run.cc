@@ -1,5 +1,6 @@
 #include "splotch/serve/serve_run.h"
 
+#include <omp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -19,6 +20,13 @@
 #include "splotch/serve/view_server.h"
 
 namespace splotch {
+namespace {
+
+// A browser's picture's budget (splotch/serve/view_server.h), per thread of the host renderer:
+// about 10 s of drawing, whatever the machine.
+constexpr double pixels_per_thread = 2.5e10;
+
+}  // namespace
 
 std::string serve_url(const HttpOptions& http, int port) {
   const std::string host = http.host == "0.0.0.0" || http.host == "::" ? "HOST" : http.host;
@@ -58,6 +66,7 @@ int serve(ParamFile params, ServeOptions options, Console& console) {
 
   ViewServerOptions view_options;
   view_options.palette_directory = options.palette_directory;
+  view_options.work_budget = pixels_per_thread * omp_get_max_threads();
   ViewServer views(std::move(params), view_options);
   ViewQueue queue([&](const ViewJob& job) { return views.draw(job); });
   MovieRun movie(queue);

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <utility>
@@ -11,13 +12,11 @@
 #include "splotch/frame/picture.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/serve/json_text.h"
+#include "splotch/serve/work_budget.h"
 #include "splotch/settings/settings.h"
 
 namespace splotch {
 namespace {
-
-// Records kept for the browsers' Save buttons; the oldest browser's goes first.
-constexpr std::size_t max_records = 256;
 
 // A header value: one line of printable ASCII.
 std::string header_text(const std::string& s) {
@@ -52,6 +51,16 @@ void refuse_what_the_server_cannot_show(const Settings& s, const ParamFile& para
                     "the snapshot, and render the views with bin/splotch");
 }
 
+// A .par that gives no brightness and no exposure (a user's first, as a rule) draws most snapshots
+// black: its first picture takes exposure = auto, as bin/splotch does for such a .par (issue 36),
+// and the factor found is the page's exposure (kept in the first picture's record).
+bool first_picture_auto_exposed(ParamFile probe, int ptypes) {
+  if (probe.has("exposure") || !probe.get<bool>("a_eq_e", true)) return false;
+  for (int t = 0; t < ptypes; ++t)
+    if (probe.has("brightness" + std::to_string(t))) return false;
+  return true;
+}
+
 }  // namespace
 
 ViewServer::ViewServer(ParamFile params, ViewServerOptions options)
@@ -60,11 +69,18 @@ ViewServer::ViewServer(ParamFile params, ViewServerOptions options)
   ptypes_ = std::max(1, probe.get<int>("ptypes", 1));
 }
 
+double ViewServer::work_budget() const {
+  return std::max(options_.work_budget, options_.first_view_factor * first_pixels_);
+}
+
 ViewResult ViewServer::draw(const ViewJob& job) {
+  if (!job.wanted()) throw ViewCancelled();
   omp_set_dynamic(0);  // as main sets it, on this thread of the queue's
   ParamFile params = base_;
   params.leave_out_of_record("server");  // the record renders the picture: not the server again
   for (const auto& [key, value] : job.keys) params.set(key, value, "the browser");
+  if (!started_ && first_picture_auto_exposed(params, ptypes_))
+    params.set("exposure", "auto", "the server: the .par gives no brightness and no exposure");
   if (job.reduced) {
     // The full picture's sides (the browser's, or the .par's), reduced.
     ParamFile probe = params;
@@ -79,9 +95,20 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   frame.warn_unused = false;
   frame.frames = 1000;  // renderer = auto: the GPU's start pays over the pictures of a session
   const double thin = job.reduced ? options_.reduced_share : 1.0;
+  DrawChecks checks;
+  checks.still_wanted = [&job] {
+    if (!job.wanted()) throw ViewCancelled();
+  };
+  double pixels = 0;
+  checks.work = [&](double p) {
+    pixels = p;
+    // (The .par's own picture is the user's to ask for: it sets a floor to the budget instead.)
+    if (started_ && p > work_budget()) throw BadRequest(over_budget_text(p, work_budget()));
+  };
   frame.source = [&](const FramePlan& plan, Console& c) {
     refuse_what_the_server_cannot_show(plan.settings, params);
-    return held_.source(plan, c, thin);
+    checks.still_wanted();
+    return held_.source(plan, c, thin, checks);
   };
   std::vector<std::uint8_t> bytes;
   std::string record;
@@ -89,9 +116,11 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   if (job.frame >= 0) {  // a movie's frame: written, as a scene's frame is
     frame.in_scene = true;
     frame.number = job.frame;
+    if (!job.outfile.empty()) params.set("outfile", job.outfile, "the server: the movie's name (never another's)");
   }
   if (job.frame < 0)
     frame.deliver = [&](const Image& image, const Settings&, const ParamFile& used, const NormalizedRanges& r) {
+      checks.still_wanted();  // (a large picture's encoding takes a while)
       bytes = encode_image(to_8bit(image), job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
       ranges = r;
       if (!job.reduced) record = used_par_text(used, r);
@@ -102,7 +131,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   } catch (const UserError& e) {
     if (!started_) throw;
     return {400, "text/plain", std::string("splotch: error: ") + e.what() + "\n", {}, nullptr};
-  }
+  } catch (const BadRequest& e) { return {400, "text/plain", std::string("splotch: ") + e.what() + "\n", {}, nullptr}; }
   if (job.frame >= 0) return {200, "text/plain", report.image_path, {}, nullptr};
   ViewResult out{200, job.reduced ? "image/jpeg" : "image/png", std::string(bytes.begin(), bytes.end()), {}, nullptr};
   std::string stages;
@@ -112,13 +141,27 @@ ViewResult ViewServer::draw(const ViewJob& job) {
                  {"X-Splotch-Stages", stages},
                  {"X-Splotch-Renderer", header_text(report.renderer)},
                  {"X-Splotch-Particles", std::to_string(report.particles_active)},
+                 {"X-Splotch-Splat-Pixels", json_number(pixels)},
                  {"X-Splotch-Size", std::to_string(report.width) + "x" + std::to_string(report.height)}};
-  std::string warnings;
-  for (const std::string& w : console.held_warnings()) warnings += (warnings.empty() ? "" : " | ") + w;
-  if (!warnings.empty()) out.headers.push_back({"X-Splotch-Warnings", header_text(warnings)});
+  auto joined = [](const std::vector<std::string>& lines) {
+    std::string text;
+    for (const std::string& line : lines) text += (text.empty() ? "" : " | ") + line;
+    return header_text(text);
+  };
+  const std::string warnings = joined(console.held_warnings()), notes = joined(report.notes);
+  if (!warnings.empty()) out.headers.push_back({"X-Splotch-Warnings", warnings});
+  if (!notes.empty()) out.headers.push_back({"X-Splotch-Notes", notes});
 
+  // A movie's frame costs what this picture did but the snapshot's read (the first picture's).
+  double seconds = report.total_seconds;
+  for (const auto& [name, stage_seconds] : report.stages)
+    if (name == "read") seconds -= stage_seconds;
+  const PictureCost cost{std::max(seconds, 0.0), double(out.body.size()), report.width, report.height};
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!job.reduced) ranges_[job.client] = ranges;
+  if (!job.reduced) {
+    ranges_[job.client] = ranges;
+    costs_[job.client] = cost;
+  }
   if (!started_) {
     // renderer = auto chose for the first picture, for a session of many: later pictures (and
     // their records, which bin/splotch renders again) are drawn by the renderer it chose.
@@ -138,14 +181,18 @@ ViewResult ViewServer::draw(const ViewJob& job) {
       if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));
     palettes_ = palette_choices(options_.palette_directory, named);
     first_record_ = record;
+    first_ranges_ = ranges;
+    first_pixels_ = pixels;
+    first_cost_ = cost;
     started_ = true;
   }
   if (!job.reduced) {
     if (!records_.count(job.client)) record_order_.push_back(job.client);
     records_[job.client] = record;
-    while (records_.size() > max_records) {
+    while (records_.size() > options_.max_records) {
       records_.erase(record_order_.front());
       ranges_.erase(record_order_.front());
+      costs_.erase(record_order_.front());
       record_order_.pop_front();
     }
   }
@@ -159,11 +206,30 @@ std::optional<std::string> ViewServer::used_par(const std::string& client) const
   return it->second;
 }
 
+MoviePlan ViewServer::plan_movie(const std::string& client, int frames, const KeyValues& keys) const {
+  ParamFile params = base_;
+  for (const auto& [key, value] : keys) params.set(key, value, "the browser");
+  const int xres = params.get<int>("xres", 800), yres = params.get<int>("yres", xres);
+  const std::string outfile = params.has("outfile") ? params.peek("outfile") : "";
+  const bool pictype_given = params.has("pictype");
+  const int pictype = params.get<int>("pictype", 0);
+  const std::string name = unused_movie_name(outfile, pictype, pictype_given);
+  const std::filesystem::path dir = std::filesystem::absolute(name).parent_path();
+  std::error_code error;
+  const double free =
+      options_.free_bytes ? options_.free_bytes(dir.string()) : double(std::filesystem::space(dir, error).available);
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto own = costs_.find(client);
+  return splotch::plan_movie(frames, xres, yres, own != costs_.end() ? own->second : first_cost_, name, pictype,
+                             pictype_given, error ? HUGE_VAL : free);  // (unknown: the write says)
+}
+
 std::string ViewServer::info_json(const std::string& client) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  // The client's last full picture's ranges (the first picture's before it has one).
+  // The client's last full picture's ranges (the first picture's before it has one, or once its
+  // record went to make room for other browsers').
   const auto own = ranges_.find(client);
-  const NormalizedRanges& ranges = own != ranges_.end() ? own->second : ranges_.at("");
+  const NormalizedRanges& ranges = own != ranges_.end() ? own->second : first_ranges_;
   const ParamFile first = ParamFile::parse(first_record_, "the first picture's record");
   std::string keys;
   for (const std::string& k : browser_key_names(ptypes_)) {

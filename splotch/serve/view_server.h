@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "splotch/render/gpu_startup.h"
 #include "splotch/serve/browser_keys.h"
 #include "splotch/serve/held_snapshot.h"
+#include "splotch/serve/movie_plan.h"
 #include "splotch/serve/view_queue.h"
 
 namespace splotch {
@@ -27,6 +29,18 @@ struct ViewServerOptions {
   double reduced_share = 0.25;    // of the particles, in a reduced picture
   double reduced_scale = 0.5;     // of each side, in a reduced picture
   int jpeg_quality = 85;          // of a reduced picture
+  // Browsers whose last full picture's record and ranges are kept (for Save and /info); the
+  // oldest browser's go first.
+  std::size_t max_records = 256;
+  // The pixels a browser's picture's splats may cover (splotch/serve/work_budget.h), or
+  // first_view_factor times the .par's own picture's where that is more: a view of the .par, and
+  // one zoomed in some way, stay within. The host renderer covers 3e9 to 7e9 pixels a second on
+  // 2 cores: 5e10 is about 10 s there (serve() gives 2.5e10 per thread).
+  double work_budget = 5e10;
+  double first_view_factor = 4;
+  // The bytes free on the disk holding `directory`, for a movie's frames; null: the file system's
+  // own count (tests give one).
+  std::function<double(const std::string& directory)> free_bytes;
   BrowserLimits limits;
 };
 
@@ -36,9 +50,11 @@ class ViewServer {
   ViewServer(ParamFile params, ViewServerOptions options);
 
   // A browser's job (ViewQueue runs it): the picture (200, image/png or image/jpeg, with the
-  // frame's times in X-Splotch-* headers), or 400 with what is wrong with its keys or their values.
-  // A movie's frame (job.frame) is written instead, as a scene's frame of that number is, and
-  // answered with the file's path.
+  // frame's times in X-Splotch-* headers), or 400 with what is wrong with its keys or their values,
+  // or with its work beyond the budget. Throws ViewCancelled, between the frame's steps, once the
+  // job is no longer wanted.
+  // A movie's frame (job.frame) is written instead, as a scene's frame of that number is (named
+  // from job.outfile when given), and answered with the file's path.
   // The first job, of no keys, reads the snapshot; its errors are the user's errors of
   // bin/splotch, thrown (UserError) so that the server does not start.
   ViewResult draw(const ViewJob& job);
@@ -50,11 +66,15 @@ class ViewServer {
   std::string info_json(const std::string& client = "") const;
   // The record (used.par) of `client`'s last full picture; none before it has one.
   std::optional<std::string> used_par(const std::string& client) const;
+  // A movie of `frames` with the view's `keys` (splotch/serve/movie_plan.h): a name of its own, and
+  // its time and bytes from `client`'s last full picture (the first picture's before it has one).
+  MoviePlan plan_movie(const std::string& client, int frames, const KeyValues& keys) const;
 
   const HeldSnapshot& held() const { return held_; }
   const std::vector<PaletteChoice>& palettes() const { return palettes_; }
   int ptypes() const { return ptypes_; }
   const BrowserLimits& limits() const { return options_.limits; }
+  double work_budget() const;
 
  private:
   ParamFile base_;  // never read: each picture reads a copy
@@ -64,12 +84,16 @@ class ViewServer {
   std::optional<GpuStartup> gpu_;  // before held_, which may keep particles on its GPU
   HeldSnapshot held_;
   bool started_ = false;
+  double first_pixels_ = 0;  // the splat pixels of the .par's own picture
 
   mutable std::mutex mutex_;  // what the HTTP threads read: the records and the first view
   std::map<std::string, std::string> records_;
   std::deque<std::string> record_order_;  // the oldest record goes beyond max_records
   std::string first_record_;
-  std::map<std::string, NormalizedRanges> ranges_;  // by client, of its last full picture ("": the first)
+  std::map<std::string, NormalizedRanges> ranges_;  // by client, of its last full picture
+  std::map<std::string, PictureCost> costs_;        // by client, of its last full picture
+  NormalizedRanges first_ranges_;                   // the first picture's: never evicted
+  PictureCost first_cost_;
 };
 
 }  // namespace splotch

@@ -25,6 +25,8 @@ import urllib.error
 import urllib.request
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+ENTER = "\ue007"
+SPLOTCH = os.environ.get("SPLOTCH", "bin/splotch")  # (another build's, to see a case before a change)
 SHOTS = os.path.join("build", "browser")
 failures = []
 
@@ -98,6 +100,22 @@ class WebDriver:
     def click(self, css):
         self.call("POST", self.s("/element/%s/click" % self.find(css)), {})
 
+    def type_into(self, css, text, clear=True):
+        """Real key events into a field (after emptying it without an event: WebDriver's clear
+        would commit the empty field)."""
+        if clear:
+            self.js("document.querySelector(arguments[0]).value = '';", css)
+        self.call("POST", self.s("/element/%s/value" % self.find(css)), {"text": text})
+
+    def click_at(self, css, dx):
+        """A real mouse click `dx` pixels right of the element's centre."""
+        moves = [{"type": "pointerMove", "origin": {ELEMENT: self.find(css)}, "x": dx, "y": 0},
+                 {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]
+        self.call("POST", self.s("/actions"),
+                  {"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+                                "actions": moves}]})
+        self.call("DELETE", self.s("/actions"))
+
     def drag(self, css, dx, dy, steps=8):
         element = self.find(css)
         moves = [{"type": "pointerMove", "origin": {ELEMENT: element}, "x": 0, "y": 0},
@@ -159,23 +177,140 @@ def frames(driver):
     return int(driver.js("return +(document.getElementById('picture').dataset.frames || 0);"))
 
 
-def clumps(directory):
-    """A raw table (x y z hsml I C1, big-endian) of 20000 particles in three clumps, and its .par."""
+def clumps(directory, name="clumps", spike=False, brightness="brightness0 = 0.6\n"):
+    """A raw table (x y z hsml I C1, big-endian) of 20000 particles in three clumps, and its .par.
+    `spike`: one particle 10^4 times brighter than the rest, which the intensities' normalisation
+    leaves faint (nearly black), as in many a real snapshot."""
     rng = random.Random(5)
     words = []
     for i in range(20000):
         cx, cy = [(30, 50), (70, 45), (50, 70)][i % 3]
-        words += [rng.gauss(cx, 6), rng.gauss(cy, 6), rng.gauss(50, 6), 1.2, 1 + i % 5, 1 + i % 11]
-    table = os.path.join(directory, "clumps.bin")
+        words += [rng.gauss(cx, 6), rng.gauss(cy, 6), rng.gauss(50, 6), 1.2, 1e5 if spike and i == 0 else 1 + i % 5, 1 + i % 11]
+    table = os.path.join(directory, name + ".bin")
     with open(table, "wb") as f:
         f.write(struct.pack(">%df" % len(words), *words))
-    par = os.path.join(directory, "clumps.par")
+    par = os.path.join(directory, name + ".par")
     with open(par, "w") as f:
         f.write("simtype = 0\ninfile = %s\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
                 "palette0 = testdata/palettes/temperature.pal\ncamera_x = 50\ncamera_y = -80\ncamera_z = 60\n"
                 "lookat_x = 50\nlookat_y = 55\nlookat_z = 50\nxres = 480\nyres = 360\nfov = 45\n"
-                "brightness0 = 0.6\ncolor_log0 = TRUE\noutfile = %s\n" % (table, os.path.join(directory, "out.png")))
+                "%scolor_log0 = TRUE\noutfile = %s\n" % (table, brightness, os.path.join(directory, name + ".png")))
     return par
+
+
+def start_server(par, work, name):
+    """bin/splotch --serve on a free port, and the URL it prints."""
+    err = open(os.path.join(work, name + ".err"), "w")
+    server = subprocess.Popen([SPLOTCH, "--serve", par, "--port", "0"], stdout=subprocess.PIPE, stderr=err, text=True)
+    for line in server.stdout:
+        if "/?token=" in line:
+            return server, line.strip()
+    server.wait(timeout=60)
+    raise RuntimeError("bin/splotch --serve printed no URL: " + open(err.name).read())
+
+
+def stop_server(server):
+    server.send_signal(2)  # Ctrl-C
+    try:
+        status = server.wait(timeout=60)
+        check(status == 0, "the server ended with status 0 on Ctrl-C (%s)" % status)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        check(False, "the server ended on Ctrl-C")
+
+
+COUNT_VIEWS = """
+if (window.viewsAsked === undefined) {
+  window.viewsAsked = 0;
+  const plain = window.fetch;
+  window.fetch = (url, ...rest) => { if (String(url).startsWith('view?')) ++window.viewsAsked; return plain(url, ...rest); };
+}
+return window.viewsAsked;
+"""
+
+
+def page_cases(driver, work):
+    """Issue 36 (section 8), the page's cases: a .par without brightness of a faint snapshot; the
+    warning over the picture and its fix; number fields, the brightness slider's track, a colour
+    range given in part."""
+    par = clumps(work, "faint", spike=True, brightness="")
+    server, url = start_server(par, work, "faint")
+    try:
+        driver.go(url)
+        first = settled(driver, 0)
+        driver.screenshot("7_faint_first.png")
+        height = driver.js("return window.innerHeight;")
+        where = driver.js("const w = document.getElementById('warnings'), r = w.getBoundingClientRect();"
+                          "return {text: w.textContent, top: r.top, bottom: r.bottom};")
+        check(first["mean"] > 1, "a .par without brightness: its first picture is not black (mean level %.2f; "
+              "warning %r at %.0f px of a %d px window)" % (first["mean"], where["text"][:80], where["top"], height))
+        exposure = driver.js("const e = document.getElementById('exposure'); return e ? e.value : null;")
+        check(exposure is not None and float(exposure) > 100,
+              "the exposure field holds the factor exposure = auto found for it (%s)" % exposure)
+        if exposure is not None:
+            # A factor 1000 times smaller: nearly black, said over the picture, with the fix it names.
+            n = frames(driver)
+            driver.type_into("#exposure", "%.6g" % (float(exposure) / 1000) + ENTER)
+            dark = settled(driver, n)
+            driver.screenshot("8_warning_over_picture.png")
+            shown = driver.js("const w = document.getElementById('warnings'), r = w.getBoundingClientRect(),"
+                              "s = document.getElementById('stage').getBoundingClientRect();"
+                              "return {text: w.textContent, top: r.top, bottom: r.bottom, stage: [s.left, s.right],"
+                              "left: r.left, shown: getComputedStyle(document.getElementById('notice')).display};")
+            check("exposure = " in shown["text"] and shown["shown"] != "none" and shown["bottom"] <= height and
+                  shown["stage"][0] <= shown["left"] <= shown["stage"][1],
+                  "the dark picture's warning shows over the picture (%r, %.0f to %.0f px of %d)" %
+                  (shown["text"][:90], shown["top"], shown["bottom"], height))
+            named = driver.js("const b = document.getElementById('set_exposure'); return b ? b.textContent : '';")
+            check(named.startswith("Set exposure = "), "the warning's factor has a button (%r)" % named)
+            if named:
+                n = frames(driver)
+                driver.click("#set_exposure")
+                fixed = settled(driver, n)
+                value = driver.js("return document.getElementById('exposure').value;")
+                check(fixed["mean"] > 4 * dark["mean"] and value == named.split(" = ")[1] and
+                      driver.js("return document.getElementById('warnings').textContent;") == "",
+                      "the button sets exposure = %s: brighter (mean %.2f -> %.2f), the warning gone" %
+                      (value, dark["mean"], fixed["mean"]))
+
+        # Typing a width sends nothing until it is committed (Enter), then one full picture.
+        before = driver.js(COUNT_VIEWS)
+        n = frames(driver)
+        driver.type_into("#xres", "320")
+        typed = driver.js(COUNT_VIEWS) - before
+        check(typed == 0, "typing 320 into the width asked for %d pictures before Enter" % typed)
+        driver.type_into("#xres", ENTER, clear=False)
+        narrow = settled(driver, n)
+        check(narrow["width"] == 320 and driver.js(COUNT_VIEWS) - before == 1,
+              "Enter asks for one picture, 320 wide (%d, %d asked)" % (narrow["width"], driver.js(COUNT_VIEWS) - before))
+
+        # A click on the brightness slider's track, away from its thumb: a step, not a jump.
+        b0 = float(driver.js("return view.brightness0 || '1';"))
+        n = frames(driver)
+        driver.click_at("#brightness0", 45)
+        settled(driver, n)
+        b1 = float(driver.js("return view.brightness0;"))
+        check(1.2 < b1 / b0 < 1.3, "a click on the slider's track steps brightness0 by 10^0.1 (%.4g -> %.4g)" % (b0, b1))
+
+        # A colour minimum alone: the maximum filled with the one used, both sent; equal ends refused here.
+        used = driver.js("return ranges[0].colour_used || ranges[0].colour_data;") if driver.js(
+            "return typeof ranges !== 'undefined';") else None
+        n = frames(driver)
+        driver.type_into("#color_min0", "0.2" + ENTER)
+        settled(driver, n)
+        pair = driver.js("return [view.color_min0, view.color_max0, document.getElementById('error').textContent,"
+                         "document.getElementById('color_max0').value];")
+        check(pair[0] == "0.2" and pair[1] and used and abs(float(pair[1]) - used[1]) < 1e-4 * abs(used[1]) + 1e-9
+              and pair[3] == pair[1] and pair[2] == "",
+              "a colour minimum alone takes the maximum used, shown in its field (%s; used %s)" % (pair, used))
+        asked = driver.js(COUNT_VIEWS)
+        driver.type_into("#color_max0", "0.2" + ENTER)
+        hint = driver.js("const h = document.getElementById('color_hint0'); return h ? h.textContent : '';")
+        check(driver.js(COUNT_VIEWS) == asked and "below the maximum" in hint,
+              "a maximum equal to the minimum is refused in the page (%r), no picture asked" % hint)
+        driver.screenshot("9_colour_range.png")
+    finally:
+        stop_server(server)
 
 
 def main():
@@ -187,22 +322,13 @@ def main():
     downloads = os.path.join(work, "downloads")
     os.makedirs(downloads)
     par = clumps(work)
-    server_err = open(os.path.join(work, "server.err"), "w")
-    server = subprocess.Popen(["bin/splotch", "--serve", par, "--port", "0"], stdout=subprocess.PIPE,
-                              stderr=server_err, text=True)
     driver_port = free_port()
     chromedriver = subprocess.Popen(["chromedriver", "--port=%d" % driver_port], stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL)
     driver = None
+    server = None
     try:
-        url = None
-        for line in server.stdout:
-            if "/?token=" in line:
-                url = line.strip()
-                break
-        if not url:
-            server.wait(timeout=60)
-            raise RuntimeError("bin/splotch --serve printed no URL: " + open(server_err.name).read())
+        server, url = start_server(par, work, "server")
         print("server: " + url, flush=True)
         wait_for(lambda: urllib.request.urlopen("http://127.0.0.1:%d/status" % driver_port).status == 200
                  if _reachable(driver_port) else False, "chromedriver")
@@ -244,7 +370,7 @@ def main():
         saved = wait_for(lambda: [f for f in os.listdir(downloads) if f.endswith(".par")], "the saved .par")
         record = os.path.join(downloads, saved[0])
         again = os.path.join(work, "again.png")
-        r = subprocess.run(["bin/splotch", "--quiet", record, "outfile=" + again], capture_output=True, text=True)
+        r = subprocess.run([SPLOTCH, "--quiet", record, "outfile=" + again], capture_output=True, text=True)
         check(r.returncode == 0, "bin/splotch renders the saved .par (%s)" % r.stderr.strip())
         if r.returncode == 0:
             with open(again, "rb") as f:
@@ -275,10 +401,20 @@ def main():
         par2 = os.path.join(downloads, [f for f in got if f.endswith(".par")][0])
         scene = os.path.join(downloads, [f for f in got if f.endswith(".txt")][0])
         cli = os.path.join(work, "cli.png")
-        r = subprocess.run(["bin/splotch", "--quiet", par2, "scene_file=" + scene, "outfile=" + cli],
+        r = subprocess.run([SPLOTCH, "--quiet", par2, "scene_file=" + scene, "outfile=" + cli],
                            capture_output=True, text=True)
         check(r.returncode == 0, "bin/splotch renders the saved .par with the saved scene file (%s)" % r.stderr.strip())
         driver.click("#render_movie")
+        # Asked first, with what it will take (issue 36); then rendered.
+        asked = wait_for(lambda: driver.js("const a = document.getElementById('movie_ask');"
+                                           "return a && a.style.display !== 'none' ? "
+                                           "document.getElementById('movie_estimate').textContent : '';"),
+                         "the movie's estimate", seconds=10) if driver.js(
+            "return !!document.getElementById('movie_go');") else ""
+        check("4 frames of 480 x 360" in asked and "about" in asked, "the movie's estimate is shown: " + asked)
+        driver.screenshot("5_movie_estimate.png")
+        if asked:
+            driver.click("#movie_go")
         wait_for(lambda: driver.js("return document.getElementById('movie_status').dataset.state;") == "done",
                  "the movie rendered here")
         status_text = driver.js("return document.getElementById('movie_status').textContent;")
@@ -286,22 +422,18 @@ def main():
         check("4 of 4 frames written" in status_text, "the page shows the movie done: " + status_text)
         check(driver.js("return document.getElementById('movie_progress').value;") == 4, "the progress bar is full")
         for f in range(4):
-            served = os.path.join(work, "out%04d.png" % f)
+            served = os.path.join(work, "clumps%04d.png" % f)
             made = os.path.join(work, "cli%04d.png" % f)
             same = os.path.exists(served) and os.path.exists(made) and open(served, "rb").read() == open(made, "rb").read()
             check(same, "movie frame %d: the server's and bin/splotch's are the same bytes" % f)
-        shutil.copy(os.path.join(work, "out0003.png"), os.path.join(SHOTS, "6_movie_last_frame.png"))
+        shutil.copy(os.path.join(work, "clumps0003.png"), os.path.join(SHOTS, "6_movie_last_frame.png"))
+        page_cases(driver, work)
     finally:
         if driver:
             driver.quit()
         chromedriver.terminate()
-        server.send_signal(2)  # Ctrl-C
-        try:
-            status = server.wait(timeout=60)
-            check(status == 0, "the server ended with status 0 on Ctrl-C (%s)" % status)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            check(False, "the server ended on Ctrl-C")
+        if server:
+            stop_server(server)
         chromedriver.wait()
         shutil.rmtree(work, ignore_errors=True)
     print("browser test: %s; screenshots in %s" % ("FAILED: " + "; ".join(failures) if failures else "passed", SHOTS))
