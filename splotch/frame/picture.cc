@@ -26,7 +26,7 @@ double finish_picture(Image& image, const Settings& s, const Palettes& palettes,
                       (s.exposure.by_default ? " (neither exposure nor a brightnessN is given)" : "") +
                       ": every brightness times " + number_text(factor) + " (written to used.par)");
     } else if (!auto_exposure) {
-      suggested = relative * factor;
+      suggested = relative;  // (measured before the scaling: an exposure, not a factor on the one given)
     }
     if (factor != 1.0) scale(image, factor);
   }
