@@ -218,21 +218,31 @@ void write_jpeg(ByteSink& out, const Image8& image, const std::string& path, int
 
 // ---- checks before anything touches the disk -------------------------------------------------
 
+}  // namespace
+
+std::string image_size_problem(ImageFormat format, int width, int height) {
+  const std::string size = std::to_string(width) + " x " + std::to_string(height) + " pixels";
+  const bool tga = format == ImageFormat::tga || format == ImageFormat::tga_rle;
+  if (tga && (width > kTgaMaxSide || height > kTgaMaxSide))
+    return "TGA images hold at most " + std::to_string(kTgaMaxSide) + " pixels a side, and this one is " + size +
+           " (name it .png or .ppm)";
+  // stb_image_write's JPEG encoder indexes the pixels with an int.
+  if (format == ImageFormat::jpeg && 3.0 * double(width) * double(height) > double(INT_MAX) / 2)
+    return "JPEG images are written up to 2^30 bytes of pixels (about 18900 x 18900), and this one is " + size +
+           " (name it .png or .ppm)";
+  return "";
+}
+
+namespace {
+
 void check_image(const std::string& path, const Image8& image, ImageFormat format) {
   if (image.width < 0 || image.height < 0 ||
       image.rgb.size() != std::size_t(image.width) * std::size_t(image.height) * 3)
     throw std::invalid_argument("write_image: pixel buffer does not match the image size");
   if (image.width == 0 || image.height == 0)
     fail(path, "the image is empty (" + std::to_string(image.width) + "x" + std::to_string(image.height) + " pixels)");
-  const bool tga = format == ImageFormat::tga || format == ImageFormat::tga_rle;
-  if (tga && (image.width > kTgaMaxSide || image.height > kTgaMaxSide))
-    fail(path, "TGA images are limited to " + std::to_string(kTgaMaxSide) + " pixels per side, this one is " +
-                   std::to_string(image.width) + "x" + std::to_string(image.height) + " (use PNG or PPM)");
-  // stb_image_write computes buffer sizes in int; one filter byte per row comes on top.
-  const std::size_t png_bytes = image.rgb.size() + std::size_t(image.height);
-  if ((format == ImageFormat::png || format == ImageFormat::jpeg) && png_bytes > std::size_t(INT_MAX) / 2)
-    fail(path, "the image is too large for the PNG writer (" + std::to_string(image.width) + "x" +
-                   std::to_string(image.height) + " pixels; use PPM)");
+  const std::string problem = image_size_problem(format, image.width, image.height);
+  if (!problem.empty()) fail(path, problem);
 }
 
 void encode(ByteSink& out, const Image8& image, ImageFormat format, const std::string& path, int jpeg_quality) {

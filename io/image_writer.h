@@ -22,6 +22,12 @@ enum class ImageFormat { tga, tga_rle, ppm, png, jpeg };
 // picture cannot be written; `path` is then left as it was and no temporary file remains.
 void write_image(const std::string& path, const Image8& image, ImageFormat format, int jpeg_quality = 90);
 
+// Why a picture of width x height pixels cannot be written in `format`, "" when it can: TGA holds
+// at most 65535 pixels a side (16-bit fields), JPEG at most 2^30 bytes of pixels (its encoder,
+// stb_image_write, counts them in an int); PNG and PPM take any size. Asked before a run reads
+// anything, so that a picture too large fails at once rather than after its render.
+std::string image_size_problem(ImageFormat format, int width, int height);
+
 // The bytes write_image would write, in memory (the server's pictures).
 std::vector<std::uint8_t> encode_image(const Image8& image, ImageFormat format, int jpeg_quality = 90);
 

@@ -122,12 +122,28 @@ TEST_CASE("bin/splotch: a_eq_e = FALSE in file order (sort_type 0) gives one pic
   CHECK(one == read_file(dir.file("two.tga")));
 }
 
-TEST_CASE("bin/splotch: unused keys are listed in one warning") {
+TEST_CASE("bin/splotch: unused keys are listed in one warning, a line each, with the key a typo most likely meant") {
   Scene s;
-  CommandResult r = s.run("camrea_x=3 sort_typ=2");
+  CommandResult r = s.run("camrea_x=3 sort_typ=2 palete0=fire colour_label0=RHO zzz=1");
   CHECK(r.status == 0);
-  CHECK(r.err.find("splotch: warning: parameters not used by this run (typos?): camrea_x (command line), sort_typ "
-                   "(command line)") != std::string::npos);
+  CHECK(r.err.find("splotch: warning: parameters not used by this run (typos?):\n"
+                   "  camrea_x (command line): did you mean camera_x?\n"
+                   "  colour_label0 (command line): did you mean color_label0?\n"
+                   "  palete0 (command line): did you mean palette0?\n"
+                   "  sort_typ (command line): did you mean sort_type?\n"
+                   "  zzz (command line)\n") != std::string::npos);
+  // A required key that is missing names a given key within a typo of it.
+  std::string text = read_file(s.par);
+  text.replace(text.find("outfile ="), 9, "outfle =");
+  const std::string par = s.dir.write("typo.par", text);
+  CommandResult missing = run_command(splotch_binary + " " + par);
+  CHECK(missing.status == 1);
+  CHECK(missing.err.find("required parameter 'outfile' is missing (" + par + ":") != std::string::npos);
+  CHECK(missing.err.find(" gives outfle: a typo of outfile?)") != std::string::npos);
+  // Given twice on the command line: the last is used, and said.
+  CommandResult twice = s.run("xres=32 xres=48");
+  CHECK(twice.err.find("command line: xres is given twice ('32', then '48'); the last, '48', is used") !=
+        std::string::npos);
 }
 
 TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") {
@@ -552,7 +568,7 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CommandResult typo =
       s.run("scene_file=" + s.dir.write("typo.txt", "camre_x\n1\n2\n") + " outfile=" + s.dir.file("t.tga"));
   CHECK(typo.status == 0);
-  CHECK(typo.err.find("not used by this run (typos?): camre_x") != std::string::npos);
+  CHECK(typo.err.find("not used by this run (typos?):\n  camre_x") != std::string::npos);
   CHECK(typo.err.find("camre_x") == typo.err.rfind("camre_x"));
 
   // Bad scene files are one error line.

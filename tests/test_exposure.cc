@@ -114,6 +114,17 @@ TEST_CASE("bin/splotch: a dark or saturated picture is a warning; exposure = aut
   const std::string first = read_file(dir.path("dim_auto.png"));
   CHECK(run_command("bin/splotch " + dir.path("dim_auto.png.used.par")).status == 0);
   CHECK(read_file(dir.path("dim_auto.png")) == first);
+  // With an exposure given, the warning names the exposure that fixes the picture (not that times
+  // the one given): the one exposure = auto chose.
+  auto number_after = [](const std::string& text, const std::string& what) {
+    const std::size_t at = text.find(what);
+    return at == std::string::npos ? -1.0 : std::stod(text.substr(at + what.size()));
+  };
+  CommandResult given = run("brightness0=0.0005 exposure=0.01", "given.png");
+  const double named = number_after(given.err, "exposure = ");
+  const double chosen = number_after(read_file(dir.path("dim_auto.png.used.par")), "\nexposure = ");
+  CHECK(chosen > 0);
+  CHECK(named == doctest::Approx(chosen).epsilon(0.05));
   // A given factor is every brightness times it, for a_eq_e = FALSE too.
   CHECK(run("a_eq_e=FALSE brightness0=2 exposure=3", "f3.png").status == 0);
   CHECK(run("a_eq_e=FALSE brightness0=6", "b6.png").status == 0);

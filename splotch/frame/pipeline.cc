@@ -22,6 +22,7 @@
 #include "splotch/mpi/comm.h"
 #include "splotch/render/gpu_particles.h"
 #include "splotch/render/host_render_config.h"
+#include "splotch/settings/known_keys.h"
 #include "splotch/settings/original_keys.h"
 #include "splotch/stages/dome_projection.h"
 #include "splotch/util/file_paths.h"
@@ -56,23 +57,34 @@ bool rendered_before(const Settings& s, const FrameOptions& frame, const Comm* c
   return frame.resume && comm ? comm->all(exists) : exists;
 }
 
-void warn_unused(const ParamFile& params, Console& console) {
-  std::string typos, originals;
-  for (const std::string& k : params.unused_keys()) {
-    const std::string why = original_key_without_effect(k.substr(0, k.find(' ')));
-    std::string& list = why.empty() ? typos : originals;
-    list += (list.empty() ? "" : ", ") + k + (why.empty() ? "" : ": " + why);
+// One line each, so that a long list reads as a list: a typo with the key it most likely meant,
+// an original key with why it has no effect here.
+void warn_unused(const ParamFile& params, int types, Console& console) {
+  std::string typos, idle, originals;
+  for (const std::string& k : params.unused_keys()) {  // "key (origin)"
+    const std::string key = k.substr(0, k.find(' '));
+    const std::string why = original_key_without_effect(key);
+    if (!why.empty()) {
+      originals += "\n  " + k + ": " + why;
+    } else if (key_kind(key)) {
+      idle += "\n  " + k;
+    } else {
+      const std::string meant = did_you_mean(key, types);
+      typos += "\n  " + k + (meant.empty() ? "" : ": did you mean " + meant + "?");
+    }
   }
-  if (!typos.empty()) console.warning("parameters not used by this run (typos?): " + typos);
+  if (!typos.empty()) console.warning("parameters not used by this run (typos?):" + typos);
+  if (!idle.empty())
+    console.warning("keys that have no effect with the others given (a size_label with size_fix > 0, say):" + idle);
   if (!originals.empty())
-    console.warning("keys of the original Splotch that have no effect here (keep or remove them): " + originals);
+    console.warning("keys of the original Splotch that have no effect here (keep or remove them):" + originals);
 }
 
 void end_report(RunReport& report, const StageClock& clock, const ParamFile& params, const FrameOptions& frame,
                 Console& console) {
   report.total_seconds = clock.seconds();
   report.peak_memory_mib = peak_memory_mib();
-  if (frame.warn_unused) warn_unused(params, console);
+  if (frame.warn_unused) warn_unused(params, int(report.ranges.size()), console);
 }
 
 }  // namespace

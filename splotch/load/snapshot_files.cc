@@ -116,6 +116,11 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
     if (p.has("numfiles") && numfiles == 1 && is_regular_file(part(base, 0)) && hint.empty())
       hint = "; " + part(base, 0) + " exists: for a snapshot in several files leave numfiles out (or give their count)";
   }
+  for (const std::string& base : bases)
+    if (path_exists(base) && !is_regular_file(base))
+      throw UserError(p.origin("infile") + ": infile = " + infile + " names " + base +
+                      ", a directory: name the snapshot file in it (its first file, for a snapshot in several: "
+                      "snap_010.0 or snap_010.0.hdf5)");
   throw UserError(p.origin("infile") + ": cannot find the snapshot of infile = " + infile + "; tried " + tried +
                   " (from infile, datadir, snapdir, fidx and numfiles)" + hint);
 }

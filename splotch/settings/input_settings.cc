@@ -37,6 +37,8 @@ std::string resolve(const std::string& path, const ParamFile& params) {
 std::string input_path(ParamFile& p, const std::string& key) {
   const std::string given = p.get<std::string>(key);
   const std::string found = resolve(given, p);
+  if (path_exists(found) && !is_regular_file(found))
+    throw UserError(at(p, key) + " = " + given + " names a directory, not a file: name the file in it");
   if (path_exists(found)) p.resolve(key, absolute_path(found), "given as " + given);
   return found;
 }
@@ -66,8 +68,11 @@ std::string palette_path(ParamFile& p, const std::string& key) {
   const std::string given = p.get<std::string>(key);
   std::string found = resolve(given, p);
   const std::string project = project_palette_directory();
-  if (!path_exists(found) && given.find('/') == std::string::npos)
-    for (const std::string& name : {given, given + ".pal"})
+  // A bare name, or a relative path to the project's palettes from elsewhere (testdata/palettes/fire.pal
+  // run from another directory): the project's palette of that name.
+  const std::string name_only = given.substr(given.rfind('/') == std::string::npos ? 0 : given.rfind('/') + 1);
+  if (!path_exists(found) && !given.empty() && given[0] != '/')
+    for (const std::string& name : {name_only, name_only + ".pal"})
       if (is_regular_file(project + name)) {
         found = project + name;
         break;

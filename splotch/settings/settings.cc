@@ -40,7 +40,7 @@ TypeSettings read_type(ParamFile& p, int t) {
   s.vector_colour = tn.vector_colour = p.get<bool>("color_is_vector" + n, false);
   if (!s.vector_colour) {
     if (!p.has("palette" + n))
-      p.reject(p.name() + ": palette" + n + " is missing: type " + n +
+      p.reject(p.name() + ": palette" + n + " is missing" + p.typo_hint("palette" + n) + ": type " + n +
                " has scalar colours, which need a palette: a .pal file, or a name of the project's (fire, ice, "
                "temperature, bluered, grey)");
     else
@@ -319,9 +319,9 @@ OutputName output_name(const std::string& outfile, int pictype, bool pictype_giv
   n.format = format_of_pictype(pictype, "pictype");
   n.path = outfile + number + extension_of(n.format);
   // A name that ends like another image type (x.gif, x.bmp) meant one; demo.dat or run.045 did not.
-  static const char* const other_images[] = {".gif", ".bmp", ".tif", ".tiff", ".webp", ".exr",  ".hdr",
-                                             ".pgm", ".pbm", ".pnm", ".jp2",  ".jxl",  ".avif", ".heic",
-                                             ".svg", ".eps", ".pdf", ".ps",   ".xpm"};
+  static const char* const other_images[] = {".gif", ".bmp", ".tif", ".tiff", ".webp", ".exr",  ".hdr", ".pgm",
+                                             ".pbm", ".pnm", ".jp2", ".jxl",  ".avif", ".heic", ".svg", ".eps",
+                                             ".pdf", ".ps",  ".xpm", ".fits", ".fit",  ".fts"};
   if (std::find(std::begin(other_images), std::end(other_images), ext) != std::end(other_images))
     n.warning = "outfile = " + outfile + " ends in " + ext +
                 ", which is no image type written here: the picture goes to " + n.path +
