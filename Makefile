@@ -4,6 +4,10 @@
 # ARCH defaults to the machine that builds, since the binary is normally built where it runs;
 # set ARCH= (empty) for a portable build.
 
+# Plain `make` builds the programs (rules below, such as the CUDA objects' extra prerequisite, would
+# otherwise make the first of them the goal). tests/test_build.cc checks it.
+.DEFAULT_GOAL := all
+
 CXX      ?= g++
 ARCH     ?= -march=native
 CXXFLAGS ?= -O3 $(ARCH) -g
@@ -98,10 +102,12 @@ BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
 
 .PHONY: all deps demo test include-check format-check format sanitize fuzz bench help clean references
 
-all: bin/splotch bin/splotch_path bin/make_demo
+# Every program the README names (tests/test_build.cc checks it): bin/splotch_mpi where mpicxx is found.
+PROGRAMS := bin/splotch bin/splotch_path bin/make_demo bin/splotch_serve_bench $(if $(MPICXX),bin/splotch_mpi)
+all: $(PROGRAMS)
 
 help:
-	@echo "make          build bin/splotch (and bin/splotch_path, bin/make_demo)"
+	@echo "make          build $(PROGRAMS)"
 	@echo "make deps     install missing Debian packages with apt-get: $(DEB_PACKAGES)"
 	@echo "make demo     render the demo picture to build/demo/"
 	@echo "make test     build and run the test suite (with the MPI tests where mpicxx is found), after the include check,"
@@ -199,7 +205,7 @@ build/demo/demo_vector.bin: bin/make_demo
 	@mkdir -p build/demo
 	bin/make_demo --out $@ --vector-colour
 
-demo: bin/splotch build/demo/demo_particles.bin build/demo/demo_vector.bin
+demo: all build/demo/demo_particles.bin build/demo/demo_vector.bin
 	bin/splotch testdata/demo.par
 	bin/splotch testdata/demo_vector.par
 	@echo "demo images: build/demo/demo.png build/demo/demo_vector.png"
@@ -264,6 +270,7 @@ bench: bin/splotch bin/make_snapshot bin/splotch_path bin/splotch_serve_bench \
 	tests/bench_serve.sh
 	tests/bench_auto.sh
 	tests/bench_mpi.sh
+	tests/bench_mpi_start.sh
 	tests/bench_mpi_gpu.sh
 	tests/bench_reduce.sh
 
