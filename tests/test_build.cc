@@ -17,9 +17,10 @@ namespace {
 
 // The tree's entries linked into `dir`, but its build outputs.
 void shadow_tree(const TempDir& dir) {
-  const CommandResult linked = run_command("for f in \"$PWD\"/* \"$PWD\"/.[!.]*; do case ${f##*/} in build|bin) ;; *) "
-                                           "ln -s \"$f\" '" +
-                                           dir.path() + "/'; esac; done");
+  const CommandResult linked = run_command(
+      "for f in \"$PWD\"/* \"$PWD\"/.[!.]*; do case ${f##*/} in build|bin) ;; *) "
+      "ln -s \"$f\" '" +
+      dir.path() + "/'; esac; done");
   REQUIRE(linked.status == 0);
 }
 
