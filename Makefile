@@ -268,8 +268,7 @@ FUZZ_SECONDS ?= 30
 fuzz:
 	SECONDS_EACH=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
-bench: bin/splotch bin/make_snapshot bin/splotch_path bin/splotch_serve_bench \
-       $(if $(MPICXX),bin/splotch_mpi bin/splotch_reduce_bench)
+bench: $(PROGRAMS) $(DEFAULT_SPLOTCH) bin/make_snapshot $(if $(MPICXX),bin/splotch_reduce_bench)
 	tests/bench.sh
 	tests/bench_read.sh
 	tests/bench_scene.sh

@@ -3,7 +3,7 @@
 # small render (N particles of the demo, RES pixels wide, renderer=host unless RENDERER, THREADS
 # OpenMP threads: 1, so that a busy machine's cores do not drown the start), median of RUNS runs
 # after one untimed run, for
-#   the default build                  bin/splotch (when it is the default build)
+#   the default build                  bin/splotch (build/default/splotch after make MPI=1)
 #   the MPI build without a launcher   bin/splotch_mpi, as a user of `make MPI=1` runs bin/splotch
 #   the launcher alone                 mpirun -np 1 bin/splotch (the default build: no MPI_Init)
 #   the MPI build under a launcher     mpirun -np 1 bin/splotch_mpi
@@ -52,14 +52,14 @@ row() {  # label, command prefix, binary
 
 echo "MPI start: medians of $RUNS runs (s); render: $(count_of "$N") particles, ${RES}x${RES}, renderer=$RENDERER, $OMP_NUM_THREADS thread(s)"
 printf "%-34s %12s %12s\n" case "--version" render
-# bin/splotch is the MPI build after `make MPI=1`: then there is no default build to compare.
-if ldd bin/splotch 2>/dev/null | grep -q libmpi; then
-  printf "%-34s %12s %12s\n" "default build" "-" "-"
-  echo "(bin/splotch is the MPI build: \`make MPI=0 bin/splotch\` for the default build's row)"
-  default=""
-else
-  default=bin/splotch
+# After `make MPI=1` bin/splotch is the MPI build, and the default build is build/default/splotch.
+default=bin/splotch
+cmp -s bin/splotch bin/splotch_mpi && default=build/default/splotch
+if [ -x "$default" ]; then
   row "default build" "" "$default"
+else
+  default=""
+  printf "%-34s %12s %12s\n" "default build (not built)" "-" "-"
 fi
 row "MPI build, no launcher" "" bin/splotch_mpi
 [ -n "$default" ] && row "launcher alone (mpirun -np 1)" "$mpirun_1" "$default"
