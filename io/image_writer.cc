@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "io/interrupt_cleanup.h"
 #include "io/png_encode.h"
 #include "params/user_error.h"
 
@@ -46,11 +47,15 @@ class MemorySink : public ByteSink {
 
 // A file that appears under its final name only when complete: bytes go to a temporary sibling
 // (same directory, so that the rename is atomic), which commit() renames over the target.
-// Destruction without a successful commit() removes the temporary file.
+// Destruction without a successful commit() removes the temporary file, and so does SIGINT or
+// SIGTERM meanwhile (io/interrupt_cleanup.h).
 class PendingFile : public ByteSink {
  public:
   using ByteSink::write;
-  explicit PendingFile(const std::string& path) : path_(path), temp_path_(path + ".tmp." + std::to_string(::getpid())) {
+  explicit PendingFile(const std::string& path)
+      : path_(path),
+        temp_path_(path + ".tmp." + std::to_string(::getpid())),
+        interrupted_("writing " + path + "; no picture written", temp_path_) {
     file_ = std::fopen(temp_path_.c_str(), "wb");
     if (file_ == nullptr) fail(path_, describe_errno(errno));
     // A large buffer turns the row-by-row writes into few system calls.
@@ -80,10 +85,12 @@ class PendingFile : public ByteSink {
     if (std::fclose(file) != 0) fail(path_, describe_errno(errno));
     if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) fail(path_, describe_errno(errno));
     committed_ = true;
+    interrupted_.end();
   }
 
  private:
   std::string path_, temp_path_;
+  InterruptNote interrupted_;  // made before the file, ended after it (a SIGINT or SIGTERM removes it)
   std::FILE* file_ = nullptr;
   std::vector<char> buffer_;  // must outlive file_, which uses it as its stream buffer
   bool committed_ = false;

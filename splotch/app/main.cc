@@ -1,6 +1,6 @@
 // bin/splotch: parses the command line, runs the pipeline, and turns every failure into one line
-// on stderr and an exit status (0 success, 1 user error, 2 internal error). This is the only place
-// that catches exceptions.
+// on stderr and an exit status (0 success, 1 user error, 2 internal error; SIGINT and SIGTERM end
+// it as io/interrupt_cleanup.h says). This is the only place that catches exceptions.
 #include <omp.h>
 #include <unistd.h>
 
@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "io/interrupt_cleanup.h"
 #include "params/param_file.h"
 #include "params/user_error.h"
 #include "splotch/app/command_line.h"
@@ -48,6 +49,8 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
     std::fputs(init_parameter_text(cl.parameter_file).c_str(), stdout);
     return 0;
   }
+  // What a SIGINT or SIGTERM says was interrupted (the picture's writer says more).
+  const InterruptNote reading("reading " + cl.parameter_file);
   if (cl.info && print_auxiliary_info(cl.parameter_file, std::cout)) return 0;
   ParamFile params = cl.info ? info_parameters(cl.parameter_file) : read_parameter_file(cl.parameter_file);
   for (const std::string& o : cl.overrides) params.set_from_command_line(o);
@@ -90,6 +93,7 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
     // draw over each other).
     Console own(cl.quiet, comm.size() == 1 && ::isatty(STDERR_FILENO) != 0,
                 comm.size() > 1 ? "process " + std::to_string(comm.rank()) : "");
+    const InterruptNote rendering("rendering the frames of " + cl.parameter_file + " (each picture written is whole)");
     const SceneSummary summary = render_scene(params, console, &comm, &own, &gpu);
     console.report(summary.text());
     return summary.failed > 0 ? 1 : 0;  // the frames that failed said why as they went
@@ -103,6 +107,7 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
   frame.device = comm.gpu_index();
   frame.gpu = &gpu;
   frame.retain = [&retained](std::shared_ptr<void> particles) { retained = std::move(particles); };
+  const InterruptNote rendering("rendering " + cl.parameter_file);
   const RunReport report = render_frame(params, console, frame);
   console.report(report.text());
   return 0;
@@ -121,6 +126,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "splotch: error: MPI did not start: %s\n", e.what());
     return 1;
   }
+  if (!comm->launch_warning().empty()) std::fprintf(stderr, "splotch: warning: %s\n", comm->launch_warning().c_str());
+  // After MPI's start, whose threads must not take these signals (splotch/mpi/mpi_comm.cc).
+  const splotch::InterruptHandling interrupts(comm->root());
   // Errors of an MPI run's processes are agreed on (splotch/mpi/comm.h): every process throws the
   // same one, and rank 0 says it. What only one process meets is said by it, with its rank.
   const bool root = comm->root();
@@ -137,7 +145,7 @@ int main(int argc, char** argv) {
     std::optional<splotch::GpuStartup> gpu;
     std::shared_ptr<void> retained;  // (after gpu: released before it, when released)
     const int status = run(argc, argv, *comm, gpu, retained);
-    if (gpu && gpu->teardown_may_be_left() && !splotch::Comm::with_mpi()) splotch::end_leaving_gpu_teardown(status);
+    if (gpu && gpu->teardown_may_be_left() && !comm->with_mpi()) splotch::end_leaving_gpu_teardown(status);
     return status;
   } catch (const splotch::UserError& e) {
     if (root) std::fprintf(stderr, "splotch: error: %s\n", e.what());

@@ -1,6 +1,7 @@
 #include "splotch/app/process_end.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -52,7 +53,12 @@ void end_leaving_gpu_teardown(int status) {
     const pid_t child = ::_Fork();
     if (child == 0) {
       // Only async-signal-safe calls here. The child waits for the parent's end (its pipe's write
-      // end closing), so that its own close of the device files is the last one.
+      // end closing), so that its own close of the device files is the last one. A Ctrl-C meanwhile
+      // ends it silently: the run it belongs to is over (io/interrupt_cleanup.h would say otherwise).
+      struct sigaction default_action = {};
+      default_action.sa_handler = SIG_DFL;
+      ::sigaction(SIGINT, &default_action, nullptr);
+      ::sigaction(SIGTERM, &default_action, nullptr);
       for (int fd : close_in_child) ::close(fd);
       ::close(ended[1]);
       char c;

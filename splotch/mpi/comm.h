@@ -35,14 +35,19 @@ enum class ImageReduction { automatic, direct, bands };
 
 class Comm {
  public:
-  // Starts MPI (when built with it) for the life of the object; main() makes one.
+  // Starts MPI for the life of the object where the build has it and a launcher started the
+  // process (splotch/mpi/launcher.h); otherwise this is the one process, as in the default build.
+  // main() makes one.
   Comm(int& argc, char**& argv);
   ~Comm();
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
 
-  // Whether this build runs processes under MPI (bin/splotch_mpi), whose end is MPI_Finalize's.
-  static bool with_mpi();
+  // Whether MPI was started (bin/splotch_mpi under a launcher): the process's end is then
+  // MPI_Finalize's.
+  bool with_mpi() const { return with_mpi_; }
+  // What the user should know of how the process was started ("" for nothing), for a warning.
+  const std::string& launch_warning() const { return launch_warning_; }
   // Ends every process of the job at once (MPI_Abort) with `status`: for a failure that the
   // others did not hear of and may be waiting for.
   [[noreturn]] void abort(int status) const;
@@ -95,6 +100,8 @@ class Comm {
   void composite_directly(float* layers, std::size_t pixels) const;  // in place on rank 0
 
   int rank_ = 0, size_ = 1, node_size_ = 1, node_id_ = 0, gpu_index_ = 0;
+  bool with_mpi_ = false;
+  std::string launch_warning_;
 };
 
 // Runs `work`, which may fail on some processes only, and then has every process learn of the
@@ -132,8 +139,8 @@ class SharedCounter {
 
  private:
   struct Window;
-  std::unique_ptr<Window> window_;
-  std::uint64_t local_ = 0;  // without MPI
+  std::unique_ptr<Window> window_;  // null without MPI
+  std::uint64_t local_ = 0;         // without MPI
 };
 
 }  // namespace splotch

@@ -1,6 +1,9 @@
-// The processes of an MPI run (make MPI=1): MPI_COMM_WORLD. MPI is called from the main thread
-// only (MPI_THREAD_FUNNELED); OpenMP and the GPU's start-up thread do not call it.
+// The processes of an MPI run (make MPI=1): MPI_COMM_WORLD, where a launcher started the process;
+// otherwise the one process, without MPI. MPI is called from the main thread only
+// (MPI_THREAD_FUNNELED); OpenMP and the GPU's start-up thread do not call it.
 #include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <climits>
@@ -11,6 +14,7 @@
 #include <string>
 
 #include "splotch/mpi/comm.h"
+#include "splotch/mpi/launcher.h"
 
 namespace splotch {
 namespace {
@@ -53,11 +57,31 @@ struct Bands {
   }
 };
 
+// MPI_Init_thread with SIGINT and SIGTERM blocked in this thread, so that the threads MPI starts
+// (Open MPI's progress and PMIx threads), which inherit its signal mask, never take them: the
+// process's own handling (the server's stop on Ctrl-C, io/interrupt_cleanup.h) runs instead of
+// the default end by the signal, which is what `--serve` stopped by Ctrl-C met when one of them
+// took it.
+void start_mpi(int& argc, char**& argv) {
+  sigset_t interrupts, before;
+  sigemptyset(&interrupts);
+  sigaddset(&interrupts, SIGINT);
+  sigaddset(&interrupts, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &interrupts, &before);
+  int provided = 0;
+  const int code = MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  check(code, "MPI_Init_thread");
+}
+
 }  // namespace
 
 Comm::Comm(int& argc, char**& argv) {
-  int provided = 0;
-  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  const Launch launch = mpi_launch([](const char* name) { return std::getenv(name); });
+  launch_warning_ = launch.warning;
+  if (launch.by.empty()) return;  // started by hand: one process, as in the default build
+  start_mpi(argc, argv);
+  with_mpi_ = true;
   // Errors come back as codes (and become exceptions) rather than ending the job unexplained.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -78,12 +102,13 @@ Comm::Comm(int& argc, char**& argv) {
   MPI_Comm_free(&node);
 }
 
-Comm::~Comm() { MPI_Finalize(); }
-bool Comm::with_mpi() { return true; }
+Comm::~Comm() {
+  if (with_mpi_) MPI_Finalize();
+}
 
 void Comm::abort(int status) const {
-  MPI_Abort(MPI_COMM_WORLD, status);
-  std::exit(status);  // MPI_Abort does not return; this satisfies [[noreturn]]
+  if (with_mpi_) MPI_Abort(MPI_COMM_WORLD, status);
+  std::exit(status);  // (MPI_Abort does not return)
 }
 
 std::string Comm::first_error(const std::string& local) const {
@@ -165,6 +190,7 @@ void Comm::broadcast(std::vector<std::uint64_t>& values) const {
 }
 
 std::vector<std::uint64_t> Comm::gather_all(const std::vector<std::uint64_t>& mine) const {
+  if (size_ == 1) return mine;
   std::vector<std::uint64_t> all(mine.size() * std::size_t(size_));
   check(MPI_Allgather(mine.data(), int(mine.size()), MPI_UINT64_T, all.data(), int(mine.size()), MPI_UINT64_T,
                       MPI_COMM_WORLD),
@@ -224,6 +250,10 @@ void composite_over(void* earlier_v, void* later_v, int* pixels, MPI_Datatype*) 
 
 ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to,
                                    std::size_t record_bytes, std::vector<std::size_t>& from) const {
+  if (size_ == 1) {
+    from = to;
+    return send;
+  }
   std::vector<std::uint64_t> to64(to.begin(), to.end()), from64(to.size());
   check(MPI_Alltoall(to64.data(), 1, MPI_UINT64_T, from64.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Alltoall");
   from.assign(from64.begin(), from64.end());
@@ -306,7 +336,9 @@ struct SharedCounter::Window {
   MPI_Win win = MPI_WIN_NULL;
 };
 
-SharedCounter::SharedCounter(const Comm& comm) : window_(std::make_unique<Window>()) {
+SharedCounter::SharedCounter(const Comm& comm) {
+  if (!comm.with_mpi()) return;
+  window_ = std::make_unique<Window>();
   std::uint64_t* base = nullptr;
   const MPI_Aint bytes = comm.root() ? MPI_Aint(sizeof(std::uint64_t)) : 0;
   check(MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &window_->win),
@@ -321,9 +353,12 @@ SharedCounter::SharedCounter(const Comm& comm) : window_(std::make_unique<Window
   check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // no process counts before it is zero
 }
 
-SharedCounter::~SharedCounter() { MPI_Win_free(&window_->win); }
+SharedCounter::~SharedCounter() {
+  if (window_) MPI_Win_free(&window_->win);
+}
 
 std::uint64_t SharedCounter::next() {
+  if (!window_) return local_++;
   const std::uint64_t one = 1;
   std::uint64_t got = 0;
   check(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, window_->win), "MPI_Win_lock");

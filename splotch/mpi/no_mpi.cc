@@ -7,7 +7,6 @@ namespace splotch {
 
 Comm::Comm(int&, char**&) {}
 Comm::~Comm() = default;
-bool Comm::with_mpi() { return false; }
 void Comm::abort(int status) const { std::exit(status); }
 std::string Comm::first_error(const std::string& local) const { return local; }
 void Comm::min_max(std::vector<float>&, std::vector<float>&) const {}

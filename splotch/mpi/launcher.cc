@@ -1,0 +1,35 @@
+#include "splotch/mpi/launcher.h"
+
+#include <cstdlib>
+
+namespace splotch {
+namespace {
+
+// Each set in every process a launcher starts: Open MPI's mpirun (and prterun, Open MPI 5),
+// PMIx servers (Slurm's srun --mpi=pmix, PRRTE), PMI-1 and PMI-2 (MPICH's and Intel MPI's Hydra,
+// srun --mpi=pmi2), Hydra's own.
+constexpr const char* launcher_variables[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "PMI_FD",
+                                              "MPI_LOCALRANKID"};
+
+int count(const char* text) { return text ? std::atoi(text) : 0; }
+
+}  // namespace
+
+Launch mpi_launch(const Environment& environment) {
+  Launch launch;
+  for (const char* name : launcher_variables)
+    if (environment(name)) {
+      launch.by = name;
+      return launch;
+    }
+  // srun sets these for every task, MPI or not; without a process-management interface the tasks
+  // cannot find each other.
+  const int tasks = count(environment("SLURM_STEP_NUM_TASKS"));
+  if (environment("SLURM_PROCID") && tasks > 1)
+    launch.warning = "started by srun as one of " + std::to_string(tasks) +
+                     " tasks, without an MPI process-management interface: each task renders alone "
+                     "(srun --mpi=pmix joins them into one MPI job)";
+  return launch;
+}
+
+}  // namespace splotch

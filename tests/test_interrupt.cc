@@ -1,0 +1,299 @@
+// Interrupted runs (issue 36, section 5): SIGINT or SIGTERM removes the picture's temporary file,
+// says in one line what was interrupted, and ends the process by the signal (a shell's $? 130 or
+// 143). In the process (a child of the test, io/interrupt_cleanup.h alone), and bin/splotch held
+// without any timing: its picture written into a FIFO that is not read (the write stage), its
+// parameter file a FIFO that is not closed (the reading); for the default build and, where it is
+// built, the MPI build started without a launcher.
+#include <dirent.h>
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "io/interrupt_cleanup.h"
+#include "tests/test_support.h"
+
+using namespace splotch::testing;
+
+namespace {
+
+// The status a shell reports for a process that `raw` (a waitpid status) describes.
+int shell_status(int raw) { return WIFSIGNALED(raw) ? 128 + WTERMSIG(raw) : WIFEXITED(raw) ? WEXITSTATUS(raw) : -1; }
+
+// Runs `body` in a child process with its stderr in `err`; the child's waitpid status.
+template <class Body>
+int in_child(const std::string& err, Body&& body) {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, STDERR_FILENO);
+    body();
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+// The names in `dir` that start with `prefix`.
+std::vector<std::string> entries(const std::string& dir, const std::string& prefix) {
+  std::vector<std::string> names;
+  DIR* d = ::opendir(dir.c_str());
+  REQUIRE(d != nullptr);
+  while (const dirent* e = ::readdir(d))
+    if (std::string(e->d_name).rfind(prefix, 0) == 0) names.push_back(e->d_name);
+  ::closedir(d);
+  return names;
+}
+
+// A program started with `args` (no shell between: its pid is the child's), its stdout and
+// stderr in files, held before exec until go(), so that files named by its pid can be made first.
+class HeldProgram {
+ public:
+  HeldProgram(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    int go[2];
+    REQUIRE(::pipe(go) == 0);
+    pid_ = ::fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {  // only async-signal-safe calls until exec
+      ::close(go[1]);
+      char c;
+      if (::read(go[0], &c, 1) != 1) ::_exit(126);
+      const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(o, STDOUT_FILENO);
+      ::dup2(e, STDERR_FILENO);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    ::close(go[0]);
+    go_ = go[1];
+  }
+  ~HeldProgram() {
+    if (go_ >= 0) ::close(go_);
+    if (!ended_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  HeldProgram(const HeldProgram&) = delete;
+  HeldProgram& operator=(const HeldProgram&) = delete;
+
+  pid_t pid() const { return pid_; }
+  void go() {
+    REQUIRE(::write(go_, "g", 1) == 1);
+    ::close(go_);
+    go_ = -1;
+  }
+  // Whether it has ended (then status() is its waitpid status).
+  bool ended() {
+    if (!ended_ && ::waitpid(pid_, &status_, WNOHANG) == pid_) ended_ = true;
+    return ended_;
+  }
+  int wait() {
+    if (!ended_ && ::waitpid(pid_, &status_, 0) == pid_) ended_ = true;
+    return status_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int go_ = -1, status_ = -1;
+  bool ended_ = false;
+};
+
+// Waits for `condition` while `program` runs, at most 5 minutes (a guard against a hang, not a
+// timing: the test goes on as soon as the condition holds). Whether it held.
+template <class Condition>
+bool wait_for(HeldProgram& program, Condition&& condition) {
+  for (int i = 0; i < 30000; ++i) {
+    if (condition()) return true;
+    if (program.ended()) return condition();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// A small scene: a block of particles, raw and little-endian, drawn as a TGA (larger than a
+// FIFO's smallest buffer, so that its writer waits for a reader).
+std::string small_scene(const TempDir& dir) {
+  std::vector<float> blocks;
+  const int n = 512;
+  for (int field = 0; field < 6; ++field)
+    for (int i = 0; i < n; ++i) {
+      const float value[6] = {
+          40.0f + float(i % 8) * 2.5f, 40.0f + float(i / 8 % 8) * 2.5f, 40.0f + float(i / 64) * 2.5f, 2.0f, 1.0f,
+          1.0f + float(i % 5)};
+      blocks.push_back(value[field]);
+    }
+  const std::string bin =
+      dir.write("block.bin", std::string(reinterpret_cast<const char*>(blocks.data()), blocks.size() * 4));
+  return "simtype = 1\ninfile = " + bin +
+         "\nnum_blocks = 6\nswap_endian = FALSE\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
+         "palette0 = testdata/palettes/fire.pal\ncamera_x = 50\ncamera_y = -40\ncamera_z = 50\n"
+         "lookat_x = 50\nlookat_y = 50\nlookat_z = 50\nxres = 128\nyres = 128\nfov = 40\npictype = 0\n";
+}
+
+// bin/splotch, and the MPI build where it is built (run without a launcher, as a user runs it).
+std::vector<std::string> binaries() {
+  std::vector<std::string> b = {"bin/splotch"};
+  if (file_exists("bin/splotch_mpi")) b.push_back("bin/splotch_mpi");
+  return b;
+}
+
+const char* name_of(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
+
+}  // namespace
+
+TEST_CASE("InterruptHandling: the newest note said, its temporary file removed, the process ended by the signal") {
+  TempDir dir;
+  const std::string temporary = dir.file("out.png.tmp.1"), err = dir.file("err");
+  SUBCASE("SIGTERM while writing") {
+    const int status = in_child(err, [&] {
+      splotch::InterruptHandling handling(true);
+      splotch::InterruptNote rendering("rendering scene.par");
+      splotch::InterruptNote writing("writing out.png; no picture written", temporary);
+      write_file(temporary, "half a picture");
+      ::raise(SIGTERM);
+    });
+    CHECK(WIFSIGNALED(status));
+    CHECK(shell_status(status) == 143);
+    CHECK(read_file(err) == "splotch: interrupted (SIGTERM) while writing out.png; no picture written\n");
+    CHECK_FALSE(file_exists(temporary));
+  }
+  SUBCASE("SIGINT after the file was renamed: the note before it is said") {
+    const int status = in_child(err, [&] {
+      splotch::InterruptHandling handling(true);
+      splotch::InterruptNote rendering("rendering scene.par");
+      splotch::InterruptNote writing("writing out.png; no picture written", temporary);
+      write_file(temporary, "a whole picture");
+      writing.end();
+      ::raise(SIGINT);
+    });
+    CHECK(shell_status(status) == 130);
+    CHECK(read_file(err) == "splotch: interrupted (SIGINT) while rendering scene.par\n");
+    CHECK(file_exists(temporary));  // (its final name, in a real run)
+  }
+  SUBCASE("no note: the line alone; a process that does not speak (MPI ranks but 0) says nothing") {
+    CHECK(shell_status(in_child(err, [] {
+            splotch::InterruptHandling handling(true);
+            ::raise(SIGINT);
+          })) == 130);
+    CHECK(read_file(err) == "splotch: interrupted (SIGINT)\n");
+    CHECK(shell_status(in_child(err, [&] {
+            splotch::InterruptHandling handling(false);
+            splotch::InterruptNote writing("writing out.png", temporary);
+            write_file(temporary, "x");
+            ::raise(SIGTERM);
+          })) == 143);
+    CHECK(read_file(err) == "");
+    CHECK_FALSE(file_exists(temporary));
+  }
+  SUBCASE("a signal the process was started ignoring stays ignored; the handling before comes back") {
+    const int status = in_child(err, [] {
+      ::signal(SIGINT, SIG_IGN);
+      struct sigaction before = {}, now = {};
+      ::sigaction(SIGTERM, nullptr, &before);  // (the test runner's)
+      {
+        splotch::InterruptHandling handling(true);
+        ::raise(SIGINT);  // ignored
+      }
+      ::sigaction(SIGTERM, nullptr, &now);
+      if (now.sa_handler != before.sa_handler) ::_exit(3);
+    });
+    CHECK(WIFEXITED(status));
+    CHECK(shell_status(status) == 0);
+    CHECK(read_file(err) == "");
+  }
+}
+
+TEST_CASE("InterruptNote: at most 16 at once; a note longer than its slot is cut, not refused") {
+  std::vector<std::unique_ptr<splotch::InterruptNote>> notes;
+  for (int i = 0; i < 16; ++i) notes.push_back(std::make_unique<splotch::InterruptNote>("note"));
+  CHECK_THROWS_AS(splotch::InterruptNote("one more"), std::logic_error);
+  notes.pop_back();
+  CHECK_NOTHROW(splotch::InterruptNote("one more"));
+  notes.clear();
+
+  TempDir dir;
+  const std::string err = dir.file("err");
+  in_child(err, [] {
+    splotch::InterruptHandling handling(true);
+    splotch::InterruptNote rendering(std::string(2000, 'x'));
+    ::raise(SIGINT);
+  });
+  CHECK(read_file(err) == "splotch: interrupted (SIGINT) while " + std::string(511, 'x') + "\n");
+}
+
+TEST_CASE("bin/splotch interrupted while writing its picture: no temporary file, one line, ended by the signal") {
+  for (const std::string& binary : binaries())
+    for (int signal : {SIGTERM, SIGINT}) {
+      INFO(binary << ", " << name_of(signal));
+      TempDir dir;
+      const std::string par = dir.write("scene.par", small_scene(dir)), out = dir.file("out.tga");
+      HeldProgram splotch({binary, par, "outfile=" + out}, dir.file("stdout"), dir.file("stderr"));
+      // The temporary file the picture goes to is a FIFO, read here only enough to see that the
+      // writing began: the writer then waits for room in the FIFO's buffer (one page).
+      const std::string temporary = out + ".tmp." + std::to_string(splotch.pid());
+      REQUIRE(::mkfifo(temporary.c_str(), 0644) == 0);
+      const int reader = ::open(temporary.c_str(), O_RDONLY | O_NONBLOCK);
+      REQUIRE(reader >= 0);
+      ::fcntl(reader, F_SETPIPE_SZ, 4096);
+      splotch.go();
+      pollfd p = {reader, POLLIN, 0};
+      const bool writing = wait_for(splotch, [&] { return ::poll(&p, 1, 0) == 1 && (p.revents & POLLIN); });
+      INFO(read_file(dir.file("stderr")));
+      REQUIRE(writing);
+      REQUIRE_FALSE(splotch.ended());
+      ::kill(splotch.pid(), signal);
+      const int status = splotch.wait();
+      ::close(reader);
+      CHECK(WIFSIGNALED(status));
+      CHECK(shell_status(status) == (signal == SIGINT ? 130 : 143));
+      CHECK(read_file(dir.file("stderr")) == std::string("splotch: interrupted (") + name_of(signal) +
+                                                 ") while writing " + out + "; no picture written\n");
+      CHECK(entries(dir.path(), "out.tga").empty());  // neither the picture nor its temporary file
+    }
+}
+
+TEST_CASE("bin/splotch interrupted while reading: one line, nothing written, ended by the signal") {
+  for (const std::string& binary : binaries()) {
+    INFO(binary);
+    TempDir dir;
+    const std::string scene = small_scene(dir), par = dir.file("scene.par"), out = dir.file("out.tga");
+    // The parameter file is a FIFO that gets half the file and is not closed: the reading waits.
+    REQUIRE(::mkfifo(par.c_str(), 0644) == 0);
+    HeldProgram splotch({binary, par, "outfile=" + out}, dir.file("stdout"), dir.file("stderr"));
+    splotch.go();
+    int writer = -1;
+    const bool reading = wait_for(splotch, [&] {
+      writer = ::open(par.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO until the reading opened it
+      return writer >= 0;
+    });
+    INFO(read_file(dir.file("stderr")));
+    REQUIRE(reading);
+    const std::string half = scene.substr(0, scene.size() / 2);
+    REQUIRE(::write(writer, half.data(), half.size()) == ssize_t(half.size()));
+    ::kill(splotch.pid(), SIGINT);
+    const int status = splotch.wait();
+    ::close(writer);
+    CHECK(shell_status(status) == 130);
+    CHECK(read_file(dir.file("stderr")) == "splotch: interrupted (SIGINT) while reading " + par + "\n");
+    CHECK(entries(dir.path(), "out.tga").empty());
+  }
+}
