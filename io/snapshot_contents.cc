@@ -68,6 +68,23 @@ void print_row(std::ostream& out, const std::string& name, const std::string& ty
   out << "\n";
 }
 
+// A row of integers (IDs), exact however large.
+void print_integer_row(std::ostream& out, const std::string& name, const std::string& type,
+                       std::vector<std::uint64_t> v) {
+  char line[200];
+  std::snprintf(line, sizeof line, "    %-16s %-8s", name.c_str(), type.c_str());
+  out << line;
+  if (!v.empty()) {
+    const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    std::snprintf(line, sizeof line, " %13llu %13llu %13llu", static_cast<unsigned long long>(*lo),
+                  static_cast<unsigned long long>(*mid), static_cast<unsigned long long>(*hi));
+    out << line;
+  }
+  out << "\n";
+}
+
 void print_table_head(std::ostream& out) {
   char line[200];
   std::snprintf(line, sizeof line, "    %-16s %-8s %13s %13s %13s\n", "field", "type", "min", "median", "max");
@@ -149,9 +166,18 @@ void print_gadget_info(const SnapshotRequest& input, const ReadProgress& progres
       }
       if (!(layout.types & (1u << t))) continue;
       const std::string type = std::string(b.label == "ID" ? "int" : "float") + std::to_string(8 * layout.value_bytes);
-      if (b.label == "ID") {
-        std::snprintf(line, sizeof line, "    %-16s %-8s\n", b.label.c_str(), type.c_str());
-        out << line;
+      if (b.label == "ID") {  // read as integers, as a movie between snapshots reads them
+        TypedSnapshotRequest o;
+        o.files = g.files;
+        o.swap_endian = g.swap_endian;
+        RenderTypeRequest r;
+        r.file_type = t;
+        r.motion = 1;
+        r.id_label = b.label;
+        o.types = {r};
+        const ParticleSet p = read_gadget(o, progress.start("read " + b.label));
+        progress.end();
+        print_integer_row(out, b.label, type, std::vector<std::uint64_t>(p.id.begin(), p.id.end()));
         continue;
       }
       TypedSnapshotRequest o;
@@ -220,10 +246,25 @@ void print_hdf5_info(const SnapshotRequest& input, std::ostream& out) {
         break;
       }
     for (const Hdf5Field& field : f->fields(t)) {
-      const bool id = field.name == "ParticleIDs" || field.name == "ParticleIDGenerationNumber";
-      if (id || field.components == 2 || field.components > 3) {
-        std::snprintf(line, sizeof line, "    %-16s %-8s%s\n", field.name.c_str(), field.value_type.c_str(),
-                      id ? "" : (" (" + std::to_string(field.components) + " values per particle)").c_str());
+      // IDs (and other unsigned integers) exactly, as integers; signed ones, which may be negative
+      // flags, as the floats below, printed as integers.
+      const bool exact = field.value_type.rfind("uint", 0) == 0 ||
+                         (field.value_type.rfind("int", 0) == 0 && field.name.find("ID") != std::string::npos);
+      if (exact && field.components == 1) {
+        std::vector<std::uint64_t> values;
+        for (const auto& file : files) {
+          const std::optional<Hdf5Field> here = file->header().count(t) ? file->find(t, field.name) : std::nullopt;
+          if (!here || here->rows != file->header().count(t)) continue;  // (said below for floats)
+          const std::size_t at = values.size();
+          values.resize(at + here->rows);
+          file->read_ids(t, *here, 0, here->rows, values.data() + at);
+        }
+        print_integer_row(out, field.name, field.value_type, std::move(values));
+        continue;
+      }
+      if (field.components == 2 || field.components > 3) {
+        std::snprintf(line, sizeof line, "    %-16s %-8s (%d values per particle)\n", field.name.c_str(),
+                      field.value_type.c_str(), field.components);
         out << line;
         continue;
       }

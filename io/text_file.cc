@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <cstring>
 
+#include "io/interrupt_cleanup.h"
 #include "params/user_error.h"
 
 namespace splotch {
 
 void write_text_file(const std::string& path, const std::string& content) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  const InterruptNote interrupted("writing " + path, temporary);  // (before the file exists)
   std::FILE* f = std::fopen(temporary.c_str(), "wb");
   if (!f) throw UserError("cannot write '" + path + "': " + std::strerror(errno));
   bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size();

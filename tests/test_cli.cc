@@ -153,7 +153,8 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
   }
   SUBCASE("missing snapshot") { check_user_error(s.run("infile=" + s.dir.file("gone.bin")), "gone.bin", s.image); }
   SUBCASE("a directory as snapshot") {
-    check_user_error(s.run("infile=" + s.dir.path()), "is a directory, not a snapshot file", s.image);
+    check_user_error(s.run("infile=" + s.dir.path()), "infile = " + s.dir.path() + " names a directory, not a file",
+                     s.image);
   }
   SUBCASE("truncated raw file") {
     std::string bytes = read_file(s.dir.file("particles.bin"));
@@ -564,12 +565,16 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CHECK(renorm.out.find("; 2 snapshot reads, ") != std::string::npos);
   CHECK(s.run("color_log0=FALSE camera_x=60 outfile=" + s.dir.file("n_single.tga")).status == 0);
   CHECK(read_file(s.dir.file("n0002.tga")) == read_file(s.dir.file("n_single.tga")));
-  // An unknown key in the header is named once, as unused parameters are.
-  CommandResult typo =
-      s.run("scene_file=" + s.dir.write("typo.txt", "camre_x\n1\n2\n") + " outfile=" + s.dir.file("t.tga"));
-  CHECK(typo.status == 0);
-  CHECK(typo.err.find("not used by this run (typos?):\n  camre_x") != std::string::npos);
-  CHECK(typo.err.find("camre_x") == typo.err.rfind("camre_x"));
+  // An unknown key in the header, and a value that is not of its key's kind in any row, stop the
+  // scene before its first frame, all said at once (with the key a typo most likely meant).
+  const std::string typos = s.dir.write("typo.txt", "camre_x lookat_zz camera_y\n1 2 3\n2 3 4\n3 4 x\n");
+  const CommandResult typo = s.run("scene_file=" + typos + " outfile=" + s.dir.file("t.tga"));
+  CHECK(typo.status == 1);
+  CHECK(typo.err == "splotch: error: scene file '" + typos + "': 3 problems, found before any frame was drawn:\n  " +
+                        typos + ":1: camre_x is not a key splotch reads: did you mean camera_x?\n  " + typos +
+                        ":1: lookat_zz is not a key splotch reads: did you mean lookat_z?\n  " + typos +
+                        ":4: camera_y = 'x' is not a number\n");
+  CHECK(!file_exists(s.dir.file("t0000.tga")));
 
   // Bad scene files are one error line.
   check_user_error(s.run("scene_file=" + s.dir.write("short.txt", "camera_x camera_y\n50\n")),

@@ -1,9 +1,12 @@
 #include "splotch/app/input_kind.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 
 #include "io/count_text.h"
 #include "io/gadget_file.h"
@@ -33,12 +36,63 @@ std::string tipsy_aux_description(const std::string& path, std::string& snapshot
   } catch (const UserError&) { return ""; }
 }
 
+// The first bytes of a file (at most 4096), or none when it cannot be read.
+std::string first_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes(4096, '\0');
+  in.read(bytes.data(), std::streamsize(bytes.size()));
+  bytes.resize(std::size_t(in.gcount()));
+  return bytes;
+}
+
+// Whether `bytes` are no text: a NUL, or more than one in 10 of them control characters (a text
+// with a stray byte is a text, whose reading names the byte and its line).
+bool binary(const std::string& bytes) {
+  std::size_t control = 0;
+  for (const char ch : bytes) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c == 0) return true;
+    control += (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f;
+  }
+  return control * 10 > bytes.size();
+}
+
+// What binary bytes look like: a picture, a FITS file, a snapshot's start; "" for none of these.
+std::string looks_like(const std::string& bytes) {
+  auto starts = [&](const char* magic, std::size_t n) {
+    return bytes.size() >= n && bytes.compare(0, n, magic, n) == 0;
+  };
+  if (starts("\x89PNG\r\n\x1a\n", 8)) return "a PNG image";
+  if (starts("\xff\xd8\xff", 3)) return "a JPEG image";
+  if (starts("SIMPLE  =", 9)) return "a FITS file (not read yet)";
+  if (starts("\x7f"
+             "ELF",
+             4))
+    return "a program";
+  return describe_file_start(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+}
+
+// A snapshot named by the base name of its files (snap_010 for snap_010.0, snap_010.1, ...; for
+// snap_010.0.hdf5 or snap_010.hdf5): its first file, or "".
+std::string first_file_of(const std::string& base) {
+  for (const std::string& first : {base + ".0", base + ".0.hdf5", base + ".hdf5"})
+    if (is_regular_file(first) && detect_snapshot_format(first)) return first;
+  return "";
+}
+
 }  // namespace
 
 InputKind input_kind(const std::string& path) {
   InputKind k;
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
+    k.first_file = first_file_of(path);
+    if (!k.first_file.empty()) {  // a snapshot's name, as infile takes it
+      k.kind = InputKind::Kind::snapshot;
+      k.format = detect_snapshot_format(k.first_file);
+      k.description = describe_snapshot(k.first_file, *k.format) + ", named by its files' base name";
+      return k;
+    }
     k.kind = InputKind::Kind::missing;
     k.description = std::strerror(errno);
     return k;
@@ -50,6 +104,14 @@ InputKind input_kind(const std::string& path) {
   }
   if (!S_ISREG(st.st_mode)) {  // a device or a pipe: read as text, within the bound
     k.kind = InputKind::Kind::text;
+    if (S_ISCHR(st.st_mode)) {  // /dev/null, /dev/zero: a look at what it gives costs nothing
+      const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
+      const bool terminal = fd >= 0 && ::isatty(fd);
+      if (fd >= 0) ::close(fd);
+      const std::string bytes = terminal ? std::string("x") : first_bytes(path);
+      if (bytes.empty()) k.kind = InputKind::Kind::empty, k.description = "a device with nothing to read";
+      if (binary(bytes)) k.kind = InputKind::Kind::binary, k.description = "a device of binary data";
+    }
     return k;
   }
   if (st.st_size == 0) {
@@ -63,7 +125,28 @@ InputKind input_kind(const std::string& path) {
     return k;
   }
   k.description = tipsy_aux_description(path, k.snapshot);
-  k.kind = k.description.empty() ? InputKind::Kind::text : InputKind::Kind::tipsy_aux_array;
+  if (!k.description.empty()) {
+    k.kind = InputKind::Kind::tipsy_aux_array;
+    return k;
+  }
+  const std::string bytes = first_bytes(path);
+  const std::string looks = looks_like(bytes);
+  if (looks.rfind("a Tipsy file", 0) == 0) {  // a Tipsy header whose records do not fit: what is wrong
+    k.kind = InputKind::Kind::damaged;
+    k.format = SnapshotFormat::tipsy;
+    try {
+      TipsyFile damaged(path);
+    } catch (const UserError& e) { k.description = "a Tipsy snapshot that cannot be read: " + std::string(e.what()); }
+    return k;
+  }
+  if (binary(bytes)) {
+    k.kind = InputKind::Kind::binary;
+    k.description = looks.empty() ? "binary data of no format splotch recognises (Gadget, HDF5 and Tipsy snapshots "
+                                    "are; a raw binary table is read through a parameter file, simtype 0 or 1)"
+                                  : looks;
+    return k;
+  }
+  k.kind = InputKind::Kind::text;
   return k;
 }
 
@@ -81,7 +164,12 @@ ParamFile read_parameter_file(const std::string& path) {
                       ", say)");
     case InputKind::Kind::directory:
       throw UserError(what + "a directory, not a parameter file: name the .par file in it" + how);
-    case InputKind::Kind::empty: throw UserError(what + "empty: a parameter file holds key = value lines" + how);
+    case InputKind::Kind::empty:
+      throw UserError(what + k.description + ": a parameter file holds key = value lines, and a snapshot particles" +
+                      how);
+    case InputKind::Kind::damaged: throw UserError(what + k.description);
+    case InputKind::Kind::binary:
+      throw UserError(what + k.description + ", not a parameter file (key = value lines) nor a snapshot" + how);
     case InputKind::Kind::missing: throw UserError("cannot open parameter file '" + path + "': " + k.description);
     default: return ParamFile::read(path);
   }

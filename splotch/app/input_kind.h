@@ -13,10 +13,13 @@
 namespace splotch {
 
 struct InputKind {
-  enum class Kind { text, snapshot, tipsy_aux_array, directory, empty, missing, other };
+  // damaged: a snapshot's start, and a file that cannot be read as one (a truncated Tipsy file);
+  // binary: bytes of no format splotch reads (an image, random data, a device of zeros).
+  enum class Kind { text, snapshot, tipsy_aux_array, directory, empty, missing, damaged, binary, other };
   Kind kind = Kind::other;
   std::optional<SnapshotFormat> format;  // a snapshot's (Gadget, HDF5, Tipsy)
   std::string description;               // "a Gadget snapshot (format 2, 2 files)", ...
+  std::string first_file;                // a snapshot named by the base name of its files: the first
   std::string snapshot;                  // a Tipsy auxiliary array's snapshot
 };
 

@@ -6,6 +6,8 @@
 
 #include "params/param_file.h"
 #include "params/user_error.h"
+#include "splotch/settings/known_keys.h"
+#include "splotch/settings/original_keys.h"
 
 namespace splotch {
 namespace {
@@ -39,6 +41,7 @@ std::vector<SceneFrame> parse_scene_file(const std::string& text, const std::str
   std::vector<std::string> keys;
   bool legacy = false, header_seen = false;
   std::vector<SceneFrame> rows;
+  std::vector<std::string> problems;  // of the whole file, said at once
   int line_number = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_number;
@@ -59,6 +62,12 @@ std::vector<SceneFrame> parse_scene_file(const std::string& text, const std::str
                             "' is a number; a legacy scene file has 10 numbers per line "
                             "(camera xyz, lookat xyz, sky xyz, fidx)");
         keys = words;
+        for (const std::string& key : keys)
+          if (!key_kind(key) && original_key_without_effect(key).empty()) {
+            const std::string meant = did_you_mean(key, 8);
+            problems.push_back(where + ": " + key + " is not a key splotch reads" +
+                               (meant.empty() ? " (the README lists them)" : ": did you mean " + meant + "?"));
+          }
         continue;
       }
       keys.assign(std::begin(legacy_keys), std::end(legacy_keys));
@@ -71,15 +80,23 @@ std::vector<SceneFrame> parse_scene_file(const std::string& text, const std::str
     f.number = int(rows.size());
     f.origin = where;
     for (std::size_t k = 0; k < keys.size(); ++k) {
-      if (legacy) {
-        if (k == 9)
-          parse_integer(words[k], where + ": fidx");
-        else
-          parse_real(words[k], where + ": " + keys[k]);
-      }
+      // Each value of the kind its key takes, for every row, before the first frame renders.
+      static const KeyKind integer = KeyKind::integer;  // the original's legacy rows number snapshots whole
+      const KeyKind* kind = legacy && k == 9 ? &integer : key_kind(keys[k]);
+      std::string why;
+      if (kind && !value_of_kind(words[k], *kind, why))
+        problems.push_back(where + ": " + keys[k] + " = '" + words[k] + "' is " + why);
       f.values.push_back({keys[k], words[k]});
     }
     rows.push_back(std::move(f));
+  }
+  if (!problems.empty()) {
+    std::string listed;
+    for (std::size_t k = 0; k < problems.size() && k < 10; ++k) listed += "\n  " + problems[k];
+    if (problems.size() > 10) listed += "\n  and " + std::to_string(problems.size() - 10) + " more";
+    throw UserError(problems.size() == 1 ? problems[0]
+                                         : "scene file '" + name + "': " + std::to_string(problems.size()) +
+                                               " problems, found before any frame was drawn:" + listed);
   }
   if (rows.empty())
     throw UserError("scene file '" + name + "' has no frames" +

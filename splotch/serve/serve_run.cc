@@ -83,7 +83,7 @@ int serve(ParamFile params, ServeOptions options, Console& console) {
     if (phase == ended) return;  // (woken by the end below)
     if (phase == reading) {
       std::fputs("\nsplotch: stopped while reading the snapshot\n", stderr);
-      std::_Exit(130);
+      std::_Exit(128 + received);  // 130 for SIGINT, 143 for SIGTERM
     }
     console.report("\nsplotch: stopping the server after the picture being drawn (Ctrl-C again: at once)\n");
     movie.cancel();
@@ -94,7 +94,7 @@ int serve(ParamFile params, ServeOptions options, Console& console) {
     sigwait(&signals, &received);
     if (phase == ended) return;
     std::fputs("splotch: stopped at once\n", stderr);
-    std::_Exit(130);
+    std::_Exit(128 + received);
   });
   // However this ends (an error in the first picture, say), the waiter is woken to end first.
   struct EndWaiter {
