@@ -120,7 +120,7 @@ class FileSource : public ParticleSource {
     report_ = &report;
   }
   BoundingBox box() const override { return bounding_box(loaded_.particles); }
-  Framing framing() const override { return loaded_.framing; }
+  Framing framing() const override { return framing_of(loaded_, plan_.settings.input.periodic); }
   NormalizedRanges ranges() const override { return loaded_.ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
     if (keep) return {splotch::project(loaded_.particles, geometry, plan_.settings.input.periodic)};
@@ -204,7 +204,7 @@ class CacheSource : public ParticleSource {
     if (frame_.loaded) frame_.loaded(signature, loaded_->bytes(), loaded_->seconds());
   }
   BoundingBox box() const override { return bounding_box(loaded_->particles); }
-  Framing framing() const override { return loaded_->framing; }
+  Framing framing() const override { return framing_of(*loaded_, plan_.settings.input.periodic); }
   NormalizedRanges ranges() const override { return loaded_->ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool) override {
     return {splotch::project(loaded_->particles, geometry, plan_.settings.input.periodic)};
@@ -399,8 +399,14 @@ class ShareSource : public ParticleSource {
       throw UserError(
           preview_kept_none(request_.keep_fraction, report.particles_read - report.particles_dropped, request_.path));
   }
-  BoundingBox box() const override { return loaded_.framing.whole; }
-  Framing framing() const override { return loaded_.framing; }  // (of every process's particles)
+  BoundingBox box() const override { return framing().whole; }
+  // Of every process's particles: every process asks (frame_camera), and the counts are summed.
+  Framing framing() const override {
+    FramingReduction over_processes;
+    over_processes.sum = [this](std::vector<std::uint64_t>& counts) { comm_.sum(counts); };
+    over_processes.min_max = [this](std::vector<float>& mins, std::vector<float>& maxs) { comm_.min_max(mins, maxs); };
+    return framing_of(loaded_, request_.periodic, over_processes);
+  }
   NormalizedRanges ranges() const override { return loaded_.ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
     ProjectedSplats p;

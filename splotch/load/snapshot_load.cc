@@ -122,7 +122,7 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
   out.dropped = dropped.total();
   out.dropped_kinds = dropped;
   // Before a preview's thinning, so that a preview is framed as the full render is.
-  out.framing = framing(out.particles, input.periodic, framing_reduction);
+  if (input.keep_fraction < 1) out.framing = framing(out.particles, input.periodic, framing_reduction);
   if (input.keep_fraction < 1) {
     const std::size_t valid = out.particles.size();
     if (keep_preview_subset(out.particles, input.keep_fraction) == 0 && valid > 0 && !share)
@@ -147,6 +147,11 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
 }
 
 }  // namespace
+
+const Framing& framing_of(const LoadedSnapshot& loaded, bool periodic, const FramingReduction& reduce) {
+  if (!loaded.framing) loaded.framing = framing(loaded.particles, periodic, reduce);
+  return *loaded.framing;
+}
 
 LoadedSnapshot load_snapshot(const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
                              Console& console, bool keep_raw) {

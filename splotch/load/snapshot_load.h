@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,13 +32,20 @@ struct LoadedSnapshot {
   std::size_t read = 0, dropped = 0;
   DroppedParticles dropped_kinds;  // `dropped`, by what was wrong with them
   NormalizedRanges ranges;         // the colour and intensity ranges found and used, per type
-  Framing framing;  // what a camera placed from the data frames: of every valid particle, a preview's too
+  // What a camera placed from the data frames (splotch/stages/framing.h), once worked out: by the
+  // load for a preview (from all its valid particles, before the thinning, so that it is framed as
+  // the full render), else when first asked (framing_of).
+  mutable std::optional<Framing> framing;
   std::vector<std::pair<std::string, double>> stages;  // read, hsml, normalize: seconds
   std::vector<std::string> notes;                      // for the run's report: smoothing lengths estimated after all
 
   std::size_t bytes() const;  // of the particle arrays
   double seconds() const;     // the stages' sum
 };
+
+// What a camera placed from the data frames for `loaded`: kept from the load (a preview), or
+// worked out now and kept. `reduce`: over an MPI run's processes (every process calls it).
+const Framing& framing_of(const LoadedSnapshot& loaded, bool periodic, const FramingReduction& reduce = {});
 
 // Reads and prepares the snapshot `input` names; warnings and progress go to `console`. Throws
 // UserError when nothing can be drawn or a type is out of range.

@@ -3,36 +3,30 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace splotch {
 namespace {
 
-constexpr std::uint64_t sample_target = std::uint64_t(1) << 20;
+constexpr std::uint64_t sample_target = std::uint64_t(1) << 18;
 constexpr int histogram_bins = 4096;  // per axis: percentiles to 1/4096 of the extent
 constexpr int occupancy_bins = 1024;  // per periodic axis: where the particles are not
 
-std::uint64_t bits_of(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-
-// splitmix64's finaliser: every bit of the input stirs every bit of the output.
-std::uint64_t mix(std::uint64_t h) {
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebULL;
-  return h ^ (h >> 31);
-}
-
 // Whether the particle at (x, y, z) is in the sample: a hash of its position under `threshold`
 // (of 2^32), so that the sample is the same however the particles are ordered or shared out.
-bool sampled(float x, float y, float z, std::uint64_t threshold) {
-  const std::uint64_t h = mix(mix(mix(bits_of(x) + 0x632be59bd9b4e019ULL) ^ bits_of(y)) ^ (bits_of(z) << 17));
-  return (h >> 32) < threshold;
+// 32-bit multiplications (murmur3's constants), which vectorise, as this runs for every particle.
+inline std::uint32_t position_hash(float x, float y, float z) {
+  std::uint32_t bx, by, bz;
+  std::memcpy(&bx, &x, 4);
+  std::memcpy(&by, &y, 4);
+  std::memcpy(&bz, &z, 4);
+  std::uint32_t h = bx * 0xcc9e2d51u ^ (by * 0x1b873593u + 0x9e3779b9u) ^ (bz * 0x85ebca6bu + 0xc2b2ae35u);
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  return h ^ (h >> 13);
 }
 
 // The sample's positions, per axis.
@@ -40,34 +34,59 @@ struct Sample {
   std::vector<float> axis[3];
 };
 
-// One pass over the particles: their box and the sample.
+// The particles' box, and the sample, in one pass over the positions (the pass is bound by
+// memory): in chunks small enough to stay in the core's cache, the chunk's minima and maxima
+// (vectorised), then its sample (a multiplication and a rarely taken branch per particle).
 BoundingBox box_and_sample(const ParticleSet& p, std::uint64_t threshold, Sample& sample) {
+  constexpr std::size_t chunk = 2048;
+  const bool all = threshold >> 32 != 0;
+  const std::uint32_t limit = std::uint32_t(threshold);
   const std::size_t n = p.size();
-  const float *x = p.x.data(), *y = p.y.data(), *z = p.z.data();
+  const float* axes[3] = {p.x.data(), p.y.data(), p.z.data()};
   const int threads = omp_get_max_threads();
-  std::vector<Sample> own(static_cast<std::size_t>(threads));
-  std::vector<BoundingBox> boxes(static_cast<std::size_t>(threads));
+  std::vector<std::vector<std::size_t>> own(static_cast<std::size_t>(threads));
+  std::vector<std::array<float, 6>> extremes(static_cast<std::size_t>(threads),
+                                             {3.4e38f, 3.4e38f, 3.4e38f, -3.4e38f, -3.4e38f, -3.4e38f});
 #pragma omp parallel num_threads(threads)
   {
     const std::size_t t = std::size_t(omp_get_thread_num()), nt = std::size_t(omp_get_num_threads());
-    float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f}, hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
-    Sample& mine = own[t];
-    for (std::size_t i = n * t / nt; i < n * (t + 1) / nt; ++i) {
-      const float c[3] = {x[i], y[i], z[i]};
-      for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], c[a]), hi[a] = std::max(hi[a], c[a]);
-      if (sampled(c[0], c[1], c[2], threshold))
-        for (int a = 0; a < 3; ++a) mine.axis[a].push_back(c[a]);
+    std::array<float, 6>& e = extremes[t];
+    std::vector<std::size_t>& mine = own[t];
+    const std::size_t end = n * (t + 1) / nt;
+    for (std::size_t from = n * t / nt; from < end; from += chunk) {
+      const std::size_t to = std::min(end, from + chunk);
+      for (int a = 0; a < 3; ++a) {
+        const float* v = axes[a];
+        float lo = e[std::size_t(a)], hi = e[std::size_t(a) + 3];
+#pragma omp simd reduction(min : lo) reduction(max : hi)
+        for (std::size_t i = from; i < to; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+        e[std::size_t(a)] = lo, e[std::size_t(a) + 3] = hi;
+      }
+      if (all) {
+        for (std::size_t i = from; i < to; ++i) mine.push_back(i);
+        continue;
+      }
+      std::uint8_t keep[chunk];
+#pragma omp simd
+      for (std::size_t i = from; i < to; ++i)
+        keep[i - from] = position_hash(axes[0][i], axes[1][i], axes[2][i]) < limit;
+      for (std::size_t i = from; i < to; ++i)
+        if (keep[i - from]) mine.push_back(i);
     }
-    if (n * t / nt < n * (t + 1) / nt) boxes[t] = {{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
   }
   BoundingBox box;
-  for (const BoundingBox& b : boxes) {
-    if (b.empty()) continue;
-    box.lo = {std::min(box.lo.x, b.lo.x), std::min(box.lo.y, b.lo.y), std::min(box.lo.z, b.lo.z)};
-    box.hi = {std::max(box.hi.x, b.hi.x), std::max(box.hi.y, b.hi.y), std::max(box.hi.z, b.hi.z)};
+  if (n > 0) {
+    float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f}, hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
+    for (const std::array<float, 6>& e : extremes)
+      for (std::size_t a = 0; a < 3; ++a) lo[a] = std::min(lo[a], e[a]), hi[a] = std::max(hi[a], e[a + 3]);
+    box = {{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
   }
-  for (const Sample& s : own)
-    for (int a = 0; a < 3; ++a) sample.axis[a].insert(sample.axis[a].end(), s.axis[a].begin(), s.axis[a].end());
+  std::size_t samples = 0;
+  for (const std::vector<std::size_t>& indices : own) samples += indices.size();
+  for (int a = 0; a < 3; ++a) sample.axis[a].reserve(samples);
+  for (const std::vector<std::size_t>& indices : own)
+    for (const std::size_t i : indices)
+      for (int a = 0; a < 3; ++a) sample.axis[a].push_back(axes[a][i]);
   return box;
 }
 

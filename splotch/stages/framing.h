@@ -9,7 +9,7 @@
 // simulation's region, is framed as one, where the wrapping about the camera's lookat puts it.
 //
 // The percentiles come from histograms of a sample chosen by a hash of each particle's position
-// (about 2^20 particles), so the framing is the same whatever the order of the particles and
+// (about 2^18 particles), so the framing is the same whatever the order of the particles and
 // however an MPI run shares them out: every process counts its own, and the counts are summed.
 #pragma once
 
