@@ -139,7 +139,8 @@ InputKind input_kind(const std::string& path) {
     } catch (const UserError& e) { k.description = "a Tipsy snapshot that cannot be read: " + std::string(e.what()); }
     return k;
   }
-  if (binary(bytes)) {
+  // A file of a known kind (a FITS header is text for its first 2880 bytes), or bytes that are no text.
+  if ((!looks.empty() && looks != "a text file") || binary(bytes)) {
     k.kind = InputKind::Kind::binary;
     k.description = looks.empty() ? "binary data of no format splotch recognises (Gadget, HDF5 and Tipsy snapshots "
                                     "are; a raw binary table is read through a parameter file, simtype 0 or 1)"
