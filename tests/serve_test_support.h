@@ -157,14 +157,20 @@ struct RunningServer {
   void wait_entered(int n) { gate.wait_entered(n); }
 };
 
-inline std::string raw_exchange(int port, const std::string& request) {
-  httplib::Client probe("127.0.0.1", port);  // (only to be sure the server listens)
+// A socket connected to the server on this machine's `port`.
+inline int connect_to(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(std::uint16_t(port));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  return fd;
+}
+
+inline std::string raw_exchange(int port, const std::string& request) {
+  httplib::Client probe("127.0.0.1", port);  // (only to be sure the server listens)
+  const int fd = connect_to(port);
   REQUIRE(::send(fd, request.data(), request.size(), 0) == ssize_t(request.size()));
   std::string answer;
   char buffer[4096];

@@ -22,16 +22,6 @@ using namespace splotch::serve_testing;
 
 namespace {
 
-int connect_to(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(std::uint16_t(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  return fd;
-}
-
 // Whether the server closed `fd` (reading whatever it answered first); waits without a limit.
 void wait_closed(int fd) {
   char buffer[4096];

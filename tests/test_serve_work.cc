@@ -32,12 +32,7 @@ std::string header(const ViewResult& r, const std::string& name) {
 
 // Sends a request and closes the connection without reading the answer: a browser giving up.
 void ask_and_go(int port, const std::string& path) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(std::uint16_t(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  const int fd = connect_to(port);
   const std::string request = "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n";
   REQUIRE(::send(fd, request.data(), request.size(), 0) == ssize_t(request.size()));
   ::close(fd);
