@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <random>
 
@@ -149,6 +150,24 @@ TEST_CASE("render_host: a_eq_e = FALSE follows the transfer equation for two ove
   ba.add(B[0], B[1], B[2], eB[0], eB[1], eB[2]);
   ba.add(A[0], A[1], A[2], eA[0], eA[1], eA[2]);
   CHECK(max_abs_difference(render(ab, false, 64, 64, gray), render(ba, false, 64, 64, gray)) > 0.02f);
+}
+
+TEST_CASE("render_host: a picture no longer wanted (stop set) leaves the tiles it has not begun") {
+  const SplatArrays s = random_splats(3000, 150, 120, 11, 40.0f);
+  std::atomic<bool> stop{true};
+  RenderOptions o;
+  o.tile_size = 32;
+  o.stop = &stop;
+  Image stopped(150, 120);
+  render_host(s.view(), o, stopped);
+  CHECK(max_value(stopped) == 0.0f);  // every tile left
+  stop = false;
+  Image drawn(150, 120), whole(150, 120);
+  render_host(s.view(), o, drawn);
+  o.stop = nullptr;
+  render_host(s.view(), o, whole);
+  CHECK(max_value(whole) > 0.0f);
+  CHECK(max_abs_difference(drawn, whole) == 0.0f);
 }
 
 TEST_CASE("render_host: the a_eq_e image does not depend on particle order") {

@@ -2,6 +2,7 @@
 // what the frames of a scene or the processes of an MPI run share.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -64,6 +65,10 @@ struct FrameOptions {
   // (ParticleSource::take_memory), so it may outlive the frame's plan and console; it must not
   // outlive `gpu`, whose session its GPU copy was made on.
   std::function<void(std::shared_ptr<void> particles)> retain;
+  // Set while the frame draws: the picture is no longer wanted (the server's view superseded or
+  // its browser gone). The host renderer leaves its tiles not yet begun; the caller, which set it,
+  // drops the picture.
+  const std::atomic<bool>* stop = nullptr;
   // The frame's particles from the caller, which keeps them (the server, splotch/serve); null:
   // from the file, a scene's cache or an MPI share (splotch/frame/particle_source.h).
   std::function<std::unique_ptr<ParticleSource>(const FramePlan& plan, Console& console)> source;

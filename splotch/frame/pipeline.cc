@@ -140,6 +140,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   const std::unique_ptr<ImageCombine> combine = image_combine(comm, s.render.a_eq_e);
   RenderOptions options = s.render;
   options.tile_size = host_tile_size(s.camera.xres, s.camera.yres, report.threads);
+  options.stop = frame.stop;
   Settings view_settings = s;  // each view's camera and file; exposure = auto as the first lit view found it
   std::string in_view;
   report.particles_active = 0;

@@ -496,6 +496,7 @@ void render_host(const SplatView& s, const RenderOptions& o, Image& image, const
     TileDrawOrder draw_order;
 #pragma omp for schedule(dynamic, 1)
     for (int k = 0; k < ntiles; ++k) {
+      if (o.stop && o.stop->load(std::memory_order_relaxed)) continue;  // no longer wanted
       const int tile = order[std::size_t(k)];
       buffer->load(image, tile % grid.nx, tile / grid.nx);
       render_tile(s, o, splats_of(s, lists, tile), *buffer, draw_order);

@@ -93,6 +93,9 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   FrameOptions frame;
   frame.gpu = &gpu_;
   frame.warn_unused = false;
+  // A browser's picture no longer wanted stops drawing too (and is dropped before its encoding); a
+  // movie's frame is written, so it is drawn whole.
+  if (job.frame < 0) frame.stop = job.cancelled.get();
   frame.frames = 1000;  // renderer = auto: the GPU's start pays over the pictures of a session
   const double thin = job.reduced ? options_.reduced_share : 1.0;
   DrawChecks checks;

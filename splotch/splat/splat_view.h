@@ -5,6 +5,7 @@
 // a renderer that composites chunk after chunk.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -30,6 +31,9 @@ struct RenderOptions {
   bool a_eq_e = true;
   float gray_absorption = 0.2f;
   int tile_size = 0;  // pixels, the host renderer's tiles; 0: host_tile_size() of the image and thread count
+  // Set while drawing: the picture is no longer wanted (a browser's view superseded, its browser
+  // gone); the host renderer leaves the tiles it has not begun, and the caller drops the picture.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 }  // namespace splotch
