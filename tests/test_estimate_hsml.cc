@@ -30,7 +30,8 @@ TEST_CASE("hsml stage: sizes only the render types that ask, each among its own 
   input.typed.types[1].size.factor = 2.0f;
   Console console(true, false);
   std::vector<std::string> notes;
-  const std::vector<bool> which = types_to_estimate(p, input, false, notes, console);
+  std::vector<std::string> warnings;
+  const std::vector<bool> which = types_to_estimate(p, input, false, notes, warnings);
   CHECK(which == std::vector<bool>{false, true});
   CHECK(notes.empty());
   estimate_smoothing_lengths(p, input, which, notes, console);
@@ -80,13 +81,14 @@ TEST_CASE("hsml stage: size_estimate = auto keeps the file's varying smoothing l
   std::vector<std::string> notes;
   // Varying: SPH smoothing lengths, kept as read.
   ParticleSet varying = line_of(10, [](int i) { return 0.5f + 0.1f * float(i); });
-  CHECK(types_to_estimate(varying, auto_sizes(4), false, notes, console) == std::vector<bool>{false});
+  std::vector<std::string> warnings;
+  CHECK(types_to_estimate(varying, auto_sizes(4), false, notes, warnings) == std::vector<bool>{false});
   CHECK(notes.empty());
   CHECK(varying.hsml[3] == doctest::Approx(0.8f));
   // One value for all (ChaNGa's hsmooth holds the softening; zeros would be dropped as invalid):
   // the placeholder 1 now, then the 4 nearest, and a note naming the field and the value.
   ParticleSet softening = line_of(10, [](int) { return 0.0f; });
-  const std::vector<bool> which = types_to_estimate(softening, auto_sizes(4), false, notes, console);
+  const std::vector<bool> which = types_to_estimate(softening, auto_sizes(4), false, notes, warnings);
   CHECK(which == std::vector<bool>{true});
   REQUIRE(notes.size() == 1);
   CHECK(notes[0].find("the file's hsmooth of type 0 is one value for all 10 particles (0)") != std::string::npos);
@@ -98,11 +100,10 @@ TEST_CASE("hsml stage: size_estimate = auto keeps the file's varying smoothing l
   // An MPI process's share cannot look for neighbours elsewhere: it keeps the values (and warns).
   notes.clear();
   ParticleSet share = line_of(10, [](int) { return 0.25f; });
-  Console holding{Console::Holding{}};
-  CHECK(types_to_estimate(share, auto_sizes(4), true, notes, holding) == std::vector<bool>{false});
-  const std::vector<std::string> warned = holding.held_warnings();
-  REQUIRE(warned.size() == 1);
-  CHECK(warned[0].find("they are drawn with it, as the estimate from neighbours needs one process") !=
+  CHECK(warnings.empty());
+  CHECK(types_to_estimate(share, auto_sizes(4), true, notes, warnings) == std::vector<bool>{false});
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("they are drawn with it, as the estimate from neighbours needs one process") !=
         std::string::npos);
   CHECK(notes.empty());
   CHECK(share.hsml[5] == 0.25f);

@@ -231,6 +231,30 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   };
   const std::string image = dir.file("never.tga");
   one_error(mpirun(3, par + " size_estimate0=knn outfile=" + image), "size_estimate0 = knn cannot run with 3", image);
+  // A type the snapshot has none of is skipped under MPI too (its smoothing lengths are not
+  // estimated, which several processes could not do), with one warning.
+  const CommandResult skipped = mpirun(2, par + " ptypes=2 ptype1=4 palette1=ice outfile=" + dir.file("skip.tga"));
+  INFO(skipped.err);
+  CHECK(skipped.status == 0);
+  CHECK(std::count(skipped.err.begin(), skipped.err.end(), '\n') == 1);
+  CHECK(skipped.err.find("holds no particles of type 4") != std::string::npos);
+  // Smoothing lengths the file gives as one value for all cannot be estimated by several
+  // processes: kept, and said once.
+  GadgetTestFile one_value;
+  one_value.npart = one_value.npart_total = {2000, 0, 0, 0, 0, 0};
+  one_value.box_size = 100;
+  GadgetTestBlock pos{"POS", {}, 4}, hsml{"HSML", std::vector<double>(2000, 0.5), 4};
+  for (int i = 0; i < 2000; ++i)
+    pos.values.insert(pos.values.end(), {40.0 + i % 20, 40.0 + i / 20 % 10, 50.0 + i / 200});
+  one_value.blocks = {pos, hsml};
+  one_value.write(dir.file("one_value"));
+  const std::string one_par = dir.write(
+      "one.par", "simtype = 2\ninfile = " + dir.file("one_value") + "\npalette0 = fire\nbrightness0 = 1\n" + camera);
+  const CommandResult constant = mpirun(2, one_par + " outfile=" + dir.file("one_value.tga"));
+  INFO(constant.err);
+  CHECK(constant.status == 0);
+  CHECK(std::count(constant.err.begin(), constant.err.end(), '\n') == 1);
+  CHECK(constant.err.find("is one value for all") != std::string::npos);
   // What every process meets names none of them.
   const CommandResult all = mpirun(2, par + " fov=200 outfile=" + image);
   one_error(all, "fov", image);

@@ -31,7 +31,7 @@ std::string usage_text() {
          "  --host ADDR the address --serve listens on (default 127.0.0.1, this machine only)\n"
          "\n"
          "Every image is written with <image>.used.par beside it: all parameters the run used,\n"
-         "defaults marked. The README lists the supported keys.\n"
+         "defaults marked. docs/parameters.md lists every key; the README, the first ones.\n"
          "Exit status: 0 success, 1 a problem with the input or parameters, 2 an internal error.\n";
 }
 

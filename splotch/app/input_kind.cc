@@ -154,7 +154,7 @@ InputKind input_kind(const std::string& path) {
 ParamFile read_parameter_file(const std::string& path) {
   const InputKind k = input_kind(path);
   const std::string what = "'" + path + "' is ";
-  const std::string how = " (README: A minimal parameter file)";
+  const std::string how = " (README: Example parameter files)";
   switch (k.kind) {
     case InputKind::Kind::snapshot:  // a first picture, with the choices of splotch --init
       return starter_parameters(path, *k.format);

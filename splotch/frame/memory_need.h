@@ -5,8 +5,8 @@
 // The estimate follows the pipeline's peak: the particle set as read (4 bytes a field), plus what
 // the largest stage adds to it (the draw-order keys and their sort with a_eq_e = FALSE; the tree
 // of size_estimate = knn, freed before the render), plus the image. The bytes were measured with
-// the run report's peak memory on the benchmark snapshot (1e6 to 1e8 particles, 800^2 and 2048^2;
-// README, "Memory"): the estimate is within 10% of it.
+// the run report's peak memory on the benchmark snapshot (1e6 to 1e8 particles, 800^2 and
+// 2048^2): the estimate is within 10% of it.
 #pragma once
 
 #include <cstddef>

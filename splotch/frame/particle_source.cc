@@ -393,6 +393,7 @@ class ShareSource : public ParticleSource {
     report_ = &report;
     report.particles_read = comm_.sum(loaded_.read);  // what all processes read
     report.particles_dropped = comm_.sum(loaded_.dropped);
+    report.notes.insert(report.notes.end(), loaded_.notes.begin(), loaded_.notes.end());
     if (report.particles_read == report.particles_dropped)
       throw UserError("'" + request_.path + "' holds no particle that can be drawn");
     if (request_.keep_fraction < 1 && comm_.sum(loaded_.particles.size()) == 0)

@@ -32,7 +32,7 @@ bool one_value(const float* v, std::size_t lo, std::size_t hi) {
 }  // namespace
 
 std::vector<bool> types_to_estimate(ParticleSet& p, const SnapshotRequest& input, bool alone,
-                                    std::vector<std::string>& notes, Console& console) {
+                                    std::vector<std::string>& notes, std::vector<std::string>& warnings) {
   std::vector<bool> which(input.typed.types.size(), false);
   if (!has_particle_types(input.format)) return which;
   for (std::size_t n = 0; n < which.size(); ++n) {
@@ -46,12 +46,12 @@ std::vector<bool> types_to_estimate(ParticleSet& p, const SnapshotRequest& input
                              std::to_string(hi - lo) + " particles (" + value +
                              "): a softening or a placeholder, not SPH smoothing lengths";
     if (alone) {
-      console.warning(what +
-                      "; they are drawn with it, as the estimate from neighbours needs one process (give "
-                      "size_fix" +
-                      N + " for another length, or size_estimate" + N +
-                      " = none to keep this one "
-                      "without this warning)");
+      warnings.push_back(what +
+                         "; they are drawn with it, as the estimate from neighbours needs one process (give "
+                         "size_fix" +
+                         N + " for another length, or size_estimate" + N +
+                         " = none to keep this one "
+                         "without this warning)");
       continue;
     }
     std::fill(p.hsml.begin() + std::ptrdiff_t(lo), p.hsml.begin() + std::ptrdiff_t(hi), 1.0f);

@@ -20,9 +20,9 @@ namespace splotch {
 // invalid ones are dropped): those that asked for it, and those of size_estimate = auto whose
 // values are all one, which get the placeholder 1 (a zero would drop them) and a line in `notes`.
 // `alone`: an MPI process's share, which cannot estimate (its neighbours are on other processes):
-// such values are kept, with a warning.
+// such values are kept, with a line in `warnings` (every process meets it alike; one says it).
 std::vector<bool> types_to_estimate(ParticleSet& particles, const SnapshotRequest& input, bool alone,
-                                    std::vector<std::string>& notes, Console& console);
+                                    std::vector<std::string>& notes, std::vector<std::string>& warnings);
 
 // Replaces the placeholder smoothing lengths of the types `which` marks. The particles of a render
 // type are contiguous (readers deliver them so, and dropping keeps the order). A type of a single

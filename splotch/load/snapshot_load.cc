@@ -116,7 +116,9 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
   console.end_progress();
   out.read = out.particles.size();
   for (const std::string& w : out.particles.warnings) console.warning(w);
-  const std::vector<bool> estimate = types_to_estimate(out.particles, input, share, out.notes, console);
+  const std::vector<bool> estimate = types_to_estimate(out.particles, input, share, out.notes, out.shared_warnings);
+  if (!share)
+    for (const std::string& w : out.shared_warnings) console.warning(w);
   const DroppedParticles dropped = drop_invalid_particles(out.particles);
   warn_dropped(dropped, out.read, input.path, console);
   out.dropped = dropped.total();
@@ -246,6 +248,7 @@ LoadedSnapshot load_snapshot_share(const SnapshotRequest& shared, const std::vec
   std::vector<std::uint64_t> all = {out.read, d.bad_position, d.bad_hsml, d.bad_value};
   comm.sum(all);
   warn_dropped({all[1], all[2], all[3]}, all[0], input.path, console);
+  for (const std::string& w : out.shared_warnings) console.warning(w);  // (said by the process that speaks)
   return out;
 }
 

@@ -38,6 +38,9 @@ struct LoadedSnapshot {
   mutable std::optional<Framing> framing;
   std::vector<std::pair<std::string, double>> stages;  // read, hsml, normalize: seconds
   std::vector<std::string> notes;                      // for the run's report: smoothing lengths estimated after all
+  // An MPI share's warnings that every process meets alike, for one to say (a single process's
+  // load says them itself).
+  std::vector<std::string> shared_warnings;
 
   std::size_t bytes() const;  // of the particle arrays
   double seconds() const;     // the stages' sum

@@ -66,7 +66,7 @@ std::vector<SceneFrame> parse_scene_file(const std::string& text, const std::str
           if (!key_kind(key) && original_key_without_effect(key).empty()) {
             const std::string meant = did_you_mean(key, 8);
             problems.push_back(where + ": " + key + " is not a key splotch reads" +
-                               (meant.empty() ? " (the README lists them)" : ": did you mean " + meant + "?"));
+                               (meant.empty() ? " (docs/parameters.md lists them)" : ": did you mean " + meant + "?"));
           }
         continue;
       }

@@ -301,7 +301,13 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
       empty_types.push_back("ptype" + n + " = " + std::to_string(r.file_type));
     }
     const std::string size = read_type_sizes(p, n, r, found, gadget, notes);
-    if (!found || found->count > 0) sizes.push_back(size);
+    if (!found || found->count > 0) {
+      sizes.push_back(size);
+    } else {  // skipped: nothing to size (and no estimate for an MPI run to refuse)
+      r.size_estimate = SizeEstimate::none;
+      r.estimate_if_constant = false;
+      r.size_fix = 1;
+    }
     r.colour = quantity_request(p, "color", n, label(p, "color_label" + n, ""), gadget ? r.file_type : -1, notes);
     r.vector_colour = p.get<bool>("color_is_vector" + n, false);
     r.intensity =

@@ -96,8 +96,8 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
   comment("# A parameter file for " + absolute_path(path) + ", written by `splotch --init` from");
   comment("# its headers and field lists. Render it with `bin/splotch THIS_FILE [key=value ...]`");
   comment("# (key=value arguments override the file); `bin/splotch --info " + path + "`");
-  comment("# lists every field of every type. Each key below can be changed; the README's parameter");
-  comment("# table lists them all.");
+  comment("# lists every field of every type. Each key below can be changed; docs/parameters.md");
+  comment("# lists them all.");
   comment("");
   comment("# the snapshot");
   key("simtype", std::to_string(simtype_number(format)),
