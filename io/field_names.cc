@@ -19,6 +19,11 @@ const Alias aliases[] = {
     {"starformationrate", "SFR"}, {"starformationrates", "SFR"}, {"stellarformationtime", "AGE"},
     {"metallicity", "Z"},         {"metallicities", "Z"},        {"potential", "POT"},
     {"potentials", "POT"},
+    // Tipsy's record fields, so that a Tipsy parameter file's labels find the same fields
+    // elsewhere (rho on an HDF5 snapshot finds Density).
+    {"rho", "RHO"},               {"hsmooth", "HSML"},           {"pos", "POS"},
+    {"vel", "VEL"},               {"mass", "MASS"},              {"temp", "TEMP"},
+    {"temperature", "TEMP"},      {"metals", "Z"},               {"phi", "POT"},
 };
 
 }  // namespace
@@ -31,7 +36,7 @@ std::string lower_case(std::string s) {
 std::string gadget_block_label(const std::string& name) {
   const std::string key = lower_case(name);
   for (const Alias& a : aliases)
-    if (key == a.dataset) return a.block;
+    if (key == a.dataset || key == lower_case(a.block)) return a.block;  // (u and U, hsml and HSML alike)
   return name;
 }
 

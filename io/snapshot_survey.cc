@@ -45,12 +45,30 @@ bool gadget_block_holds(const GadgetFile& f, const std::string& label, int t) {
   } catch (const UserError&) { return false; }
 }
 
+// Per type, the totals the first file's header gives for the whole snapshot, where it gives them
+// (writers that leave them 0, or one file alone, have its own counts): so that a snapshot of many
+// files is surveyed from one header, not all of them, as every settings reading does it (each MPI
+// process, each frame of a scene, each picture of the server). The high words only where sensible:
+// some writers leave garbage there.
+std::vector<std::uint64_t> header_totals(const GadgetHeader& h, std::size_t files) {
+  std::vector<std::uint64_t> total(gadget_types, 0);
+  std::uint64_t all = 0;
+  for (int t = 0; t < gadget_types; ++t) {
+    const std::uint64_t high = h.npart_total_high[std::size_t(t)];
+    total[std::size_t(t)] = files == 1 ? h.npart[std::size_t(t)]
+                                       : h.npart_total[std::size_t(t)] + (high < 1024 ? high << 32 : 0);
+    all += total[std::size_t(t)];
+  }
+  return all > 0 ? total : std::vector<std::uint64_t>();
+}
+
 SnapshotSurvey survey_gadget(const std::vector<std::string>& files, std::optional<bool> swap_endian) {
   TypedSnapshotRequest request;
   request.files = files;
   request.swap_endian = swap_endian;
-  const std::vector<std::vector<std::uint64_t>> counts = gadget_file_counts(request);
-  const std::vector<std::uint64_t> total = totals(counts);
+  std::vector<std::uint64_t> total = header_totals(GadgetFile(files[0], swap_endian).header(), files.size());
+  std::vector<std::vector<std::uint64_t>> counts;  // [file][type], read only where the header has no totals
+  if (total.empty()) total = totals(counts = gadget_file_counts(request));
   SnapshotSurvey s;
   s.format = SnapshotFormat::gadget;
   std::unique_ptr<GadgetFile> first;
@@ -61,8 +79,8 @@ SnapshotSurvey survey_gadget(const std::vector<std::string>& files, std::optiona
     ts.count = std::size_t(t) < total.size() ? total[std::size_t(t)] : 0;
     // The fields of the first file with particles of the type.
     for (std::size_t k = 0; k < files.size() && ts.count > 0; ++k) {
-      if (counts[k][std::size_t(t)] == 0) continue;
       const GadgetFile f(files[k], swap_endian);
+      if (f.header().npart[std::size_t(t)] == 0) continue;
       if (gadget_block_holds(f, "HSML", t)) ts.smoothing = "HSML";
       if (gadget_block_holds(f, "RHO", t)) ts.density = "RHO";
       ts.has_mass = f.header().mass[std::size_t(t)] != 0 || gadget_block_holds(f, "MASS", t);
@@ -80,8 +98,16 @@ SnapshotSurvey survey_gadget(const std::vector<std::string>& files, std::optiona
 SnapshotSurvey survey_hdf5(const std::vector<std::string>& files) {
   TypedSnapshotRequest request;
   request.files = files;
-  const std::vector<std::vector<std::uint64_t>> counts = hdf5_file_counts(request);
-  const std::vector<std::uint64_t> total = totals(counts);
+  std::vector<std::uint64_t> total;  // NumPart_Total of the first file, where it gives one
+  {
+    const Hdf5File first(files[0]);
+    const Hdf5Header& h = first.header();
+    total = files.size() == 1 ? h.npart : h.npart_total;
+    std::uint64_t all = 0;
+    for (std::uint64_t n : total) all += n;
+    if (all == 0) total.clear();
+  }
+  if (total.empty()) total = totals(hdf5_file_counts(request));
   SnapshotSurvey s;
   s.format = SnapshotFormat::hdf5;
   for (std::size_t t = 0; t < total.size(); ++t) {
@@ -90,8 +116,8 @@ SnapshotSurvey survey_hdf5(const std::vector<std::string>& files) {
     ts.name = gadget_type_name(int(t));
     ts.count = total[t];
     for (std::size_t k = 0; k < files.size() && ts.count > 0; ++k) {
-      if (t >= counts[k].size() || counts[k][t] == 0) continue;
       const Hdf5File f(files[k]);
+      if (f.header().count(int(t)) == 0) continue;
       if (const auto h = f.find(int(t), "HSML")) ts.smoothing = h->name;
       if (const auto rho = f.find(int(t), "RHO")) ts.density = rho->name;
       ts.has_mass = f.header().mass_of(int(t)) != 0 || f.find(int(t), "MASS").has_value();

@@ -30,7 +30,7 @@ struct Alias {
 const Alias aliases[] = {
     {"MASS", "mass"},        {"POS", "pos"},           {"VEL", "vel"},       {"RHO", "rho"},
     {"HSML", "hsmooth"},     {"Z", "metals"},          {"POT", "phi"},       {"AGE", "tform"},
-    {"temperature", "temp"}, {"temperatures", "temp"}, {"softening", "eps"}, {"softenings", "eps"},
+    {"TEMP", "temp"},        {"temperatures", "temp"}, {"softening", "eps"}, {"softenings", "eps"},
 };
 
 // Header bytes: double time, then int nbodies, ndim, nsph, ndark, nstar.

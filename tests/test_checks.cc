@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "splotch/settings/known_keys.h"
 #include "tests/gadget_test_file.h"
 #include "tests/snapshot_test_data.h"
 #include "tests/test_support.h"
@@ -143,4 +144,40 @@ TEST_CASE("checks: a palette by its bare name; infile naming a directory; an ima
                                  " ends in .fits, which is no image type written "
                                  "here: the picture goes to "));
   }
+}
+
+TEST_CASE("checks: every key a run looks up is a known key (scene headers and did-you-mean rely on the list)") {
+  Snapshot s;
+  std::vector<std::string> records;
+  // A typed snapshot with many keys, alone and as a first picture, and the raw demo.
+  CHECK(run_command("bin/splotch " + s.par +
+                    " ptypes=2 ptype1=1 palette1=ice color_label0=RHO color_log0=TRUE intensity_label0=U "
+                    "colorbar=TRUE boost_fraction=0.5 EyeSeparation=0 outfile=" +
+                    s.dir.path("a.png"))
+            .status == 0);
+  records.push_back(read_file(s.dir.path("a.png.used.par")));
+  char here[4096];
+  REQUIRE(::getcwd(here, sizeof here));
+  CHECK(run_command("cd " + s.dir.path() + " && " + std::string(here) + "/bin/splotch " + s.snap).status == 0);
+  records.push_back(read_file(s.dir.path("snap_010.png.used.par")));
+  REQUIRE(run_command("bin/make_demo --n 2000 --out " + s.dir.path("demo.bin")).status == 0);
+  CHECK(
+      run_command("bin/splotch testdata/demo.par infile=" + s.dir.path("demo.bin") + " outfile=" + s.dir.path("d.png"))
+          .status == 0);
+  records.push_back(read_file(s.dir.path("d.png.used.par")));
+  int keys = 0;
+  for (const std::string& record : records) {
+    std::size_t at = 0;
+    while (at < record.size()) {
+      const std::size_t end = record.find('\n', at);
+      const std::string line = record.substr(at, end - at);
+      at = end == std::string::npos ? record.size() : end + 1;
+      if (line.empty() || line[0] == '#' || line.find(" = ") == std::string::npos) continue;
+      const std::string key = line.substr(0, line.find(" = "));
+      INFO(key);
+      CHECK(key_kind(key) != nullptr);
+      ++keys;
+    }
+  }
+  CHECK(keys > 60);
 }

@@ -81,6 +81,15 @@ TEST_CASE("mpi_launch: a launcher known by the variables it sets in each process
   CHECK(bare.warning.find("one of 4 tasks") != std::string::npos);
   CHECK(bare.warning.find("srun --mpi=pmix") != std::string::npos);
   CHECK(launch_with({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "1"}}).warning == "");
+  // MVAPICH2's mpirun_rsh, Cray's PALS and ALPS, Flux.
+  CHECK(launch_with({{"MV2_COMM_WORLD_RANK", "1"}}).by == "MV2_COMM_WORLD_RANK");
+  CHECK(launch_with({{"PALS_RANKID", "0"}}).by == "PALS_RANKID");
+  CHECK(launch_with({{"ALPS_APP_PE", "3"}}).by == "ALPS_APP_PE");
+  CHECK(launch_with({{"FLUX_TASK_RANK", "2"}}).by == "FLUX_TASK_RANK");
+  // SPLOTCH_MPI decides where it is given: 1 starts MPI, 0 not (even under a known launcher).
+  CHECK(launch_with({{"SPLOTCH_MPI", "1"}}).by == "SPLOTCH_MPI");
+  CHECK(launch_with({{"SPLOTCH_MPI", "0"}, {"OMPI_COMM_WORLD_SIZE", "4"}}).by == "");
+  CHECK(launch_with({{"SPLOTCH_MPI", "0"}, {"SLURM_PROCID", "1"}, {"SLURM_STEP_NUM_TASKS", "4"}}).warning == "");
 }
 
 TEST_CASE("mpi: bin/splotch_mpi started without a launcher is the default build: the same words, statuses, picture") {

@@ -150,6 +150,33 @@ TEST_CASE("serve: of one browser's views waiting, only the newest is drawn; brow
   CHECK(drawn == std::vector<std::string>{"a:0", "a:50", "b:b"});
 }
 
+TEST_CASE("serve: a view refused for a full queue (503) leaves its browser's picture being drawn as it was") {
+  Gate gate(false);
+  ViewQueue queue(
+      [&](const ViewJob& job) {
+        gate.pass();
+        const bool cancelled = job.cancelled && *job.cancelled;
+        return ViewResult{200, "text/plain", cancelled ? "cancelled" : "drawn", {}, nullptr};
+      },
+      1);  // one browser may wait
+  std::optional<ViewResult> a, b;
+  std::thread first([&] { a = queue.submit(ViewJob{"a", {{"n", "0"}}, false}); });
+  gate.wait_entered(1);  // a's picture is being drawn
+  std::thread second([&] { b = queue.submit(ViewJob{"b", {{"n", "1"}}, false}); });
+  wait_until([&] { return queue.waiting() == 1; });
+  // a's newer view finds the queue full: refused, and a's picture is still wanted.
+  const std::optional<ViewResult> refused = queue.submit(ViewJob{"a", {{"n", "2"}}, false});
+  REQUIRE(refused);
+  CHECK(refused->status == 503);
+  gate.set(true);
+  first.join();
+  second.join();
+  REQUIRE(a);
+  CHECK(a->body == "drawn");
+  REQUIRE(b);
+  CHECK(b->body == "drawn");
+}
+
 TEST_CASE("serve: stopping the queue answers the views waiting (503) and finishes the one being drawn") {
   Gate gate(false);
   ViewQueue queue([&](const ViewJob& job) {
@@ -344,6 +371,14 @@ TEST_CASE("serve over HTTP: the token, refused requests answered 400 while servi
   CHECK(client.Get("/nothing?token=s3cret")->status == 404);
   CHECK(client.Post("/view?token=s3cret&client=a", "x", "text/plain")->status != 200);
   CHECK(raw_exchange(server.port, "GARBAGE\r\n\r\n").find(" 400 ") != std::string::npos);
+  // Another method than GET: 405, and the connection ends, its body unread and never taken for the
+  // next request (here a GET of the token's /info, which would be answered 200).
+  const std::string smuggled = "GET /info?token=s3cret HTTP/1.1\r\nHost: x\r\n\r\n";
+  const std::string post =
+      raw_exchange(server.port, "POST /info HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(smuggled.size()) +
+                                    "\r\n\r\n" + smuggled);
+  CHECK(post.find(" 405 ") != std::string::npos);
+  CHECK(post.find(" 200 ") == std::string::npos);
   CHECK(raw_exchange(server.port, std::string(20000, 'A') + "\r\n\r\n").find(" 4") != std::string::npos);
   CHECK(client.Get("/par?token=s3cret&client=a")->status == 404);  // no full picture of a's yet
 

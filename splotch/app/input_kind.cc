@@ -86,6 +86,7 @@ InputKind input_kind(const std::string& path) {
   InputKind k;
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
+    const int why = errno;  // (before the looks at other names)
     k.first_file = first_file_of(path);
     if (!k.first_file.empty()) {  // a snapshot's name, as infile takes it
       k.kind = InputKind::Kind::snapshot;
@@ -94,7 +95,7 @@ InputKind input_kind(const std::string& path) {
       return k;
     }
     k.kind = InputKind::Kind::missing;
-    k.description = std::strerror(errno);
+    k.description = std::strerror(why);
     return k;
   }
   if (S_ISDIR(st.st_mode)) {
@@ -178,6 +179,9 @@ ParamFile read_parameter_file(const std::string& path) {
 
 std::string init_parameter_text(const std::string& path) {
   const InputKind k = input_kind(path);
+  if (k.kind == InputKind::Kind::snapshot && absolute_path(path).find('#') != std::string::npos)
+    throw UserError("'" + path + "' holds '#', which starts a comment in a parameter file: link the snapshot under " +
+                    "a name without one (ln -s), or render it without a parameter file: bin/splotch '" + path + "'");
   if (k.kind == InputKind::Kind::snapshot) return starter_parameter_text(path, *k.format);
   if (k.kind == InputKind::Kind::missing) throw UserError("cannot open '" + path + "': " + k.description);
   throw UserError("--init writes a parameter file for a snapshot (Gadget, HDF5 or Tipsy), and '" + path + "' is " +

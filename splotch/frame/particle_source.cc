@@ -38,7 +38,9 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
   int motion = 0;
   if (has_particle_types(s.input.format))
     for (const RenderTypeRequest& r : s.input.typed.types) {
-      shape.knn |= r.size_estimate == SizeEstimate::knn || r.estimate_if_constant;
+      // (not for smoothing lengths the file gives, which turn into an estimate only where they
+      // are one value for all: counting a tree for every such run would refuse many that fit)
+      shape.knn |= r.size_estimate == SizeEstimate::knn;
       motion = std::max(motion, r.motion);
     }
   shape.fields += (motion > 0 ? 2 : 0) + (motion > 1 ? 3 : 0);  // the IDs (8 bytes), the velocities
@@ -283,6 +285,11 @@ class InterpolationSource : public ParticleSource {
                        number_text(a.particles.time) +
                        "): there is no time between them for the velocities to span, so the particles move on the "
                        "cubic without them; check the snapshots, or use interpolation_mode = 1");
+    if (in.options.mode == 2 && comoving_times(a.particles, b.particles) &&
+        (a.particles.redshift < 0 || b.particles.redshift < 0))
+      report.notes.push_back("interpolation_mode = 2: the snapshots' headers give no redshift, and their times (" +
+                             number_text(a.particles.time) + ", " + number_text(b.particles.time) +
+                             ") are taken as scale factors of a cosmological run (hubble, omega, lambda)");
     if (in.options.mode == 2 && b.particles.time > a.particles.time && !comoving_times(a.particles, b.particles))
       report.notes.push_back("interpolation_mode = 2: the snapshots' header times (" + number_text(a.particles.time) +
                              ", " + number_text(b.particles.time) +

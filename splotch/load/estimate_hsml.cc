@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "params/number_text.h"
+#include "params/user_error.h"
 #include "splotch/load/knn_hsml.h"
 #include "splotch/stages/camera_placement.h"
 
@@ -45,6 +46,9 @@ std::vector<bool> types_to_estimate(ParticleSet& p, const SnapshotRequest& input
     const std::string what = "the file's " + r.size.label + " of type " + N + " is one value for all " +
                              std::to_string(hi - lo) + " particles (" + value +
                              "): a softening or a placeholder, not SPH smoothing lengths";
+    if (alone && !(p.hsml[lo] > 0))  // kept, every particle would be dropped as invalid
+      throw UserError(what + ", and none is above 0; the estimate from neighbours needs one process: give size_fix" +
+                      N + " for one length for all, or run it with one process");
     if (alone) {
       warnings.push_back(what +
                          "; they are drawn with it, as the estimate from neighbours needs one process (give "

@@ -1,6 +1,7 @@
 #include "splotch/scene/scene_run.h"
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -241,6 +242,28 @@ void sum_over_processes(SceneSummary& summary, const Comm& comm) {
   for (std::size_t k = 0; k < 2; ++k) *seconds[k] = 1e-3 * double(all[6 + k]);
 }
 
+// A movie whose frames each chose their own exposure would flicker: the first frame's choice,
+// where it was the default (neither exposure nor a brightnessN given), holds for the frames after
+// it. Rank 0 finished the picture and chose it: an MPI run's processes take it from there, so that
+// their settings agree. (Frames dealt out to processes each choose their own: said once, below.)
+void keep_default_exposure(ParamFile& params, const RunReport& r, const Comm* comm, std::size_t k,
+                           const std::string& origin, Console& speaker) {
+  double chosen = r.default_exposure;
+  if (comm && comm->size() > 1) {
+    std::vector<std::uint64_t> bits(1);
+    std::memcpy(bits.data(), &chosen, sizeof chosen);
+    comm->broadcast(bits);
+    std::memcpy(&chosen, bits.data(), sizeof chosen);
+  }
+  if (!(chosen > 0)) return;
+  params.set("exposure", number_text(chosen),
+             "exposure = auto of frame " + std::to_string(k + 1) + " (" + origin + ")");
+  speaker.report("  note: exposure = auto (neither exposure nor a brightnessN is given) chose " + number_text(chosen) +
+                 " for frame " + std::to_string(k + 1) +
+                 ", and the frames after it keep that (a movie that does not flicker; give exposure = auto for a "
+                 "choice in each frame, or a number)\n");
+}
+
 }  // namespace
 
 ReadAhead read_ahead_mode(ParamFile& params) {
@@ -302,6 +325,11 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     });
   }
   Console& speaker = deal && process_console ? *process_console : console;
+  if (deal && !params.has("exposure") && comm->root())
+    console.warning(
+        "frames dealt out to processes each choose their exposure (neither exposure nor a brightnessN "
+        "is given): a movie may flicker; give exposure a number (a frame's used.par has the one it "
+        "chose), or brightnessN");
   std::unique_ptr<SharedCounter> dealer;
   if (deal) dealer = std::make_unique<SharedCounter>(*comm);
   // Frames in turn, or as dealt out: a process asks for its next frame as soon as the current one
@@ -347,16 +375,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     try {
       ParamFile p = frame_params(k);
       const RunReport r = render_frame(p, speaker, options);
-      // A movie whose frames each chose their own exposure would flicker: the first frame's
-      // choice, where it was the default, holds for the frames after it.
-      if (r.default_exposure > 0 && !params.has("exposure")) {
-        params.set("exposure", number_text(r.default_exposure),
-                   "exposure = auto of frame " + std::to_string(k + 1) + " (" + f.origin + ")");
-        speaker.report("  note: exposure = auto (neither exposure nor a brightnessN is given) chose " +
-                       number_text(r.default_exposure) + " for frame " + std::to_string(k + 1) +
-                       ", and the frames after it keep that (a movie that does not flicker; give exposure = auto "
-                       "for a choice in each frame, or a number)\n");
-      }
+      if (!deal && !params.has("exposure")) keep_default_exposure(params, r, comm, k, f.origin, speaker);
       if (r.skipped)
         tally.skipped(k, f.origin, r);
       else

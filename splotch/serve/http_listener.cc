@@ -14,6 +14,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <system_error>
+#include <thread>
 
 #include "params/user_error.h"
 
@@ -208,7 +210,12 @@ void HttpListener::listen(const Answer& answer) {
     }
     connections_.push_back(Connection{fd, {}, false});
     Connection& c = connections_.back();
-    c.thread = std::thread([this, &c, &answer] { serve(c, answer); });
+    try {
+      c.thread = std::thread([this, &c, &answer] { serve(c, answer); });
+    } catch (const std::system_error&) {  // no thread to be had (EAGAIN): this connection is refused
+      ::close(fd);
+      connections_.pop_back();
+    }
   }
   reap(true);
   listening_ = false;

@@ -230,7 +230,13 @@ int HttpServer::bind() { return impl_->listener.bind(impl_->options.host, impl_-
 
 void HttpServer::listen() {
   impl_->listener.listen([this](httplib::Stream& stream, bool last, bool& closed) {
-    return impl_->server.process_request(stream, last, closed, nullptr);
+    // A request of another method than GET is refused with its body unread: the connection then
+    // ends, so that the body is not taken for the next request.
+    bool get = true;
+    const bool ok = impl_->server.process_request(stream, last, closed,
+                                                  [&get](httplib::Request& req) { get = req.method == "GET"; });
+    closed = closed || !get;
+    return ok;
   });
 }
 

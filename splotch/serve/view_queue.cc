@@ -38,16 +38,17 @@ std::optional<ViewResult> ViewQueue::submit(ViewJob job, const std::function<boo
   if (!job.cancelled) job.cancelled = std::make_shared<std::atomic<bool>>(false);
   const std::uint64_t ticket = ++next_ticket_;
   const std::string client = job.client;  // (the job is moved below)
+  const auto it = waiting_.find(client);
+  // (refused before anything of the client's is given up: a refusal leaves its picture drawn)
+  if (it == waiting_.end() && waiting_.size() >= max_waiting_)
+    return busy(std::to_string(waiting_.size()) + " browsers are waiting for pictures; try again in a moment");
   // The client's picture being drawn is no longer wanted: this one replaces it.
   if (drawing_ && drawing_client_ == client) *drawing_cancelled_ = true;
-  const auto it = waiting_.find(client);
   if (it != waiting_.end()) {  // the newer view takes the older one's place in the turn
     dropped_.insert(it->second.ticket);
     ++superseded_;
     it->second = {ticket, std::move(job)};
   } else {
-    if (waiting_.size() >= max_waiting_)
-      return busy(std::to_string(waiting_.size()) + " browsers are waiting for pictures; try again in a moment");
     turn_.push_back(client);
     waiting_.emplace(client, Waiting{ticket, std::move(job)});
   }

@@ -277,7 +277,7 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   const SurveyOf survey = [&]() -> const SnapshotSurvey* {
     if (!surveyed) try {
         surveyed.emplace(survey_snapshot(hdf5 ? SnapshotFormat::hdf5 : in.format, o.files, o.swap_endian));
-      } catch (const UserError&) { surveyed.emplace(); }
+      } catch (const std::exception&) { surveyed.emplace(); }  // (the reader says what is wrong, if it is)
     return *surveyed ? &**surveyed : nullptr;
   };
   std::vector<std::string> sizes, empty_types;

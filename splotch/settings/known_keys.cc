@@ -87,6 +87,8 @@ const std::map<std::string, KeyKind>& global_keys() {
       {"btile_writes", KeyKind::text},
       {"gpu_chunk_particles", KeyKind::integer},
       {"tile_boundary_width", KeyKind::integer},
+      {"tile_x-side", KeyKind::integer},
+      {"tile_y-side", KeyKind::integer},
       {"memory_check", KeyKind::boolean},
       {"scene_file", KeyKind::text},
       {"scene_start", KeyKind::integer},

@@ -18,7 +18,8 @@ namespace {
 
 // The snapshot's files, found as a parameter file naming it with infile finds them.
 std::vector<std::string> files_of(const std::string& path, SnapshotFormat format) {
-  ParamFile p = ParamFile::parse("infile = " + path + "\n", path);
+  ParamFile p = ParamFile::parse("", path);
+  p.set("infile", path, path);  // (not through the text, where a '#' in the path would start a comment)
   if (format == SnapshotFormat::hdf5)
     return snapshot_files(p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; });
   if (format == SnapshotFormat::gadget)
@@ -152,7 +153,10 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
 }
 
 ParamFile starter_parameters(const std::string& path, SnapshotFormat format) {
-  return ParamFile::parse(starter_parameter_text(path, format), path + " [--init]");
+  ParamFile p = ParamFile::parse(starter_parameter_text(path, format), path + " [--init]");
+  // The path as it is: in the text, a '#' in it would start a comment.
+  p.set("infile", absolute_path(path), p.origin("infile"));
+  return p;
 }
 
 }  // namespace splotch

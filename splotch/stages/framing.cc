@@ -95,6 +95,8 @@ double& at(Vec3& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
 // Where to cut a periodic axis so that the particles lie together: the widest run of empty bins
 // (taken round the edge), when it is wider than an eighth of the box and does not hold the edge
 // already; -inf for no cut. `occupied`: the sample's count in each bin across the box.
+// A periodic axis with no such gap is cut at 0: its coordinates taken modulo the box, whatever
+// range the file wrote them in ([0, L) or [-L/2, L/2)).
 double periodic_cut(const std::uint64_t* occupied, double box) {
   const int bins = occupancy_bins;
   int best = 0, best_end = -1;  // the widest empty run and the bin after it
@@ -103,7 +105,7 @@ double periodic_cut(const std::uint64_t* occupied, double box) {
     if (run > best && run <= bins) best = run, best_end = (k + 1) % bins;
   }
   const int best_start = (best_end - best + bins) % bins;
-  if (best * 8 < bins || best == bins || best_start == 0 || best_start + best >= bins) return -HUGE_VAL;
+  if (best * 8 < bins || best == bins || best_start == 0 || best_start + best >= bins) return 0;
   return (best_start + 0.5 * best) * box / bins;
 }
 
@@ -180,7 +182,7 @@ Framing framing(const ParticleSet& p, bool periodic, const FramingReduction& red
     std::uint64_t below = 0, above = 0;
     for (k2 = 0; k2 < histogram_bins - 1 && (below += h[k2]) <= tail;) ++k2;
     for (k98 = histogram_bins - 1; k98 > 0 && (above += h[k98]) <= tail;) --k98;
-    if (cut[a] != -HUGE_VAL) {  // the whole extent as framed, to a bin
+    if (cut[a] != -HUGE_VAL) {  // a periodic axis: the whole extent as framed, to a bin
       at(f.whole.lo, a) = lo[a] + first * width[a];
       at(f.whole.hi, a) = lo[a] + (last + 1) * width[a];
     }
@@ -209,7 +211,7 @@ Framing framing(const ParticleSet& p, bool periodic, const FramingReduction& red
   // A group across a periodic edge, put back into the box where it can be: the same view, in the
   // coordinates the file has.
   for (int a = 0; a < 3; ++a) {
-    if (cut[a] == -HUGE_VAL || 0.5 * (at(f.box.lo, a) + at(f.box.hi, a)) < box) continue;
+    if (!(cut[a] > 0) || 0.5 * (at(f.box.lo, a) + at(f.box.hi, a)) < box) continue;
     for (BoundingBox* b : {&f.box, &f.whole}) at(b->lo, a) -= box, at(b->hi, a) -= box;
   }
   return f;
