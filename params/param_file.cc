@@ -107,7 +107,8 @@ ParamFile ParamFile::parse(const std::string& text, const std::string& name) {
     if (!split_assignment(line, key, value)) {
       // Said for the first few lines; a text that is mostly something else is not a parameter file.
       constexpr int said = 10;
-      if (++lines_without_assignment <= said)
+      p.lines_without_assignment_ = ++lines_without_assignment;
+      if (lines_without_assignment <= said)
         p.warnings_.push_back(where + ": line '" + line + "' has no '=' and is ignored");
       else if (lines_without_assignment == said + 1)
         p.warnings_.push_back(name + ": more lines without '=' follow, also ignored");
@@ -151,6 +152,13 @@ ParamFile ParamFile::read(const std::string& path) {
                     "' is larger than 1 MiB, which no parameter file is: is it the file you meant? (a "
                     "parameter file is key = value lines)");
   ParamFile p = parse(text, path);
+  // A text of a few keys among many other lines (a README, notes) is not meant as a parameter file:
+  // said at once, rather than as dozens of warnings and then what its stray keys lack.
+  if (!p.entries_.empty() && p.lines_without_assignment_ >= 10 &&
+      std::size_t(p.lines_without_assignment_) > 2 * p.entries_.size())
+    throw UserError("'" + path + "' is mostly lines that are no key = value (" +
+                    std::to_string(p.lines_without_assignment_) + ", and " + std::to_string(p.entries_.size()) +
+                    " keys): is it the file you meant? (" + p.warnings_.front() + ")");
   if (p.entries_.empty() && !p.warnings_.empty())
     throw UserError("'" + path + "' holds no key = value line: is it the file you meant? (" + p.warnings_.front() +
                     ")");
@@ -323,8 +331,8 @@ int typo_edits(const std::string& a, const std::string& b) {
 }
 
 bool within_typo(const std::string& typed, const std::string& meant) {
-  const int e = typo_edits(typed, meant);
-  return e > 0 && e <= (meant.size() >= 8 ? 2 : 1);
+  if (typed == meant) return false;
+  return typo_edits(typed, meant) <= (meant.size() >= 8 ? 2 : 1);  // (0: the case alone differs: Xres)
 }
 
 std::vector<std::string> ParamFile::unused_keys() const {

@@ -108,6 +108,7 @@ class ParamFile {
   std::vector<std::string> warnings_;
   bool gathering_ = false;
   std::vector<std::string> problems_;
+  int lines_without_assignment_ = 0;  // of the text parsed
 };
 
 // Edits that make `a` into `b`: a letter added, dropped or changed (case aside), or two neighbours

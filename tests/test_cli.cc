@@ -124,9 +124,10 @@ TEST_CASE("bin/splotch: a_eq_e = FALSE in file order (sort_type 0) gives one pic
 
 TEST_CASE("bin/splotch: unused keys are listed in one warning, a line each, with the key a typo most likely meant") {
   Scene s;
-  CommandResult r = s.run("camrea_x=3 sort_typ=2 palete0=fire colour_label0=RHO zzz=1");
+  CommandResult r = s.run("camrea_x=3 sort_typ=2 palete0=fire colour_label0=RHO zzz=1 Xres=64");
   CHECK(r.status == 0);
   CHECK(r.err.find("splotch: warning: parameters not used by this run (typos?):\n"
+                   "  Xres (command line): did you mean xres?\n"
                    "  camrea_x (command line): did you mean camera_x?\n"
                    "  colour_label0 (command line): did you mean color_label0?\n"
                    "  palete0 (command line): did you mean palette0?\n"
@@ -149,7 +150,10 @@ TEST_CASE("bin/splotch: unused keys are listed in one warning, a line each, with
 TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") {
   Scene s;
   SUBCASE("missing parameter file") {
-    check_user_error(run_command(splotch_binary + " " + s.dir.file("nope.par")), "cannot open parameter file", s.image);
+    check_user_error(run_command(splotch_binary + " " + s.dir.file("nope.par")),
+                     "cannot open '" + s.dir.file("nope.par") +
+                         "': No such file or directory (neither a parameter file nor a snapshot of that name",
+                     s.image);
   }
   SUBCASE("missing snapshot") { check_user_error(s.run("infile=" + s.dir.file("gone.bin")), "gone.bin", s.image); }
   SUBCASE("a directory as snapshot") {

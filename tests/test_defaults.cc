@@ -140,6 +140,14 @@ TEST_CASE("defaults: neither exposure nor a brightness given: exposure = auto, w
   const CommandResult bright = run_splotch(par, "brightness0=1 outfile=" + dir.path("bright.png"));
   CHECK(!contains(bright.out, "exposure = auto"));
   CHECK(read_file(dir.path("bright.png")) != read_file(dir.path("untuned.png")));
+  // exposure = auto with a brightness given: the note says what the brightness then does.
+  const CommandResult weighed = run_splotch(par, "exposure=auto brightness0=2 outfile=" + dir.path("weighed.png"));
+  CHECK(contains(weighed.out, "so brightness0 changes nothing here: give exposure a number to set how bright"));
+  CHECK(read_file(dir.path("weighed.png")) == read_file(dir.path("auto.png")));
+  // A colour field with no value above 0 under color_log: said (every particle gets one colour).
+  const CommandResult zero =
+      run_splotch(par, "color_label0=RHO color_log0=TRUE color_fac0=0 outfile=" + dir.path("z.png"));
+  CHECK(contains(zero.err, "no colour value of type 0 (RHO) is above 0, and color_log0 takes their log10"));
   // With a_eq_e = FALSE no single factor applies: nothing changes there.
   const CommandResult composite = run_splotch(par, "a_eq_e=FALSE outfile=" + dir.path("composite.png"));
   CHECK(composite.status == 0);

@@ -144,7 +144,7 @@ TEST_CASE("first picture: --init prints a commented parameter file that renders 
   CHECK(contains(text, "color_log0 = TRUE "));
   CHECK(contains(text, "size_estimate0 = auto "));
   CHECK(contains(text, "smoothing lengths: the file's HSML"));
-  CHECK(contains(text, "exposure = auto "));
+  CHECK(contains(text, "# exposure = auto, as no exposure or brightness0 is given"));
   CHECK(contains(text, "outfile = snap_010.png "));
   // It renders as it is, to the picture of the snapshot alone, with no warning.
   const std::string par = dir.write("my.par", text);
@@ -172,6 +172,11 @@ TEST_CASE("first picture: --init prints a commented parameter file that renders 
   CHECK(contains(dark.out, "# the dark matter (100 particles); the snapshot also has 2: stars (3)"));
   CHECK(contains(dark.out, "color_label0 = XXXX "));
   CHECK(contains(dark.out, "the file has none for this type, so they are estimated"));
+  // A ptype0 given with the snapshot alone: the choices are the ones for that type.
+  const CommandResult stars =
+      run_command("cd " + dir.path() + " && " + bin + " " + dir.path("dark.000100") + " ptype0=2 outfile=stars.png");
+  CHECK(stars.status == 0);
+  CHECK(contains(stars.out, "note: smoothing lengths: ptype0 = 2 (stars): estimated from the 32 nearest neighbours"));
   // Anything but a snapshot is named.
   const CommandResult not_snapshot = run_command("bin/splotch --init " + par);
   CHECK(not_snapshot.status == 1);
@@ -183,6 +188,7 @@ TEST_CASE("first picture: --init prints a commented parameter file that renders 
 TEST_CASE("first picture: the picture's name") {
   CHECK(starter_picture_name("/data/snap_010.0", true) == "snap_010.png");
   CHECK(starter_picture_name("/data/snap_010.0", false) == "snap_010.0.png");
+  CHECK(starter_picture_name("/data/snap_010.3", true) == "snap_010.png");
   CHECK(starter_picture_name("snapshot_004.hdf5", false) == "snapshot_004.png");
   CHECK(starter_picture_name("dump.h5", false) == "dump.png");
   CHECK(starter_picture_name("run.000100", false) == "run.000100.png");

@@ -4,6 +4,7 @@
 // file (the first byte that is not text, escaped), a file over 1 MiB, a text of no key = value
 // line.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <string>
@@ -115,7 +116,16 @@ TEST_CASE("input kind: a directory, an empty file, a device, binary bytes, a hug
   CHECK(contains(error_of(prose), "'" + prose + "' holds no key = value line: is it the file you meant? (" + prose +
                                       ":1: line 'these are my notes' has no '=' and is ignored)"));
   CHECK(contains(error_of(dir.path("missing.par")),
-                 "cannot open parameter file '" + dir.path("missing.par") + "': No such file or directory"));
+                 "cannot open '" + dir.path("missing.par") + "': No such file or directory"));
+  // A RAMSES output directory, and a text that is mostly not key = value lines (a README).
+  const std::string ramses = dir.path("output_00001");
+  REQUIRE(::mkdir(ramses.c_str(), 0755) == 0);
+  write_file(ramses + "/info_00001.txt", "ncpu = 1\n");
+  write_file(ramses + "/amr_00001.out00001", "x");
+  CHECK(contains(error_of(ramses), "is a RAMSES output directory (RAMSES is not read yet)"));
+  std::string readme = "simtype = 2\ninfile = x\n";
+  for (int i = 0; i < 20; ++i) readme += "A line of prose about the project, with no key in it.\n";
+  CHECK(contains(error_of(dir.write("README.md", readme)), "is mostly lines that are no key = value (20, and 2 keys)"));
   // A text of many lines without '=' says the first ten, then that more follow.
   std::string many = "simtype = 0\n";
   for (int i = 0; i < 30; ++i) many += "stray line\n";

@@ -1,5 +1,6 @@
 #include "splotch/app/input_kind.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -72,6 +73,20 @@ std::string looks_like(const std::string& bytes) {
   return describe_file_start(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
 }
 
+// Whether the directory holds a RAMSES output (info_NNNNN.txt beside amr_, hydro_ or part_ files).
+bool ramses_output(const std::string& path) {
+  bool info = false, data = false;
+  if (DIR* d = ::opendir(path.c_str())) {
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      info = info || (name.rfind("info_", 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") == 0);
+      data = data || name.rfind("amr_", 0) == 0 || name.rfind("hydro_", 0) == 0 || name.rfind("part_", 0) == 0;
+    }
+    ::closedir(d);
+  }
+  return info && data;
+}
+
 // A snapshot named by the base name of its files (snap_010 for snap_010.0, snap_010.1, ...; for
 // snap_010.0.hdf5 or snap_010.hdf5): its first file, or "".
 std::string first_file_of(const std::string& base) {
@@ -100,7 +115,7 @@ InputKind input_kind(const std::string& path) {
   }
   if (S_ISDIR(st.st_mode)) {
     k.kind = InputKind::Kind::directory;
-    k.description = "a directory";
+    k.description = ramses_output(path) ? "a RAMSES output directory (RAMSES is not read yet)" : "a directory";
     return k;
   }
   if (!S_ISREG(st.st_mode)) {  // a device or a pipe: read as text, within the bound
@@ -152,19 +167,26 @@ InputKind input_kind(const std::string& path) {
   return k;
 }
 
-ParamFile read_parameter_file(const std::string& path) {
+ParamFile read_parameter_file(const std::string& path, const std::vector<std::string>& overrides) {
   const InputKind k = input_kind(path);
   const std::string what = "'" + path + "' is ";
   const std::string how = " (README: Example parameter files)";
   switch (k.kind) {
-    case InputKind::Kind::snapshot:  // a first picture, with the choices of splotch --init
-      return starter_parameters(path, *k.format);
+    case InputKind::Kind::snapshot: {  // a first picture, with the choices of splotch --init
+      int file_type = -1;              // (for the type a ptype0 override draws: its colour, palette, sizes)
+      for (const std::string& o : overrides)
+        if (o.rfind("ptype0=", 0) == 0) try {
+            file_type = int(parse_integer(o.substr(7), "ptype0"));
+          } catch (const UserError&) {}  // (said when the keys are read)
+      return starter_parameters(path, *k.format, file_type);
+    }
     case InputKind::Kind::tipsy_aux_array:
       throw UserError(what + k.description +
                       ", not a parameter file: a parameter file with simtype = 11 and infile = " + k.snapshot +
                       " draws it with a label of its name (color_label0 = " + path.substr(k.snapshot.size() + 1) +
                       ", say)");
     case InputKind::Kind::directory:
+      if (k.description != "a directory") throw UserError(what + k.description);
       throw UserError(what + "a directory, not a parameter file: name the .par file in it" + how);
     case InputKind::Kind::empty:
       throw UserError(what + k.description + ": a parameter file holds key = value lines, and a snapshot particles" +
@@ -172,7 +194,10 @@ ParamFile read_parameter_file(const std::string& path) {
     case InputKind::Kind::damaged: throw UserError(what + k.description);
     case InputKind::Kind::binary:
       throw UserError(what + k.description + ", not a parameter file (key = value lines) nor a snapshot" + how);
-    case InputKind::Kind::missing: throw UserError("cannot open parameter file '" + path + "': " + k.description);
+    case InputKind::Kind::missing:
+      throw UserError("cannot open '" + path + "': " + k.description +
+                      " (neither a parameter file nor a snapshot of that name, nor a snapshot's files " + path +
+                      ".0, ...)");
     default: return ParamFile::read(path);
   }
 }

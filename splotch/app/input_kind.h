@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "io/snapshot_request.h"
 #include "params/param_file.h"
@@ -28,7 +29,8 @@ InputKind input_kind(const std::string& path);
 // The parameter file `path`, or for a snapshot the parameters `splotch --init` chooses for it
 // (splotch/settings/starter_parameters.h); anything else is a UserError saying what it is and
 // what to do.
-ParamFile read_parameter_file(const std::string& path);
+// `overrides` (key=value arguments): a snapshot's choices are made for the ptype0 they give.
+ParamFile read_parameter_file(const std::string& path, const std::vector<std::string>& overrides = {});
 
 // `splotch --init SNAPSHOT`: the commented parameter file for the snapshot at `path`; anything
 // else is a UserError saying what it is.

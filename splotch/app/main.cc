@@ -52,7 +52,8 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
   // What a SIGINT or SIGTERM says was interrupted (the picture's writer says more).
   const InterruptNote reading("reading " + cl.parameter_file);
   if (cl.info && print_auxiliary_info(cl.parameter_file, std::cout)) return 0;
-  ParamFile params = cl.info ? info_parameters(cl.parameter_file) : read_parameter_file(cl.parameter_file);
+  ParamFile params =
+      cl.info ? info_parameters(cl.parameter_file) : read_parameter_file(cl.parameter_file, cl.overrides);
   for (const std::string& o : cl.overrides) params.set_from_command_line(o);
   // The other processes of an MPI run say nothing: rank 0 speaks for all.
   std::optional<Console> speaking, silent;

@@ -24,7 +24,12 @@ double finish_picture(Image& image, const Settings& s, const Palettes& palettes,
       params.resolve("exposure", number_text(factor), "auto: the 99.5th percentile of the lit pixels at 0.9");
       notes.push_back(std::string("exposure = auto") +
                       (s.exposure.by_default ? " (neither exposure nor a brightnessN is given)" : "") +
-                      ": every brightness times " + number_text(factor) + " (written to used.par)");
+                      ": every brightness times " + number_text(factor) + " (written to used.par)" +
+                      (!s.exposure.brightness_given ? ""
+                       : s.types.size() == 1
+                           ? "; it scales the whole picture, so brightness0 changes nothing here: give exposure a "
+                             "number to set how bright"
+                           : "; it scales the whole picture: the brightnessN weigh the types against one another"));
     } else if (!auto_exposure) {
       suggested = relative;  // (measured before the scaling: an exposure, not a factor on the one given)
     }

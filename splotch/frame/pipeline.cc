@@ -42,6 +42,24 @@ std::vector<std::string> type_names(const SnapshotRequest& in) {
   return names;
 }
 
+// A colour field with no value above 0 under color_logN (a density of initial conditions left 0)
+// has no log to map: every particle takes the palette's top colour, a picture of one colour that
+// looks meant. Said, with what to do.
+void warn_colours_without_log(const NormalizedRanges& ranges, const std::vector<TypeNormalization>& types,
+                              const SnapshotRequest& in, Console& console) {
+  for (std::size_t t = 0; t < ranges.data.size() && t < types.size(); ++t) {
+    if (!types[t].color_log || types[t].vector_colour || !ranges.data[t].colour.empty()) continue;
+    if (ranges.data[t].intensity.empty()) continue;  // no particle of the type at all
+    const std::string n = std::to_string(t);
+    const std::string label = has_particle_types(in.format) && t < in.typed.types.size()
+                                  ? " (" + in.typed.types[t].colour.label + ")"
+                                  : "";
+    console.warning("no colour value of type " + n + label + " is above 0, and color_log" + n +
+                    " takes their log10: every particle gets the palette's top colour; give color_log" + n +
+                    " = FALSE, or another color_label" + n + " (bin/splotch --info lists the fields and their ranges)");
+  }
+}
+
 // The record of one frame of a scene renders that frame alone.
 void leave_scene_out_of_record(ParamFile& params) {
   for (const char* key :
@@ -135,6 +153,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   source->load(clock, report);
   const NormalizedRanges ranges = source->ranges();
   report.ranges = range_lines(ranges, plan.normalization, type_names(s.input));
+  warn_colours_without_log(ranges, plan.normalization, s.input, console);
   const std::vector<FrameView> views =
       frame_views(s.views, frame_camera(s, *source, params, report.notes), s.output.path);
   const std::unique_ptr<ImageCombine> combine = image_combine(comm, s.render.a_eq_e);

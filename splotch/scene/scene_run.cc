@@ -325,7 +325,9 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     });
   }
   Console& speaker = deal && process_console ? *process_console : console;
-  if (deal && !params.has("exposure") && comm->root())
+  bool brightness_given = false;
+  for (int t = 0; t < 64; ++t) brightness_given = brightness_given || params.has("brightness" + std::to_string(t));
+  if (deal && !params.has("exposure") && !brightness_given && comm->root())
     console.warning(
         "frames dealt out to processes each choose their exposure (neither exposure nor a brightnessN "
         "is given): a movie may flicker; give exposure a number (a frame's used.par has the one it "

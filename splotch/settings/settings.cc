@@ -345,9 +345,9 @@ void gathered(ParamFile& p, Read&& read) {
 // it is auto where it can be: a picture neither black nor white, rather than the brightness 1 that
 // suits few snapshots' units.
 void read_exposure(ParamFile& p, Settings& s) {
-  bool tuned = p.has("exposure");
-  for (std::size_t t = 0; t < s.types.size(); ++t) tuned = tuned || p.has("brightness" + std::to_string(t));
-  s.exposure.by_default = !tuned && s.render.a_eq_e;
+  for (std::size_t t = 0; t < s.types.size(); ++t)
+    s.exposure.brightness_given = s.exposure.brightness_given || p.has("brightness" + std::to_string(t));
+  s.exposure.by_default = !p.has("exposure") && !s.exposure.brightness_given && s.render.a_eq_e;
   const std::string text = p.get<std::string>("exposure", s.exposure.by_default ? "auto" : "FALSE");
   std::string word = text;
   for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));

@@ -75,14 +75,20 @@ std::string starter_picture_name(const std::string& path, bool several_files) {
   for (const std::string ending : {".hdf5", ".h5"})
     if (name.size() > ending.size() && name.compare(name.size() - ending.size(), ending.size(), ending) == 0)
       name.erase(name.size() - ending.size());
-  if (several_files && name.size() > 2 && name.compare(name.size() - 2, 2, ".0") == 0) name.erase(name.size() - 2);
+  // The files' base name (snap_010 of snap_010.0, or of snap_010.3 given instead).
+  const std::size_t dot = name.rfind('.');
+  if (several_files && dot != std::string::npos && dot + 1 < name.size() &&
+      name.find_first_not_of("0123456789", dot + 1) == std::string::npos)
+    name.erase(dot);
   return name + ".png";
 }
 
-std::string starter_parameter_text(const std::string& path, SnapshotFormat format) {
+std::string starter_parameter_text(const std::string& path, SnapshotFormat format, int file_type) {
   const std::vector<std::string> files = files_of(path, format);
   const SnapshotSurvey survey = survey_snapshot(format, files);
-  const TypeSurvey* drawn = survey.main_type();
+  const TypeSurvey* drawn = file_type >= 0 ? survey.type(file_type) : survey.main_type();
+  if (file_type >= 0 && (!drawn || drawn->count == 0))  // chosen as for the others (the run says it has none)
+    drawn = survey.main_type();
   if (!drawn) throw UserError("'" + path + "' holds no particles: there is nothing to draw");
   const bool gas = drawn->file_type == 0 && drawn->count > 0 && drawn->name == "gas";
   const bool coloured = !drawn->density.empty();
@@ -134,9 +140,8 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
       "# color_min0 = ..., color_max0 = ...: the colour's range (the data's by default; each run's report gives it)");
   comment("");
   comment("# how bright");
-  key("exposure", "auto",
-      "from the picture: its brightest 0.5% just below white (a number fixes it, as a movie needs; brightness0 "
-      "= a factor on type 0 alone)");
+  comment("# exposure = auto, as no exposure or brightness0 is given: the picture's brightest 0.5% just below white");
+  comment("# (a movie keeps its first frame's); exposure = a number fixes it; brightness0 = a factor on type 0 alone");
   key("a_eq_e", "TRUE",
       "light is absorbed as it is emitted, an order-free sum (FALSE: composited front to back, with "
       "gray_absorption)");
@@ -152,8 +157,8 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
   return text_of(lines);
 }
 
-ParamFile starter_parameters(const std::string& path, SnapshotFormat format) {
-  ParamFile p = ParamFile::parse(starter_parameter_text(path, format), path + " [--init]");
+ParamFile starter_parameters(const std::string& path, SnapshotFormat format, int file_type) {
+  ParamFile p = ParamFile::parse(starter_parameter_text(path, format, file_type), path + " [--init]");
   // The path as it is: in the text, a '#' in it would start a comment.
   p.set("infile", absolute_path(path), p.origin("infile"));
   return p;

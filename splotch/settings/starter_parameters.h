@@ -17,10 +17,11 @@ namespace splotch {
 
 // The parameter file's text for the snapshot at `path` (of `format`: Gadget, HDF5 or Tipsy); a
 // UserError when the snapshot cannot be read or holds no particles.
-std::string starter_parameter_text(const std::string& path, SnapshotFormat format);
+// `file_type`: the type to draw (a ptype0 given with the snapshot), -1 for the choice above.
+std::string starter_parameter_text(const std::string& path, SnapshotFormat format, int file_type = -1);
 
 // That text as the parameter file of a run, named "<path> [--init]" in messages.
-ParamFile starter_parameters(const std::string& path, SnapshotFormat format);
+ParamFile starter_parameters(const std::string& path, SnapshotFormat format, int file_type = -1);
 
 // The picture's name: the snapshot's file name without its directory, an .hdf5/.h5 ending or
 // the ".0" of the first of several files, then .png ("snap_010.0" -> "snap_010.png").

@@ -22,6 +22,7 @@ struct Exposure {
   Mode mode = Mode::none;
   double factor = 1.0;      // Mode::factor
   bool by_default = false;  // automatic because neither exposure nor any brightnessN was given
+  bool brightness_given = false;  // some brightnessN given (with automatic: they weigh the types only)
 };
 
 // ln 10 / (the 99.5th percentile of the lit pixels' brightest channel of `sums`), the a_eq_e
