@@ -12,18 +12,36 @@ struct Alias {
 
 // Gadget-2/3/4, AREPO and GIZMO dataset names, and SWIFT's plural ones.
 const Alias aliases[] = {
-    {"coordinates", "POS"},       {"velocities", "VEL"},         {"particleids", "ID"},
-    {"masses", "MASS"},           {"internalenergy", "U"},       {"internalenergies", "U"},
-    {"density", "RHO"},           {"densities", "RHO"},          {"smoothinglength", "HSML"},
-    {"smoothinglengths", "HSML"}, {"electronabundance", "NE"},   {"neutralhydrogenabundance", "NH"},
-    {"starformationrate", "SFR"}, {"starformationrates", "SFR"}, {"stellarformationtime", "AGE"},
-    {"metallicity", "Z"},         {"metallicities", "Z"},        {"potential", "POT"},
+    {"coordinates", "POS"},
+    {"velocities", "VEL"},
+    {"particleids", "ID"},
+    {"masses", "MASS"},
+    {"internalenergy", "U"},
+    {"internalenergies", "U"},
+    {"density", "RHO"},
+    {"densities", "RHO"},
+    {"smoothinglength", "HSML"},
+    {"smoothinglengths", "HSML"},
+    {"electronabundance", "NE"},
+    {"neutralhydrogenabundance", "NH"},
+    {"starformationrate", "SFR"},
+    {"starformationrates", "SFR"},
+    {"stellarformationtime", "AGE"},
+    {"metallicity", "Z"},
+    {"metallicities", "Z"},
+    {"potential", "POT"},
     {"potentials", "POT"},
     // Tipsy's record fields, so that a Tipsy parameter file's labels find the same fields
     // elsewhere (rho on an HDF5 snapshot finds Density).
-    {"rho", "RHO"},               {"hsmooth", "HSML"},           {"pos", "POS"},
-    {"vel", "VEL"},               {"mass", "MASS"},              {"temp", "TEMP"},
-    {"temperature", "TEMP"},      {"metals", "Z"},               {"phi", "POT"},
+    {"rho", "RHO"},
+    {"hsmooth", "HSML"},
+    {"pos", "POS"},
+    {"vel", "VEL"},
+    {"mass", "MASS"},
+    {"temp", "TEMP"},
+    {"temperature", "TEMP"},
+    {"metals", "Z"},
+    {"phi", "POT"},
 };
 
 }  // namespace

@@ -55,8 +55,8 @@ std::vector<std::uint64_t> header_totals(const GadgetHeader& h, std::size_t file
   std::uint64_t all = 0;
   for (int t = 0; t < gadget_types; ++t) {
     const std::uint64_t high = h.npart_total_high[std::size_t(t)];
-    total[std::size_t(t)] = files == 1 ? h.npart[std::size_t(t)]
-                                       : h.npart_total[std::size_t(t)] + (high < 1024 ? high << 32 : 0);
+    total[std::size_t(t)] =
+        files == 1 ? h.npart[std::size_t(t)] : h.npart_total[std::size_t(t)] + (high < 1024 ? high << 32 : 0);
     all += total[std::size_t(t)];
   }
   return all > 0 ? total : std::vector<std::uint64_t>();

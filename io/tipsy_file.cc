@@ -28,9 +28,9 @@ struct Alias {
   const char* field;
 };
 const Alias aliases[] = {
-    {"MASS", "mass"},        {"POS", "pos"},           {"VEL", "vel"},       {"RHO", "rho"},
-    {"HSML", "hsmooth"},     {"Z", "metals"},          {"POT", "phi"},       {"AGE", "tform"},
-    {"TEMP", "temp"},        {"temperatures", "temp"}, {"softening", "eps"}, {"softenings", "eps"},
+    {"MASS", "mass"},    {"POS", "pos"},           {"VEL", "vel"},       {"RHO", "rho"},
+    {"HSML", "hsmooth"}, {"Z", "metals"},          {"POT", "phi"},       {"AGE", "tform"},
+    {"TEMP", "temp"},    {"temperatures", "temp"}, {"softening", "eps"}, {"softenings", "eps"},
 };
 
 // Header bytes: double time, then int nbodies, ndim, nsph, ndark, nstar.

@@ -51,9 +51,8 @@ void warn_colours_without_log(const NormalizedRanges& ranges, const std::vector<
     if (!types[t].color_log || types[t].vector_colour || !ranges.data[t].colour.empty()) continue;
     if (ranges.data[t].intensity.empty()) continue;  // no particle of the type at all
     const std::string n = std::to_string(t);
-    const std::string label = has_particle_types(in.format) && t < in.typed.types.size()
-                                  ? " (" + in.typed.types[t].colour.label + ")"
-                                  : "";
+    const std::string label =
+        has_particle_types(in.format) && t < in.typed.types.size() ? " (" + in.typed.types[t].colour.label + ")" : "";
     console.warning("no colour value of type " + n + label + " is above 0, and color_log" + n +
                     " takes their log10: every particle gets the palette's top colour; give color_log" + n +
                     " = FALSE, or another color_label" + n + " (bin/splotch --info lists the fields and their ranges)");

@@ -20,8 +20,8 @@ namespace splotch {
 struct Exposure {
   enum class Mode { none, factor, automatic };
   Mode mode = Mode::none;
-  double factor = 1.0;      // Mode::factor
-  bool by_default = false;  // automatic because neither exposure nor any brightnessN was given
+  double factor = 1.0;            // Mode::factor
+  bool by_default = false;        // automatic because neither exposure nor any brightnessN was given
   bool brightness_given = false;  // some brightnessN given (with automatic: they weigh the types only)
 };
 
