@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "io/file_start.h"
 #include "params/user_error.h"
 
 namespace splotch {
@@ -129,17 +130,7 @@ namespace {
 // A binary file (a snapshot, an image, a program) named as a palette: said whole, rather than as
 // the bytes of its third line.
 void refuse_binary(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char head[4096];
-  in.read(head, sizeof head);
-  const std::streamsize n = in.gcount();
-  std::streamsize control = 0;
-  for (std::streamsize i = 0; i < n; ++i) {
-    const unsigned char c = static_cast<unsigned char>(head[i]);
-    if (c == 0) control = n;  // text never holds a NUL
-    control += c < 32 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v';
-  }
-  if (n > 0 && control * 20 > n)
+  if (looks_binary(file_start(path)))
     throw UserError("palette '" + path +
                     "' is a binary file, not a palette: a .pal file is text, a name line, a version line (0100), "
                     "the number of colours, then a line 'R G B' (0 to 255) for each; or name one of the project's "

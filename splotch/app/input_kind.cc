@@ -7,9 +7,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include "io/count_text.h"
+#include "io/file_start.h"
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/input_file.h"
@@ -35,27 +35,6 @@ std::string tipsy_aux_description(const std::string& path, std::string& snapshot
     return "an auxiliary array of the Tipsy snapshot '" + snapshot + "' (" + (aux.binary() ? "binary" : "ASCII") +
            ", " + plural(tipsy.total(), "value") + ", one per particle)";
   } catch (const UserError&) { return ""; }
-}
-
-// The first bytes of a file (at most 4096), or none when it cannot be read.
-std::string first_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes(4096, '\0');
-  in.read(bytes.data(), std::streamsize(bytes.size()));
-  bytes.resize(std::size_t(in.gcount()));
-  return bytes;
-}
-
-// Whether `bytes` are no text: a NUL, or more than one in 10 of them control characters (a text
-// with a stray byte is a text, whose reading names the byte and its line).
-bool binary(const std::string& bytes) {
-  std::size_t control = 0;
-  for (const char ch : bytes) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    if (c == 0) return true;
-    control += (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f;
-  }
-  return control * 10 > bytes.size();
 }
 
 // What binary bytes look like: a picture, a FITS file, a snapshot's start; "" for none of these.
@@ -124,9 +103,9 @@ InputKind input_kind(const std::string& path) {
       const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
       const bool terminal = fd >= 0 && ::isatty(fd);
       if (fd >= 0) ::close(fd);
-      const std::string bytes = terminal ? std::string("x") : first_bytes(path);
+      const std::string bytes = terminal ? std::string("x") : file_start(path);
       if (bytes.empty()) k.kind = InputKind::Kind::empty, k.description = "a device with nothing to read";
-      if (binary(bytes)) k.kind = InputKind::Kind::binary, k.description = "a device of binary data";
+      if (looks_binary(bytes)) k.kind = InputKind::Kind::binary, k.description = "a device of binary data";
     }
     return k;
   }
@@ -145,7 +124,7 @@ InputKind input_kind(const std::string& path) {
     k.kind = InputKind::Kind::tipsy_aux_array;
     return k;
   }
-  const std::string bytes = first_bytes(path);
+  const std::string bytes = file_start(path);
   const std::string looks = looks_like(bytes);
   if (looks.rfind("a Tipsy file", 0) == 0) {  // a Tipsy header whose records do not fit: what is wrong
     k.kind = InputKind::Kind::damaged;
@@ -156,7 +135,7 @@ InputKind input_kind(const std::string& path) {
     return k;
   }
   // A file of a known kind (a FITS header is text for its first 2880 bytes), or bytes that are no text.
-  if ((!looks.empty() && looks != "a text file") || binary(bytes)) {
+  if ((!looks.empty() && looks != "a text file") || looks_binary(bytes)) {
     k.kind = InputKind::Kind::binary;
     k.description = looks.empty() ? "binary data of no format splotch recognises (Gadget, HDF5 and Tipsy snapshots "
                                     "are; a raw binary table is read through a parameter file, simtype 0 or 1)"

@@ -325,13 +325,6 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     });
   }
   Console& speaker = deal && process_console ? *process_console : console;
-  bool brightness_given = false;
-  for (int t = 0; t < 64; ++t) brightness_given = brightness_given || params.has("brightness" + std::to_string(t));
-  if (deal && !params.has("exposure") && !brightness_given && comm->root())
-    console.warning(
-        "frames dealt out to processes each choose their exposure (neither exposure nor a brightnessN "
-        "is given): a movie may flicker; give exposure a number (a frame's used.par has the one it "
-        "chose), or brightnessN");
   std::unique_ptr<SharedCounter> dealer;
   if (deal) dealer = std::make_unique<SharedCounter>(*comm);
   // Frames in turn, or as dealt out: a process asks for its next frame as soon as the current one
@@ -347,6 +340,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   std::optional<GpuStartup>& gpu = caller_gpu ? *caller_gpu : own_gpu;
   bool gpu_declined = false;  // renderer = auto found it would not pay (splotch/frame/pipeline.h)
   KeptOnGpu kept_on_gpu;      // after gpu: its GPU memory goes first
+  bool said_dealt_exposure = false;
   for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
     const SceneFrame& f = frames[k];
     FrameOptions options;
@@ -378,6 +372,13 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
       ParamFile p = frame_params(k);
       const RunReport r = render_frame(p, speaker, options);
       if (!deal && !params.has("exposure")) keep_default_exposure(params, r, comm, k, f.origin, speaker);
+      if (deal && r.default_exposure > 0 && comm->root() && !said_dealt_exposure) {
+        said_dealt_exposure = true;  // (rank 0 speaks for all: every process's frames choose alike)
+        console.warning(
+            "frames dealt out to processes each choose their exposure (neither exposure nor a "
+            "brightnessN is given): a movie may flicker; give exposure a number (a frame's used.par "
+            "has the one it chose), or brightnessN");
+      }
       if (r.skipped)
         tally.skipped(k, f.origin, r);
       else

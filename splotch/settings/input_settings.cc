@@ -43,6 +43,17 @@ std::string input_path(ParamFile& p, const std::string& key) {
   return found;
 }
 
+std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat format, std::vector<std::string>* warnings) {
+  // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
+  // Tipsy snapshot is one file.
+  if (reads_hdf5(format))
+    return snapshot_files(
+        p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; }, warnings);
+  if (format == SnapshotFormat::tipsy) return snapshot_files(p, "", [](const std::string&) { return 1; });
+  return snapshot_files(
+      p, "", [](const std::string& f) { return GadgetFile(f).header().num_files; }, warnings);
+}
+
 namespace {
 
 // "bluered, fire, grey" of the .pal files in `directory`.
@@ -165,10 +176,6 @@ QuantityRequest quantity_request(ParamFile& p, const std::string& what, const st
   return q;
 }
 
-int gadget_files_in_header(const std::string& path) { return GadgetFile(path).header().num_files; }
-
-int hdf5_files_in_header(const std::string& path) { return Hdf5File(path).header().num_files; }
-
 using SurveyOf = std::function<const SnapshotSurvey*()>;
 
 std::string join(const std::vector<std::string>& parts, const std::string& between = ", ") {
@@ -261,14 +268,7 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   std::vector<std::string>& notes = in.notes;
   TypedSnapshotRequest o;
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
-  // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
-  // Tipsy snapshot is one file.
-  if (hdf5)
-    o.files = snapshot_files(p, ".hdf5", hdf5_files_in_header, &in.warnings);
-  else if (tipsy)
-    o.files = snapshot_files(p, "", [](const std::string&) { return 1; });
-  else
-    o.files = snapshot_files(p, "", gadget_files_in_header, &in.warnings);
+  o.files = typed_snapshot_files(p, in.format, &in.warnings);
   if (!hdf5 && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
   const int max_type = hdf5 ? 63 : tipsy ? 2 : 5;  // Gadget-4 may have more than 6 types in HDF5
   // What the snapshot offers (its headers and field lists), looked at once when first needed; a

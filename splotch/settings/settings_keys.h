@@ -3,7 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "io/snapshot_request.h"
 #include "params/param_file.h"
 
 namespace splotch {
@@ -18,5 +20,11 @@ std::string input_path(ParamFile& p, const std::string& key);
 // A palette: as input_path finds files, and a bare name (`fire`, `fire.pal`) among the project's
 // palettes (testdata/palettes beside bin/) where nothing else has it.
 std::string palette_path(ParamFile& p, const std::string& key);
+
+// The files of a snapshot of particle types (Gadget, HDF5, Tipsy) that `infile` and its keys
+// name (splotch/load/snapshot_files.h: a snapshot in several files from its first or base name);
+// `warnings` receives what the user should hear of.
+std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat format,
+                                              std::vector<std::string>* warnings = nullptr);
 
 }  // namespace splotch

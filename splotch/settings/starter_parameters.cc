@@ -4,13 +4,11 @@
 #include <sstream>
 #include <vector>
 
-#include "io/gadget_file.h"
-#include "io/hdf5_file.h"
 #include "io/read_snapshot.h"
 #include "io/snapshot_survey.h"
 #include "params/number_text.h"
 #include "params/user_error.h"
-#include "splotch/load/snapshot_files.h"
+#include "splotch/settings/settings_keys.h"
 #include "splotch/util/file_paths.h"
 
 namespace splotch {
@@ -20,11 +18,7 @@ namespace {
 std::vector<std::string> files_of(const std::string& path, SnapshotFormat format) {
   ParamFile p = ParamFile::parse("", path);
   p.set("infile", path, path);  // (not through the text, where a '#' in the path would start a comment)
-  if (format == SnapshotFormat::hdf5)
-    return snapshot_files(p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; });
-  if (format == SnapshotFormat::gadget)
-    return snapshot_files(p, "", [](const std::string& f) { return GadgetFile(f).header().num_files; });
-  return {path};
+  return typed_snapshot_files(p, format);
 }
 
 // One line of the file: a key and its value, and what it does (or a comment line alone).
