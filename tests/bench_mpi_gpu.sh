@@ -114,7 +114,7 @@ for case in $(for g in $GPUS; do echo "frames:$g"; done) $(for g in $GPUS; do [ 
     rm -f "$DIR"/mpi_gpu_fly_out*.tga
     start=$(date +%s.%N)
     run_mpi "$g" tests/bench/bench_gadget.par infile="${snapshot%000}" fidx=0 xres="$FRAME_RES" renderer=$RENDERER \
-      scene_file="$path" mpi_mode="$mode" exposure=auto outfile="$DIR/mpi_gpu_fly_out.tga" >"$DIR/mpi_gpu_fly.log"
+      scene_file="$path" mpi_mode="$mode" exposure=auto outfile="$DIR/mpi_gpu_fly_out.tga" >"$DIR/mpi_gpu_fly_${mode}_$g.log"
     walls="$walls $(since "$start")"
     [ "$(ls "$DIR"/mpi_gpu_fly_out*.tga | wc -l)" -eq "$FRAMES" ] || { echo "bench_mpi_gpu: frames missing"; exit 1; }
   done

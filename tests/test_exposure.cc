@@ -3,8 +3,12 @@
 // to used.par, whose re-render gives the same bytes; a given factor multiplies every brightness.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "io/image_reader.h"
 #include "splotch/stages/exposure.h"
@@ -12,6 +16,38 @@
 
 using namespace splotch;
 using namespace splotch::testing;
+
+// The percentile is found from a histogram on all threads: it must be the value that a selection
+// over all lit values finds, ties, unlit, negative and non-finite pixels and a stride included.
+TEST_CASE("exposure: the 99.5th percentile found on all threads is the one std::nth_element finds") {
+  std::mt19937 rng(5);
+  std::lognormal_distribution<float> bright(0.0f, 3.0f);
+  for (int width : {1, 7, 300, 1500}) {
+    Image sums(width, 700);
+    const std::size_t pixels = std::size_t(width) * 700;
+    for (std::size_t p = 0; p < pixels; ++p) {
+      const unsigned kind = rng() % 10;
+      const float v = kind == 0                  ? 0.0f
+                      : kind == 1                ? -bright(rng)
+                      : kind == 2                ? 3.25f  // many ties
+                      : kind == 3 && p % 97 == 0 ? std::numeric_limits<float>::infinity()
+                                                 : bright(rng);
+      sums.rgb[3 * p + rng() % 3] = v;
+    }
+    for (std::size_t stride : {std::size_t(1), std::size_t(3), std::size_t(64)}) {
+      std::vector<float> lit;
+      for (std::size_t p = 0; p < pixels; p += stride) {
+        const float m = std::max({sums.rgb[3 * p], sums.rgb[3 * p + 1], sums.rgb[3 * p + 2]});
+        if (m > 0 && std::isfinite(m)) lit.push_back(m);
+      }
+      REQUIRE(!lit.empty());
+      const std::size_t k = std::min(lit.size() - 1, std::size_t(0.995 * double(lit.size())));
+      std::nth_element(lit.begin(), lit.begin() + std::ptrdiff_t(k), lit.end());
+      INFO(width << " wide, stride " << stride);
+      CHECK(automatic_exposure(sums, stride) == std::log(10.0) / double(lit[k]));
+    }
+  }
+}
 
 TEST_CASE("exposure: the 99.5th percentile of the lit pixels goes to 0.9; levels of a picture") {
   Image sums(100, 10);  // 1000 pixels: 200 lit with brightest channels 1, 2, ..., 200

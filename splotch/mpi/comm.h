@@ -27,10 +27,13 @@ struct AgreedError : UserError {
   using UserError::UserError;
 };
 
-// How an image reaches rank 0 (Comm::sum_to_root, Comm::composite_to_root): rank 0 takes in the
-// others' images (direct), or each process reduces one band of the image from every process and
-// rank 0 gathers the bands (bands); automatic: the sum directly with 2 or 3 processes, all else by
-// bands (mpi_comm.cc says why). tools/reduce_bench.cc times each.
+// How an image reaches rank 0 (Comm::sum_to_root, Comm::composite_to_root). Within a node the
+// processes put their images in memory they share and each reduces one band of the image from
+// all of them (node); between nodes, rank 0 takes in the other nodes' images (direct), or each
+// node reduces one band of the image from every node and rank 0 gathers the bands (bands).
+// automatic: node memory within each node, then across nodes directly with 2 or 3 nodes for the
+// sum and by bands all else (mpi_comm.cc says why). direct and bands alone, without the node's
+// memory, are for the benchmark (tools/reduce_bench.cc times each way).
 enum class ImageReduction { automatic, direct, bands };
 
 class Comm {
@@ -97,7 +100,9 @@ class Comm {
                          ImageReduction how = ImageReduction::automatic) const;
 
  private:
-  void composite_directly(float* layers, std::size_t pixels) const;  // in place on rank 0
+  // The processes of this node and the memory they share for the images (mpi_comm.cc).
+  struct Node;
+  std::unique_ptr<Node> node_;
 
   int rank_ = 0, size_ = 1, node_size_ = 1, node_id_ = 0, gpu_index_ = 0;
   bool with_mpi_ = false;

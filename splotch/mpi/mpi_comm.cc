@@ -30,13 +30,14 @@ void check(int code, const char* call) {
 // MPI counts are ints: larger arrays go in pieces.
 constexpr std::size_t max_count = std::size_t(1) << 30;
 
-// The image reductions go to rank 0 directly (rank 0 takes in every other process's image:
-// through a tree for the sum, one after the other for the compositing, whose operation is not
-// commutative) or by bands (each process reduces one band of the image from every process, and
-// rank 0 gathers the bands: each process moves about two images whatever the number of
-// processes). tests/bench_reduce.sh at 4096^2 on a 16-core node (seconds, direct / bands): the sum
-// 0.20 / 0.40 with 2 processes, 0.49 / 0.42 with 4, 0.75 / 0.51 with 16; the compositing 0.44 /
-// 0.25 with 2, 0.89 / 0.28 with 4, 3.11 / 0.60 with 16. So by bands from these numbers of processes on.
+// Between nodes the image reductions go to rank 0 directly (rank 0 takes in every other node's
+// image: through a tree for the sum, one after the other for the compositing, whose operation is
+// not commutative) or by bands (each node reduces one band of the image from every node, and rank
+// 0 gathers the bands: each moves about two images whatever the number of nodes).
+// tests/bench_reduce.sh at 4096^2 on a 16-core node, through MPI between processes (seconds,
+// direct / bands): the sum 0.20 / 0.40 with 2 processes, 0.49 / 0.42 with 4, 0.75 / 0.51 with 16;
+// the compositing 0.44 / 0.25 with 2, 0.89 / 0.28 with 4, 3.11 / 0.60 with 16. So by bands from
+// these numbers on. Within a node the processes share memory instead (Comm::Node).
 constexpr int sum_by_bands_from = 4, composite_by_bands_from = 2;
 
 bool by_bands(ImageReduction how, int processes, int from, std::size_t n) {
@@ -57,6 +58,52 @@ struct Bands {
   }
 };
 
+// A communicator and this process's place in it.
+struct Group {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, size = 1;
+};
+
+Group group_of(MPI_Comm comm) {
+  Group g;
+  g.comm = comm;
+  if (comm == MPI_COMM_NULL) return g;
+  MPI_Comm_rank(comm, &g.rank);
+  MPI_Comm_size(comm, &g.size);
+  return g;
+}
+
+// `count` floats from `from` to `to` on all threads: a 4096^2 image is 200 MB, and one thread
+// copies it in about 0.05 s.
+void copy_floats(float* to, const float* from, std::size_t count) {
+  const long pieces = long((count + (1 << 20) - 1) >> 20);
+#pragma omp parallel for schedule(static)
+  for (long k = 0; k < pieces; ++k) {
+    const std::size_t begin = std::size_t(k) << 20, end = std::min(count, begin + (std::size_t(1) << 20));
+    std::copy(from + begin, from + end, to + begin);
+  }
+}
+
+// The sum of `count` floats over a group, in place on its rank 0: `band` holds this process's
+// band of them where by bands.
+void reduce_sum(const Group& g, float* values, std::size_t count, bool bands, ParticleArray<float>& band) {
+  if (g.size == 1) return;
+  if (!bands) {  // in pieces: MPI's counts are ints
+    for (std::size_t done = 0; done < count; done += max_count) {
+      const int n = int(std::min(max_count, count - done));
+      float* v = values + done;
+      check(MPI_Reduce(g.rank == 0 ? MPI_IN_PLACE : v, g.rank == 0 ? v : nullptr, n, MPI_FLOAT, MPI_SUM, 0, g.comm),
+            "MPI_Reduce");
+    }
+    return;
+  }
+  const Bands b(count, g.size);
+  check(MPI_Reduce_scatter(values, band.data(), b.count.data(), MPI_FLOAT, MPI_SUM, g.comm), "MPI_Reduce_scatter");
+  check(MPI_Gatherv(band.data(), b.count[std::size_t(g.rank)], MPI_FLOAT, values, b.count.data(), b.at.data(),
+                    MPI_FLOAT, 0, g.comm),
+        "MPI_Gatherv");
+}
+
 // MPI_Init_thread with SIGINT and SIGTERM blocked in this thread, so that the threads MPI starts
 // (Open MPI's progress and PMIx threads), which inherit its signal mask, never take them: the
 // process's own handling (the server's stop on Ctrl-C, io/interrupt_cleanup.h) runs instead of
@@ -75,6 +122,74 @@ void start_mpi(int& argc, char**& argv) {
 }
 
 }  // namespace
+
+// The processes of one node, which share memory: each puts its image (or layer) in a window
+// of memory they share, and each reduces one band of the image from all of them, reading the
+// others' images where they lie. On the 2-GPU H200 node this took the sum of two 4096^2 images
+// from 0.15 s (MPI_Reduce through MPI's shared-memory transport, one thread summing) to ...
+// The window is kept for the next image of the run.
+struct Comm::Node {
+  Group node;     // this node's processes (SPLOTCH_NODE_PROCESSES: at most that many of them)
+  Group leaders;  // the first process of each node; MPI_COMM_NULL on the others
+  int nodes = 1;  // how many, on every process
+  // Whether the node's processes have consecutive ranks, on every node: then the node's layers
+  // composite in rank order.
+  bool consecutive = false;
+  MPI_Win window = MPI_WIN_NULL;
+  std::size_t floats = 0;        // the window's floats per process
+  std::vector<float*> segments;  // each process's, by its rank on the node
+
+  ~Node() {
+    release();
+    if (leaders.comm != MPI_COMM_NULL) MPI_Comm_free(&leaders.comm);
+    if (node.comm != MPI_COMM_NULL) MPI_Comm_free(&node.comm);
+  }
+  void release() {
+    if (window == MPI_WIN_NULL) return;
+    MPI_Win_unlock_all(window);
+    MPI_Win_free(&window);
+    floats = 0;
+    segments.clear();
+  }
+  // A window of at least `count` floats per process (collective on the node); false where this
+  // process could not have it.
+  bool reserve(std::size_t count) {
+    if (count <= floats) return true;
+    release();
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");  // each segment in its own process's pages
+    float* base = nullptr;
+    const int code =
+        MPI_Win_allocate_shared(MPI_Aint(count * sizeof(float)), int(sizeof(float)), info, node.comm, &base, &window);
+    MPI_Info_free(&info);
+    if (code != MPI_SUCCESS) {
+      window = MPI_WIN_NULL;
+      return false;
+    }
+    MPI_Win_set_errhandler(window, MPI_ERRORS_RETURN);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
+    segments.assign(std::size_t(node.size), nullptr);
+    for (int q = 0; q < node.size; ++q) {
+      MPI_Aint bytes = 0;
+      int unit = 0;
+      check(MPI_Win_shared_query(window, q, &bytes, &unit, &segments[std::size_t(q)]), "MPI_Win_shared_query");
+    }
+    floats = count;
+    return true;
+  }
+  // What every process of the node wrote to the window before is seen by all of them after.
+  void synchronize() const {
+    check(MPI_Win_sync(window), "MPI_Win_sync");
+    check(MPI_Barrier(node.comm), "MPI_Barrier");
+    check(MPI_Win_sync(window), "MPI_Win_sync");
+  }
+  // This process's band of `n` items of the node.
+  std::pair<std::size_t, std::size_t> band(std::size_t n) const {
+    return {n * std::size_t(node.rank) / std::size_t(node.size),
+            n * std::size_t(node.rank + 1) / std::size_t(node.size)};
+  }
+};
 
 Comm::Comm(int& argc, char**& argv) {
   const Launch launch = mpi_launch([](const char* name) { return std::getenv(name); });
@@ -99,10 +214,26 @@ Comm::Comm(int& argc, char**& argv) {
   check(MPI_Comm_split(node, sees, node_rank, &same_gpus), "MPI_Comm_split");
   MPI_Comm_rank(same_gpus, &gpu_index_);
   MPI_Comm_free(&same_gpus);
+  // For the image reductions: the node's processes, or groups of SPLOTCH_NODE_PROCESSES of them
+  // standing in for nodes (tests and benchmarks of several nodes on one).
+  node_ = std::make_unique<Node>();
+  const char* per_node = std::getenv("SPLOTCH_NODE_PROCESSES");
+  const int group = per_node && std::atoi(per_node) > 0 ? std::atoi(per_node) : node_size_;
+  check(MPI_Comm_split(node, node_rank / group, node_rank, &node_->node.comm), "MPI_Comm_split");
   MPI_Comm_free(&node);
+  node_->node = group_of(node_->node.comm);
+  check(MPI_Comm_split(MPI_COMM_WORLD, node_->node.rank == 0 ? 0 : MPI_UNDEFINED, rank_, &node_->leaders.comm),
+        "MPI_Comm_split");
+  node_->leaders = group_of(node_->leaders.comm);
+  int first = rank_;  // the node's first process's rank
+  check(MPI_Bcast(&first, 1, MPI_INT, 0, node_->node.comm), "MPI_Bcast");
+  int leader = node_->node.rank == 0 ? 1 : 0;
+  check(MPI_Allreduce(&leader, &node_->nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  node_->consecutive = all(rank_ == first + node_->node.rank);
 }
 
 Comm::~Comm() {
+  node_.reset();  // its window and communicators before MPI's end
   if (with_mpi_) MPI_Finalize();
 }
 
@@ -150,24 +281,35 @@ bool Comm::all(bool value) const {
 
 void Comm::sum_to_root(float* values, std::size_t count, ImageReduction how) const {
   if (size_ == 1) return;
-  if (!by_bands(how, size_, sum_by_bands_from, count)) {  // in pieces: MPI's counts are ints
-    for (std::size_t done = 0; done < count; done += max_count) {
-      const int n = int(std::min(max_count, count - done));
-      float* v = values + done;
-      check(
-          MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : v, rank_ == 0 ? v : nullptr, n, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD),
-          "MPI_Reduce");
+  // The node's shared window, where every process has it; else through MPI alone.
+  const bool shared = how == ImageReduction::automatic && all(node_->node.size == 1 || node_->reserve(count));
+  Group across = group_of(MPI_COMM_WORLD);
+  bool bands = by_bands(how, size_, sum_by_bands_from, count);
+  if (shared) {
+    if (node_->node.size > 1) {
+      Node& n = *node_;
+      copy_floats(n.segments[std::size_t(n.node.rank)], values, count);
+      n.synchronize();
+      const auto [begin, end] = n.band(count);
+      const long b = long(begin), e = long(end), q_end = n.node.size;
+      float* const* seg = n.segments.data();
+#pragma omp parallel for schedule(static)
+      for (long i = b; i < e; ++i) {
+        float sum = seg[0][i];
+        for (long q = 1; q < q_end; ++q) sum += seg[q][i];
+        seg[0][i] = sum;
+      }
+      n.synchronize();
+      if (n.node.rank == 0) copy_floats(values, seg[0], count);
     }
-    return;
+    across = node_->leaders;
+    bands = by_bands(how, node_->nodes, sum_by_bands_from, count);
   }
-  const Bands bands(count, size_);
   ParticleArray<float> band;
-  agreed(this, "for a band of the image", [&] { band.resize(std::size_t(bands.count[rank_])); });
-  check(MPI_Reduce_scatter(values, band.data(), bands.count.data(), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
-        "MPI_Reduce_scatter");
-  check(MPI_Gatherv(band.data(), bands.count[rank_], MPI_FLOAT, values, bands.count.data(), bands.at.data(), MPI_FLOAT,
-                    0, MPI_COMM_WORLD),
-        "MPI_Gatherv");
+  agreed(this, "for a band of the image", [&] {
+    if (bands && across.comm != MPI_COMM_NULL) band.resize(std::size_t(Bands(count, across.size).count[across.rank]));
+  });
+  if (across.comm != MPI_COMM_NULL) reduce_sum(across, values, count, bands, band);
 }
 
 void Comm::sum(std::vector<std::uint64_t>& values) const {
@@ -246,6 +388,68 @@ void composite_over(void* earlier_v, void* later_v, int* pixels, MPI_Datatype*) 
     }
 }
 
+void composite_directly(const Group& g, float* layers, std::size_t pixels) {
+  if (g.size == 1) return;
+  const RecordType pixel(6 * sizeof(float));
+  MPI_Op over;
+  check(MPI_Op_create(&composite_over, 0 /* not commutative: in rank order */, &over), "MPI_Op_create");
+  try {
+    for (std::size_t done = 0; done < pixels; done += max_count / 8) {
+      const int n = int(std::min(max_count / 8, pixels - done));
+      float* v = layers + 6 * done;
+      check(MPI_Reduce(g.rank == 0 ? MPI_IN_PLACE : v, g.rank == 0 ? v : nullptr, n, pixel.get(), over, 0, g.comm),
+            "MPI_Reduce");
+    }
+  } catch (...) {
+    MPI_Op_free(&over);
+    throw;
+  }
+  MPI_Op_free(&over);
+}
+
+// The processes' layers of group `g` composited, in rank order, into its rank 0's `rgb` (all
+// processes of the run call it: they agree on its memory).
+void composite_across(const Comm& comm, const Group& g, float* layers, std::size_t pixels, float* rgb, bool bands) {
+  // (every process takes part in the agreement on memory; those outside `g` then wait)
+  const Bands b(pixels, g.comm == MPI_COMM_NULL ? 1 : g.size);
+  const int band = g.comm == MPI_COMM_NULL ? 0 : b.count[std::size_t(g.rank)];
+  ParticleArray<float> received, colour;
+  agreed(&comm, "for the layers of a band of the image", [&] {
+    if (!bands || g.comm == MPI_COMM_NULL) return;
+    received.resize(6 * std::size_t(band) * std::size_t(g.size));
+    colour.resize(3 * std::size_t(band));
+  });
+  if (g.comm == MPI_COMM_NULL) return;
+  if (!bands) {
+    composite_directly(g, layers, pixels);
+    if (g.rank == 0)
+#pragma omp parallel for schedule(static)
+      for (std::size_t p = 0; p < pixels; ++p)
+        for (std::size_t c = 0; c < 3; ++c) rgb[3 * p + c] = layers[6 * p + c];
+    return;
+  }
+  // What comes: each process's layer of this band, process after process.
+  const std::vector<int> from(std::size_t(g.size), band);
+  std::vector<int> from_at(static_cast<std::size_t>(g.size));
+  for (int p = 0; p < g.size; ++p) from_at[std::size_t(p)] = p * band;
+  const RecordType layer(6 * sizeof(float)), pixel(3 * sizeof(float));
+  check(MPI_Alltoallv(layers, b.count.data(), b.at.data(), layer.get(), received.data(), from.data(), from_at.data(),
+                      layer.get(), g.comm),
+        "MPI_Alltoallv");
+  // Each later layer over what lies under it: C = C_p + T_p C. (The product of the T is not needed.)
+  const float* r = received.data();
+  const long n = band, k = g.size;
+#pragma omp parallel for schedule(static) if (n > 32768)
+  for (long i = 0; i < n; ++i)
+    for (long c = 0; c < 3; ++c) {
+      float sum = r[6 * i + c];
+      for (long p = 1; p < k; ++p) sum = r[6 * (p * n + i) + c] + r[6 * (p * n + i) + 3 + c] * sum;
+      colour[std::size_t(3 * i + c)] = sum;
+    }
+  check(MPI_Gatherv(colour.data(), band, pixel.get(), rgb, b.count.data(), b.at.data(), pixel.get(), 0, g.comm),
+        "MPI_Gatherv");
+}
+
 }  // namespace
 
 ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::vector<std::size_t>& to,
@@ -274,62 +478,38 @@ ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::v
 }
 
 void Comm::composite_to_root(float* layers, std::size_t pixels, float* rgb, ImageReduction how) const {
-  if (size_ == 1 || !by_bands(how, size_, composite_by_bands_from, pixels)) {
-    composite_directly(layers, pixels);
-    if (rank_ == 0)
+  if (size_ == 1) return composite_across(*this, group_of(MPI_COMM_WORLD), layers, pixels, rgb, false);
+  // Within each node through its shared window, where every node's processes have consecutive
+  // ranks (their layers composite in order) and every process has the window; then across nodes.
+  const bool shared = how == ImageReduction::automatic && node_->consecutive &&
+                      all(node_->node.size == 1 || node_->reserve(6 * pixels));
+  if (!shared)
+    return composite_across(*this, group_of(MPI_COMM_WORLD), layers, pixels, rgb,
+                            by_bands(how, size_, composite_by_bands_from, pixels));
+  Node& n = *node_;
+  if (n.node.size > 1) {
+    copy_floats(n.segments[std::size_t(n.node.rank)], layers, 6 * pixels);
+    n.synchronize();
+    // This process's band of the node's pixels: each later layer over what lies under it,
+    // C = C_q + T_q C and T = T_q T (the node's T, for the nodes after it), into the first's.
+    const auto [begin, end] = n.band(pixels);
+    const long b = long(begin), e = long(end), q_end = n.node.size;
+    float* const* seg = n.segments.data();
 #pragma omp parallel for schedule(static)
-      for (std::size_t p = 0; p < pixels; ++p)
-        for (std::size_t c = 0; c < 3; ++c) rgb[3 * p + c] = layers[6 * p + c];
-    return;
+    for (long p = b; p < e; ++p)
+      for (long c = 0; c < 3; ++c) {
+        float colour = seg[0][6 * p + c], through = seg[0][6 * p + 3 + c];
+        for (long q = 1; q < q_end; ++q) {
+          colour = seg[q][6 * p + c] + seg[q][6 * p + 3 + c] * colour;
+          through *= seg[q][6 * p + 3 + c];
+        }
+        seg[0][6 * p + c] = colour;
+        seg[0][6 * p + 3 + c] = through;
+      }
+    n.synchronize();
+    if (n.node.rank == 0) copy_floats(layers, seg[0], 6 * pixels);
   }
-  const Bands bands(pixels, size_);
-  const int band = bands.count[rank_];
-  // What comes: each process's layer of this band, process after process.
-  const std::vector<int> from(std::size_t(size_), band);
-  std::vector<int> from_at(static_cast<std::size_t>(size_));
-  for (int p = 0; p < size_; ++p) from_at[std::size_t(p)] = p * band;
-  ParticleArray<float> received, colour;
-  agreed(this, "for the layers of a band of the image", [&] {
-    received.resize(6 * std::size_t(band) * std::size_t(size_));
-    colour.resize(3 * std::size_t(band));
-  });
-  const RecordType layer(6 * sizeof(float)), pixel(3 * sizeof(float));
-  check(MPI_Alltoallv(layers, bands.count.data(), bands.at.data(), layer.get(), received.data(), from.data(),
-                      from_at.data(), layer.get(), MPI_COMM_WORLD),
-        "MPI_Alltoallv");
-  // Each later layer over what lies under it: C = C_p + T_p C. (The product of the T is not needed.)
-  const float* r = received.data();
-  const long n = band, k = size_;
-#pragma omp parallel for schedule(static) if (n > 32768)
-  for (long i = 0; i < n; ++i)
-    for (long c = 0; c < 3; ++c) {
-      float sum = r[6 * i + c];
-      for (long p = 1; p < k; ++p) sum = r[6 * (p * n + i) + c] + r[6 * (p * n + i) + 3 + c] * sum;
-      colour[std::size_t(3 * i + c)] = sum;
-    }
-  check(MPI_Gatherv(colour.data(), band, pixel.get(), rgb, bands.count.data(), bands.at.data(), pixel.get(), 0,
-                    MPI_COMM_WORLD),
-        "MPI_Gatherv");
-}
-
-void Comm::composite_directly(float* layers, std::size_t pixels) const {
-  if (size_ == 1) return;
-  const RecordType pixel(6 * sizeof(float));
-  MPI_Op over;
-  check(MPI_Op_create(&composite_over, 0 /* not commutative: in rank order */, &over), "MPI_Op_create");
-  try {
-    for (std::size_t done = 0; done < pixels; done += max_count / 8) {
-      const int n = int(std::min(max_count / 8, pixels - done));
-      float* v = layers + 6 * done;
-      check(
-          MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : v, rank_ == 0 ? v : nullptr, n, pixel.get(), over, 0, MPI_COMM_WORLD),
-          "MPI_Reduce");
-    }
-  } catch (...) {
-    MPI_Op_free(&over);
-    throw;
-  }
-  MPI_Op_free(&over);
+  composite_across(*this, n.leaders, layers, pixels, rgb, by_bands(how, n.nodes, composite_by_bands_from, pixels));
 }
 
 struct SharedCounter::Window {

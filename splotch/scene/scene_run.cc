@@ -1,5 +1,6 @@
 #include "splotch/scene/scene_run.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -39,7 +40,37 @@ std::string SceneSummary::text() const {
                 "%.0f%% of the run's time)\n",
                 frames, dealt.c_str(), rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads,
                 reads_ahead, 100 * read_seconds / whole, 100 * render_seconds / whole);
-  return line;
+  return line + (processes > 1 ? std::string() : stage_text());
+}
+
+namespace {
+std::string fixed3(double seconds) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.3f", seconds);
+  return text;
+}
+}  // namespace
+
+std::string SceneSummary::stage_text() const {
+  if (stages.empty()) return "";
+  std::string text = "  stages over " + std::to_string(rendered) + " frames:";
+  double sum = 0;
+  for (const auto& [name, t] : stages) {
+    text += " " + name + " " + fixed3(t) + " s,";
+    sum += t;
+  }
+  char tail[400];
+  std::snprintf(tail, sizeof tail, " in all %.3f s; frames from %.3f to %.3f s into the run\n", sum,
+                std::max(first_frame_start, 0.0), last_frame_end);
+  text += tail;
+  if (gpu_seconds > 0 || host_part_seconds > 0) {
+    std::snprintf(tail, sizeof tail,
+                  "  of the render: the GPU's part %.3f s; the host's part %.3f s (%zu splats larger than the tile "
+                  "boundary, on CPU threads meanwhile)\n",
+                  gpu_seconds, host_part_seconds, host_part_splats);
+    text += tail;
+  }
+  return text;
 }
 
 namespace {
@@ -174,6 +205,21 @@ class SceneTally {
   // Frame k rendered in `seconds`, `run_seconds` into the run.
   void rendered(std::size_t k, const std::string& origin, const RunReport& r, double seconds, double run_seconds) {
     ++summary.rendered;
+    for (const auto& [name, t] : r.stages) {
+      auto same = [&, &name = name](const auto& s) { return s.first == name; };
+      auto at = std::find_if(summary.stages.begin(), summary.stages.end(), same);
+      if (at == summary.stages.end())
+        summary.stages.emplace_back(name, t);
+      else
+        at->second += t;
+    }
+    if (r.gpu) {
+      summary.gpu_seconds += r.gpu->gpu_seconds;
+      summary.host_part_seconds += r.gpu->host_seconds;
+      summary.host_part_splats += r.gpu->on_host;
+    }
+    if (summary.first_frame_start < 0) summary.first_frame_start = run_seconds - seconds;
+    summary.last_frame_end = run_seconds;
     if (summary.rendered == 1) {
       first_width_ = r.width;
       first_height_ = r.height;
@@ -393,6 +439,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     if (!failure.empty()) tally.failed(k, f.origin, failure);
   }
   if (deal) {  // what all processes did
+    speaker.report(tally.summary.stage_text());
     dealer.reset();
     sum_over_processes(tally.summary, *comm);
   }

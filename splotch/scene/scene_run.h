@@ -8,6 +8,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "params/param_file.h"
 #include "splotch/util/console.h"
@@ -24,6 +26,19 @@ struct SceneSummary {
   int reads_ahead = 0;                          // of `reads`: those done in the background while a frame rendered
   double seconds = 0;                           // the whole run
   double read_seconds = 0, render_seconds = 0;  // summed over the rendered frames
+  // This process's rendered frames: each stage's seconds summed, in the order the stages first
+  // ran, and when its first frame began and its last ended (seconds into the run): where a movie's
+  // time goes, and how long a process dealt frames waited for the others at the end.
+  std::vector<std::pair<std::string, double>> stages;
+  double first_frame_start = -1, last_frame_end = 0;
+  // Of the render stage, on a GPU: its part, and the host's part (splats larger than the tile
+  // boundary, on CPU threads meanwhile) with the splats it drew.
+  double gpu_seconds = 0, host_part_seconds = 0;
+  std::size_t host_part_splats = 0;
+
+  // "stages over N frames: read 0.52 s, ...": this process's line (text() gives it where the
+  // frames were not dealt out).
+  std::string stage_text() const;
 
   std::string text() const;
 };

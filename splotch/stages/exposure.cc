@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace splotch {
@@ -32,19 +34,64 @@ std::size_t sample_stride(const Image& image) {
   return std::max<std::size_t>(1, std::size_t(image.width) * std::size_t(image.height) >> 16);
 }
 
+// The k-th smallest (0-based) of the lit values, exactly as std::nth_element finds it, on every
+// thread: a histogram of the values' top 16 bits (a positive float's bits order as its value)
+// finds the bin of the k-th, and only that bin's values are selected from. On one thread the
+// whole selection over a 2048^2 picture took 0.035 s of every frame of a movie with exposure =
+// auto.
+namespace {
+constexpr int bin_shift = 16;  // 65536 bins of the 32 bits
+
+std::uint32_t bits_of(float v) {
+  std::uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// The lit value of pixel p, 0 where it is not lit.
+float lit_value(const Image& sums, std::size_t p) {
+  const float* v = &sums.rgb[3 * p];
+  const float m = std::max({v[0], v[1], v[2]});
+  return m > 0 && std::isfinite(m) ? m : 0.0f;
+}
+}  // namespace
+
 double automatic_exposure(const Image& sums, std::size_t stride) {
   const std::size_t pixels = std::size_t(sums.width) * std::size_t(sums.height);
-  std::vector<float> lit;
-  lit.reserve(pixels / stride / 4);
-  for (std::size_t p = 0; p < pixels; p += stride) {
-    const float* v = &sums.rgb[3 * p];
-    const float m = std::max({v[0], v[1], v[2]});
-    if (m > 0 && std::isfinite(m)) lit.push_back(m);
+  const long samples = long((pixels + stride - 1) / stride);
+  std::vector<std::uint64_t> histogram(std::size_t(1) << bin_shift, 0);
+#pragma omp parallel
+  {
+    std::vector<std::uint64_t> mine(histogram.size(), 0);
+#pragma omp for schedule(static) nowait
+    for (long i = 0; i < samples; ++i) {
+      const float m = lit_value(sums, std::size_t(i) * stride);
+      if (m > 0) ++mine[bits_of(m) >> bin_shift];
+    }
+#pragma omp critical
+    for (std::size_t b = 0; b < mine.size(); ++b) histogram[b] += mine[b];
   }
-  if (lit.empty()) return 0;
-  const std::size_t k = std::min(lit.size() - 1, std::size_t(0.995 * double(lit.size())));
-  std::nth_element(lit.begin(), lit.begin() + std::ptrdiff_t(k), lit.end());
-  return lit[k] > 0 ? std::log(10.0) / double(lit[k]) : 0;
+  std::uint64_t lit = 0;
+  for (std::uint64_t c : histogram) lit += c;
+  if (lit == 0) return 0;
+  std::size_t k = std::min(std::size_t(lit - 1), std::size_t(0.995 * double(lit)));
+  std::uint32_t bin = 0;
+  while (k >= histogram[bin]) k -= std::size_t(histogram[bin++]);
+  std::vector<float> in_bin;
+  in_bin.reserve(std::size_t(histogram[bin]));
+#pragma omp parallel
+  {
+    std::vector<float> mine;
+#pragma omp for schedule(static) nowait
+    for (long i = 0; i < samples; ++i) {
+      const float m = lit_value(sums, std::size_t(i) * stride);
+      if (m > 0 && bits_of(m) >> bin_shift == bin) mine.push_back(m);
+    }
+#pragma omp critical
+    in_bin.insert(in_bin.end(), mine.begin(), mine.end());
+  }
+  std::nth_element(in_bin.begin(), in_bin.begin() + std::ptrdiff_t(k), in_bin.end());
+  return in_bin[k] > 0 ? std::log(10.0) / double(in_bin[k]) : 0;
 }
 
 void scale(Image& sums, double factor) {
