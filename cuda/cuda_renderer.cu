@@ -314,7 +314,8 @@ CudaOptions fitted_to_session(const CudaOptions& requested, const Image& image, 
 
 RenderTarget::RenderTarget(const CudaOptions& requested, const Image& image, CudaSession& session, CudaReport& report)
     : options_(fitted_to_session(requested, image, session, report)), resources_(session.resources()) {
-  renderer_ = make_renderer(options_, grid_for(options_, image));  // checks what it can first
+  grid_ = grid_for(options_, image);
+  renderer_ = make_renderer(options_, grid_);  // checks what it can first
   floats_ = std::size_t(image.width) * std::size_t(image.height) * 3;
   if (!image_.try_allocate(floats_))
     throw std::runtime_error("the GPU has too little free memory for a " + std::to_string(image.width) + " x " +
@@ -328,6 +329,11 @@ RenderTarget::RenderTarget(const CudaOptions& requested, const Image& image, Cud
   else
     CUDA_CHECK(cudaMemcpyAsync(image_.get(), image.rgb.data(), floats_ * sizeof(float), cudaMemcpyHostToDevice,
                                resources_.compute));
+}
+
+ChunkRenderer& RenderTarget::large_renderer() {
+  if (!large_renderer_) large_renderer_ = make_tile_sum_renderer(grid_, options_.pass_items);
+  return *large_renderer_;
 }
 
 void RenderTarget::fetch(Image& image) {

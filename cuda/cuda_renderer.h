@@ -59,6 +59,10 @@ struct CudaOptions {
   // Work items per pass (fragments; tile-list entries with a_eq_e = FALSE); 0: from the free
   // device memory. Tests set it small to force many passes.
   std::size_t pass_items = 0;
+  // With a_eq_e and the particles kept on the GPU (device_particles.h): the splats larger than the
+  // boundary drawn on the GPU, tile by tile (true), or on CPU threads meanwhile (false, seed 004's
+  // way). (Splats streamed from the host leave them to CPU threads either way.)
+  bool large_on_gpu = true;
 };
 
 // As the parameter cuda_algorithm spells it.
@@ -69,6 +73,7 @@ inline const char* writes_name(BtileWrites w) {
 
 struct CudaReport {
   std::size_t on_gpu = 0, on_host = 0;       // splats drawn by each
+  std::size_t large_on_gpu = 0;              // of on_gpu: those beyond the boundary, drawn tile by tile
   double gpu_seconds = 0, host_seconds = 0;  // wall time of each part (they overlap)
   // The GPU part's pieces, summed over chunks (uploads overlap kernels): copying chunks to the
   // device, and the kernels drawing them.

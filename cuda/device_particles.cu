@@ -644,17 +644,49 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
     });
   };
 
+  // Or they stay on the GPU and are drawn tile by tile (CudaOptions::large_on_gpu), after the
+  // window's other splats in the field arrays; false where the GPU has no memory left for that
+  // (the host draws them then).
+  std::size_t large_scratch_for = 0;
+  auto draw_large = [&](std::size_t on_gpu, std::size_t large) {
+    if (!o.large_on_gpu) return false;
+    cuda_detail::ChunkRenderer& renderer = target.large_renderer();
+    const std::size_t window = cuda_detail::device_window(large);
+    if (window > large_scratch_for) {
+      CUDA_CHECK(cudaStreamSynchronize(compute));
+      if (!renderer.allocate(window)) return false;
+      large_scratch_for = window;
+    }
+    const float* f = m.splats.field + on_gpu;
+    const std::size_t s = m.splats.stride;
+    CUDA_CHECK(cudaEventRecord(draw_events.emplace_back(true), compute));
+    for (std::size_t at = 0; at < large; at += window) {
+      const cuda_detail::Chunk c{f + at,         f + s + at,
+                                 f + 2 * s + at, {f + 3 * s + at, f + 4 * s + at, f + 5 * s + at},
+                                 nullptr,        std::uint32_t(std::min(window, large - at)),
+                                 nullptr};
+      renderer.draw(c, target.image(), compute);
+    }
+    CUDA_CHECK(cudaEventRecord(draw_events.emplace_back(true), compute));
+    return true;
+  };
+
   try {
     for (const KeySlab& slab : slabs) {
       std::size_t base = 0;  // the slab's splats so far
       for (std::size_t first = 0; first < m.n; first += m.window) {
-        const auto [on_gpu, on_host] = write_window(first, std::min(m.window, m.n - first), slab, slabbed ? base : 0);
+        const auto [on_gpu, large] = write_window(first, std::min(m.window, m.n - first), slab, slabbed ? base : 0);
         report.on_gpu += on_gpu;
-        report.on_host += on_host;
-        if (slabbed) {  // (keyed: no boundary, so none of a slab's splats go to the host)
+        if (slabbed) {  // (keyed: no boundary, so none of a slab's splats are large)
           base += on_gpu;
         } else {  // each window drawn before the next is written
-          draw_beyond(on_gpu, on_host);
+          if (large > 0 && draw_large(on_gpu, large)) {
+            report.on_gpu += large;
+            report.large_on_gpu += large;
+          } else {
+            report.on_host += large;
+            draw_beyond(on_gpu, large);
+          }
           draw(on_gpu);
         }
       }

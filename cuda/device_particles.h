@@ -80,6 +80,7 @@ class DeviceParticles {
 
 // Draws `view` of the particles into `image` (cleared or not, as render_cuda: with a_eq_e added,
 // else composited over it). With a_eq_e the splats whose footprint is beyond the Btile boundary
+// are drawn on the GPU tile by tile (CudaOptions::large_on_gpu; report.large_on_gpu of them), or
 // come back to the host: `beyond` draws them into `image` on a thread of its own while the GPU
 // draws the rest, whose image is added when both are done (as render_gpu() splits a render).
 // The report's on_gpu + on_host are the splats in view.

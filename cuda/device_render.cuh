@@ -54,6 +54,8 @@ class RenderTarget {
   RenderTarget(const CudaOptions& requested, const Image& image, CudaSession& session, CudaReport& report);
   const CudaOptions& options() const { return options_; }
   ChunkRenderer& renderer() { return *renderer_; }
+  // The splats larger than the Btile boundary (a_eq_e), drawn tile by tile: made at the first call.
+  ChunkRenderer& large_renderer();
   float* image() { return image_.get(); }
   CudaSession::Resources& resources() { return resources_; }
   // The device image into `image`: added to it (a_eq_e: the host's part is there) or copied.
@@ -61,7 +63,8 @@ class RenderTarget {
 
  private:
   CudaOptions options_;
-  std::unique_ptr<ChunkRenderer> renderer_;
+  std::unique_ptr<ChunkRenderer> renderer_, large_renderer_;
+  RenderGrid grid_;
   DeviceBuffer<float> image_;
   std::size_t floats_ = 0;
   CudaSession::Resources& resources_;

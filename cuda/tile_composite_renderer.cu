@@ -8,6 +8,11 @@
 //
 // The lists are built in passes that fit the scratch memory; passes follow the draw order, so
 // compositing pass after pass keeps every pixel's order.
+//
+// The same lists draw the splats larger than the Btile boundary with a_eq_e (additive): each
+// pixel's map is then P -> P + B, the sum of its splats' weight times emission, so that those
+// splats need not go to CPU threads (which, with several processes of a node each drawing frames,
+// the processes share).
 #include <algorithm>
 
 #include "cuda/chunk_renderer.h"
@@ -62,6 +67,8 @@ __device__ inline float* pixel_of(float* image, const RenderGrid& g, int px, int
 }
 
 // One block per piece, one thread per pixel of the tile; splats staged through shared memory.
+// Additive: a_eq_e's sum (A stays 1).
+template <bool Additive>
 __global__ void __launch_bounds__(composite_threads)
     composite_kernel(Chunk c, const std::uint32_t* __restrict__ order, const std::uint32_t* __restrict__ position,
                      const Piece* __restrict__ pieces, const std::uint32_t* __restrict__ piece_total, RenderGrid g,
@@ -96,9 +103,13 @@ __global__ void __launch_bounds__(composite_threads)
       const float weight = weight_at(s, px, py);
       if (weight == 0.0f) continue;  // as the host, which leaves pixels outside the disc alone
       for (int ch = 0; ch < 3; ++ch) {
-        const float t = __expf(-weight * s_e[ch][j]) - 1.0f;
-        B[ch] += (B[ch] - s_q[ch][j]) * t;
-        A[ch] += A[ch] * t;
+        if constexpr (Additive) {
+          B[ch] += weight * s_e[ch][j];
+        } else {
+          const float t = __expf(-weight * s_e[ch][j]) - 1.0f;
+          B[ch] += (B[ch] - s_q[ch][j]) * t;
+          A[ch] += A[ch] * t;
+        }
       }
     }
   }
@@ -136,6 +147,7 @@ __global__ void __launch_bounds__(composite_threads)
 
 RenderGrid composite_grid(RenderGrid g) {
   g.tile_x = g.tile_y = composite_side;
+  g.big_on_host = false;  // every splat is drawn here
   g.nx = (g.xres + composite_side - 1) / composite_side;
   g.ny = (g.yres + composite_side - 1) / composite_side;
   g.tiles = std::uint32_t(g.nx) * std::uint32_t(g.ny);
@@ -144,8 +156,8 @@ RenderGrid composite_grid(RenderGrid g) {
 
 class TileCompositeRenderer : public ChunkRenderer {
  public:
-  TileCompositeRenderer(const RenderGrid& g, std::size_t pass_items)
-      : g_(composite_grid(g)), key_bits_(bits_for(g_.tiles - 1)), pass_items_(pass_items) {}
+  TileCompositeRenderer(const RenderGrid& g, std::size_t pass_items, bool additive)
+      : g_(composite_grid(g)), key_bits_(bits_for(g_.tiles - 1)), pass_items_(pass_items), additive_(additive) {}
 
   std::size_t bytes_for(std::size_t chunk) const override {
     return bytes_of([&](DeviceLayout& l) { return lay_out(l, chunk); });
@@ -170,7 +182,8 @@ class TileCompositeRenderer : public ChunkRenderer {
       sort_pairs(a.sort, keys, positions, n, key_bits_, stream);  // stable: each tile's entries stay in draw order
       a.pieces.make(keys.Current(), n, stream);
       // The grid covers the most pieces there can be; blocks beyond the real count return at once.
-      composite_kernel<<<std::uint32_t(TilePieces::most_pieces(n, tiles)), composite_threads, 0, stream>>>(
+      auto composite = additive_ ? composite_kernel<true> : composite_kernel<false>;
+      composite<<<std::uint32_t(TilePieces::most_pieces(n, tiles)), composite_threads, 0, stream>>>(
           c, order, positions.Current(), a.pieces.pieces(), a.pieces.total(), g_, image, a.maps);
       CUDA_CHECK_LAUNCH();
       combine_kernel<<<tiles, composite_threads, 0, stream>>>(a.pieces.first_piece(), a.pieces.first_slot(), g_, a.maps,
@@ -208,13 +221,18 @@ class TileCompositeRenderer : public ChunkRenderer {
   RenderGrid g_;
   int key_bits_;
   std::size_t pass_items_;
+  bool additive_;
   DeviceArena<Scratch> scratch_;
 };
 
 }  // namespace
 
 std::unique_ptr<ChunkRenderer> make_tile_composite_renderer(const RenderGrid& grid, std::size_t pass_items) {
-  return std::make_unique<TileCompositeRenderer>(grid, pass_items);
+  return std::make_unique<TileCompositeRenderer>(grid, pass_items, false);
+}
+
+std::unique_ptr<ChunkRenderer> make_tile_sum_renderer(const RenderGrid& grid, std::size_t pass_items) {
+  return std::make_unique<TileCompositeRenderer>(grid, pass_items, true);
 }
 
 }  // namespace splotch::cuda_detail

@@ -16,6 +16,7 @@
 #   tests/bench_mpi_gpu.sh                              # 1e8, 4096², 16 files, 96 frames at 2048²
 #   SIZES="1e8 1e9" RUNS=3 tests/bench_mpi_gpu.sh       # 1e9: 44 GB in 16 files, 10 minutes to write
 #   GPUS="1 2" FRAMES=0 tests/bench_mpi_gpu.sh
+#   KEYS="cuda_large_splats=host" tests/bench_mpi_gpu.sh   # more keys for every run
 # Without a GPU, mpirun or bin/splotch_mpi it says so and ends (status 0). RENDERER=host NODE_GPUS=2
 # runs the same steps without a GPU (to try the script).
 set -euo pipefail
@@ -34,6 +35,7 @@ mkdir -p "$DIR"
 command -v mpirun >/dev/null || { echo "bench_mpi_gpu: no mpirun (make deps MPI=1)"; exit 0; }
 [ -x bin/splotch_mpi ] || { echo "bench_mpi_gpu: bin/splotch_mpi is not built"; exit 0; }
 RENDERER=${RENDERER:-cuda}
+read -r -a keys <<<"${KEYS:-}"
 node_gpus=${NODE_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)}
 [ "$node_gpus" -gt 0 ] || { echo "bench_mpi_gpu: no GPU here (nvidia-smi -L lists none)"; exit 0; }
 if [ -z "${GPUS:-}" ]; then
@@ -75,7 +77,7 @@ for n in $SIZES; do
       for _ in $(seq "$RUNS"); do
         start=$(date +%s.%N)
         run_mpi "$g" tests/bench/bench_gadget.par infile="${snapshot%000}" fidx=0 xres="$RES" renderer=$RENDERER \
-          a_eq_e=$a outfile="$DIR/mpi_gpu_out.tga" >>"$log"
+          a_eq_e=$a outfile="$DIR/mpi_gpu_out.tga" ${keys[@]+"${keys[@]}"} >>"$log"
         echo "wall $(since "$start") s" >>"$log"
       done
       grep -q "processes on $g GPU" "$log" || [ "$g" = 1 ] || [ "$RENDERER" != cuda ] || echo "bench_mpi_gpu: $g processes did not report $g GPUs" >&2
@@ -114,7 +116,8 @@ for case in $(for g in $GPUS; do echo "frames:$g"; done) $(for g in $GPUS; do [ 
     rm -f "$DIR"/mpi_gpu_fly_out*.tga
     start=$(date +%s.%N)
     run_mpi "$g" tests/bench/bench_gadget.par infile="${snapshot%000}" fidx=0 xres="$FRAME_RES" renderer=$RENDERER \
-      scene_file="$path" mpi_mode="$mode" exposure=auto outfile="$DIR/mpi_gpu_fly_out.tga" >"$DIR/mpi_gpu_fly_${mode}_$g.log"
+      scene_file="$path" mpi_mode="$mode" exposure=auto outfile="$DIR/mpi_gpu_fly_out.tga" ${keys[@]+"${keys[@]}"} \
+      >"$DIR/mpi_gpu_fly_${mode}_$g.log"
     walls="$walls $(since "$start")"
     [ "$(ls "$DIR"/mpi_gpu_fly_out*.tga | wc -l)" -eq "$FRAMES" ] || { echo "bench_mpi_gpu: frames missing"; exit 1; }
   done

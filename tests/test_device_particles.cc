@@ -111,7 +111,8 @@ struct Case {
   SortOrder sort = SortOrder::depth;
   CudaAlgorithm algorithm = CudaAlgorithm::btile;
   int boundary = 32;
-  bool equal_hsml = false;  // every particle of a type has the same radius: ties of sort_type 4
+  bool equal_hsml = false;   // every particle of a type has the same radius: ties of sort_type 4
+  bool large_on_gpu = true;  // CudaOptions::large_on_gpu
 };
 
 // Every case the GPU draws from kept particles: both projections, the wrap, a preview, splats
@@ -122,8 +123,12 @@ std::vector<Case> view_cases() {
   cases.push_back({"orthographic, a_eq_e", false});
   cases.push_back({"wrapped about lookat", true, true});
   cases.push_back({"a preview's share of the light", true, false, true, 0.25});
+  cases.push_back({"narrow boundary: many large splats drawn on the GPU tile by tile", true, false, true, 1,
+                   SortOrder::depth, CudaAlgorithm::btile, 2});
   cases.push_back({"narrow boundary: many splats drawn on the host", true, false, true, 1, SortOrder::depth,
-                   CudaAlgorithm::btile, 2});
+                   CudaAlgorithm::btile, 2, false, false});
+  cases.push_back({"wrapped, large splats on the host", true, true, true, 1, SortOrder::depth, CudaAlgorithm::btile, 8,
+                   false, false});
   cases.push_back({"fragment, a_eq_e", true, false, true, 1, SortOrder::depth, CudaAlgorithm::fragment});
   for (SortOrder sort : {SortOrder::none, SortOrder::depth, SortOrder::red_descending, SortOrder::red_ascending,
                          SortOrder::radius_descending})
@@ -163,6 +168,7 @@ TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages an
       o.boundary = c.boundary;
       o.host.a_eq_e = c.a_eq_e;
       o.host.tile_size = 32;
+      o.large_on_gpu = c.large_on_gpu;
       std::size_t in_view = 0;
       const Image host =
           host_picture(c.equal_hsml ? equal : p, g, c.wrap, looks, c.sort, o.host, in_view, background(g));
@@ -171,7 +177,9 @@ TEST_CASE("gpu-kept particles: views drawn on the GPU equal the host's stages an
           render_gpu_particles(c.equal_hsml ? *kept_equal : *kept, g, c.wrap, looks, c.sort, o, gpu, session);
       CHECK(report.on_gpu + report.on_host == in_view);
       CHECK(in_view > 2000);
-      if (c.boundary == 2) CHECK(report.on_host > 100);
+      if (c.boundary == 2) CHECK((c.large_on_gpu ? report.large_on_gpu : report.on_host) > 100);
+      if (c.large_on_gpu) CHECK(report.on_host == 0);
+      if (!c.large_on_gpu) CHECK(report.large_on_gpu == 0);
       if (!c.a_eq_e) CHECK(report.on_host == 0);
       const float scale = max_value(host);
       CHECK(scale > 0);
@@ -254,6 +262,7 @@ TEST_CASE("gpu-kept particles: views drawn a window of the particles at a time e
         o.boundary = c.boundary;
         o.host.a_eq_e = c.a_eq_e;
         o.host.tile_size = 32;
+        o.large_on_gpu = c.large_on_gpu;
         const ParticleSet& particles = c.equal_hsml ? equal : p;
         DeviceParticles& on_gpu = c.equal_hsml ? *kept_equal : *kept;
         std::size_t in_view = 0;
@@ -273,7 +282,9 @@ TEST_CASE("gpu-kept particles: views drawn a window of the particles at a time e
           CHECK(report.chunks == (window == 7000 ? 3u : 2u));
         else
           CHECK(report.chunks >= (in_view + window - 1) / window);
-        if (c.boundary == 2) CHECK(report.on_host > 100);
+        if (c.boundary == 2) CHECK((c.large_on_gpu ? report.large_on_gpu : report.on_host) > 100);
+        if (c.large_on_gpu) CHECK(report.on_host == 0);
+        if (!c.large_on_gpu) CHECK(report.large_on_gpu == 0);
         if (!c.a_eq_e) CHECK(report.on_host == 0);
         const float scale = max_value(host);
         CHECK(scale > 0);

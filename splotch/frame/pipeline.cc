@@ -149,6 +149,9 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   // The particles, read once for all the frame's views.
   std::unique_ptr<ParticleSource> source = particle_source(plan, frame, comm, console);
   renderer.before_read(s, [&] { return source->particles_to_read(); });
+  // The processes' images meet in memory of the node (splotch/mpi/comm.h): readied while reading.
+  if (comm)
+    comm->prepare_reduction((s.render.a_eq_e ? 3 : 6) * std::size_t(s.camera.xres) * std::size_t(s.camera.yres));
   source->load(clock, report);
   const NormalizedRanges ranges = source->ranges();
   report.ranges = range_lines(ranges, plan.normalization, type_names(s.input));

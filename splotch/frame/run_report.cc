@@ -32,10 +32,13 @@ std::string RunReport::text() const {
     const std::string windows = gpu->window > 0 ? ", in windows of " + std::to_string(gpu->window) +
                                                       " particles: " + std::to_string(gpu->chunks) + " drawn in turn"
                                                 : "";
+    const std::string large = gpu->large_on_gpu > 0 ? ", " + std::to_string(gpu->large_on_gpu) +
+                                                          " of them larger than the tile boundary, drawn tile by tile"
+                                                    : "";
     std::snprintf(line, sizeof line,
                   "  splats     %zu on the GPU (projected there from the particles copied to it%s, %.0f MiB of GPU "
-                  "memory in use), %zu on the host (larger than the tile boundary)\n",
-                  gpu->on_gpu, windows.c_str(), gpu->device_mib, gpu->on_host);
+                  "memory in use%s), %zu on the host (larger than the tile boundary)\n",
+                  gpu->on_gpu, windows.c_str(), gpu->device_mib, large.c_str(), gpu->on_host);
     out += line;
   } else if (gpu) {
     std::snprintf(line, sizeof line,

@@ -12,6 +12,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "splotch/mpi/comm.h"
 #include "splotch/mpi/launcher.h"
@@ -138,13 +139,21 @@ struct Comm::Node {
   MPI_Win window = MPI_WIN_NULL;
   std::size_t floats = 0;        // the window's floats per process
   std::vector<float*> segments;  // each process's, by its rank on the node
+  // Touches this process's segment (prepare_reduction): the first touch of 200 MB of shared pages
+  // took 0.07 s on the H200 node, which a frame's read hides.
+  std::thread toucher;
 
   ~Node() {
     release();
     if (leaders.comm != MPI_COMM_NULL) MPI_Comm_free(&leaders.comm);
     if (node.comm != MPI_COMM_NULL) MPI_Comm_free(&node.comm);
   }
+  // The segment is this process's to write (the toucher is done).
+  void ready() {
+    if (toucher.joinable()) toucher.join();
+  }
   void release() {
+    ready();
     if (window == MPI_WIN_NULL) return;
     MPI_Win_unlock_all(window);
     MPI_Win_free(&window);
@@ -154,6 +163,7 @@ struct Comm::Node {
   // A window of at least `count` floats per process (collective on the node); false where this
   // process could not have it.
   bool reserve(std::size_t count) {
+    ready();
     if (count <= floats) return true;
     release();
     MPI_Info info;
@@ -277,6 +287,15 @@ bool Comm::all(bool value) const {
   int mine = value ? 1 : 0, every = mine;
   if (size_ > 1) check(MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
   return every != 0;
+}
+
+void Comm::prepare_reduction(std::size_t floats) const {
+  if (size_ == 1) return;
+  Node& n = *node_;
+  const bool has = n.node.size == 1 || floats <= n.floats;  // (alike on a node's processes)
+  if (!all(has || n.reserve(floats)) || has) return;        // (a reduction then goes through MPI alone)
+  float* mine = n.segments[std::size_t(n.node.rank)];
+  n.toucher = std::thread([mine, floats] { std::fill(mine, mine + floats, 0.0f); });
 }
 
 void Comm::sum_to_root(float* values, std::size_t count, ImageReduction how) const {

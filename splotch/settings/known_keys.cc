@@ -85,6 +85,7 @@ const std::map<std::string, KeyKind>& global_keys() {
       {"renderer", KeyKind::text},
       {"cuda_algorithm", KeyKind::text},
       {"btile_writes", KeyKind::text},
+      {"cuda_large_splats", KeyKind::text},
       {"gpu_chunk_particles", KeyKind::integer},
       {"tile_boundary_width", KeyKind::integer},
       {"tile_x-side", KeyKind::integer},

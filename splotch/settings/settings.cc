@@ -261,6 +261,11 @@ CudaOptions read_cuda(ParamFile& p) {
     o.btile_writes = BtileWrites::three_step;
   else if (writes != "atomics")
     p.reject(at(p, "btile_writes") + " = '" + writes + "' is not one of atomics, boundary, three_step");
+  const std::string large = p.get<std::string>("cuda_large_splats", "gpu");
+  if (large == "host")
+    o.large_on_gpu = false;
+  else if (large != "gpu")
+    p.reject(at(p, "cuda_large_splats") + " = '" + large + "' is not one of gpu, host");
   const CudaOptions defaults;
   auto in_range = [&](const char* key, int value, int lo, int hi, int fallback) {
     if (value >= lo && value <= hi) return value;
