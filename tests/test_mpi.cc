@@ -44,9 +44,13 @@ bool mpi_runs() {
   return missing.empty();
 }
 
+// A single frame is drawn by every process (mpi_mode = data) unless the arguments say otherwise:
+// with mpi_mode = auto the share model (splotch/render/share_cost.h) would have rank 0 draw these
+// small frames alone.
 CommandResult mpirun(int processes, const std::string& args) {
+  const bool chosen = args.find("mpi_mode=") != std::string::npos || args.find("scene_file=") != std::string::npos;
   return run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np " +
-                     std::to_string(processes) + " " + mpi_binary + " " + args);
+                     std::to_string(processes) + " " + mpi_binary + " " + args + (chosen ? "" : " mpi_mode=data"));
 }
 
 // The two pictures differ by at most one level in at most 1% of the values.
@@ -210,7 +214,7 @@ TEST_CASE("mpi: a stereo pair and a panorama's faces from the processes' shares,
   REQUIRE(run_command("mkdir " + dir.file("right_blocked.tga")).status == 0);
   const CommandResult blocked =
       run_command("timeout 120 mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np 2 " + mpi_binary +
-                  " " + demo + " EyeSeparation=2 outfile=" + dir.file("blocked.tga"));
+                  " " + demo + " EyeSeparation=2 mpi_mode=data outfile=" + dir.file("blocked.tga"));
   CHECK(blocked.status == 1);
   CHECK(blocked.err.find("process 0 of 2: cannot write image") != std::string::npos);
 }
@@ -449,7 +453,7 @@ TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's G
   const std::size_t uuid = smi.out.find("UUID: ");
   if (gpus == 1 && uuid != std::string::npos) {
     const std::string id = smi.out.substr(uuid + 6, smi.out.find(')', uuid) - uuid - 6);
-    const std::string args = " " + par + " renderer=cuda outfile=" + dir.file("own.tga");
+    const std::string args = " " + par + " renderer=cuda mpi_mode=data outfile=" + dir.file("own.tga");
     const CommandResult own = run_command(
         "mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 "
         "-np 1 -x CUDA_VISIBLE_DEVICES=0 " +
@@ -497,6 +501,20 @@ TEST_CASE("mpi: processes on GPUs of their own draw the single GPU's pictures, d
     check_close(single, several);
   }
 
+  // mpi_mode = auto: so few particles draw sooner on one GPU than on several (the second's start
+  // alone costs more than it saves): rank 0 draws alone, says so, and the others leave at once.
+  {
+    const std::string single = dir.file("alone_single.tga"), alone = dir.file("alone_gpus.tga");
+    REQUIRE(run_command("bin/splotch " + demo + " renderer=cuda outfile=" + single).status == 0);
+    const CommandResult r = mpirun(gpus, demo + " renderer=cuda mpi_mode=auto outfile=" + alone);
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err == "");
+    CHECK(occurrences(r.out, "mpi_mode = auto: rank 0 alone draws this frame") == 1);
+    CHECK(r.out.find("  reduce ") == std::string::npos);  // nothing to combine
+    check_close(single, alone);
+  }
+
   // Frames dealt out: each rendered once, on its process's GPU, as one process renders it.
   std::string scene = "camera_x camera_y\n";
   const int frames = 2 * gpus + 1;
@@ -513,4 +531,28 @@ TEST_CASE("mpi: processes on GPUs of their own draw the single GPU's pictures, d
     std::snprintf(number, sizeof number, "%04d", i);
     check_close(dir.file(std::string("one_") + number + ".tga"), dir.file(std::string("dealt_") + number + ".tga"));
   }
+}
+
+// mpi_mode = auto, a single frame: the share model (splotch/render/share_cost.h) decides, and
+// rank 0 says what it chose. Host processes of one thread each share the drawing; mpi_mode = data
+// has every process draw without the model. (Rank 0 alone: the GPU case above.)
+TEST_CASE("mpi: mpi_mode = auto weighs who draws a single frame and says so; mpi_mode = data shares it") {
+  if (!mpi_runs()) return;
+  TempDir dir;
+  REQUIRE(run_command("bin/make_demo --n 60000 --out " + dir.file("demo.bin")).status == 0);
+  const std::string par = "testdata/demo.par infile=" + dir.file("demo.bin") + " xres=200 colorbar=FALSE renderer=host";
+  const std::string single = dir.file("single.tga");
+  REQUIRE(run_command("bin/splotch " + par + " outfile=" + single).status == 0);
+  const CommandResult all = mpirun(3, par + " mpi_mode=auto outfile=" + dir.file("all.tga"));
+  CHECK(all.status == 0);
+  CHECK(all.err == "");
+  CHECK(occurrences(all.out, "mpi_mode = auto: every process draws this frame (modelled: ") == 1);
+  CHECK(occurrences(all.out, "on all 3 processes, for 6e+04 particles at 0.04 Mpixels") == 1);
+  CHECK(all.out.find("  reduce ") != std::string::npos);
+  check_close(single, dir.file("all.tga"));
+  const CommandResult shared = mpirun(3, par + " mpi_mode=data outfile=" + dir.file("shared.tga"));
+  CHECK(shared.status == 0);
+  CHECK(shared.out.find("mpi_mode = auto") == std::string::npos);
+  CHECK(shared.out.find("  reduce ") != std::string::npos);
+  check_close(single, dir.file("shared.tga"));
 }

@@ -107,6 +107,7 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
   frame.comm = &comm;
   frame.device = comm.gpu_index();
   frame.gpu = &gpu;
+  frame.share_by_model = read_mpi_mode(params) == MpiMode::automatic;
   frame.retain = [&retained](std::shared_ptr<void> particles) { retained = std::move(particles); };
   const InterruptNote rendering("rendering " + cl.parameter_file);
   const RunReport report = render_frame(params, console, frame);

@@ -55,6 +55,10 @@ struct FrameOptions {
   int frames = 1;
   // The GPU of this process among those it sees (Comm::gpu_index: one GPU per MPI process).
   int device = 0;
+  // With `comm` of several processes: whether a model of the frame's time decides that rank 0
+  // draws it alone (splotch/render/share_cost.h; mpi_mode = auto of a single frame), the others
+  // then leaving it at once; false: every process draws its share.
+  bool share_by_model = false;
   // A single frame's particles copied to the GPU: a view's working memory there holds at most this
   // many of them at a time (0: as its free memory allows; tests set it).
   std::size_t gpu_window = 0;

@@ -19,9 +19,12 @@
 #include "splotch/frame/renderer_decision.h"
 #include "splotch/frame/splat_steps.h"
 #include "splotch/frame/stage_clock.h"
+#include "splotch/frame/system_memory.h"
+#include "splotch/load/particle_count.h"
 #include "splotch/mpi/comm.h"
 #include "splotch/render/gpu_particles.h"
 #include "splotch/render/host_render_config.h"
+#include "splotch/render/share_cost.h"
 #include "splotch/settings/known_keys.h"
 #include "splotch/settings/original_keys.h"
 #include "splotch/stages/dome_projection.h"
@@ -97,6 +100,32 @@ void warn_unused(const ParamFile& params, int types, Console& console) {
     console.warning("keys of the original Splotch that have no effect here (keep or remove them):" + originals);
 }
 
+// Whether rank 0 draws the frame alone, as the share model (splotch/render/share_cost.h) has it
+// from rank 0's view (the headers' particles, its node's memory): the same answer on every
+// process, and rank 0's note of it.
+bool draws_alone(const Settings& s, RendererDecision& renderer, const Comm& comm, int threads,
+                 std::vector<std::string>& notes) {
+  ShareWork w;
+  w.gpu = comm.all(renderer.gpu_possible(nullptr));
+  std::vector<std::uint64_t> decided(1, 0);
+  if (comm.root()) {
+    w.particles = double(particles_to_read(s.input).value_or(0));
+    w.pixels = double(s.camera.xres) * double(s.camera.yres);
+    w.a_eq_e = s.render.a_eq_e;
+    w.processes = comm.size();
+    w.nodes = comm.nodes();
+    w.threads = threads;
+    w.node_memory = double(available_memory_bytes());
+    if (w.particles > 0) {  // (uncounted: every process reads its share, as mpi_mode = data)
+      const ShareEstimate e = estimate_share(w);
+      decided[0] = e.alone ? 1 : 0;
+      notes.push_back(describe_share(e, w));
+    }
+  }
+  comm.broadcast(decided);
+  return decided[0] == 1;
+}
+
 void end_report(RunReport& report, const StageClock& clock, const ParamFile& params, const FrameOptions& frame,
                 Console& console) {
   report.total_seconds = clock.seconds();
@@ -144,6 +173,15 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     clock.done("write");
     end_report(report, clock, params, frame, console);
     return report;
+  }
+
+  // mpi_mode = auto: rank 0 may draw the frame alone (the others are done then).
+  if (comm && frame.share_by_model && draws_alone(s, renderer, *comm, report.threads, report.notes)) {
+    if (!comm->root()) {
+      report.skipped = true;
+      return report;
+    }
+    comm = nullptr;
   }
 
   // The particles, read once for all the frame's views.

@@ -60,6 +60,9 @@ class Comm {
   bool root() const { return rank_ == 0; }
   // How many processes share this one's node (and its memory).
   int node_size() const { return node_size_; }
+  // How many nodes the processes are on (for the image reductions: SPLOTCH_NODE_PROCESSES makes
+  // groups of a node's processes stand in for nodes).
+  int nodes() const;
   // Which node this process is on: the rank of the node's first process, the same on all of them.
   int node_id() const { return node_id_; }
   // Which of the GPUs it sees this process uses (one GPU per process): its rank among the

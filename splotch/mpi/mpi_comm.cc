@@ -242,6 +242,8 @@ Comm::Comm(int& argc, char**& argv) {
   node_->consecutive = all(rank_ == first + node_->node.rank);
 }
 
+int Comm::nodes() const { return node_ ? node_->nodes : 1; }
+
 Comm::~Comm() {
   node_.reset();  // its window and communicators before MPI's end
   if (with_mpi_) MPI_Finalize();

@@ -1,0 +1,40 @@
+#include "splotch/render/share_cost.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace splotch {
+
+ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
+  const int m = w.a_eq_e ? 0 : 1;
+  const double processes = std::max(1, w.processes), nodes = std::clamp(w.nodes, 1, w.processes);
+  auto draw = [&](double particles, double threads) {
+    if (w.gpu) return particles * (c.gpu_particle[m] + c.gpu_particle_pixel[m] * w.pixels);
+    return particles * c.host_particle[m] / std::max(1.0, threads);
+  };
+  ShareEstimate e;
+  e.alone_seconds = w.particles * c.read_particle + draw(w.particles, w.threads);
+  const double share = w.particles / processes;
+  e.all_seconds = w.particles / nodes * c.read_particle + draw(share, w.threads);
+  if (processes > nodes) e.all_seconds += w.pixels * c.node_pixel[m];
+  if (nodes > 1) e.all_seconds += w.pixels * c.network_pixel[m];
+  if (!w.a_eq_e) e.all_seconds += share * (processes - 1) / processes * c.exchange_splat;
+  if (w.gpu) e.all_seconds += c.second_start;
+  e.alone_fits = w.node_memory <= 0 || w.particles * c.particle_bytes <= w.node_memory;
+  e.alone = w.processes > 1 && e.alone_fits && e.alone_seconds < e.all_seconds;
+  return e;
+}
+
+std::string describe_share(const ShareEstimate& e, const ShareWork& w) {
+  char text[500];
+  const char* on = w.gpu ? " GPU" : " process";
+  std::snprintf(text, sizeof text,
+                "mpi_mode = auto: %s draws this frame (modelled: %.2f s on one%s, %.2f s on all %d%s, for %.3g "
+                "particles at %.3g Mpixels%s%s; mpi_mode = data has all the processes draw it)",
+                e.alone ? "rank 0 alone" : "every process", e.alone_seconds, on, e.all_seconds, w.processes,
+                w.gpu ? " GPUs" : " processes", w.particles, w.pixels / 1e6, w.a_eq_e ? "" : ", a_eq_e = FALSE",
+                e.alone_fits ? "" : "; one process has not the memory for all");
+  return text;
+}
+
+}  // namespace splotch

@@ -1,0 +1,62 @@
+// How many of an MPI run's processes draw a single frame (mpi_mode = auto): all of them, each its
+// share of the particles, or rank 0 alone (with its own threads), whichever a model of the
+// frame's time says finishes first.
+//
+// A second GPU halves the drawing, but within a node the read does not shrink (the node's memory
+// and cores bound it, however many processes share them), the images must be combined, and the
+// second GPU's start shows. With a_eq_e = FALSE the splats must first travel between the
+// processes in draw order. So on the 2-GPU node 10^8 particles at 4096^2 draw faster on both GPUs
+// with a_eq_e, but one GPU alone wins with a_eq_e = FALSE, and at 10^7 with either (constants:
+// `RUNS=3 GPUS="1 2" tests/bench_mpi_gpu.sh` on 2 x H100 and 2 x H200, docs/performance.md).
+// Host processes draw with their own threads: splitting a frame among them divides the drawing.
+#pragma once
+
+#include <string>
+
+namespace splotch {
+
+struct ShareWork {
+  double particles = 0;  // of the whole snapshot, as its headers give them
+  double pixels = 0;
+  bool a_eq_e = true;
+  bool gpu = false;        // every process draws on a GPU of its own
+  int processes = 1;       // of the run
+  int nodes = 1;           // the nodes they are on
+  int threads = 1;         // each process's
+  double node_memory = 0;  // bytes available on rank 0's node: rank 0 alone must hold every particle
+};
+
+struct ShareCosts {
+  // Reading from the page cache and normalising, seconds per particle on a node (all its cores).
+  double read_particle = 2.3e-9;
+  // Drawing on a GPU (the copy up and the render stage), per particle: a part, and a part that
+  // grows with the pixels each splat covers (per particle and pixel).
+  double gpu_particle[2] = {7.7e-10, 7.7e-10};
+  double gpu_particle_pixel[2] = {1.45e-16, 1.3e-16};
+  // Drawing on the host, per particle, per thread (a_eq_e, then not).
+  double host_particle[2] = {1.28e-7, 2.8e-7};
+  // Combining the images, per pixel: within a node through its shared memory, and between nodes
+  // (12 bytes a pixel, about twice, at 12.5 GB/s); a_eq_e, then the layers of a_eq_e = FALSE.
+  double node_pixel[2] = {1.2e-9, 2.6e-9};
+  double network_pixel[2] = {1.9e-9, 3.8e-9};
+  // a_eq_e = FALSE: each splat a process passes on to another, seconds (MPI between two processes
+  // of a node).
+  double exchange_splat = 5.2e-8;
+  // What the second GPU's start adds (the read no longer hides it).
+  double second_start = 0.05;
+  // Bytes of memory a particle takes on the process that holds it, about.
+  double particle_bytes = 64;
+};
+
+struct ShareEstimate {
+  bool alone = false;  // rank 0 draws the frame alone
+  double alone_seconds = 0, all_seconds = 0;
+  bool alone_fits = true;  // rank 0's node has the memory for every particle
+};
+
+ShareEstimate estimate_share(const ShareWork& work, const ShareCosts& costs = {});
+
+// The report's note: "mpi_mode = auto: rank 0 alone draws this frame (modelled: ...)".
+std::string describe_share(const ShareEstimate& e, const ShareWork& work);
+
+}  // namespace splotch

@@ -1,0 +1,71 @@
+// The share model of an MPI run's single frame (splotch/render/share_cost.h): its choices for the
+// cases measured on the 2-GPU node (docs/performance.md), and what it says.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "splotch/render/share_cost.h"
+
+using namespace splotch;
+
+namespace {
+ShareWork gpus(double particles, int pixels_side, bool a_eq_e, int processes = 2, int nodes = 1) {
+  ShareWork w;
+  w.particles = particles;
+  w.pixels = double(pixels_side) * pixels_side;
+  w.a_eq_e = a_eq_e;
+  w.gpu = true;
+  w.processes = processes;
+  w.nodes = nodes;
+  w.threads = 16;
+  w.node_memory = 200e9;
+  return w;
+}
+}  // namespace
+
+TEST_CASE("share model: both GPUs for 1e8 at 4096^2 with a_eq_e; one for a_eq_e = FALSE and for 1e7") {
+  const ShareEstimate sum = estimate_share(gpus(1e8, 4096, true));
+  CHECK(!sum.alone);
+  // About what the node measured: 0.55 s on one H100/H200 for the read and the drawing.
+  CHECK(sum.alone_seconds == doctest::Approx(0.55).epsilon(0.05));
+  CHECK(sum.all_seconds < 0.9 * sum.alone_seconds);
+  // a_eq_e = FALSE: 2.5e7 splats pass between the two processes, more than a second.
+  const ShareEstimate layers = estimate_share(gpus(1e8, 4096, false));
+  CHECK(layers.alone);
+  CHECK(layers.all_seconds > layers.alone_seconds + 1.0);
+  CHECK(estimate_share(gpus(1e7, 4096, true)).alone);
+  CHECK(estimate_share(gpus(1e7, 2048, true)).alone);
+  // 1e9: both GPUs, though the read within one node does not shrink.
+  const ShareEstimate big = estimate_share(gpus(1e9, 4096, true));
+  CHECK(!big.alone);
+  CHECK(big.alone_seconds / big.all_seconds > 1.3);
+  CHECK(big.alone_seconds / big.all_seconds < 1.6);
+  // On two nodes the read halves too, and the images cross the network.
+  const ShareEstimate two_nodes = estimate_share(gpus(1e9, 4096, true, 2, 2));
+  CHECK(two_nodes.all_seconds < big.all_seconds);
+}
+
+TEST_CASE("share model: rank 0 alone only where its node holds every particle; one process is alone") {
+  ShareWork w = gpus(1e8, 4096, false);
+  w.node_memory = 1e9;  // 1e8 particles take about 6.4 GB
+  const ShareEstimate e = estimate_share(w);
+  CHECK(!e.alone_fits);
+  CHECK(!e.alone);
+  CHECK(describe_share(e, w).find("one process has not the memory for all") != std::string::npos);
+  CHECK(!estimate_share(gpus(1e8, 4096, true, 1)).alone);  // nothing to share
+}
+
+TEST_CASE("share model: host processes of one thread each share the drawing; the note names both times") {
+  ShareWork w;
+  w.particles = 6e4;
+  w.pixels = 200 * 200;
+  w.processes = 3;
+  w.threads = 1;
+  const ShareEstimate e = estimate_share(w);
+  CHECK(!e.alone);
+  CHECK(e.all_seconds < e.alone_seconds);
+  const std::string note = describe_share(e, w);
+  CHECK(note.rfind("mpi_mode = auto: every process draws this frame (modelled: ", 0) == 0);
+  CHECK(note.find("on all 3 processes, for 6e+04 particles at 0.04 Mpixels") != std::string::npos);
+  CHECK(note.find("mpi_mode = data has all the processes draw it") != std::string::npos);
+}
