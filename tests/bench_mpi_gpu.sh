@@ -63,7 +63,7 @@ snapshot_of() {  # size -> the first file's name, written if missing
 echo "bench_mpi_gpu: $node_gpus GPU(s): $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
   xargs), $CORES cores, renderer = $RENDERER"
 stages="read gpu_start normalize to_gpu geometry colour sort exchange render reduce post write"
-printf "%-16s %6s %9s %-6s %4s" dataset N image a_eq_e gpus
+printf "%-16s %6s %9s %-6s %4s %-5s %4s" dataset N image a_eq_e gpus mode drew
 for s in $stages total wait; do printf " %9s" "$s"; done
 printf " %8s %8s %8s %8s %10s\n" wall "speedup" "wall_sp" max_diff differ
 for n in $SIZES; do
@@ -71,18 +71,23 @@ for n in $SIZES; do
   cat "$snapshot".* >/dev/null  # the files in the page cache: the reads are warm in every case
   for a in TRUE FALSE; do
     base_total= base_wall= reference=$DIR/mpi_gpu_${n}_$a.tga
-    for g in $GPUS; do
-      log=$DIR/mpi_gpu_${n}_${a}_$g.log
+    # Several GPUs: as mpi_mode = auto chooses (every process, or rank 0 alone where the share model
+    # says one GPU finishes first), and every process drawing (mpi_mode = data).
+    for case in $(for g in $GPUS; do echo "$g:auto"; [ "$g" -gt 1 ] && echo "$g:data"; done); do
+      g=${case%%:*} mode=${case#*:}
+      log=$DIR/mpi_gpu_${n}_${a}_${g}_$mode.log
       : >"$log"
       for _ in $(seq "$RUNS"); do
         start=$(date +%s.%N)
         run_mpi "$g" tests/bench/bench_gadget.par infile="${snapshot%000}" fidx=0 xres="$RES" renderer=$RENDERER \
-          a_eq_e=$a outfile="$DIR/mpi_gpu_out.tga" ${keys[@]+"${keys[@]}"} >>"$log"
+          a_eq_e=$a mpi_mode=$mode outfile="$DIR/mpi_gpu_out.tga" ${keys[@]+"${keys[@]}"} >>"$log"
         echo "wall $(since "$start") s" >>"$log"
       done
-      grep -q "processes on $g GPU" "$log" || [ "$g" = 1 ] || [ "$RENDERER" != cuda ] || echo "bench_mpi_gpu: $g processes did not report $g GPUs" >&2
+      drew=$g
+      grep -q "rank 0 alone draws" "$log" && drew=1
+      grep -q "processes on $g GPU" "$log" || [ "$drew" = 1 ] || [ "$RENDERER" != cuda ] || echo "bench_mpi_gpu: $g processes did not report $g GPUs" >&2
       [ -n "$base_total" ] || cp "$DIR/mpi_gpu_out.tga" "$reference"
-      printf "%-16s %6s %9s %-6s %4s" "gadget_${FILES}files" "$n" "${RES}x$RES" "$a" "$g"
+      printf "%-16s %6s %9s %-6s %4s %-5s %4s" "gadget_${FILES}files" "$n" "${RES}x$RES" "$a" "$g" "$mode" "$drew"
       for s in $stages total; do printf " %9s" "$(awk -v s="$s" '/^  [a-z]/ && $1 == s && $3 == "s" {print $2}' "$log" | median)"; done
       printf " %9s" "$(awk -v stages=" $stages " '/^  [a-z]/ && $3 == "s" && index(stages, " " $1 " ") {sum += $2}
         $1 == "total" && $3 == "s" {printf "%.3f\n", $2 - sum; sum = 0}' "$log" | median)"
@@ -97,7 +102,8 @@ for n in $SIZES; do
 done
 echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them, the snapshot's files in the page cache;"
 echo " wait: rank 0's total less its stages; wall: the whole mpirun, the processes' start and end included;"
-echo " speedup: of the total, wall_sp: of the wall, against the first of GPUS; max_diff, differ: against its picture)"
+echo " speedup: of the total, wall_sp: of the wall, against the first of GPUS; max_diff, differ: against its picture;"
+echo " mode: mpi_mode, drew: the processes that drew the frame)"
 
 [ "$FRAMES" -gt 0 ] || exit 0
 [ -x bin/splotch_path ] || { echo "bench_mpi_gpu: bin/splotch_path is not built: no fly-through"; exit 0; }
