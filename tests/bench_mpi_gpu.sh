@@ -17,6 +17,7 @@
 #   SIZES="1e8 1e9" RUNS=3 tests/bench_mpi_gpu.sh       # 1e9: 44 GB in 16 files, 10 minutes to write
 #   GPUS="1 2" FRAMES=0 tests/bench_mpi_gpu.sh
 #   KEYS="cuda_large_splats=host" tests/bench_mpi_gpu.sh   # more keys for every run
+#   FLY_DATA=0 tests/bench_mpi_gpu.sh                      # no fly-through with every frame by all
 # Without a GPU, mpirun or bin/splotch_mpi it says so and ends (status 0). RENDERER=host NODE_GPUS=2
 # runs the same steps without a GPU (to try the script).
 set -euo pipefail
@@ -115,7 +116,7 @@ bin/splotch_path fly camera="230,-120,160 150,-40,120 90,10,80 70,40,62" lookat=
   out="$path" >/dev/null
 printf "%-16s %6s %9s %6s %-6s %4s %9s %8s %8s\n" dataset N image frames mode gpus wall frames/s speedup
 base=
-for case in $(for g in $GPUS; do echo "frames:$g"; done) $(for g in $GPUS; do [ "$g" -gt 1 ] && echo "data:$g"; done); do
+for case in $(for g in $GPUS; do echo "frames:$g"; done) $(for g in $GPUS; do [ "$g" -gt 1 ] && [ "${FLY_DATA:-1}" = 1 ] && echo "data:$g"; done); do
   mode=${case%%:*} g=${case#*:}
   walls=
   for _ in $(seq "$RUNS"); do

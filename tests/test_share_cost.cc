@@ -55,15 +55,24 @@ TEST_CASE("share model: rank 0 alone only where its node holds every particle; o
   CHECK(!estimate_share(gpus(1e8, 4096, true, 1)).alone);  // nothing to share
 }
 
-TEST_CASE("share model: host processes of one thread each share the drawing; the note names both times") {
+TEST_CASE("share model: host processes of one node gain nothing over rank 0's threads; on several nodes they do") {
   ShareWork w;
   w.particles = 6e4;
   w.pixels = 200 * 200;
   w.processes = 3;
   w.threads = 1;
+  w.alone_threads = 3;  // the node's
+  CHECK(estimate_share(w).alone);
+  w.alone_threads = 1;  // rank 0 could not take more cores: the others' share the drawing
   const ShareEstimate e = estimate_share(w);
   CHECK(!e.alone);
   CHECK(e.all_seconds < e.alone_seconds);
+  ShareWork many = w;  // 1e8 particles on 4 nodes of 16 cores
+  many.particles = 1e8;
+  many.pixels = 4096.0 * 4096.0;
+  many.processes = many.nodes = 4;
+  many.threads = many.alone_threads = 16;
+  CHECK(!estimate_share(many).alone);
   const std::string note = describe_share(e, w);
   CHECK(note.rfind("mpi_mode = auto: every process draws this frame (modelled: ", 0) == 0);
   CHECK(note.find("on all 3 processes, for 6e+04 particles at 0.04 Mpixels") != std::string::npos);

@@ -1,5 +1,7 @@
 #include "splotch/frame/pipeline.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -100,6 +102,10 @@ void warn_unused(const ParamFile& params, int types, Console& console) {
     console.warning("keys of the original Splotch that have no effect here (keep or remove them):" + originals);
 }
 
+// Rank 0's threads when it draws alone: those of its node's processes (each has `threads`), at
+// most the cores it may run on.
+int alone_threads(int threads, const Comm& comm) { return std::min(omp_get_num_procs(), threads * comm.node_size()); }
+
 // Whether rank 0 draws the frame alone, as the share model (splotch/render/share_cost.h) has it
 // from rank 0's view (the headers' particles, its node's memory): the same answer on every
 // process, and rank 0's note of it.
@@ -115,6 +121,7 @@ bool draws_alone(const Settings& s, RendererDecision& renderer, const Comm& comm
     w.processes = comm.size();
     w.nodes = comm.nodes();
     w.threads = threads;
+    w.alone_threads = alone_threads(threads, comm);
     w.node_memory = double(available_memory_bytes());
     if (w.particles > 0) {  // (uncounted: every process reads its share, as mpi_mode = data)
       const ShareEstimate e = estimate_share(w);
@@ -181,6 +188,9 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       report.skipped = true;
       return report;
     }
+    // The node's other processes are done: rank 0 takes their threads too.
+    renderer.set_threads(alone_threads(report.threads, *comm));
+    report.threads = renderer.threads();
     comm = nullptr;
   }
 

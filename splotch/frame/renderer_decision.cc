@@ -19,6 +19,14 @@ RendererDecision::RendererDecision(ParamFile& params, const FrameOptions& frame,
 
 int RendererDecision::threads() const { return threads_; }
 
+void RendererDecision::set_threads(int threads) {
+  threads_ = std::max(1, threads);
+  if (gpu_)
+    gpu_->set_caller_threads(threads_);
+  else
+    omp_set_num_threads(threads_);
+}
+
 bool RendererDecision::gpu_possible(std::string* why) {
   return requested_ == "auto" || (gpu_ && gpu_->device_present(why));
 }

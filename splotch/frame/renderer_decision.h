@@ -36,6 +36,9 @@ class RendererDecision {
 
   // OpenMP threads the frame has, the one the GPU's start borrows included.
   int threads() const;
+  // The frame has `threads` OpenMP threads from now on (an MPI run's rank 0 drawing alone takes its
+  // node's cores).
+  void set_threads(int threads);
   // For the settings: whether a GPU may be used (auto: assumed until the render shows otherwise),
   // and when not, why.
   bool gpu_possible(std::string* why);

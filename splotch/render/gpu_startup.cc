@@ -1,5 +1,7 @@
 #include "splotch/render/gpu_startup.h"
 
+#include <algorithm>
+
 #include <omp.h>
 
 #include <chrono>
@@ -47,6 +49,15 @@ GpuStartup::~GpuStartup() {
 void GpuStartup::restore_threads() {
   if (threads_ > 1) omp_set_num_threads(threads_);
   threads_ = 0;
+}
+
+void GpuStartup::set_caller_threads(int threads) {
+  if (threads_ > 1) {  // still borrowing one
+    threads_ = threads;
+    omp_set_num_threads(std::max(1, threads - 1));
+  } else {
+    omp_set_num_threads(threads);
+  }
 }
 
 void GpuStartup::pace_threads() {

@@ -56,6 +56,8 @@ class GpuStartup {
   bool teardown_may_be_left();
   // The threads the start-up holds back from the caller now (0 or 1).
   int threads_borrowed() const { return threads_ > 1 ? 1 : 0; }
+  // The caller's OpenMP threads become `threads` (one fewer while the start-up runs).
+  void set_caller_threads(int threads);
 
  private:
   void restore_threads();

@@ -1,6 +1,6 @@
 // How many of an MPI run's processes draw a single frame (mpi_mode = auto): all of them, each its
-// share of the particles, or rank 0 alone (with its own threads), whichever a model of the
-// frame's time says finishes first.
+// share of the particles, or rank 0 alone (with the threads of its node's processes), whichever
+// a model of the frame's time says finishes first.
 //
 // A second GPU halves the drawing, but within a node the read does not shrink (the node's memory
 // and cores bound it, however many processes share them), the images must be combined, and the
@@ -8,7 +8,8 @@
 // processes in draw order. So on the 2-GPU node 10^8 particles at 4096^2 draw faster on both GPUs
 // with a_eq_e, but one GPU alone wins with a_eq_e = FALSE, and at 10^7 with either (constants:
 // `RUNS=3 GPUS="1 2" tests/bench_mpi_gpu.sh` on 2 x H100 and 2 x H200, docs/performance.md).
-// Host processes draw with their own threads: splitting a frame among them divides the drawing.
+// Host processes of one node share its cores, so splitting a frame among them gains nothing over
+// rank 0 with all their threads; on several nodes their cores add up.
 #pragma once
 
 #include <string>
@@ -23,6 +24,7 @@ struct ShareWork {
   int processes = 1;       // of the run
   int nodes = 1;           // the nodes they are on
   int threads = 1;         // each process's
+  int alone_threads = 0;   // rank 0's drawing alone: its node's cores (0: `threads`)
   double node_memory = 0;  // bytes available on rank 0's node: rank 0 alone must hold every particle
 };
 
