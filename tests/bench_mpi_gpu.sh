@@ -66,7 +66,7 @@ echo "bench_mpi_gpu: $node_gpus GPU(s): $(nvidia-smi --query-gpu=name --format=c
 stages="read gpu_start normalize to_gpu geometry colour sort exchange render reduce post write"
 printf "%-16s %6s %9s %-6s %4s %-5s %4s" dataset N image a_eq_e gpus mode drew
 for s in $stages total wait; do printf " %9s" "$s"; done
-printf " %8s %8s %8s %8s %10s\n" wall "speedup" "wall_sp" max_diff differ
+printf " %8s %8s %8s %8s %8s %8s %10s\n" wall started rest "speedup" "wall_sp" max_diff differ
 for n in $SIZES; do
   snapshot=$(snapshot_of "$n")
   cat "$snapshot".* >/dev/null  # the files in the page cache: the reads are warm in every case
@@ -94,15 +94,22 @@ for n in $SIZES; do
         $1 == "total" && $3 == "s" {printf "%.3f\n", $2 - sum; sum = 0}' "$log" | median)"
       total=$(awk '$1 == "total" && $3 == "s" {print $2}' "$log" | median)
       wall=$(awk '$1 == "wall" {print $2}' "$log" | median)
+      started=$(awk '$1 == "started" && $3 == "s" {print $2}' "$log" | median)
+      # What the whole mpirun took beyond rank 0's start and its frame: the launcher and the end.
+      rest=$(awk '$1 == "started" && $3 == "s" {s = $2} $1 == "total" && $3 == "s" {t = $2}
+        $1 == "wall" {printf "%.3f\n", $2 - s - t}' "$log" | median)
       [ -n "$base_total" ] || { base_total=$total base_wall=$wall; }
       read -r worst share <<<"$(compare_tga "$reference" "$DIR/mpi_gpu_out.tga")"
       awk -v w="$wall" -v t="$total" -v bt="$base_total" -v bw="$base_wall" -v m="$worst" -v d="$share" \
-        'BEGIN {printf " %8.3f %7.2fx %7.2fx %8s %10s\n", w, bt / t, bw / w, m, d}'
+        -v st="${started:--}" -v r="${rest:--}" \
+        'BEGIN {printf " %8.3f %8s %8s %7.2fx %7.2fx %8s %10s\n", w, st, r, bt / t, bw / w, m, d}'
     done
   done
 done
 echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them, the snapshot's files in the page cache;"
 echo " wait: rank 0's total less its stages; wall: the whole mpirun, the processes' start and end included;"
+echo " started: from rank 0's start to its first stage (MPI's start in it); rest: wall less started and total"
+echo " (the launcher, and the processes' end after the picture is written);"
 echo " speedup: of the total, wall_sp: of the wall, against the first of GPUS; max_diff, differ: against its picture;"
 echo " mode: mpi_mode, drew: the processes that drew the frame)"
 

@@ -147,6 +147,8 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   std::optional<GpuStartup> own_gpu;
   std::optional<GpuStartup>& gpu = frame.gpu ? *frame.gpu : own_gpu;
   StageClock clock(report, gpu);
+  report.process_age_at_start = process_age_seconds();
+  if (frame.comm && frame.comm->with_mpi()) report.mpi_start_seconds = frame.comm->start_seconds();
   const Comm* comm = frame.comm && frame.comm->size() > 1 ? frame.comm : nullptr;
   // Work that may fail on some processes of an MPI run only: every process learns of the first
   // failure before the next collective call (splotch/mpi/comm.h).

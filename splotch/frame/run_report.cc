@@ -1,8 +1,11 @@
 #include "splotch/frame/run_report.h"
 
 #include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 
 namespace splotch {
 
@@ -10,6 +13,27 @@ double peak_memory_mib() {
   struct rusage usage;
   if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
   return double(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+double process_age_seconds() {
+  // Field 22 of /proc/self/stat: the start in clock ticks after boot (the name before it, in
+  // parentheses, may hold spaces: the fields are counted after its closing one).
+  std::FILE* f = std::fopen("/proc/self/stat", "r");
+  if (!f) return -1;
+  char text[1024];
+  const std::size_t n = std::fread(text, 1, sizeof text - 1, f);
+  std::fclose(f);
+  text[n] = 0;
+  const char* at = std::strrchr(text, ')');
+  unsigned long long ticks = 0;
+  int field = 2;
+  for (; at && *at && field < 22; ++at)
+    if (*at == ' ') ++field;
+  if (!at || std::sscanf(at, "%llu", &ticks) != 1) return -1;
+  timespec now{};
+  const long per_second = sysconf(_SC_CLK_TCK);
+  if (per_second <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0) return -1;
+  return double(now.tv_sec) + 1e-9 * double(now.tv_nsec) - double(ticks) / double(per_second);
 }
 
 std::string RunReport::text() const {
@@ -73,6 +97,13 @@ std::string RunReport::text() const {
   out += line;
   std::snprintf(line, sizeof line, "  %-11s %9.1f MiB\n", "peak memory", peak_memory_mib);
   out += line;
+  if (process_age_at_start >= 0) {
+    const std::string mpi =
+        mpi_start_seconds >= 0 ? "; MPI's start " + std::to_string(mpi_start_seconds).substr(0, 5) + " s of it" : "";
+    std::snprintf(line, sizeof line, "  %-11s %9.3f s   (from the process's start to the first stage%s)\n", "started",
+                  process_age_at_start, mpi.c_str());
+    out += line;
+  }
   return out;
 }
 

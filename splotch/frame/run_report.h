@@ -23,6 +23,9 @@ struct RunReport {
   std::vector<std::pair<std::string, double>> stages;  // name, seconds
   double total_seconds = 0;
   double peak_memory_mib = 0;
+  // Seconds from the process's start to the frame's start (the program's and, under MPI, MPI's
+  // start: mpi_start_seconds of it); negative where not known (or not an MPI run).
+  double process_age_at_start = -1, mpi_start_seconds = -1;
   bool skipped = false;     // resume: the image existed already
   bool reused = false;      // the particles came from the previous frame of a scene, not the snapshot
   bool read_ahead = false;  // the snapshot was read in the background while the frame before rendered
@@ -39,5 +42,7 @@ struct RunReport {
 
 // The largest resident memory of this process so far.
 double peak_memory_mib();
+// Seconds since this process started (from /proc: to about 0.01 s); negative where not known.
+double process_age_seconds();
 
 }  // namespace splotch

@@ -49,6 +49,8 @@ class Comm {
   // Whether MPI was started (bin/splotch_mpi under a launcher): the process's end is then
   // MPI_Finalize's.
   bool with_mpi() const { return with_mpi_; }
+  // Seconds MPI took to start in this process (MPI_Init_thread); negative without MPI.
+  double start_seconds() const { return start_seconds_; }
   // What the user should know of how the process was started ("" for nothing), for a warning.
   const std::string& launch_warning() const { return launch_warning_; }
   // Ends every process of the job at once (MPI_Abort) with `status`: for a failure that the
@@ -113,6 +115,7 @@ class Comm {
 
   int rank_ = 0, size_ = 1, node_size_ = 1, node_id_ = 0, gpu_index_ = 0;
   bool with_mpi_ = false;
+  double start_seconds_ = -1;
   std::string launch_warning_;
 };
 

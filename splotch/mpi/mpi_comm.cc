@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <functional>
@@ -205,7 +206,9 @@ Comm::Comm(int& argc, char**& argv) {
   const Launch launch = mpi_launch([](const char* name) { return std::getenv(name); });
   launch_warning_ = launch.warning;
   if (launch.by.empty()) return;  // started by hand: one process, as in the default build
+  const auto began = std::chrono::steady_clock::now();
   start_mpi(argc, argv);
+  start_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   with_mpi_ = true;
   // Errors come back as codes (and become exceptions) rather than ending the job unexplained.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

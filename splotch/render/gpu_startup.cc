@@ -1,9 +1,8 @@
 #include "splotch/render/gpu_startup.h"
 
-#include <algorithm>
-
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <filesystem>

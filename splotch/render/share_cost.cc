@@ -13,7 +13,8 @@ ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
     return particles * c.host_particle[m] / std::max(1.0, threads);
   };
   ShareEstimate e;
-  e.alone_seconds = w.particles * c.read_particle + draw(w.particles, w.alone_threads > 0 ? w.alone_threads : w.threads);
+  e.alone_seconds =
+      w.particles * c.read_particle + draw(w.particles, w.alone_threads > 0 ? w.alone_threads : w.threads);
   const double share = w.particles / processes;
   e.all_seconds = w.particles / nodes * c.read_particle + draw(share, w.threads);
   if (processes > nodes) e.all_seconds += w.pixels * c.node_pixel[m];
