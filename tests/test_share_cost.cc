@@ -28,18 +28,20 @@ TEST_CASE("share model: both GPUs for 1e8 at 4096^2 with a_eq_e; one for a_eq_e 
   CHECK(!sum.alone);
   // About what the node measured: 0.55 s on one H100/H200 for the read and the drawing.
   CHECK(sum.alone_seconds == doctest::Approx(0.55).epsilon(0.05));
-  CHECK(sum.all_seconds < 0.9 * sum.alone_seconds);
+  CHECK(sum.all_seconds < sum.alone_seconds);
   // a_eq_e = FALSE: 2.5e7 splats pass between the two processes, more than a second.
   const ShareEstimate layers = estimate_share(gpus(1e8, 4096, false));
   CHECK(layers.alone);
   CHECK(layers.all_seconds > layers.alone_seconds + 1.0);
   CHECK(estimate_share(gpus(1e7, 4096, true)).alone);
   CHECK(estimate_share(gpus(1e7, 2048, true)).alone);
-  // 1e9: both GPUs, though the read within one node does not shrink.
+  // 1e9: both GPUs, though the read within one node does not shrink: 3.6 s on one (3.7 s
+  // measured on one H100), 1.2 times that on two.
   const ShareEstimate big = estimate_share(gpus(1e9, 4096, true));
   CHECK(!big.alone);
-  CHECK(big.alone_seconds / big.all_seconds > 1.3);
-  CHECK(big.alone_seconds / big.all_seconds < 1.6);
+  CHECK(big.alone_seconds == doctest::Approx(3.6).epsilon(0.05));
+  CHECK(big.alone_seconds / big.all_seconds > 1.1);
+  CHECK(big.alone_seconds / big.all_seconds < 1.3);
   // On two nodes the read halves too, and the images cross the network.
   const ShareEstimate two_nodes = estimate_share(gpus(1e9, 4096, true, 2, 2));
   CHECK(two_nodes.all_seconds < big.all_seconds);

@@ -1,6 +1,7 @@
 #include "splotch/render/share_cost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace splotch {
@@ -8,8 +9,11 @@ namespace splotch {
 ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
   const int m = w.a_eq_e ? 0 : 1;
   const double processes = std::max(1, w.processes), nodes = std::clamp(w.nodes, 1, w.processes);
+  // `particles` of the snapshot's (each splat covering as one of all of them does).
   auto draw = [&](double particles, double threads) {
-    if (w.gpu) return particles * (c.gpu_particle[m] + c.gpu_particle_pixel[m] * w.pixels);
+    if (w.gpu)
+      return particles * c.gpu_particle[m] +
+             particles / std::max(1.0, w.particles) * c.gpu_covered[m] * w.pixels * std::cbrt(w.particles);
     return particles * c.host_particle[m] / std::max(1.0, threads);
   };
   ShareEstimate e;

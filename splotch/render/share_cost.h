@@ -31,10 +31,11 @@ struct ShareWork {
 struct ShareCosts {
   // Reading from the page cache and normalising, seconds per particle on a node (all its cores).
   double read_particle = 2.3e-9;
-  // Drawing on a GPU (the copy up and the render stage), per particle: a part, and a part that
-  // grows with the pixels each splat covers (per particle and pixel).
-  double gpu_particle[2] = {7.7e-10, 7.7e-10};
-  double gpu_particle_pixel[2] = {1.45e-16, 1.3e-16};
+  // Drawing on a GPU (the copy up and the render stage), seconds: per particle, and per pixel
+  // times the cube root of the particles (the pixels the splats cover: smoothing lengths shrink as
+  // N^(-1/3)); fitted to 10^8 and 10^9 particles at 4096^2 (a_eq_e, then not).
+  double gpu_particle[2] = {8.1e-10, 1.52e-9};
+  double gpu_covered[2] = {3.06e-11, 2.0e-11};
   // Drawing on the host, per particle, per thread (a_eq_e, then not).
   double host_particle[2] = {1.28e-7, 2.8e-7};
   // Combining the images, per pixel: within a node through its shared memory, and between nodes
@@ -44,8 +45,9 @@ struct ShareCosts {
   // a_eq_e = FALSE: each splat a process passes on to another, seconds (MPI between two processes
   // of a node).
   double exchange_splat = 5.2e-8;
-  // What the second GPU's start adds (the read no longer hides it).
-  double second_start = 0.05;
+  // What drawing on several GPUs adds: the second GPU's start, which the read no longer hides,
+  // and the processes' reads contending.
+  double second_start = 0.1;
   // Bytes of memory a particle takes on the process that holds it, about.
   double particle_bytes = 64;
 };
