@@ -240,6 +240,10 @@ TEST_CASE("read_settings given values") {
           splotch::BtileWrites::boundary);
     CHECK(settings_of(text.set("btile_writes", "three_step"), 0, true).cuda.btile_writes ==
           splotch::BtileWrites::three_step);
+    CHECK(gpu.cuda.large_on_gpu);  // cuda_large_splats = gpu by default
+    CHECK(!settings_of(text.set("cuda_large_splats", "host"), 0, true).cuda.large_on_gpu);
+    CHECK_THROWS_WITH(settings_of(text.set("cuda_large_splats", "cpu"), 0, true),
+                      doctest::Contains("cuda_large_splats = 'cpu' is not one of gpu, host"));
   }
   SUBCASE("output options") {
     const Settings s = settings_of(
