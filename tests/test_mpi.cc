@@ -189,6 +189,33 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
   check_processes(dir, "tipsy_placed", dir.write("placed.par", placed), "", {2, 3});
 }
 
+// The images combine within a node through its shared memory, then between nodes through one
+// process of each (splotch/mpi/comm.h); SPLOTCH_NODE_PROCESSES makes groups of processes stand in
+// for nodes: 4 processes as 2 nodes of 2 (the sum directly, the layers by bands), 5 as nodes of
+// 2, 2 and 1, 4 as 4 nodes of one (the sum by bands): the single process's picture each time.
+TEST_CASE("mpi: processes standing in for several nodes combine their images as one process draws them") {
+  if (!mpi_runs()) return;
+  TempDir dir;
+  REQUIRE(run_command("bin/make_demo --n 60000 --out " + dir.file("demo.bin")).status == 0);
+  const std::string demo = "testdata/demo.par infile=" + dir.file("demo.bin") + " xres=200 colorbar=FALSE";
+  for (const std::string& keys : {std::string(""), std::string(" a_eq_e=FALSE brightness0=30")}) {
+    const std::string single = dir.file("single.tga");
+    REQUIRE(run_command("bin/splotch " + demo + keys + " outfile=" + single).status == 0);
+    for (const auto& [processes, per_node] : {std::pair{4, 2}, std::pair{5, 2}, std::pair{4, 1}}) {
+      INFO(processes << " processes, " << per_node << " a node" << keys);
+      const std::string image = dir.file("nodes.tga");
+      const CommandResult r =
+          run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -x SPLOTCH_NODE_PROCESSES=" +
+                      std::to_string(per_node) + " -np " + std::to_string(processes) + " " + mpi_binary + " " + demo +
+                      keys + " mpi_mode=data outfile=" + image);
+      CHECK(r.status == 0);
+      CHECK(r.err == "");
+      CHECK(r.out.find("  reduce ") != std::string::npos);
+      check_close(single, image);
+    }
+  }
+}
+
 TEST_CASE("mpi: a stereo pair and a panorama's faces from the processes' shares, as one process draws them") {
   if (!mpi_runs()) return;
   TempDir dir;

@@ -286,9 +286,10 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
         ordered = order_splats(std::move(coloured), s, clock);
       });
       agreed([&] {
-        OrderedSplats drawn = combine->splits_draw_order()
-                                  ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock)
-                                  : std::move(ordered);
+        OrderedSplats drawn =
+            combine->splits_draw_order()
+                ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock, report.exchange_parts)
+                : std::move(ordered);
         renderer.at_render(drawn.splats.size(), console, clock);
         const SplatView splats = drawn.view();
         image = combine->render(

@@ -74,6 +74,15 @@ std::string RunReport::text() const {
   for (const auto& [name, seconds] : stages) {
     std::snprintf(line, sizeof line, "  %-11s %9.3f s\n", name.c_str(), seconds);
     out += line;
+    if (name == "exchange" && !exchange_parts.empty()) {
+      static const char* const what[] = {"the draw order's ranges from every process's keys", "records packed",
+                                         "passed between the processes", "unpacked in order", "ordered by image tile"};
+      for (std::size_t k = 0; k < exchange_parts.size(); ++k) {
+        std::snprintf(line, sizeof line, "    %-9s %9.3f s   (%s)\n", exchange_parts[k].first.c_str(),
+                      exchange_parts[k].second, k < 5 ? what[k] : "");
+        out += line;
+      }
+    }
     if (name == "render" && gpu && gpu->geometry_on_gpu) {
       std::snprintf(line, sizeof line,
                     "    geometry  %9.3f s   (projection, colour and the splats in view, on the GPU)\n"

@@ -21,6 +21,8 @@ struct RunReport {
   std::vector<std::string> ranges;  // per type, the colour and intensity ranges found in the data and used
   std::optional<CudaReport> gpu;    // a GPU render: how the splats were divided, and its parts' times
   std::vector<std::pair<std::string, double>> stages;  // name, seconds
+  // The exchange stage's parts (a_eq_e = FALSE over several processes), name and seconds.
+  std::vector<std::pair<std::string, double>> exchange_parts;
   double total_seconds = 0;
   double peak_memory_mib = 0;
   // Seconds from the process's start to the frame's start (the program's and, under MPI, MPI's

@@ -6,6 +6,7 @@
 #include "splotch/stages/colour.h"
 #include "splotch/stages/sort.h"
 #include "splotch/stages/tile_order.h"
+#include "splotch/util/stopwatch.h"
 
 namespace splotch {
 
@@ -45,11 +46,17 @@ OrderedSplats order_splats(ColouredSplats&& coloured, const Settings& s, StageCl
 }
 
 OrderedSplats exchange_draw_order(OrderedSplats&& ordered, const Settings& s, const Comm& comm, int tile_size,
-                                  StageClock& clock) {
+                                  StageClock& clock, std::vector<std::pair<std::string, double>>& parts) {
   OrderedSplats o = std::move(ordered);
-  split_draw_order(o.splats, o.per_type, s.sort, comm);
+  const SplitTimes t = split_draw_order(o.splats, o.per_type, s.sort, comm);
   o.per_type.clear();
+  Stopwatch tiles;
   o.tile_start = order_by_tile(o.splats, tile_size, s.camera.xres, s.camera.yres);
+  parts = {{"ranges", t.ranges},
+           {"packing", t.packing},
+           {"passing", t.passing},
+           {"unpacking", t.unpacking},
+           {"tiles", tiles.seconds()}};
   clock.done("exchange");
   return o;
 }

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "splotch/frame/frame_plan.h"
@@ -43,8 +45,8 @@ ColouredSplats colour_splats(ProjectedSplats&& projected, const Settings& s, con
 OrderedSplats order_splats(ColouredSplats&& coloured, const Settings& s, StageClock& clock);
 
 // Stage exchange, for a split: every process gets one range of the draw order
-// (splotch/mpi/draw_order_split.h), ordered by image tile.
+// (splotch/mpi/draw_order_split.h), ordered by image tile; its parts' times go to `parts`.
 OrderedSplats exchange_draw_order(OrderedSplats&& ordered, const Settings& s, const Comm& comm, int tile_size,
-                                  StageClock& clock);
+                                  StageClock& clock, std::vector<std::pair<std::string, double>>& parts);
 
 }  // namespace splotch

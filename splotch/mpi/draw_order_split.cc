@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -246,7 +247,13 @@ Splats unpack_in_file_order(const ParticleArray<char>& received, const std::vect
 
 }  // namespace
 
-void split_draw_order(Splats& splats, const std::vector<std::size_t>& per_type, SortOrder order, const Comm& comm) {
+SplitTimes split_draw_order(Splats& splats, const std::vector<std::size_t>& per_type, SortOrder order,
+                            const Comm& comm) {
+  SplitTimes times;
+  auto since = [last = std::chrono::steady_clock::now()]() mutable {
+    const auto now = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(now - std::exchange(last, now)).count();
+  };
   const std::size_t processes = std::size_t(comm.size());
   // The destinations and records are allocated before anything is passed, so that a process
   // short of memory says so to all.
@@ -258,12 +265,17 @@ void split_draw_order(Splats& splats, const std::vector<std::size_t>& per_type, 
   });
   assign_destinations(splats, per_type, order, comm, destination);
   const TypeCounts counts = exchange_type_counts(destination, per_type, comm);
+  times.ranges = since();
   pack_records(splats, destination, processes, order, records);
   splats = Splats();  // all in the records now: the memory back before what comes
+  times.packing = since();
   std::vector<std::size_t> from;
   const ParticleArray<char> received = comm.exchange(records, counts.to, record_bytes, from);
   ParticleArray<char>().swap(records);
+  times.passing = since();
   splats = unpack_in_file_order(received, from, counts.came, per_type.size(), order);
+  times.unpacking = since();
+  return times;
 }
 
 }  // namespace splotch

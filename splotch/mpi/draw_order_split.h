@@ -32,7 +32,13 @@ std::vector<std::size_t> splats_per_type(const Splats& splats, int types);
 // `splats`, coloured and (unless SortOrder::none) keyed, of `per_type` splats of each type, become
 // this process's range of the draw order of all processes' splats, with draw keys in that order
 // (SortOrder::none: their position in it). The depth and type arrays are not kept.
-void split_draw_order(Splats& splats, const std::vector<std::size_t>& per_type, SortOrder order, const Comm& comm);
+// Returns how long its parts took, seconds: the ranges (the keys' histograms over all processes),
+// packing the records, passing them between the processes, and unpacking them in order.
+struct SplitTimes {
+  double ranges = 0, packing = 0, passing = 0, unpacking = 0;
+};
+SplitTimes split_draw_order(Splats& splats, const std::vector<std::size_t>& per_type, SortOrder order,
+                            const Comm& comm);
 
 // The first key of each process's range after the first (size - 1 of them, ascending): process p
 // draws the keys from splitter p - 1 up to splitter p. `keys` are this process's.
