@@ -654,6 +654,7 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
     const std::size_t window = cuda_detail::device_window(large);
     if (window > large_scratch_for) {
       CUDA_CHECK(cudaStreamSynchronize(compute));
+      large_scratch_for = 0;  // (a failed allocation leaves the renderer none)
       if (!renderer.allocate(window)) return false;
       large_scratch_for = window;
     }
@@ -680,14 +681,15 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
         if (slabbed) {  // (keyed: no boundary, so none of a slab's splats are large)
           base += on_gpu;
         } else {  // each window drawn before the next is written
-          if (large > 0 && draw_large(on_gpu, large)) {
-            report.on_gpu += large;
-            report.large_on_gpu += large;
-          } else {
-            report.on_host += large;
-            draw_beyond(on_gpu, large);
-          }
+          // Large splats for the CPU threads go first, drawn while the GPU draws the rest; on the
+          // GPU they follow the Btiles, whose scratch is allocated first.
+          const bool to_host = large > 0 && !o.large_on_gpu;
+          if (to_host) draw_beyond(on_gpu, large);
           draw(on_gpu);
+          const bool on_device = large > 0 && !to_host && draw_large(on_gpu, large);
+          if (large > 0 && !to_host && !on_device) draw_beyond(on_gpu, large);  // no GPU memory left for them
+          (on_device ? report.large_on_gpu : report.on_host) += large;
+          if (on_device) report.on_gpu += large;
         }
       }
       if (slabbed) draw(base);

@@ -24,11 +24,7 @@
 
 namespace splotch {
 
-void check_memory_before_read(const FramePlan& plan, ParticleSource& source, bool keeps_particles, const Comm* comm,
-                              Console& console, int extra_fields) {
-  const std::optional<std::uint64_t> n = plan.memory_check ? source.particles_to_read() : std::nullopt;
-  if (!n) return;
-  const Settings& s = plan.settings;
+MemoryShape memory_shape(const Settings& s, bool keeps_particles, int extra_fields) {
   MemoryShape shape;
   shape.pixels = std::size_t(s.camera.xres) * std::size_t(s.camera.yres);
   for (const TypeSettings& t : s.types)
@@ -46,6 +42,15 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
   shape.fields += (motion > 0 ? 2 : 0) + (motion > 1 ? 3 : 0);  // the IDs (8 bytes), the velocities
   shape.fields += extra_fields;
   shape.keeps_particles = keeps_particles;
+  return shape;
+}
+
+void check_memory_before_read(const FramePlan& plan, ParticleSource& source, bool keeps_particles, const Comm* comm,
+                              Console& console, int extra_fields) {
+  const std::optional<std::uint64_t> n = plan.memory_check ? source.particles_to_read() : std::nullopt;
+  if (!n) return;
+  const Settings& s = plan.settings;
+  const MemoryShape shape = memory_shape(s, keeps_particles, extra_fields);
   const int on_node = comm ? comm->node_size() : 1;
   agreed(comm, "drawing its share of the particles", [&] {
     const std::string w = check_memory(memory_need(*n, shape), *n, available_memory_bytes() / std::size_t(on_node),

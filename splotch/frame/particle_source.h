@@ -14,6 +14,7 @@
 #include "cuda/device_particles.h"
 #include "splotch/frame/frame_options.h"
 #include "splotch/frame/frame_plan.h"
+#include "splotch/frame/memory_need.h"
 #include "splotch/frame/run_report.h"
 #include "splotch/frame/splat_steps.h"
 #include "splotch/frame/stage_clock.h"
@@ -83,6 +84,11 @@ class ParticleSource {
  private:
   std::optional<std::optional<std::uint64_t>> counted_;
 };
+
+// What a frame of these settings needs in memory per particle and for its image (splotch/frame/
+// memory_need.h): `keeps_particles` where the particles outlive the frame (a scene's cache), and
+// `extra_fields` of 4 bytes each beyond what the settings read.
+MemoryShape memory_shape(const Settings& s, bool keeps_particles = false, int extra_fields = 0);
 
 // Whether the run fits in memory, from the particles the headers promise (a warning when it
 // takes most of it, an error when not). `keeps_particles`: a scene (or the server) keeps them for

@@ -16,6 +16,7 @@
 #include "splotch/frame/frame_plan.h"
 #include "splotch/frame/frame_views.h"
 #include "splotch/frame/image_combine.h"
+#include "splotch/frame/memory_need.h"
 #include "splotch/frame/particle_source.h"
 #include "splotch/frame/picture.h"
 #include "splotch/frame/renderer_decision.h"
@@ -25,6 +26,7 @@
 #include "splotch/load/particle_count.h"
 #include "splotch/mpi/comm.h"
 #include "splotch/render/gpu_particles.h"
+#include "splotch/render/gpu_startup.h"
 #include "splotch/render/host_render_config.h"
 #include "splotch/render/share_cost.h"
 #include "splotch/settings/known_keys.h"
@@ -109,10 +111,11 @@ int alone_threads(int threads, const Comm& comm) { return std::min(omp_get_num_p
 // Whether rank 0 draws the frame alone, as the share model (splotch/render/share_cost.h) has it
 // from rank 0's view (the headers' particles, its node's memory): the same answer on every
 // process, and rank 0's note of it.
-bool draws_alone(const Settings& s, RendererDecision& renderer, const Comm& comm, int threads,
-                 std::vector<std::string>& notes) {
+bool draws_alone(const Settings& s, const Comm& comm, int threads, std::vector<std::string>& notes) {
   ShareWork w;
-  w.gpu = comm.all(renderer.gpu_possible(nullptr));
+  // Every process draws on a GPU: renderer = cuda, or auto where a driver is loaded (a look at the
+  // file system; auto may still find the GPU does not pay, which the model then overrates).
+  w.gpu = comm.all(s.renderer == RendererChoice::cuda && gpu_driver_loaded());
   std::vector<std::uint64_t> decided(1, 0);
   if (comm.root()) {
     w.particles = double(particles_to_read(s.input).value_or(0));
@@ -124,7 +127,13 @@ bool draws_alone(const Settings& s, RendererDecision& renderer, const Comm& comm
     w.alone_threads = alone_threads(threads, comm);
     w.node_memory = double(available_memory_bytes());
     if (w.particles > 0) {  // (uncounted: every process reads its share, as mpi_mode = data)
-      const ShareEstimate e = estimate_share(w);
+      // Rank 0 alone must pass the memory check that a single process meets (its particles, the
+      // image, a neighbour tree): bytes per particle as that check counts them.
+      const MemoryNeed need = memory_need(std::uint64_t(w.particles), memory_shape(s));
+      ShareCosts costs;
+      costs.particle_bytes = (double(need.total) - double(need.image_bytes)) / w.particles;
+      w.node_memory -= double(need.image_bytes);
+      const ShareEstimate e = estimate_share(w, costs);
       decided[0] = e.alone ? 1 : 0;
       notes.push_back(describe_share(e, w));
     }
@@ -185,7 +194,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   }
 
   // mpi_mode = auto: rank 0 may draw the frame alone (the others are done then).
-  if (comm && frame.share_by_model && draws_alone(s, renderer, *comm, report.threads, report.notes)) {
+  if (comm && frame.share_by_model && draws_alone(s, *comm, report.threads, report.notes)) {
     if (!comm->root()) {
       report.skipped = true;
       return report;
@@ -201,7 +210,8 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   renderer.before_read(s, [&] { return source->particles_to_read(); });
   // The processes' images meet in memory of the node (splotch/mpi/comm.h): readied while reading.
   if (comm)
-    comm->prepare_reduction((s.render.a_eq_e ? 3 : 6) * std::size_t(s.camera.xres) * std::size_t(s.camera.yres));
+    comm->prepare_reduction((s.render.a_eq_e ? 3 : 6) * std::size_t(s.camera.xres) * std::size_t(s.camera.yres),
+                            !s.render.a_eq_e);
   source->load(clock, report);
   const NormalizedRanges ranges = source->ranges();
   report.ranges = range_lines(ranges, plan.normalization, type_names(s.input));

@@ -81,9 +81,10 @@ class Comm {
   // Whether `value` holds on every process.
   bool all(bool value) const;
   // Readies what the image reductions within a node need for images of `floats` floats a
-  // process (its memory shared by the node's processes, touched on a thread of its own), so that
-  // its first use does not wait for it. Collective. Optional: the reductions do it otherwise.
-  void prepare_reduction(std::size_t floats) const;
+  // process (`layers`: for composite_to_root), its memory shared by the node's processes and
+  // touched on a thread of its own, so that its first use does not wait for it. Collective.
+  // Optional: the reductions do it otherwise.
+  void prepare_reduction(std::size_t floats, bool layers) const;
   // The element-wise sum over all processes, in place on rank 0 (other ranks' values are left
   // as they were).
   void sum_to_root(float* values, std::size_t count, ImageReduction how = ImageReduction::automatic) const;

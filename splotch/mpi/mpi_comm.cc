@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <chrono>
@@ -157,6 +158,17 @@ struct SharedWindow {
     ready();
     if (count <= floats) return true;
     release();
+    // Open MPI backs the window with a file in /dev/shm, which a container may keep small (64 MB
+    // under Docker): where it has not the room, the allocation fails on some processes while the
+    // others wait in it. So the node's first process looks, and all go on or give up together.
+    int room = 1;
+    if (node.rank == 0) {
+      struct statvfs shm;
+      const double wanted = double(node.size) * double(count) * sizeof(float) + double(64 << 20);
+      if (::statvfs("/dev/shm", &shm) == 0) room = double(shm.f_bavail) * double(shm.f_frsize) >= wanted ? 1 : 0;
+    }
+    check(MPI_Bcast(&room, 1, MPI_INT, 0, node.comm), "MPI_Bcast");
+    if (!room) return false;
     MPI_Info info;
     MPI_Info_create(&info);
     MPI_Info_set(info, "alloc_shared_noncontig", "true");  // each segment in its own process's pages
@@ -164,10 +176,8 @@ struct SharedWindow {
     const int code = MPI_Win_allocate_shared(MPI_Aint(std::max<std::size_t>(count, 1) * sizeof(float)),
                                              int(sizeof(float)), info, node.comm, &base, &window);
     MPI_Info_free(&info);
-    if (code != MPI_SUCCESS) {
-      window = MPI_WIN_NULL;
-      return false;
-    }
+    // (a failure here may be this process's alone, with the others still inside the call)
+    check(code, "MPI_Win_allocate_shared");
     MPI_Win_set_errhandler(window, MPI_ERRORS_RETURN);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
     segments.assign(std::size_t(node.size), nullptr);
@@ -305,9 +315,10 @@ bool Comm::all(bool value) const {
   return every != 0;
 }
 
-void Comm::prepare_reduction(std::size_t floats) const {
+void Comm::prepare_reduction(std::size_t floats, bool layers) const {
   if (size_ == 1) return;
   Node& n = *node_;
+  if (layers && !n.consecutive) return;  // (agreed on all) the layers composite through MPI alone
   const bool has = n.node.size == 1 || floats <= n.images.floats;    // (alike on a node's processes)
   if (!all(has || n.images.reserve(floats, n.node)) || has) return;  // (a reduction then goes through MPI alone)
   float* mine = n.images.segments[std::size_t(n.node.rank)];
@@ -514,7 +525,11 @@ ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::v
 }
 
 void Comm::composite_to_root(float* layers, std::size_t pixels, float* rgb, ImageReduction how) const {
-  if (size_ == 1) return composite_across(*this, group_of(MPI_COMM_WORLD), layers, pixels, rgb, false);
+  if (size_ == 1) {  // (MPI may not have started)
+    for (std::size_t p = 0; p < pixels; ++p)
+      for (std::size_t c = 0; c < 3; ++c) rgb[3 * p + c] = layers[6 * p + c];
+    return;
+  }
   // Within each node through its shared window, where every node's processes have consecutive
   // ranks (their layers composite in order) and every process has the window; then across nodes.
   const bool shared = how == ImageReduction::automatic && node_->consecutive &&

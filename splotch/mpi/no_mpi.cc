@@ -14,7 +14,7 @@ std::string Comm::first_error(const std::string& local) const { return local; }
 void Comm::min_max(std::vector<float>&, std::vector<float>&) const {}
 std::uint64_t Comm::sum(std::uint64_t value) const { return value; }
 bool Comm::all(bool value) const { return value; }
-void Comm::prepare_reduction(std::size_t) const {}
+void Comm::prepare_reduction(std::size_t, bool) const {}
 void Comm::sum_to_root(float*, std::size_t, ImageReduction) const {}
 void Comm::sum(std::vector<std::uint64_t>&) const {}
 void Comm::broadcast(std::vector<std::uint64_t>&) const {}
