@@ -435,6 +435,13 @@ void composite_over(void* earlier_v, void* later_v, int* pixels, MPI_Datatype*) 
     }
 }
 
+// The colours C of layers (C, T) of six floats a pixel, into `rgb`.
+void colours_of(const float* layers, std::size_t pixels, float* rgb) {
+#pragma omp parallel for schedule(static)
+  for (std::size_t p = 0; p < pixels; ++p)
+    for (std::size_t c = 0; c < 3; ++c) rgb[3 * p + c] = layers[6 * p + c];
+}
+
 void composite_directly(const Group& g, float* layers, std::size_t pixels) {
   if (g.size == 1) return;
   const RecordType pixel(6 * sizeof(float));
@@ -469,10 +476,7 @@ void composite_across(const Comm& comm, const Group& g, float* layers, std::size
   if (g.comm == MPI_COMM_NULL) return;
   if (!bands) {
     composite_directly(g, layers, pixels);
-    if (g.rank == 0)
-#pragma omp parallel for schedule(static)
-      for (std::size_t p = 0; p < pixels; ++p)
-        for (std::size_t c = 0; c < 3; ++c) rgb[3 * p + c] = layers[6 * p + c];
+    if (g.rank == 0) colours_of(layers, pixels, rgb);
     return;
   }
   // What comes: each process's layer of this band, process after process.
@@ -525,11 +529,7 @@ ParticleArray<char> Comm::exchange(const ParticleArray<char>& send, const std::v
 }
 
 void Comm::composite_to_root(float* layers, std::size_t pixels, float* rgb, ImageReduction how) const {
-  if (size_ == 1) {  // (MPI may not have started)
-    for (std::size_t p = 0; p < pixels; ++p)
-      for (std::size_t c = 0; c < 3; ++c) rgb[3 * p + c] = layers[6 * p + c];
-    return;
-  }
+  if (size_ == 1) return colours_of(layers, pixels, rgb);  // (MPI may not have started)
   // Within each node through its shared window, where every node's processes have consecutive
   // ranks (their layers composite in order) and every process has the window; then across nodes.
   const bool shared = how == ImageReduction::automatic && node_->consecutive &&

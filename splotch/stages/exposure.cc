@@ -34,11 +34,6 @@ std::size_t sample_stride(const Image& image) {
   return std::max<std::size_t>(1, std::size_t(image.width) * std::size_t(image.height) >> 16);
 }
 
-// The k-th smallest (0-based) of the lit values, exactly as std::nth_element finds it, on every
-// thread: a histogram of the values' top 16 bits (a positive float's bits order as its value)
-// finds the bin of the k-th, and only that bin's values are selected from. On one thread the
-// whole selection over a 2048^2 picture took 0.035 s of every frame of a movie with exposure =
-// auto.
 namespace {
 constexpr int bin_shift = 16;  // 65536 bins of the 32 bits
 
@@ -56,6 +51,11 @@ float lit_value(const Image& sums, std::size_t p) {
 }
 }  // namespace
 
+// The k-th smallest (0-based) of the lit values, exactly as std::nth_element finds it, on every
+// thread: a histogram of the values' top 16 bits (a positive float's bits order as its value)
+// finds the bin of the k-th, and only that bin's values are selected from. On one thread the
+// whole selection over a 2048^2 picture took 0.035 s of every frame of a movie with exposure =
+// auto.
 double automatic_exposure(const Image& sums, std::size_t stride) {
   const std::size_t pixels = std::size_t(sums.width) * std::size_t(sums.height);
   const long samples = long((pixels + stride - 1) / stride);
