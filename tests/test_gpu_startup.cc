@@ -46,4 +46,27 @@ TEST_CASE(
   CHECK(testing::max_abs_difference(host, gpu) <= 1e-4f * testing::max_value(host));
 }
 
+TEST_CASE("gpu startup: a held start finds the device but starts its session only once released, or never") {
+  const bool present = cuda_device_present(nullptr);
+  {
+    GpuStartup never(0, true);
+    CHECK(never.device_present() == present);
+    CHECK(never.over() == !present);  // held; without a device the search is over, nothing to start
+  }                                   // released without a session: its end does not wait for one
+  GpuStartup held(0, true);
+  CHECK(held.device_present() == present);
+  if (!present) {
+    MESSAGE("GPU part skipped: no GPU");
+    return;
+  }
+  CHECK(!held.over());
+  held.release();
+  CudaSession* session = held.session();
+  REQUIRE(session);
+  CHECK(held.over());
+  CHECK(held.session() == session);
+  held.release(false);  // after the start: nothing changes
+  CHECK(held.session() == session);
+}
+
 }  // namespace splotch

@@ -382,10 +382,16 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
     }
     CHECK(!file_exists(frame(name, frames)));
   }
-  // Each frame's line names the process that rendered it.
+  // Each frame's line names the process that rendered it; each process's first read waited for
+  // its node's turn (a stage of its own in its summary).
   {
     const CommandResult r = mpirun(2, par + " outfile=" + dir.file("two_"));
     CHECK(occurrences(r.out, "process 0: frame ") + occurrences(r.out, "process 1: frame ") == 7);
+    for (const char* p : {"process 0:   stages over ", "process 1:   stages over "}) {
+      const std::size_t at = r.out.find(p);
+      REQUIRE(at != std::string::npos);
+      CHECK(r.out.substr(at, r.out.find('\n', at) - at).find(": turn ") != std::string::npos);
+    }
   }
 
   // mpi_mode = data: each frame by all processes, images within float rounding.

@@ -31,7 +31,7 @@
 namespace {
 
 // `gpu`: the GPU's start, kept by the caller beyond the run (see main()).
-// `retained`: the frame's particles, released by the caller (see main()).
+// `retained`: the particles of the frame (or the scene), released by the caller (see main()).
 int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch::GpuStartup>& gpu,
         std::shared_ptr<void>& retained) {
   using namespace splotch;
@@ -95,7 +95,8 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
     Console own(cl.quiet, comm.size() == 1 && ::isatty(STDERR_FILENO) != 0,
                 comm.size() > 1 ? "process " + std::to_string(comm.rank()) : "");
     const InterruptNote rendering("rendering the frames of " + cl.parameter_file + " (each picture written is whole)");
-    const SceneSummary summary = render_scene(params, console, &comm, &own, &gpu);
+    SceneSummary summary = render_scene(params, console, &comm, &own, &gpu);
+    retained = std::move(summary.memory);
     console.report(summary.text());
     return summary.failed > 0 ? 1 : 0;  // the frames that failed said why as they went
   }
@@ -147,7 +148,10 @@ int main(int argc, char** argv) {
     std::optional<splotch::GpuStartup> gpu;
     std::shared_ptr<void> retained;  // (after gpu: released before it, when released)
     const int status = run(argc, argv, *comm, gpu, retained);
-    if (gpu && gpu->teardown_may_be_left() && !comm->with_mpi()) splotch::end_leaving_gpu_teardown(status);
+    if (gpu && gpu->teardown_may_be_left()) {
+      comm.reset();  // MPI's end first (MPI_Finalize waits for every process): the GPU's is left
+      splotch::end_leaving_gpu_teardown(status);
+    }
     return status;
   } catch (const splotch::UserError& e) {
     if (root) std::fprintf(stderr, "splotch: error: %s\n", e.what());

@@ -10,8 +10,8 @@ namespace splotch {
 
 // Flushes stdout and stderr and ends the process with `status`, leaving the GPU's teardown to a
 // child that says nothing, holds none of the process's files open but the GPU's device files, and
-// ends once this process has. Where no child can be made, the process ends as usual. Not for an
-// MPI process (MPI_Finalize must run), nor while a thread may be inside the CUDA driver
+// ends once this process has. Where no child can be made, the process ends as usual. For an MPI
+// process only after MPI_Finalize; not while a thread may be inside the CUDA driver
 // (GpuStartup::teardown_may_be_left()). Where the machine's init does not reap orphans (some
 // containers), each such run leaves a zombie process behind.
 [[noreturn]] void end_leaving_gpu_teardown(int status);

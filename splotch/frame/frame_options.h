@@ -15,6 +15,7 @@ class SnapshotCache;
 struct KeptOnGpu;
 class GpuStartup;
 class Comm;
+class NodeTurns;
 class ParticleSource;
 class ParamFile;
 class Console;
@@ -46,6 +47,10 @@ struct FrameOptions {
   // draws it (a_eq_e) or its range of the draw order (a_eq_e = FALSE), and rank 0 sums or
   // composites the images and writes the picture (the cache is not used then).
   const Comm* comm = nullptr;
+  // Frames dealt out to the processes of an MPI run: the first read of a process waits for its
+  // node's processes before it (taking their threads for it), and its turn passes to the next
+  // one once it has read its particles (null: no turns).
+  NodeTurns* read_turn = nullptr;
   // renderer = auto in a scene: set by the first frame that finds starting the GPU would not pay
   // over the frames left, so that the later ones (fewer frames, the same snapshots as a rule) take
   // the host without reading the headers again (null: a single frame).

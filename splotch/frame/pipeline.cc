@@ -142,6 +142,33 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, std::vector<s
   return decided[0] == 1;
 }
 
+// A process's first read of dealt-out frames (FrameOptions::read_turn) in its node's turn, with
+// the node's threads until it passes the turn on.
+class ReadTurn {
+ public:
+  ReadTurn(NodeTurns* turns, RendererDecision& renderer, int threads)
+      : turns_(turns), renderer_(renderer), threads_(threads), open_(turns && turns->take()) {
+    if (open_) renderer_.set_threads(turns_->threads(threads_));
+  }
+  ~ReadTurn() {  // (a failed frame's turn passes in the scene's loop)
+    if (open_) renderer_.set_threads(threads_);
+  }
+  ReadTurn(const ReadTurn&) = delete;
+  ReadTurn& operator=(const ReadTurn&) = delete;
+  bool open() const { return open_; }
+  void pass() {
+    if (!std::exchange(open_, false)) return;
+    turns_->pass();
+    renderer_.set_threads(threads_);
+  }
+
+ private:
+  NodeTurns* turns_;
+  RendererDecision& renderer_;
+  int threads_;
+  bool open_;
+};
+
 void end_report(RunReport& report, const StageClock& clock, const ParamFile& params, const FrameOptions& frame,
                 Console& console) {
   report.total_seconds = clock.seconds();
@@ -194,7 +221,9 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   }
 
   // mpi_mode = auto: rank 0 may draw the frame alone (the others are done then).
-  if (comm && frame.share_by_model && draws_alone(s, *comm, report.threads, report.notes)) {
+  const bool alone = comm && frame.share_by_model && draws_alone(s, *comm, report.threads, report.notes);
+  renderer.release_gpu(!alone || !comm || comm->root());
+  if (alone) {
     if (!comm->root()) {
       report.skipped = true;
       return report;
@@ -212,7 +241,13 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   if (comm)
     comm->prepare_reduction((s.render.a_eq_e ? 3 : 6) * std::size_t(s.camera.xres) * std::size_t(s.camera.yres),
                             !s.render.a_eq_e);
+  // Frames dealt out: the node's processes read one after the other, each with all their threads.
+  // The turn passes once the particles are read: the copy to the GPU that follows is short, and the
+  // GPU's start may still hold it up.
+  ReadTurn turn(frame.read_turn, renderer, report.threads);
+  if (turn.open()) clock.done("turn");
   source->load(clock, report);
+  turn.pass();
   const NormalizedRanges ranges = source->ranges();
   report.ranges = range_lines(ranges, plan.normalization, type_names(s.input));
   warn_colours_without_log(ranges, plan.normalization, s.input, console);

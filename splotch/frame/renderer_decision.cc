@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "splotch/mpi/comm.h"
 #include "splotch/render/gpu_particles.h"
 #include "splotch/render/gpu_render.h"
 #include "splotch/render/host_renderer.h"
@@ -13,7 +14,10 @@ namespace splotch {
 
 RendererDecision::RendererDecision(ParamFile& params, const FrameOptions& frame, std::optional<GpuStartup>& gpu)
     : requested_(params.get<std::string>("renderer", "auto")), gpu_(gpu), frame_(frame) {
-  if (requested_ == "cuda" && !gpu_) gpu_.emplace(frame.device);
+  // An MPI process whose rank 0 may draw the frame alone starts its GPU's session only once it
+  // knows it draws (release_gpu).
+  const bool may_not_draw = frame.share_by_model && frame.comm && frame.comm->size() > 1 && !frame.comm->root();
+  if (requested_ == "cuda" && !gpu_) gpu_.emplace(frame.device, may_not_draw);
   threads_ = omp_get_max_threads() + (gpu_ ? gpu_->threads_borrowed() : 0);
 }
 
@@ -25,6 +29,10 @@ void RendererDecision::set_threads(int threads) {
     gpu_->set_caller_threads(threads_);
   else
     omp_set_num_threads(threads_);
+}
+
+void RendererDecision::release_gpu(bool draws) {
+  if (gpu_) gpu_->release(draws);
 }
 
 bool RendererDecision::gpu_possible(std::string* why) {

@@ -39,6 +39,9 @@ class RendererDecision {
   // The frame has `threads` OpenMP threads from now on (an MPI run's rank 0 drawing alone takes its
   // node's cores).
   void set_threads(int threads);
+  // Whether this process draws, once an MPI run's share model has decided (FrameOptions::
+  // share_by_model): its GPU's session, held until then, starts or never does.
+  void release_gpu(bool draws);
   // For the settings: whether a GPU may be used (auto: assumed until the render shows otherwise),
   // and when not, why.
   bool gpu_possible(std::string* why);

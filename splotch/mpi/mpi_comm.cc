@@ -2,6 +2,7 @@
 // otherwise the one process, without MPI. MPI is called from the main thread only
 // (MPI_THREAD_FUNNELED); OpenMP and the GPU's start-up thread do not call it.
 #include <mpi.h>
+#include <omp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/statvfs.h>
@@ -15,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "splotch/mpi/comm.h"
 #include "splotch/mpi/launcher.h"
@@ -268,7 +270,24 @@ Comm::Comm(int& argc, char**& argv) {
 
 int Comm::nodes() const { return node_ ? node_->nodes : 1; }
 
+void Comm::wait_for_all() const {
+  if (!with_mpi_ || size_ == 1) return;
+  MPI_Request request;
+  check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
+  int done = 0;
+  while (!done) {
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 Comm::~Comm() {
+  // The collective calls that end MPI (the node's window freed, MPI_Finalize) poll a core while
+  // they wait: a process done early (the others of a frame rank 0 draws alone) waits asleep.
+  try {
+    wait_for_all();
+  } catch (const std::exception&) {  // (MPI_Finalize says what is wrong)
+  }
   node_.reset();  // its window and communicators before MPI's end
   if (with_mpi_) MPI_Finalize();
 }
@@ -561,6 +580,35 @@ void Comm::composite_to_root(float* layers, std::size_t pixels, float* rgb, Imag
     if (n.node.rank == 0) copy_floats(layers, seg[0], 6 * pixels);
   }
   composite_across(*this, n.leaders, layers, pixels, rgb, by_bands(how, n.nodes, composite_by_bands_from, pixels));
+}
+
+// The turn passes as an empty message from a node's process to the next one.
+constexpr int turn_tag = 37;
+
+NodeTurns::~NodeTurns() {
+  try {
+    pass();
+  } catch (const std::exception&) {  // MPI failed: the job ends, and the next process with it
+  }
+}
+
+bool NodeTurns::take() {
+  if (std::exchange(taken_, true)) return false;
+  if (!comm_.node_ || comm_.node_->node.rank == 0) return true;
+  check(MPI_Recv(nullptr, 0, MPI_BYTE, comm_.node_->node.rank - 1, turn_tag, comm_.node_->node.comm, MPI_STATUS_IGNORE),
+        "MPI_Recv");
+  return true;
+}
+
+void NodeTurns::pass() {
+  take();
+  if (std::exchange(passed_, true) || !comm_.node_ || comm_.node_->node.rank + 1 >= comm_.node_->node.size) return;
+  check(MPI_Send(nullptr, 0, MPI_BYTE, comm_.node_->node.rank + 1, turn_tag, comm_.node_->node.comm), "MPI_Send");
+}
+
+int NodeTurns::threads(int own) const {
+  const int node = comm_.node_ ? comm_.node_->node.size : 1;
+  return std::max(own, std::min(omp_get_num_procs(), own * node));
 }
 
 struct SharedCounter::Window {

@@ -17,7 +17,7 @@ bool gpu_driver_loaded() {
   return false;
 }
 
-GpuStartup::GpuStartup(int device) {
+GpuStartup::GpuStartup(int device, bool held) : held_(held) {
   threads_ = omp_get_max_threads();
   if (threads_ > 1) omp_set_num_threads(threads_ - 1);
   worker_ = std::thread([this, device] {
@@ -29,6 +29,15 @@ GpuStartup::GpuStartup(int device) {
       return;
     }
     probe_.set_value(std::string());
+    {
+      std::unique_lock<std::mutex> lock(hold_);
+      released_.wait(lock, [this] { return !held_; });
+      if (!start_) {
+        over_ = true;
+        session_.set_value(nullptr);
+        return;
+      }
+    }
     try {
       auto session = std::make_shared<CudaSession>(0, device);
       over_ = true;
@@ -41,6 +50,7 @@ GpuStartup::GpuStartup(int device) {
 }
 
 GpuStartup::~GpuStartup() {
+  release(false);
   worker_.join();
   restore_threads();
 }
@@ -80,7 +90,18 @@ bool GpuStartup::teardown_may_be_left() {
   }
 }
 
+void GpuStartup::release(bool start) {
+  {
+    std::lock_guard<std::mutex> lock(hold_);
+    if (!held_) return;
+    held_ = false;
+    start_ = start;
+  }
+  released_.notify_one();
+}
+
 CudaSession* GpuStartup::session() {
+  release();
   try {
     CudaSession* session = session_result_.get().get();
     restore_threads();

@@ -11,8 +11,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -29,16 +31,21 @@ class GpuStartup {
  public:
   // Starts the work on a thread of its own, for GPU `device` (an MPI process's rank on its node:
   // one GPU per process, none for those beyond the node's GPUs); the caller's OpenMP threads drop
-  // by one meanwhile.
-  explicit GpuStartup(int device = 0);
+  // by one meanwhile. `held`: the search for the device runs, but the session waits for
+  // release(), for a process that may not draw at all (an MPI process whose rank 0 may draw the
+  // frame alone: its GPU's start would slow rank 0's on the same node).
+  explicit GpuStartup(int device = 0, bool held = false);
   ~GpuStartup();  // waits for it (the CUDA calls cannot be abandoned)
   GpuStartup(const GpuStartup&) = delete;
   GpuStartup& operator=(const GpuStartup&) = delete;
 
   // Waits until the device is found or not; when not, `why` (when given) says why.
   bool device_present(std::string* why = nullptr);
-  // Waits for the session, which stays for later calls (the frames of a scene); errors of its
-  // start are thrown here, at every call. Only when device_present().
+  // A held start's session starts now (`start`), or never: the process has no use for it. Later
+  // calls, and calls for a start not held, do nothing.
+  void release(bool start = true);
+  // Waits for the session (releasing a held start), which stays for later calls (the frames of a
+  // scene); errors of its start are thrown here, at every call. Only when device_present().
   CudaSession* session();
   // True the first time only: a start that failed is said once in a scene, not once per frame.
   bool first_failure() { return !failure_said_ && (failure_said_ = true); }
@@ -67,7 +74,10 @@ class GpuStartup {
   std::shared_future<std::string> probe_result_ = probe_.get_future();
   std::shared_future<std::shared_ptr<CudaSession>> session_result_ = session_.get_future();
   bool failure_said_ = false;
-  int threads_ = 0;  // the caller's OpenMP threads before; 0 once given back
+  std::mutex hold_;
+  std::condition_variable released_;
+  bool held_ = false, start_ = true;  // under hold_
+  int threads_ = 0;                   // the caller's OpenMP threads before; 0 once given back
   std::atomic<bool> over_{false};
   std::chrono::steady_clock::time_point began_ = std::chrono::steady_clock::now();
   std::thread worker_;

@@ -75,6 +75,12 @@ std::string SceneSummary::stage_text() const {
 
 namespace {
 
+// What a scene keeps from frame to frame: the snapshot and its copy on the GPU (which goes first).
+struct SceneMemory {
+  SnapshotCache cache;
+  KeptOnGpu gpu;
+};
+
 // How many frames ahead a scene looks for the next snapshot to read: working out a frame's
 // signature reads its snapshot's header, so a fly-through of thousands of frames looks only this
 // far (the read then starts this many frames early).
@@ -372,7 +378,11 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   }
   Console& speaker = deal && process_console ? *process_console : console;
   std::unique_ptr<SharedCounter> dealer;
-  if (deal) dealer = std::make_unique<SharedCounter>(*comm);
+  std::optional<NodeTurns> read_turns;  // each process's first read in its node's turn
+  if (deal) {
+    dealer = std::make_unique<SharedCounter>(*comm);
+    read_turns.emplace(*comm);
+  }
   // Frames in turn, or as dealt out: a process asks for its next frame as soon as the current one
   // has its particles, so that the next one's snapshot can be read meanwhile.
   std::size_t in_turn = 0;
@@ -380,12 +390,14 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   std::optional<std::size_t> claimed;
 
   SceneTally tally(frames.size(), speaker);
-  SnapshotCache cache;
-  ReadAheadPlanner planner(frames, frame_params, resume, cache, speaker);
   std::optional<GpuStartup> own_gpu;  // started by the first frame that wants it
   std::optional<GpuStartup>& gpu = caller_gpu ? *caller_gpu : own_gpu;
+  // After gpu: its GPU memory goes first (or goes to the caller, which keeps gpu).
+  auto memory = std::make_shared<SceneMemory>();
+  SnapshotCache& cache = memory->cache;
+  ReadAheadPlanner planner(frames, frame_params, resume, cache, speaker);
   bool gpu_declined = false;  // renderer = auto found it would not pay (splotch/frame/pipeline.h)
-  KeptOnGpu kept_on_gpu;      // after gpu: its GPU memory goes first
+  KeptOnGpu& kept_on_gpu = memory->gpu;
   bool said_dealt_exposure = false;
   for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
     const SceneFrame& f = frames[k];
@@ -399,6 +411,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     options.kept_on_gpu = &kept_on_gpu;
     options.gpu_declined = &gpu_declined;
     options.comm = deal ? nullptr : comm;
+    options.read_turn = read_turns ? &*read_turns : nullptr;
     options.device = comm ? comm->gpu_index() : 0;
     options.frames =
         int(deal ? (frames.size() - k + std::size_t(processes) - 1) / std::size_t(processes) : frames.size() - k);
@@ -437,13 +450,18 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
       failure = std::string("internal error: ") + e.what();
     }
     if (!failure.empty()) tally.failed(k, f.origin, failure);
+    if (read_turns) read_turns->pass();  // (a frame skipped or failed before it was drawn)
   }
-  if (deal) {  // what all processes did
+  if (deal) {            // what all processes did
+    read_turns->pass();  // a process without a frame: the next one need not wait
+    read_turns.reset();
+    comm->wait_for_all();  // (asleep: the others may still draw their last frames)
     speaker.report(tally.summary.stage_text());
     dealer.reset();
     sum_over_processes(tally.summary, *comm);
   }
   tally.summary.seconds = clock.seconds();
+  if (caller_gpu) tally.summary.memory = std::move(memory);
   return tally.summary;
 }
 

@@ -6,6 +6,7 @@
 // for a later frame, and the GPU's session.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -35,6 +36,10 @@ struct SceneSummary {
   // boundary, on CPU threads meanwhile) with the splats it drew.
   double gpu_seconds = 0, host_part_seconds = 0;
   std::size_t host_part_splats = 0;
+  // The snapshot the frames kept, and its copy on the GPU, where the caller keeps the GPU's start
+  // (render_scene's `gpu`): to free before it, or to leave to the process's end (a run that ends
+  // without waiting for the GPU's teardown need not wait for 10^8 particles' release either).
+  std::shared_ptr<void> memory;
 
   // "stages over N frames: read 0.52 s, ...": this process's line (text() gives it where the
   // frames were not dealt out).
