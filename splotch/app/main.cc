@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   // A user error is met by every process alike (a bad key) or agreed on; any other failure may be
   // this process's alone while the others wait for it in MPI, so the job is ended outright.
   auto end = [&](int status) {
-    if (comm->size() > 1) comm->abort(status);
+    if (comm && comm->size() > 1) comm->abort(status);  // (comm is gone once MPI has ended)
     return status;
   };
   try {

@@ -150,8 +150,12 @@ class ReadTurn {
       : turns_(turns), renderer_(renderer), threads_(threads), open_(turns && turns->take()) {
     if (open_) renderer_.set_threads(turns_->threads(threads_));
   }
-  ~ReadTurn() {  // (a failed frame's turn passes in the scene's loop)
-    if (open_) renderer_.set_threads(threads_);
+  ~ReadTurn() {  // a frame that failed in its turn passes it on
+    try {
+      pass();
+    } catch (const std::exception&) {  // MPI failed: the job ends, the next process with it
+      renderer_.set_threads(threads_);
+    }
   }
   ReadTurn(const ReadTurn&) = delete;
   ReadTurn& operator=(const ReadTurn&) = delete;

@@ -181,14 +181,15 @@ class NodeTurns {
   NodeTurns(const NodeTurns&) = delete;
   NodeTurns& operator=(const NodeTurns&) = delete;
 
-  // Waits for this process's turn: true for the first call, which has taken it; later ones
-  // return false at once.
+  // Waits, asleep, for this process's turn: true for the first call, which has taken it; later
+  // ones return false at once.
   bool take();
   // Passes the turn on to the node's next process, taking it first where not yet taken (the
   // first call; later ones return at once).
   void pass();
   // The threads of a process in its turn, which has `own` threads: its node's processes' (the
-  // others wait, or draw on their GPUs), at most the cores it may run on.
+  // others wait, or draw on their GPUs), at most the cores it may run on (so more than `own` only
+  // where OMP_NUM_THREADS shares the cores out).
   int threads(int own) const;
 
  private:

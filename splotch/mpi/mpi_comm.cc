@@ -32,6 +32,16 @@ void check(int code, const char* call) {
   throw std::runtime_error(std::string(call) + " failed: " + std::string(text, std::size_t(length)));
 }
 
+// Waits for `request` asleep, a millisecond at a time: MPI's own waits poll a core, which slows
+// the threads of the node's other processes.
+void sleep_until_done(MPI_Request& request) {
+  int done = 0;
+  while (!done) {
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 // MPI counts are ints: larger arrays go in pieces.
 constexpr std::size_t max_count = std::size_t(1) << 30;
 
@@ -274,11 +284,7 @@ void Comm::wait_for_all() const {
   if (!with_mpi_ || size_ == 1) return;
   MPI_Request request;
   check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
-  int done = 0;
-  while (!done) {
-    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  sleep_until_done(request);
 }
 
 Comm::~Comm() {
@@ -595,8 +601,11 @@ NodeTurns::~NodeTurns() {
 bool NodeTurns::take() {
   if (std::exchange(taken_, true)) return false;
   if (!comm_.node_ || comm_.node_->node.rank == 0) return true;
-  check(MPI_Recv(nullptr, 0, MPI_BYTE, comm_.node_->node.rank - 1, turn_tag, comm_.node_->node.comm, MPI_STATUS_IGNORE),
-        "MPI_Recv");
+  // Asleep, as wait_for_all: MPI_Recv would poll a core while the process in turn reads.
+  MPI_Request request;
+  check(MPI_Irecv(nullptr, 0, MPI_BYTE, comm_.node_->node.rank - 1, turn_tag, comm_.node_->node.comm, &request),
+        "MPI_Irecv");
+  sleep_until_done(request);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <stdexcept>
 #include <utility>
 
 namespace splotch {
@@ -104,6 +105,8 @@ CudaSession* GpuStartup::session() {
   release();
   try {
     CudaSession* session = session_result_.get().get();
+    if (!session)
+      throw std::logic_error("the GPU's start was given up (release(false)) before its session was asked for");
     restore_threads();
     return session;
   } catch (...) {

@@ -41,8 +41,8 @@ class GpuStartup {
 
   // Waits until the device is found or not; when not, `why` (when given) says why.
   bool device_present(std::string* why = nullptr);
-  // A held start's session starts now (`start`), or never: the process has no use for it. Later
-  // calls, and calls for a start not held, do nothing.
+  // A held start's session starts now (`start`), or never: the process has no use for it (and
+  // session() is then an error). Later calls, and calls for a start not held, do nothing.
   void release(bool start = true);
   // Waits for the session (releasing a held start), which stays for later calls (the frames of a
   // scene); errors of its start are thrown here, at every call. Only when device_present().

@@ -418,6 +418,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     // Once this frame has its particles: the first later frame of this process (within reach)
     // that needs another snapshot has it read now, in the background.
     options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {
+      if (read_turns) read_turns->pass();  // before a read ahead starts
       if (dealer && !claimed) claimed = claim();
       if (!worth_reading_ahead(read_ahead, seconds)) return;
       if (dealer)
@@ -450,10 +451,9 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
       failure = std::string("internal error: ") + e.what();
     }
     if (!failure.empty()) tally.failed(k, f.origin, failure);
-    if (read_turns) read_turns->pass();  // (a frame skipped or failed before it was drawn)
   }
   if (deal) {            // what all processes did
-    read_turns->pass();  // a process without a frame: the next one need not wait
+    read_turns->pass();  // a process that read nothing: its turn, once it comes, goes on
     read_turns.reset();
     comm->wait_for_all();  // (asleep: the others may still draw their last frames)
     speaker.report(tally.summary.stage_text());
