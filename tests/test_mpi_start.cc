@@ -10,6 +10,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "splotch/mpi/launcher.h"
 #include "tests/test_support.h"
@@ -81,6 +83,16 @@ TEST_CASE("mpi_launch: a launcher known by the variables it sets in each process
   CHECK(bare.warning.find("one of 4 tasks") != std::string::npos);
   CHECK(bare.warning.find("srun --mpi=pmix") != std::string::npos);
   CHECK(launch_with({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "1"}}).warning == "");
+  // Open MPI's processes all on one node: they meet in shared memory (pml ob1) unless the user
+  // chose; across nodes Open MPI chooses.
+  using Settings = std::vector<std::pair<std::string, std::string>>;
+  CHECK(launch_with({{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}}).settings ==
+        Settings{{"OMPI_MCA_pml", "ob1"}});
+  CHECK(launch_with({{"OMPI_COMM_WORLD_SIZE", "8"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "4"}}).settings.empty());
+  CHECK(launch_with({{"OMPI_COMM_WORLD_SIZE", "2"}}).settings.empty());
+  CHECK(launch_with({{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}, {"OMPI_MCA_pml", "ucx"}})
+            .settings.empty());
+  CHECK(launch_with({{"PMIX_RANK", "0"}}).settings.empty());
   // MVAPICH2's mpirun_rsh, Cray's PALS and ALPS, Flux.
   CHECK(launch_with({{"MV2_COMM_WORLD_RANK", "1"}}).by == "MV2_COMM_WORLD_RANK");
   CHECK(launch_with({{"PALS_RANKID", "0"}}).by == "PALS_RANKID");

@@ -28,6 +28,10 @@ Launch mpi_launch(const Environment& environment) {
   for (const char* name : launcher_variables)
     if (environment(name)) {
       launch.by = name;
+      // Open MPI's processes all on one node (its launcher counts those of the node).
+      const int size = count(environment("OMPI_COMM_WORLD_SIZE"));
+      if (size > 0 && count(environment("OMPI_COMM_WORLD_LOCAL_SIZE")) == size && !environment("OMPI_MCA_pml"))
+        launch.settings.push_back({"OMPI_MCA_pml", "ob1"});
       return launch;
     }
   // srun sets these for every task, MPI or not; without a process-management interface the tasks

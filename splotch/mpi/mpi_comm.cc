@@ -239,6 +239,7 @@ Comm::Comm(int& argc, char**& argv) {
   const Launch launch = mpi_launch([](const char* name) { return std::getenv(name); });
   launch_warning_ = launch.warning;
   if (launch.by.empty()) return;  // started by hand: one process, as in the default build
+  for (const auto& [name, value] : launch.settings) ::setenv(name.c_str(), value.c_str(), 0);
   const auto began = std::chrono::steady_clock::now();
   start_mpi(argc, argv);
   start_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
