@@ -69,7 +69,8 @@ class Comm {
   int node_id() const { return node_id_; }
   // Which of the GPUs it sees this process uses (one GPU per process): its rank among the
   // processes of its node that see the same GPUs (CUDA_VISIBLE_DEVICES). So where a launcher gives
-  // each process a GPU of its own (Slurm's --gpu-bind), each uses its first.
+  // each process a GPU of its own (Slurm's --gpu-bind), each uses its first. SPLOTCH_PROCESSES_PER_GPU=k
+  // has k consecutive processes share each GPU.
   int gpu_index() const { return gpu_index_; }
 
   // Returns once every process has called it, waiting asleep: MPI's blocking calls poll a core

@@ -261,6 +261,10 @@ Comm::Comm(int& argc, char**& argv) {
   check(MPI_Comm_split(node, sees, node_rank, &same_gpus), "MPI_Comm_split");
   MPI_Comm_rank(same_gpus, &gpu_index_);
   MPI_Comm_free(&same_gpus);
+  // SPLOTCH_PROCESSES_PER_GPU=k: k processes share each GPU (to try the scaling model with more
+  // processes than GPUs; a GPU's memory is then shared too).
+  const char* per_gpu = std::getenv("SPLOTCH_PROCESSES_PER_GPU");
+  if (per_gpu && std::atoi(per_gpu) > 1) gpu_index_ /= std::atoi(per_gpu);
   // For the image reductions: the node's processes, or groups of SPLOTCH_NODE_PROCESSES of them
   // standing in for nodes (tests and benchmarks of several nodes on one).
   node_ = std::make_unique<Node>();
