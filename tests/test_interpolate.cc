@@ -391,7 +391,7 @@ TEST_CASE(
   const std::string par = dir.write("movie.par", movie_keys + "infile = " + dir.file("snap_") + "\n");
   const std::string frames = dir.write("frames.txt", "fidx\n0.25\n0.5\n0.75\n1\n");
   const std::string mpirun =
-      "mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np 2 bin/splotch_mpi ";
+      "mpirun -q --oversubscribe --bind-to none --allow-run-as-root -x OMP_NUM_THREADS=1 -np 2 bin/splotch_mpi ";
   REQUIRE(run_command("bin/splotch " + par + " interpolation_mode=1 scene_file=" + frames +
                       " outfile=" + dir.file("one.tga"))
               .status == 0);

@@ -4,6 +4,7 @@
 // on one process ends the job with one message from rank 0. Skipped, with a message, where
 // OpenMPI or the MPI build is missing.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +50,7 @@ bool mpi_runs() {
 // small frames alone.
 CommandResult mpirun(int processes, const std::string& args) {
   const bool chosen = args.find("mpi_mode=") != std::string::npos || args.find("scene_file=") != std::string::npos;
-  return run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np " +
+  return run_command("mpirun -q --oversubscribe --bind-to none --allow-run-as-root -x OMP_NUM_THREADS=1 -np " +
                      std::to_string(processes) + " " + mpi_binary + " " + args + (chosen ? "" : " mpi_mode=data"));
 }
 
@@ -193,6 +194,46 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
 // process of each (splotch/mpi/comm.h); SPLOTCH_NODE_PROCESSES makes groups of processes stand in
 // for nodes: 4 processes as 2 nodes of 2 (the sum directly, the layers by bands), 5 as nodes of
 // 2, 2 and 1, 4 as 4 nodes of one (the sum by bands): the single process's picture each time.
+// Without OMP_NUM_THREADS a node's processes share its cores: each takes the cores it may run on
+// over the processes that may run on them too; a launcher's binding to fewer cores than a process's
+// share of the node's is warned of, with what to do.
+TEST_CASE("mpi: processes take their share of the node's cores; a binding to fewer is warned of") {
+  if (!mpi_runs()) return;
+  TempDir dir;
+  REQUIRE(run_command("bin/make_demo --n 3000 --out " + dir.file("demo.bin")).status == 0);
+  const std::string par = " testdata/demo.par infile=" + dir.file("demo.bin") +
+                          " xres=64 colorbar=FALSE renderer=host mpi_mode=data outfile=" + dir.file("t.tga");
+  const int cores = int(::sysconf(_SC_NPROCESSORS_ONLN));
+  auto threads_of = [](const std::string& out) {  // "(64 x 64, host renderer, 2 threads)"
+    const std::size_t at = out.find(" threads)");
+    REQUIRE(at != std::string::npos);
+    return std::stoi(out.substr(out.rfind(' ', at - 1) + 1));
+  };
+  const std::string unbound = "mpirun -q --oversubscribe --bind-to none --allow-run-as-root -np ";
+  for (int processes : {1, 2}) {
+    INFO(processes << " processes, " << cores << " cores");
+    const CommandResult r =
+        run_command("env -u OMP_NUM_THREADS " + unbound + std::to_string(processes) + " " + mpi_binary + par);
+    CHECK(r.status == 0);
+    CHECK(r.err == "");
+    CHECK(threads_of(r.out) == std::max(1, cores / processes));
+  }
+  // OMP_NUM_THREADS, where given, is kept.
+  CHECK(threads_of(run_command(unbound + "1 -x OMP_NUM_THREADS=1 " + mpi_binary + par).out) == 1);
+  // One process bound to one core of several: warned, with --bind-to none to try.
+  const CommandResult bound =
+      run_command("env -u OMP_NUM_THREADS mpirun -q --allow-run-as-root --bind-to core -np 1 " + mpi_binary + par);
+  CHECK(bound.status == 0);
+  CHECK(threads_of(bound.out) == 1);
+  if (cores > 1) {
+    CHECK(bound.err.find("process 0 may run on 1 of its node's " + std::to_string(cores) + " cores") !=
+          std::string::npos);
+    CHECK(bound.err.find("--bind-to none") != std::string::npos);
+  } else {
+    CHECK(bound.err == "");
+  }
+}
+
 TEST_CASE("mpi: processes standing in for several nodes combine their images as one process draws them") {
   if (!mpi_runs()) return;
   TempDir dir;
@@ -204,10 +245,11 @@ TEST_CASE("mpi: processes standing in for several nodes combine their images as 
     for (const auto& [processes, per_node] : {std::pair{4, 2}, std::pair{5, 2}, std::pair{4, 1}}) {
       INFO(processes << " processes, " << per_node << " a node" << keys);
       const std::string image = dir.file("nodes.tga");
-      const CommandResult r =
-          run_command("mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -x SPLOTCH_NODE_PROCESSES=" +
-                      std::to_string(per_node) + " -np " + std::to_string(processes) + " " + mpi_binary + " " + demo +
-                      keys + " mpi_mode=data outfile=" + image);
+      const CommandResult r = run_command(
+          "mpirun -q --oversubscribe --bind-to none --allow-run-as-root -x OMP_NUM_THREADS=1 -x "
+          "SPLOTCH_NODE_PROCESSES=" +
+          std::to_string(per_node) + " -np " + std::to_string(processes) + " " + mpi_binary + " " + demo + keys +
+          " mpi_mode=data outfile=" + image);
       CHECK(r.status == 0);
       CHECK(r.err == "");
       CHECK(r.out.find("  reduce ") != std::string::npos);
@@ -239,9 +281,9 @@ TEST_CASE("mpi: a stereo pair and a panorama's faces from the processes' shares,
   // Rank 0 alone writes the pictures: when it cannot (a directory where the right eye's picture
   // goes), every process stops with its error instead of waiting for the next view.
   REQUIRE(run_command("mkdir " + dir.file("right_blocked.tga")).status == 0);
-  const CommandResult blocked =
-      run_command("timeout 120 mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 -np 2 " + mpi_binary +
-                  " " + demo + " EyeSeparation=2 mpi_mode=data outfile=" + dir.file("blocked.tga"));
+  const CommandResult blocked = run_command(
+      "timeout 120 mpirun -q --oversubscribe --bind-to none --allow-run-as-root -x OMP_NUM_THREADS=1 -np 2 " +
+      mpi_binary + " " + demo + " EyeSeparation=2 mpi_mode=data outfile=" + dir.file("blocked.tga"));
   CHECK(blocked.status == 1);
   CHECK(blocked.err.find("process 0 of 2: cannot write image") != std::string::npos);
 }
@@ -488,7 +530,7 @@ TEST_CASE("mpi: one GPU per process of a node, the processes beyond the node's G
     const std::string id = smi.out.substr(uuid + 6, smi.out.find(')', uuid) - uuid - 6);
     const std::string args = " " + par + " renderer=cuda mpi_mode=data outfile=" + dir.file("own.tga");
     const CommandResult own = run_command(
-        "mpirun -q --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1 "
+        "mpirun -q --oversubscribe --bind-to none --allow-run-as-root -x OMP_NUM_THREADS=1 "
         "-np 1 -x CUDA_VISIBLE_DEVICES=0 " +
         mpi_binary + args + " : -np 1 -x CUDA_VISIBLE_DEVICES=" + id + " " + mpi_binary + args);
     INFO(own.out << own.err);

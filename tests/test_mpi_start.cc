@@ -163,9 +163,10 @@ TEST_CASE("mpi: bin/splotch_mpi --serve under mpirun -np 1: Ctrl-C to the proces
     ::dup2(out[1], STDOUT_FILENO);
     ::close(out[0]);
     // The shell gives the process's pid and becomes bin/splotch_mpi.
-    const std::string command = "exec mpirun -q --allow-run-as-root --oversubscribe -np 1 sh -c 'echo $$ > " +
-                                pid_file + "; exec bin/splotch_mpi --serve " + par +
-                                " --port 0 outfile=" + dir.file("served.png") + "' 2>" + dir.file("err");
+    const std::string command =
+        "exec mpirun -q --allow-run-as-root --oversubscribe --bind-to none -np 1 sh -c 'echo $$ > " + pid_file +
+        "; exec bin/splotch_mpi --serve " + par + " --port 0 outfile=" + dir.file("served.png") + "' 2>" +
+        dir.file("err");
     ::execl("/bin/sh", "sh", "-c", command.c_str(), (char*)nullptr);
     ::_exit(127);
   }

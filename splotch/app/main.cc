@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <new>
@@ -130,6 +131,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!comm->launch_warning().empty()) std::fprintf(stderr, "splotch: warning: %s\n", comm->launch_warning().c_str());
+  // A node's processes share its cores: without OMP_NUM_THREADS each would take all it may run on.
+  if (comm->thread_share() > 0 && !std::getenv("OMP_NUM_THREADS")) omp_set_num_threads(comm->thread_share());
+  if (comm->root() && !comm->binding_warning().empty())
+    std::fprintf(stderr, "splotch: warning: %s\n", comm->binding_warning().c_str());
   // After MPI's start, whose threads must not take these signals (splotch/mpi/mpi_comm.cc).
   const splotch::InterruptHandling interrupts(comm->root());
   // Errors of an MPI run's processes are agreed on (splotch/mpi/comm.h): every process throws the

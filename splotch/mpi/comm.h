@@ -53,6 +53,12 @@ class Comm {
   double start_seconds() const { return start_seconds_; }
   // What the user should know of how the process was started ("" for nothing), for a warning.
   const std::string& launch_warning() const { return launch_warning_; }
+  // With MPI, the OpenMP threads this process takes where OMP_NUM_THREADS is not set: the cores it
+  // may run on, shared with the node's processes that may run on them too (0: no advice). And
+  // what the user should know where the launcher bound it to fewer cores than its share of the
+  // node's ("" for nothing; Open MPI's mpirun binds each of 2 processes to one core).
+  int thread_share() const { return thread_share_; }
+  const std::string& binding_warning() const { return binding_warning_; }
   // Ends every process of the job at once (MPI_Abort) with `status`: for a failure that the
   // others did not hear of and may be waiting for.
   [[noreturn]] void abort(int status) const;
@@ -124,7 +130,8 @@ class Comm {
   int rank_ = 0, size_ = 1, node_size_ = 1, node_id_ = 0, gpu_index_ = 0;
   bool with_mpi_ = false;
   double start_seconds_ = -1;
-  std::string launch_warning_;
+  std::string launch_warning_, binding_warning_;
+  int thread_share_ = 0;
 };
 
 // Runs `work`, which may fail on some processes only, and then has every process learn of the

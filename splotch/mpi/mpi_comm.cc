@@ -4,8 +4,10 @@
 #include <mpi.h>
 #include <omp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -209,6 +211,45 @@ struct SharedWindow {
   }
 };
 
+namespace {
+
+// The OpenMP threads of a process where OMP_NUM_THREADS is not set: the cores it may run on
+// (its affinity, as the launcher bound it) over the node's processes that may run on them too;
+// and a warning where the binding gives it fewer cores than its share of the node's.
+struct CoreShare {
+  int threads = 0;
+  std::string warning;
+};
+CoreShare share_cores(MPI_Comm node, int node_size, int rank) {
+  CoreShare share;
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (::sched_getaffinity(0, sizeof mine, &mine) != 0) return share;
+  std::vector<cpu_set_t> all(static_cast<std::size_t>(node_size));
+  check(MPI_Allgather(&mine, int(sizeof mine), MPI_BYTE, all.data(), int(sizeof mine), MPI_BYTE, node),
+        "MPI_Allgather");
+  // The node's processes that may run on some core of this one's (itself among them).
+  int sharers = 0;
+  for (const cpu_set_t& other : all) {
+    cpu_set_t both;
+    CPU_AND(&both, &mine, &other);
+    if (CPU_COUNT(&both) > 0) ++sharers;
+  }
+  const int cores = CPU_COUNT(&mine);
+  share.threads = std::max(1, cores / std::max(1, sharers));
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (online > 0 && cores < online / node_size)
+    share.warning = "process " + std::to_string(rank) + " may run on " + std::to_string(cores) + " of its node's " +
+                    std::to_string(online) +
+                    " cores: the launcher bound it (Open MPI's mpirun binds each process to one core, or with "
+                    "more than 2 processes to one socket); mpirun --bind-to none lets the node's processes share "
+                    "its cores (each then takes its share of threads), or give each its cores "
+                    "(--map-by slot:PE=N)";
+  return share;
+}
+
+}  // namespace
+
 // The processes of one node, which share memory. The images: each process puts its image (or
 // layer) in a window they share, and each reduces one band of the pixels from all of them,
 // reading the others' images where they lie; on the 2-GPU H200 node the sum of two 4096^2 images
@@ -255,6 +296,9 @@ Comm::Comm(int& argc, char**& argv) {
   MPI_Comm_size(node, &node_size_);
   node_id_ = rank_;
   check(MPI_Bcast(&node_id_, 1, MPI_INT, 0, node), "MPI_Bcast");
+  const CoreShare cores = share_cores(node, node_size_, rank_);
+  thread_share_ = cores.threads;
+  binding_warning_ = cores.warning;
   const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
   const int sees = int(std::hash<std::string>{}(visible ? visible : "*") & 0x7fffffff);
   MPI_Comm same_gpus;
