@@ -80,9 +80,9 @@ class Comm {
   int gpu_index() const { return gpu_index_; }
 
   // Returns once every process has called it, waiting asleep: MPI's blocking calls poll a core
-  // while they wait, which slows the threads of the node's other processes (on 2 x H200, rank 0
-  // drawing a frame alone read it in 0.21 s while the other process waited in MPI, where a single
-  // process took 0.16 s). Collective.
+  // while they wait, and a thread of each OpenMP region of the node's other processes would share
+  // that core (waiting 1.6 s in MPI_Recv took 1.14 s of CPU on 2 cores here; asleep, 0.03 s).
+  // Collective.
   void wait_for_all() const;
   // Every process passes its error ("" for none) and gets the first one by rank, "" when none
   // failed; with several processes the message says which failed, unless all did.
