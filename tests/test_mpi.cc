@@ -632,4 +632,22 @@ TEST_CASE("mpi: mpi_mode = auto weighs who draws a single frame and says so; mpi
   CHECK(shared.out.find("mpi_mode = auto") == std::string::npos);
   CHECK(shared.out.find("  reduce ") != std::string::npos);
   check_close(single, dir.file("shared.tga"));
+
+  // Smoothing lengths estimated from the neighbours need every particle in one process: rank 0
+  // alone draws, and says why; mpi_mode = data refuses, saying what to do.
+  write_gadget(dir.file("snap_000"), 2);
+  const std::string gadget =
+      dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" + gas_keys + camera) +
+      " size_estimate0=knn renderer=host";
+  REQUIRE(run_command("bin/splotch " + gadget + " outfile=" + dir.file("knn_single.tga")).status == 0);
+  const CommandResult knn = mpirun(2, gadget + " mpi_mode=auto outfile=" + dir.file("knn_alone.tga"));
+  INFO(knn.out << knn.err);
+  CHECK(knn.status == 0);
+  CHECK(occurrences(knn.out,
+                    "mpi_mode = auto: rank 0 alone draws this frame: the smoothing lengths of ptype0 are "
+                    "estimated from the nearest neighbours") == 1);
+  check_close(dir.file("knn_single.tga"), dir.file("knn_alone.tga"));
+  const CommandResult refused = mpirun(2, gadget + " mpi_mode=data outfile=" + dir.file("knn_data.tga"));
+  CHECK(refused.status == 1);
+  CHECK(refused.err.find("cannot run with 2 MPI processes") != std::string::npos);
 }

@@ -135,7 +135,19 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, std::vector<s
       w.node_memory -= double(need.image_bytes);
       const ShareEstimate e = estimate_share(w, costs);
       decided[0] = e.alone ? 1 : 0;
-      notes.push_back(describe_share(e, w));
+      // Smoothing lengths estimated from the neighbours need every particle in one process (a
+      // share does not hold its particles' neighbours): rank 0 alone, where it has the memory.
+      std::string estimated;
+      for (std::size_t n = 0; n < s.input.typed.types.size() && has_particle_types(s.input.format); ++n)
+        if (s.input.typed.types[n].size_estimate == SizeEstimate::knn)
+          estimated += (estimated.empty() ? "" : ", ") + std::string("ptype") + std::to_string(n);
+      if (!estimated.empty() && e.alone_fits) {
+        decided[0] = 1;
+        notes.push_back("mpi_mode = auto: rank 0 alone draws this frame: the smoothing lengths of " + estimated +
+                        " are estimated from the nearest neighbours, which needs every particle in one process");
+      } else {
+        notes.push_back(describe_share(e, w));
+      }
     }
   }
   comm.broadcast(decided);
