@@ -60,6 +60,9 @@ std::unique_ptr<ChunkRenderer> make_tile_composite_renderer(const RenderGrid& gr
 // a_eq_e's sum the same way, tile by tile, for splats of any size (those larger than the Btile
 // boundary, which the Btiles leave out).
 std::unique_ptr<ChunkRenderer> make_tile_sum_renderer(const RenderGrid& grid, std::size_t pass_items);
+// a_eq_e = FALSE's layer the same way: six floats a pixel, the colour composited over what it
+// holds and the transmittance multiplied by the splats' (cuda/split_draw.cu).
+std::unique_ptr<ChunkRenderer> make_tile_layer_renderer(const RenderGrid& grid, std::size_t pass_items);
 // seed 004 Algorithm A, either a_eq_e: a fragment per pixel of a splat, sorted and reduced by pixel.
 // `pass_items` (0: from free memory) bounds the fragments of one pass.
 std::unique_ptr<ChunkRenderer> make_fragment_renderer(const RenderGrid& grid, bool a_eq_e, std::size_t pass_items);

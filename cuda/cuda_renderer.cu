@@ -6,6 +6,7 @@
 // copy stream. The image comes back through the same staging buffers. The streams and the
 // staging buffers are the session's; every copy and memset goes on the stream whose work uses it.
 #include <cuda_runtime.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <array>
@@ -236,6 +237,10 @@ bool render_resident(const SplatView& s, const CudaOptions& o, ChunkRenderer& re
   return true;
 }
 
+}  // namespace
+
+namespace cuda_detail {
+
 // Moves `floats` floats between the device image and `out` through the two staging buffers in
 // turn, each piece handled while the next one is copied: added to `out` (add = true) or copied.
 void fetch_device_image(const float* device, std::size_t floats, CudaSession::Resources& b, float* out, bool add) {
@@ -257,26 +262,36 @@ void fetch_device_image(const float* device, std::size_t floats, CudaSession::Re
     if (add) {
 #pragma omp parallel for schedule(static)
       for (std::size_t i = 0; i < n; ++i) to[i] += from[i];
-    } else {
-      std::memcpy(to, from, n * sizeof(float));
+    } else {  // on all threads: `out` may be untouched memory, each page's first touch a fault
+      const int threads = n < (std::size_t(1) << 20) ? 1 : omp_get_max_threads();
+#pragma omp parallel for num_threads(threads) schedule(static)
+      for (int t = 0; t < threads; ++t) {
+        const std::size_t lo = n * std::size_t(t) / std::size_t(threads),
+                          hi = n * std::size_t(t + 1) / std::size_t(threads);
+        std::memcpy(to + lo, from + lo, (hi - lo) * sizeof(float));
+      }
     }
   }
 }
 
-RenderGrid grid_for(const CudaOptions& o, const Image& image) {
+RenderGrid grid_for(const CudaOptions& o, int width, int height) {
   RenderGrid g;
-  g.xres = image.width;
-  g.yres = image.height;
+  g.xres = width;
+  g.yres = height;
   g.tile_x = o.tile_x;
   g.tile_y = o.tile_y;
   g.boundary = o.boundary;
-  g.nx = (image.width + o.tile_x - 1) / o.tile_x;
-  g.ny = (image.height + o.tile_y - 1) / o.tile_y;
+  g.nx = (width + o.tile_x - 1) / o.tile_x;
+  g.ny = (height + o.tile_y - 1) / o.tile_y;
   g.tiles = std::uint32_t(g.nx) * std::uint32_t(g.ny);
   g.gray = o.host.gray_absorption;
   g.big_on_host = o.host.a_eq_e;
   return g;
 }
+
+}  // namespace cuda_detail
+
+namespace {
 
 // The options, with the Btile boundary narrowed until the Btile fits this GPU's shared memory
 // when they allow it (and the report saying so).
@@ -314,7 +329,7 @@ CudaOptions fitted_to_session(const CudaOptions& requested, const Image& image, 
 
 RenderTarget::RenderTarget(const CudaOptions& requested, const Image& image, CudaSession& session, CudaReport& report)
     : options_(fitted_to_session(requested, image, session, report)), resources_(session.resources()) {
-  grid_ = grid_for(options_, image);
+  grid_ = grid_for(options_, image.width, image.height);
   renderer_ = make_renderer(options_, grid_);  // checks what it can first
   floats_ = std::size_t(image.width) * std::size_t(image.height) * 3;
   if (!image_.try_allocate(floats_))

@@ -17,6 +17,7 @@
 // the order within a slab is the order over all.
 #include <cuda_runtime.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -66,6 +67,10 @@ struct DeviceParticles::Memory {
   std::uint32_t* tie = nullptr;  // a_eq_e = FALSE: the tile of each splat's centre, for equal keys
   cuda_detail::CubScratch scan;
   cuda_detail::OrderScratch order;
+  // Each type's run of particles (first, count), by type: found on the first split (write_split),
+  // empty when the types are not in type order.
+  bool runs_found = false;
+  std::vector<std::pair<std::size_t, std::size_t>> type_runs;
 
   template <class Layout>
   void lay_out(Layout& l) {
@@ -332,6 +337,20 @@ __global__ void key_histogram_kernel(std::uint32_t n, ViewPass v, std::uint32_t 
     if (local[b]) atomicAdd(&counts[b], (unsigned long long)local[b]);
 }
 
+// Where each type's particles start (first[t]; untouched where none), and disorder[0] set where a
+// type follows a greater one.
+__global__ void type_runs_kernel(std::uint32_t n, const std::uint8_t* __restrict__ type,
+                                 std::uint32_t* __restrict__ first, std::uint32_t* __restrict__ disorder) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (i == 0) {
+    first[type[0]] = 0;
+  } else if (type[i] != type[i - 1]) {
+    if (type[i] < type[i - 1]) disorder[0] = 1;
+    first[type[i]] = i;
+  }
+}
+
 // The pass over the window of particles from `first` on: their fields from index 0.
 ViewPass in_window(const ViewPass& whole, std::size_t first) {
   ViewPass v = whole;
@@ -342,11 +361,98 @@ ViewPass in_window(const ViewPass& whole, std::size_t first) {
   return v;
 }
 
+// The looks of a view on the device: every type's palette laid end to end.
+struct ViewLooks {
+  DeviceBuffer<TypeLook> looks;
+  DeviceBuffer<float3> entries;
+};
+ViewLooks upload_looks(const DeviceView& view, cudaStream_t stream) {
+  std::vector<TypeLook> looks;
+  std::vector<float3> entries;
+  for (const DeviceTypeLook& t : view.types) {
+    TypeLook look{t.vector_colour ? 1 : 0, int(entries.size()), 0.0f, t.brightness, t.smooth};
+    if (!t.vector_colour) {
+      if (!t.palette) throw std::invalid_argument("render_particles_cuda: a scalar type without a palette");
+      look.scale = float(t.palette->size() - 1);
+      for (int e = 0; e <= t.palette->size(); ++e) {  // the last entry repeated (Palette::entry)
+        const Rgb c = t.palette->entry(e);
+        entries.push_back(make_float3(c.r, c.g, c.b));
+      }
+    }
+    looks.push_back(look);
+  }
+  if (looks.empty()) throw std::invalid_argument("render_particles_cuda: no type's look");
+  entries.push_back(make_float3(0, 0, 0));  // never empty
+  ViewLooks out;
+  if (!out.looks.try_allocate(looks.size()) || !out.entries.try_allocate(entries.size()))
+    throw std::runtime_error("the GPU has no memory left for the palettes");
+  CUDA_CHECK(
+      cudaMemcpyAsync(out.looks.get(), looks.data(), looks.size() * sizeof(TypeLook), cudaMemcpyHostToDevice, stream));
+  CUDA_CHECK(cudaMemcpyAsync(out.entries.get(), entries.data(), entries.size() * sizeof(float3), cudaMemcpyHostToDevice,
+                             stream));
+  // (Pageable sources: the copies have read them when they return.)
+  return out;
+}
+
+// What every pass of the view over all the particles reads.
+ViewPass whole_pass(const DeviceParticles::Memory& m, const DeviceView& view, const ViewLooks& looks) {
+  const ParticleFields fields{m.x, m.y, m.z, m.hsml, m.intensity, {m.colour[0], m.colour[1], m.colour[2]}, m.type};
+  const Wrap wrap{
+      view.wrap && m.box_size > 0, {view.wrap_centre[0], view.wrap_centre[1], view.wrap_centre[2]}, m.box_size};
+  return ViewPass{fields, view.projection, looks.looks.get(), looks.entries.get(), wrap, view.sort, view.fused_palette};
+}
+
+// The tiles by which keyed splats of equal keys go, for an image of width x height (none where
+// there can be no equal keys but the places of sort_type 0).
+TieTiles tie_tiles(const DeviceView& view, bool keyed, int width, int height) {
+  TieTiles tiles{keyed && view.sort != SortOrder::none ? std::max(0, view.tie_tile_size) : 0, 1, 1, width, height};
+  if (tiles.size > 0) {
+    tiles.nx = (width + tiles.size - 1) / tiles.size;
+    tiles.ny = (height + tiles.size - 1) / tiles.size;
+  }
+  return tiles;
+}
+
+// Marks and writes the splats of particles [first, first + count) (of `slab`) into m.splats after
+// `base`: the GPU's count and the host's (beyond the boundary; -1: none are), once written. The
+// time between the events goes to `seconds`.
+struct Written {
+  std::size_t on_gpu = 0, beyond = 0;
+};
+Written write_window(DeviceParticles::Memory& m, const ViewPass& whole, std::size_t first, std::size_t count,
+                     int boundary, const KeySlab& slab, std::size_t base, bool keyed, const TieTiles& tiles,
+                     cudaStream_t compute, double& seconds) {
+  const ViewPass v = in_window(whole, first);
+  const std::uint32_t c = std::uint32_t(count);
+  Event marked(true), written(true);
+  CUDA_CHECK(cudaEventRecord(marked, compute));
+  mark_kernel<<<cuda_detail::blocks_for(count + 1), cuda_detail::small_block, 0, compute>>>(c, v, boundary, slab,
+                                                                                            m.gpu_place, m.host_place);
+  CUDA_CHECK_LAUNCH();
+  cuda_detail::exclusive_sum(m.scan, m.gpu_place, m.gpu_place, c + 1, compute);  // in place, as CUB allows
+  cuda_detail::exclusive_sum(m.scan, m.host_place, m.host_place, c + 1, compute);
+  std::uint32_t counts[2];
+  CUDA_CHECK(cudaMemcpyAsync(&counts[0], m.gpu_place + c, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
+  CUDA_CHECK(cudaMemcpyAsync(&counts[1], m.host_place + c, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
+  CUDA_CHECK(cudaStreamSynchronize(compute));
+  // (A slab holds at most a window's splats, as its keys were counted: the same projection.)
+  if (base + counts[0] + counts[1] > m.window)
+    throw std::logic_error("render_particles_cuda: a slab of the draw order with more splats than a window");
+  write_kernel<<<cuda_detail::blocks_for(count), cuda_detail::small_block, 0, compute>>>(
+      c, v, m.gpu_place, m.host_place, base, m.splats.field, m.splats.stride, keyed, tiles, m.tie);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaEventRecord(written, compute));
+  CUDA_CHECK(cudaEventSynchronize(written));
+  seconds += written.seconds_since(marked);
+  return Written{counts[0], counts[1]};
+}
+
 }  // namespace
 
 DeviceParticles::DeviceParticles(std::unique_ptr<Memory> memory) : memory_(std::move(memory)) {}
 DeviceParticles::~DeviceParticles() = default;
 std::size_t DeviceParticles::size() const { return memory_->n; }
+CudaSession& DeviceParticles::session() { return memory_->session; }
 double DeviceParticles::device_mib() const { return double(memory_->bytes) / (1024.0 * 1024.0); }
 
 namespace {
@@ -437,6 +543,26 @@ void DeviceParticles::refresh_values(const ParticleSet& p) {
 
 namespace {
 
+// The particles in view by draw key (key_histogram_kernel's bins) over every window, counted in
+// `counts` (room for `bins`) and brought back.
+std::vector<unsigned long long> count_keys(DeviceParticles::Memory& m, const ViewPass& whole,
+                                           unsigned long long* counts, std::uint32_t lo, int shift, std::uint32_t bins,
+                                           cudaStream_t compute) {
+  int processors = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, m.session.device()));
+  const unsigned blocks = unsigned(std::max(1, processors)) * 4;  // each counts a stretch in shared memory
+  CUDA_CHECK(cudaMemsetAsync(counts, 0, bins * sizeof(unsigned long long), compute));
+  for (std::size_t first = 0; first < m.n; first += m.window) {
+    key_histogram_kernel<<<blocks, cuda_detail::small_block, 0, compute>>>(
+        std::uint32_t(std::min(m.window, m.n - first)), in_window(whole, first), lo, shift, bins, counts);
+    CUDA_CHECK_LAUNCH();
+  }
+  std::vector<unsigned long long> h(bins);
+  CUDA_CHECK(cudaMemcpyAsync(h.data(), counts, bins * sizeof(unsigned long long), cudaMemcpyDeviceToHost, compute));
+  CUDA_CHECK(cudaStreamSynchronize(compute));
+  return h;
+}
+
 // The slabs of the draw order of the particles in view: ranges of keys, in draw order, of at most
 // a window's splats each. From histograms of the keys: bins of 2^20 keys over all keys, then where
 // a bin holds more than a window, bins of 2^8 keys within it, then of single keys.
@@ -444,21 +570,8 @@ std::vector<KeySlab> key_slabs(DeviceParticles::Memory& m, const ViewPass& whole
   DeviceBuffer<unsigned long long> counts;
   if (!counts.try_allocate(histogram_bins))
     throw std::runtime_error("the GPU has no memory left for the histogram of the draw keys");
-  int processors = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, m.session.device()));
-  const unsigned blocks = unsigned(std::max(1, processors)) * 4;  // each counts a stretch in shared memory
   auto histogram = [&](std::uint32_t lo, int shift, std::uint32_t bins) {
-    CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, bins * sizeof(unsigned long long), compute));
-    for (std::size_t first = 0; first < m.n; first += m.window) {
-      key_histogram_kernel<<<blocks, cuda_detail::small_block, 0, compute>>>(
-          std::uint32_t(std::min(m.window, m.n - first)), in_window(whole, first), lo, shift, bins, counts.get());
-      CUDA_CHECK_LAUNCH();
-    }
-    std::vector<unsigned long long> h(bins);
-    CUDA_CHECK(
-        cudaMemcpyAsync(h.data(), counts.get(), bins * sizeof(unsigned long long), cudaMemcpyDeviceToHost, compute));
-    CUDA_CHECK(cudaStreamSynchronize(compute));
-    return h;
+    return count_keys(m, whole, counts.get(), lo, shift, bins, compute);
   };
   std::vector<KeySlab> slabs;
   KeySlab open{false, 0, 0};
@@ -509,47 +622,13 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
   const CudaOptions& o = target.options();
   cudaStream_t compute = target.resources().compute;
 
-  // The looks: every type's palette laid end to end.
-  std::vector<TypeLook> looks;
-  std::vector<float3> entries;
-  for (const DeviceTypeLook& t : view.types) {
-    TypeLook look{t.vector_colour ? 1 : 0, int(entries.size()), 0.0f, t.brightness, t.smooth};
-    if (!t.vector_colour) {
-      if (!t.palette) throw std::invalid_argument("render_particles_cuda: a scalar type without a palette");
-      look.scale = float(t.palette->size() - 1);
-      for (int e = 0; e <= t.palette->size(); ++e) {  // the last entry repeated (Palette::entry)
-        const Rgb c = t.palette->entry(e);
-        entries.push_back(make_float3(c.r, c.g, c.b));
-      }
-    }
-    looks.push_back(look);
-  }
-  if (looks.empty()) throw std::invalid_argument("render_particles_cuda: no type's look");
-  entries.push_back(make_float3(0, 0, 0));  // never empty
-  DeviceBuffer<TypeLook> device_looks;
-  DeviceBuffer<float3> device_entries;
-  if (!device_looks.try_allocate(looks.size()) || !device_entries.try_allocate(entries.size()))
-    throw std::runtime_error("the GPU has no memory left for the palettes");
-  CUDA_CHECK(cudaMemcpyAsync(device_looks.get(), looks.data(), looks.size() * sizeof(TypeLook), cudaMemcpyHostToDevice,
-                             compute));
-  CUDA_CHECK(cudaMemcpyAsync(device_entries.get(), entries.data(), entries.size() * sizeof(float3),
-                             cudaMemcpyHostToDevice, compute));
+  const ViewLooks looks = upload_looks(view, compute);
   // (upload() and refresh_values() return with the particles on the device.)
 
-  const ParticleFields fields{m.x, m.y, m.z, m.hsml, m.intensity, {m.colour[0], m.colour[1], m.colour[2]}, m.type};
-  const Wrap wrap{
-      view.wrap && m.box_size > 0, {view.wrap_centre[0], view.wrap_centre[1], view.wrap_centre[2]}, m.box_size};
-  const ViewPass whole{fields, view.projection, device_looks.get(), device_entries.get(),
-                       wrap,   view.sort,       view.fused_palette};
+  const ViewPass whole = whole_pass(m, view, looks);
   const int boundary = o.host.a_eq_e ? o.boundary : -1;  // -1: none go to the host
   const bool keyed = !o.host.a_eq_e;
-  // Equal keys by tile only where there can be equal keys (sort_type 0's are the places).
-  TieTiles tiles{keyed && view.sort != SortOrder::none ? std::max(0, view.tie_tile_size) : 0, 1, 1, image.width,
-                 image.height};
-  if (tiles.size > 0) {
-    tiles.nx = (image.width + tiles.size - 1) / tiles.size;
-    tiles.ny = (image.height + tiles.size - 1) / tiles.size;
-  }
+  const TieTiles tiles = tie_tiles(view, keyed, image.width, image.height);
   cuda_detail::TieOrder ties;
   if (tiles.size > 0) {
     ties.tie = m.tie;
@@ -559,32 +638,8 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
   const Clock::time_point start = Clock::now();
   auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
 
-  // Marks and writes the splats of window [first, first + count) (of `slab`) after `base`: the
-  // GPU's count and the host's, once written.
-  Event marked(true), written(true);
-  auto write_window = [&](std::size_t first, std::size_t count, const KeySlab& slab, std::size_t base) {
-    const ViewPass v = in_window(whole, first);
-    const std::uint32_t c = std::uint32_t(count);
-    CUDA_CHECK(cudaEventRecord(marked, compute));
-    mark_kernel<<<cuda_detail::blocks_for(count + 1), cuda_detail::small_block, 0, compute>>>(
-        c, v, boundary, slab, m.gpu_place, m.host_place);
-    CUDA_CHECK_LAUNCH();
-    cuda_detail::exclusive_sum(m.scan, m.gpu_place, m.gpu_place, c + 1, compute);  // in place, as CUB allows
-    cuda_detail::exclusive_sum(m.scan, m.host_place, m.host_place, c + 1, compute);
-    std::uint32_t counts[2];
-    CUDA_CHECK(cudaMemcpyAsync(&counts[0], m.gpu_place + c, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
-    CUDA_CHECK(cudaMemcpyAsync(&counts[1], m.host_place + c, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, compute));
-    CUDA_CHECK(cudaStreamSynchronize(compute));
-    // (A slab holds at most a window's splats, as its keys were counted: the same projection.)
-    if (base + counts[0] + counts[1] > m.window)
-      throw std::logic_error("render_particles_cuda: a slab of the draw order with more splats than a window");
-    write_kernel<<<cuda_detail::blocks_for(count), cuda_detail::small_block, 0, compute>>>(
-        c, v, m.gpu_place, m.host_place, base, m.splats.field, m.splats.stride, keyed, tiles, m.tie);
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaEventRecord(written, compute));
-    CUDA_CHECK(cudaEventSynchronize(written));
-    report.geometry_seconds += written.seconds_since(marked);
-    return std::pair<std::size_t, std::size_t>(counts[0], counts[1]);
+  auto write_splats = [&](std::size_t first, std::size_t count, const KeySlab& slab, std::size_t base) {
+    return write_window(m, whole, first, count, boundary, slab, base, keyed, tiles, compute, report.geometry_seconds);
   };
 
   // The slabs of the draw order: one, of every key, unless the order runs over windows.
@@ -676,7 +731,7 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
     for (const KeySlab& slab : slabs) {
       std::size_t base = 0;  // the slab's splats so far
       for (std::size_t first = 0; first < m.n; first += m.window) {
-        const auto [on_gpu, large] = write_window(first, std::min(m.window, m.n - first), slab, slabbed ? base : 0);
+        const auto [on_gpu, large] = write_splats(first, std::min(m.window, m.n - first), slab, slabbed ? base : 0);
         report.on_gpu += on_gpu;
         if (slabbed) {  // (keyed: no boundary, so none of a slab's splats are large)
           base += on_gpu;
@@ -710,6 +765,125 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
   report.device_mib = cuda_detail::device_memory().used_mib();
   target.fetch(image);
   return report;
+}
+
+namespace {
+
+// Each type's run of particles, by type (of `types`), or none where they are not in type order
+// (each type in one run, the types ascending, as the loader leaves them).
+const std::vector<std::pair<std::size_t, std::size_t>>& type_runs(DeviceParticles::Memory& m, std::size_t types,
+                                                                  cudaStream_t compute) {
+  if (m.runs_found) return m.type_runs;
+  m.runs_found = true;
+  m.type_runs.assign(types, {0, 0});
+  if (!m.type) {
+    m.type_runs[0] = {0, m.n};
+    return m.type_runs;
+  }
+  constexpr std::size_t codes = 256;
+  DeviceBuffer<std::uint32_t> found;
+  if (!found.try_allocate(codes + 1)) throw std::runtime_error("the GPU has no memory left to find the types' runs");
+  CUDA_CHECK(cudaMemsetAsync(found.get(), 0xff, codes * sizeof(std::uint32_t), compute));
+  CUDA_CHECK(cudaMemsetAsync(found.get() + codes, 0, sizeof(std::uint32_t), compute));
+  if (m.n > 0) {
+    type_runs_kernel<<<cuda_detail::blocks_for(m.n), cuda_detail::small_block, 0, compute>>>(
+        std::uint32_t(m.n), m.type, found.get(), found.get() + codes);
+    CUDA_CHECK_LAUNCH();
+  }
+  std::vector<std::uint32_t> first(codes + 1);
+  CUDA_CHECK(cudaMemcpyAsync(first.data(), found.get(), first.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+                             compute));
+  CUDA_CHECK(cudaStreamSynchronize(compute));
+  if (first[codes] != 0) {
+    m.type_runs.clear();
+    return m.type_runs;
+  }
+  for (std::size_t t = 0; t < codes; ++t) {
+    if (first[t] == UINT32_MAX) continue;
+    if (t >= types) {
+      m.type_runs.clear();  // a type without a look: the view would refuse it
+      return m.type_runs;
+    }
+    std::size_t end = m.n;
+    for (std::size_t u = t + 1; u < codes; ++u)
+      if (first[u] != UINT32_MAX) {
+        end = first[u];
+        break;
+      }
+    m.type_runs[t] = {first[t], end - first[t]};
+  }
+  return m.type_runs;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> count_draw_keys(DeviceParticles& particles, const DeviceView& view, std::uint32_t lo,
+                                           int shift, std::uint32_t bins) {
+  if (bins == 0 || bins > std::uint32_t(histogram_bins) || shift < 0 || shift > 31)
+    throw std::invalid_argument("count_draw_keys: bins from 1 to 4096, a shift from 0 to 31");
+  DeviceParticles::Memory& m = particles.memory();
+  CUDA_CHECK(cudaSetDevice(m.session.device()));
+  cudaStream_t compute = m.session.resources().compute;
+  const ViewLooks looks = upload_looks(view, compute);
+  const ViewPass whole = whole_pass(m, view, looks);
+  DeviceBuffer<unsigned long long> counts;
+  if (!counts.try_allocate(bins)) throw std::runtime_error("the GPU has no memory left to count the draw keys");
+  const std::vector<unsigned long long> h = count_keys(m, whole, counts.get(), lo, shift, bins, compute);
+  return std::vector<std::uint64_t>(h.begin(), h.end());
+}
+
+SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int width, int height,
+                       const std::vector<std::uint32_t>& splitters) {
+  DeviceParticles::Memory& m = particles.memory();
+  CUDA_CHECK(cudaSetDevice(m.session.device()));
+  if (m.window < m.n)
+    throw std::runtime_error("the GPU holds a view's working memory for a window of the particles only (" +
+                             std::to_string(m.window) + " of " + std::to_string(m.n) + ")");
+  if (view.sort == SortOrder::none) throw std::runtime_error("sort_type 0 is split by position, on the host");
+  cudaStream_t compute = m.session.resources().compute;
+  const std::size_t types = std::max<std::size_t>(1, view.types.size()), destinations = splitters.size() + 1;
+  const std::vector<std::pair<std::size_t, std::size_t>>& runs = type_runs(m, types, compute);
+  if (runs.empty()) throw std::runtime_error("the particles on the GPU are not in type order");
+  const ViewLooks looks = upload_looks(view, compute);
+  const ViewPass whole = whole_pass(m, view, looks);
+  const TieTiles tiles = tie_tiles(view, true, width, height);
+  SplitShare share;
+  share.start.assign(destinations * types, 0);
+  share.count.assign(destinations * types, 0);
+  std::size_t base = 0;
+  double seconds = 0;
+  for (std::size_t d = 0; d < destinations; ++d) {
+    // Process d draws the keys from splitter d - 1 up to (not including) splitter d.
+    const std::uint32_t lo = d == 0 ? 0 : splitters[d - 1];
+    const bool last = d + 1 == destinations;
+    const bool empty = !last && splitters[d] <= lo;
+    const KeySlab slab{true, lo, last ? UINT32_MAX : (empty ? lo : splitters[d] - 1)};
+    for (std::size_t t = 0; t < types; ++t) {
+      share.start[d * types + t] = base;
+      if (empty || runs[t].second == 0) continue;
+      const Written w =
+          write_window(m, whole, runs[t].first, runs[t].second, -1, slab, base, true, tiles, compute, seconds);
+      share.count[d * types + t] = w.on_gpu;
+      base += w.on_gpu;
+    }
+  }
+  cudaIpcMemHandle_t handle;
+  const cudaError_t e = cudaIpcGetMemHandle(&handle, m.arena.get());
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw std::runtime_error(
+        std::string("the GPU's memory cannot be shared with the node's other processes (CUDA IPC: ") +
+        cudaGetErrorString(e) + ")");
+  }
+  static_assert(sizeof(handle) <= sizeof(share.handle), "a CUDA IPC handle of more than 64 bytes");
+  std::memcpy(share.handle, &handle, sizeof(handle));
+  share.process = std::uint64_t(getpid());
+  const unsigned char* arena = m.arena.get();
+  share.base = std::uint64_t(reinterpret_cast<std::uintptr_t>(arena));
+  share.field_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.splats.field) - arena);
+  share.tie_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.tie) - arena);
+  share.stride = m.splats.stride;
+  return share;
 }
 
 }  // namespace splotch

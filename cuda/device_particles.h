@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -70,6 +72,8 @@ class DeviceParticles {
   std::size_t window() const;  // the particles a view's working memory holds (size(): all)
   double device_mib() const;   // what they and their working memory take
 
+  CudaSession& session();  // the one they were uploaded with
+
   struct Memory;  // defined by the CUDA code
   Memory& memory() { return *memory_; }
 
@@ -87,5 +91,78 @@ class DeviceParticles {
 using DrawBeyond = std::function<void(const SplatView& beyond)>;
 CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& view, const CudaOptions& options,
                                  Image& image, CudaSession& session, const DrawBeyond& beyond);
+
+// a_eq_e = FALSE over the GPUs of several processes of one node (splotch/frame/gpu_split.h
+// runs the exchange between them). The draw order is cut into one range of draw keys per process,
+// from the keys' counts over all processes (count_draw_keys(), key_splitters()); each process
+// writes its splats in view range by range (write_split()), and each gathers its range from all
+// of them, GPU to GPU, and draws it as a layer (draw_split()).
+
+// The particles in view by draw key: bin b counts the keys from lo + b 2^shift to
+// lo + (b + 1) 2^shift - 1 (bins at most 4096).
+std::vector<std::uint64_t> count_draw_keys(DeviceParticles& particles, const DeviceView& view, std::uint32_t lo,
+                                           int shift, std::uint32_t bins);
+
+// Where a process's splats written for the split lie, for the others to read: in the GPU memory
+// of `process` (a process id of the node), one block per destination and type.
+struct SplitShare {
+  std::uint64_t process = 0;
+  unsigned char handle[64] = {};                               // the memory's cudaIpcMemHandle_t
+  std::uint64_t base = 0;                                      // the memory, in `process`'s addresses
+  std::uint64_t field_offset = 0, tie_offset = 0, stride = 0;  // bytes from base; floats per field
+  std::vector<std::uint64_t> start, count;                     // [destination * types + type], splats
+  // As 64-bit words (for passing between processes) and back; `destinations` x `types` blocks.
+  static constexpr std::size_t handle_words = 8, fixed_words = 1 + handle_words + 4;
+  static std::size_t word_count(std::size_t destinations, std::size_t types) {
+    return fixed_words + 2 * destinations * types;
+  }
+  std::vector<std::uint64_t> words() const {
+    std::vector<std::uint64_t> w(fixed_words);
+    w[0] = process;
+    std::memcpy(&w[1], handle, sizeof handle);
+    w[1 + handle_words] = base;
+    w[2 + handle_words] = field_offset;
+    w[3 + handle_words] = tie_offset;
+    w[4 + handle_words] = stride;
+    w.insert(w.end(), start.begin(), start.end());
+    w.insert(w.end(), count.begin(), count.end());
+    return w;
+  }
+  static SplitShare from_words(const std::uint64_t* w, std::size_t destinations, std::size_t types) {
+    SplitShare s;
+    s.process = w[0];
+    std::memcpy(s.handle, &w[1], sizeof s.handle);
+    s.base = w[1 + handle_words];
+    s.field_offset = w[2 + handle_words];
+    s.tie_offset = w[3 + handle_words];
+    s.stride = w[4 + handle_words];
+    const std::size_t blocks = destinations * types;
+    s.start.assign(w + fixed_words, w + fixed_words + blocks);
+    s.count.assign(w + fixed_words + blocks, w + fixed_words + 2 * blocks);
+    return s;
+  }
+};
+
+// Writes this process's splats in view of each range of draw keys, process p's from splitter
+// p - 1 up to splitter p (key_splitters(), splotch/mpi/draw_order_split.h), each range type after
+// type, for an image of width x height. Throws std::runtime_error where the working memory holds
+// a window of the particles only, or they are not in type order (the caller's host path then).
+SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int width, int height,
+                       const std::vector<std::uint32_t>& splitters);
+
+// Draws process `me`'s range, read from every process's share (shares[p] is process p's; its
+// splats of one type come before the next type's, each type process after process: the single
+// process's order), as a layer of width x height pixels into `layer`: six floats a pixel, its
+// colour composited over black (C) and its transmittance (T, the product of its splats' exp(-w e)),
+// which a layer under it shows through: C_under T + C. `options` are a_eq_e = FALSE's. The
+// shares' memory must stay as it is until every process has returned. Its parts' times, seconds:
+// reaching the shares (CUDA IPC) and the GPU memory for the range, the copies from the shares,
+// the layer drawn (sorted and composited), and the layer brought to `layer`.
+struct SplitDrawTimes {
+  double opening = 0, passing = 0, drawing = 0, fetching = 0;
+};
+CudaReport draw_split(DeviceParticles& particles, const DeviceView& view, const CudaOptions& options,
+                      const std::vector<SplitShare>& shares, std::size_t me, int width, int height, float* layer,
+                      SplitDrawTimes* times = nullptr);
 
 }  // namespace splotch

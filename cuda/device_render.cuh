@@ -70,6 +70,12 @@ class RenderTarget {
   CudaSession::Resources& resources_;
 };
 
+// The grid of a render of width x height pixels with these options.
+RenderGrid grid_for(const CudaOptions& o, int width, int height);
+// Moves `floats` floats from the device to `out` through the session's staging buffers: added to
+// `out` (add = true) or copied. After the work that wrote them is done (the copy stream's).
+void fetch_device_image(const float* device, std::size_t floats, CudaSession::Resources& b, float* out, bool add);
+
 // Splats lying on the device as fields of `stride` floats each (x, y, radius, e0, e1, e2, then
 // the draw keys as 32-bit integers), and the scratch that ordering them needs.
 struct DeviceSplats {

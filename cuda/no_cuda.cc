@@ -39,4 +39,16 @@ CudaReport render_particles_cuda(DeviceParticles&, const DeviceView&, const Cuda
   throw std::logic_error("render_particles_cuda called in a build without CUDA");
 }
 
+CudaSession& DeviceParticles::session() { throw std::logic_error("DeviceParticles::session in a build without CUDA"); }
+std::vector<std::uint64_t> count_draw_keys(DeviceParticles&, const DeviceView&, std::uint32_t, int, std::uint32_t) {
+  throw std::logic_error("count_draw_keys called in a build without CUDA");
+}
+SplitShare write_split(DeviceParticles&, const DeviceView&, int, int, const std::vector<std::uint32_t>&) {
+  throw std::logic_error("write_split called in a build without CUDA");
+}
+CudaReport draw_split(DeviceParticles&, const DeviceView&, const CudaOptions&, const std::vector<SplitShare>&,
+                      std::size_t, int, int, float*, SplitDrawTimes*) {
+  throw std::logic_error("draw_split called in a build without CUDA");
+}
+
 }  // namespace splotch

@@ -13,6 +13,10 @@
 // pixel's map is then P -> P + B, the sum of its splats' weight times emission, so that those
 // splats need not go to CPU threads (which, with several processes of a node each drawing frames,
 // the processes share).
+//
+// And they draw a layer of a_eq_e = FALSE (one process's range of the draw order, which others
+// composite over and under): six floats a pixel, the colour C composited over black and the
+// transmittance T, the product of the splats' exp(-w e), which is the map's A.
 #include <algorithm>
 
 #include "cuda/chunk_renderer.h"
@@ -62,13 +66,17 @@ __global__ void tile_entries_kernel(Chunk c, const std::uint32_t* __restrict__ o
 // P -> A P + B per pixel, kept in its scratch slot, and combine_kernel applies a tile's maps in
 // order. A tile of one piece applies its map straight away.
 
+// What the maps draw: a_eq_e = FALSE's picture, a_eq_e's sum (A stays 1), or a layer (C, T).
+enum class Mode { composite, sum, layer };
+__host__ __device__ constexpr int channels(Mode m) { return m == Mode::layer ? 6 : 3; }
+
+template <Mode M>
 __device__ inline float* pixel_of(float* image, const RenderGrid& g, int px, int py) {
-  return image + (std::size_t(py) * std::size_t(g.xres) + std::size_t(px)) * 3;
+  return image + (std::size_t(py) * std::size_t(g.xres) + std::size_t(px)) * channels(M);
 }
 
 // One block per piece, one thread per pixel of the tile; splats staged through shared memory.
-// Additive: a_eq_e's sum (A stays 1).
-template <bool Additive>
+template <Mode M>
 __global__ void __launch_bounds__(composite_threads)
     composite_kernel(Chunk c, const std::uint32_t* __restrict__ order, const std::uint32_t* __restrict__ position,
                      const Piece* __restrict__ pieces, const std::uint32_t* __restrict__ piece_total, RenderGrid g,
@@ -103,7 +111,7 @@ __global__ void __launch_bounds__(composite_threads)
       const float weight = weight_at(s, px, py);
       if (weight == 0.0f) continue;  // as the host, which leaves pixels outside the disc alone
       for (int ch = 0; ch < 3; ++ch) {
-        if constexpr (Additive) {
+        if constexpr (M == Mode::sum) {
           B[ch] += weight * s_e[ch][j];
         } else {
           const float t = __expf(-weight * s_e[ch][j]) - 1.0f;
@@ -115,8 +123,11 @@ __global__ void __launch_bounds__(composite_threads)
   }
   if (!on_image) return;
   if (piece.scratch == no_scratch) {
-    float* P = pixel_of(image, g, px, py);
-    for (int ch = 0; ch < 3; ++ch) P[ch] = A[ch] * P[ch] + B[ch];
+    float* P = pixel_of<M>(image, g, px, py);
+    for (int ch = 0; ch < 3; ++ch) {
+      P[ch] = A[ch] * P[ch] + B[ch];
+      if constexpr (M == Mode::layer) P[3 + ch] *= A[ch];
+    }
   } else {
     float* out = scratch + (std::size_t(piece.scratch) * composite_threads + threadIdx.x) * 6;
     for (int ch = 0; ch < 3; ++ch) {
@@ -127,6 +138,7 @@ __global__ void __launch_bounds__(composite_threads)
 }
 
 // One block per tile cut into pieces: each pixel takes the pieces' maps in order.
+template <Mode M>
 __global__ void __launch_bounds__(composite_threads)
     combine_kernel(const std::uint32_t* __restrict__ first, const std::uint32_t* __restrict__ first_slot, RenderGrid g,
                    const float* __restrict__ scratch, float* __restrict__ image) {
@@ -136,13 +148,20 @@ __global__ void __launch_bounds__(composite_threads)
   const int px = int(t % std::uint32_t(g.nx)) * composite_side + int(threadIdx.x) % composite_side;
   const int py = int(t / std::uint32_t(g.nx)) * composite_side + int(threadIdx.x) / composite_side;
   if (px >= g.xres || py >= g.yres) return;
-  float* P = pixel_of(image, g, px, py);
-  float v[3] = {P[0], P[1], P[2]};
+  float* P = pixel_of<M>(image, g, px, py);
+  float v[3] = {P[0], P[1], P[2]}, T[3] = {1.0f, 1.0f, 1.0f};
+  if constexpr (M == Mode::layer)
+    for (int ch = 0; ch < 3; ++ch) T[ch] = P[3 + ch];
   for (std::uint32_t k = 0; k < pieces; ++k) {
     const float* map = scratch + (std::size_t(first_slot[t] + k) * composite_threads + threadIdx.x) * 6;
-    for (int ch = 0; ch < 3; ++ch) v[ch] = map[ch] * v[ch] + map[3 + ch];
+    for (int ch = 0; ch < 3; ++ch) {
+      v[ch] = map[ch] * v[ch] + map[3 + ch];
+      T[ch] *= map[ch];
+    }
   }
   for (int ch = 0; ch < 3; ++ch) P[ch] = v[ch];
+  if constexpr (M == Mode::layer)
+    for (int ch = 0; ch < 3; ++ch) P[3 + ch] = T[ch];
 }
 
 RenderGrid composite_grid(RenderGrid g) {
@@ -156,8 +175,8 @@ RenderGrid composite_grid(RenderGrid g) {
 
 class TileCompositeRenderer : public ChunkRenderer {
  public:
-  TileCompositeRenderer(const RenderGrid& g, std::size_t pass_items, bool additive)
-      : g_(composite_grid(g)), key_bits_(bits_for(g_.tiles - 1)), pass_items_(pass_items), additive_(additive) {}
+  TileCompositeRenderer(const RenderGrid& g, std::size_t pass_items, Mode mode)
+      : g_(composite_grid(g)), key_bits_(bits_for(g_.tiles - 1)), pass_items_(pass_items), mode_(mode) {}
 
   std::size_t bytes_for(std::size_t chunk) const override {
     return bytes_of([&](DeviceLayout& l) { return lay_out(l, chunk); });
@@ -182,12 +201,15 @@ class TileCompositeRenderer : public ChunkRenderer {
       sort_pairs(a.sort, keys, positions, n, key_bits_, stream);  // stable: each tile's entries stay in draw order
       a.pieces.make(keys.Current(), n, stream);
       // The grid covers the most pieces there can be; blocks beyond the real count return at once.
-      auto composite = additive_ ? composite_kernel<true> : composite_kernel<false>;
+      auto composite = mode_ == Mode::sum     ? composite_kernel<Mode::sum>
+                       : mode_ == Mode::layer ? composite_kernel<Mode::layer>
+                                              : composite_kernel<Mode::composite>;
       composite<<<std::uint32_t(TilePieces::most_pieces(n, tiles)), composite_threads, 0, stream>>>(
           c, order, positions.Current(), a.pieces.pieces(), a.pieces.total(), g_, image, a.maps);
       CUDA_CHECK_LAUNCH();
-      combine_kernel<<<tiles, composite_threads, 0, stream>>>(a.pieces.first_piece(), a.pieces.first_slot(), g_, a.maps,
-                                                              image);
+      auto combine = mode_ == Mode::layer ? combine_kernel<Mode::layer> : combine_kernel<Mode::composite>;
+      combine<<<tiles, composite_threads, 0, stream>>>(a.pieces.first_piece(), a.pieces.first_slot(), g_, a.maps,
+                                                       image);
       CUDA_CHECK_LAUNCH();
     }
   }
@@ -221,18 +243,22 @@ class TileCompositeRenderer : public ChunkRenderer {
   RenderGrid g_;
   int key_bits_;
   std::size_t pass_items_;
-  bool additive_;
+  Mode mode_;
   DeviceArena<Scratch> scratch_;
 };
 
 }  // namespace
 
 std::unique_ptr<ChunkRenderer> make_tile_composite_renderer(const RenderGrid& grid, std::size_t pass_items) {
-  return std::make_unique<TileCompositeRenderer>(grid, pass_items, false);
+  return std::make_unique<TileCompositeRenderer>(grid, pass_items, Mode::composite);
 }
 
 std::unique_ptr<ChunkRenderer> make_tile_sum_renderer(const RenderGrid& grid, std::size_t pass_items) {
-  return std::make_unique<TileCompositeRenderer>(grid, pass_items, true);
+  return std::make_unique<TileCompositeRenderer>(grid, pass_items, Mode::sum);
+}
+
+std::unique_ptr<ChunkRenderer> make_tile_layer_renderer(const RenderGrid& grid, std::size_t pass_items) {
+  return std::make_unique<TileCompositeRenderer>(grid, pass_items, Mode::layer);
 }
 
 }  // namespace splotch::cuda_detail

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -229,6 +230,135 @@ std::size_t most_equal_radii(const ParticleSet& p, const GeometryOptions& g, boo
     most = std::max(most, j - i);
   }
   return most;
+}
+
+// Particles [lo, hi) of each type's run (p in type order), type after type.
+ParticleSet part_of_each_type(const ParticleSet& p, double lo, double hi) {
+  ParticleSet out;
+  out.box_size = p.box_size;
+  for (std::uint8_t t = 0; t < 2; ++t) {
+    const std::size_t first = std::size_t(std::lower_bound(p.type.begin(), p.type.end(), t) - p.type.begin()),
+                      end = std::size_t(std::upper_bound(p.type.begin(), p.type.end(), t) - p.type.begin());
+    for (std::size_t i = first + std::size_t(lo * double(end - first));
+         i < first + std::size_t(hi * double(end - first)); ++i) {
+      for (auto [from, to] : {std::pair{&p.x, &out.x},
+                              {&p.y, &out.y},
+                              {&p.z, &out.z},
+                              {&p.hsml, &out.hsml},
+                              {&p.intensity, &out.intensity},
+                              {&p.colour[0], &out.colour[0]}})
+        to->push_back((*from)[i]);
+      out.type.push_back(t);
+    }
+  }
+  return out;
+}
+
+TEST_CASE(
+    "gpu-kept particles: a_eq_e = FALSE split between holders of the particles, layers composited, "
+    "is the single holder's picture" *
+    doctest::skip(no_gpu())) {
+  // Two holders stand in for two MPI processes (their shares read directly: the same process).
+  // Each holds the first or second half of each type's particles; the single holder all of them
+  // in the order of the processes' shares (type after type, each process after process).
+  const Palette ramp("ramp", {{0, 0, 0.2f}, {1, 0.3f, 0}, {1, 1, 1}});
+  CudaSession session;
+  ParticleSet p = box_of_particles(20000, false, 11);
+  {
+    std::vector<std::size_t> order(p.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.type[a] < p.type[b]; });
+    ParticleSet sorted = p;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      sorted.x[i] = p.x[order[i]];
+      sorted.y[i] = p.y[order[i]];
+      sorted.z[i] = p.z[order[i]];
+      sorted.hsml[i] = p.hsml[order[i]];
+      sorted.intensity[i] = p.intensity[order[i]];
+      sorted.colour[0][i] = p.colour[0][order[i]];
+      sorted.type[i] = p.type[order[i]];
+    }
+    p = sorted;
+  }
+  for (const bool equal_radii : {false, true}) {
+    CAPTURE(equal_radii);
+    const ParticleSet q = equal_radii ? with_equal_hsml(p) : p;
+    const ParticleSet first = part_of_each_type(q, 0, 0.5), second = part_of_each_type(q, 0.5, 1),
+                      whole = part_of_each_type(q, 0, 1);
+    REQUIRE(first.size() + second.size() == whole.size());
+    const std::unique_ptr<DeviceParticles> a = DeviceParticles::upload(first, session),
+                                           b = DeviceParticles::upload(second, session),
+                                           all = DeviceParticles::upload(whole, session);
+    REQUIRE(a);
+    REQUIRE(b);
+    REQUIRE(all);
+    const std::vector<TypeColour> looks = {{false, &ramp, 1.3f}, {false, &ramp, 0.7f}};
+    // Orthographic with equal radii: two draw keys by radius, equal keys by tile then particle.
+    const GeometryOptions g = view_of_box(!equal_radii);
+    const std::vector<SortOrder> sorts =
+        equal_radii ? std::vector<SortOrder>{SortOrder::radius_descending}
+                    : std::vector<SortOrder>{SortOrder::depth, SortOrder::red_descending, SortOrder::red_ascending};
+    for (const SortOrder sort : sorts) {
+      CAPTURE(int(sort));
+      CudaOptions o;
+      o.host.a_eq_e = false;
+      o.host.tile_size = 32;
+      const int w = g.camera.xres, h = g.camera.yres;
+      Image one(w, h);
+      const CudaReport single = render_gpu_particles(*all, g, false, looks, sort, o, one, session);
+      const DeviceView view = device_view(g, false, looks, sort, o);
+      // The median key from the two holders' counts, 11, 11 and 10 bits at a time, as the split
+      // between processes finds it; a splitter below which some keys lie. And a split with an
+      // empty range.
+      std::uint64_t total = 0, below = 0;
+      std::uint32_t lo = 0;
+      for (const auto& [shift, bins] : {std::pair{21, 2048u}, {10, 2048u}, {0, 1024u}}) {
+        std::vector<std::uint64_t> counts = count_draw_keys(*a, view, lo, shift, bins);
+        const std::vector<std::uint64_t> more = count_draw_keys(*b, view, lo, shift, bins);
+        for (std::size_t k = 0; k < counts.size(); ++k) counts[k] += more[k];
+        if (shift == 21)
+          for (std::uint64_t c : counts) total += c;
+        std::uint32_t bin = 0;
+        while (bin + 1 < bins && below + counts[bin] <= total / 2) below += counts[bin++];
+        lo += bin << shift;
+      }
+      CHECK(total == single.on_gpu);
+      const std::uint32_t median = below > 0 ? lo : lo + 1;
+      for (const std::uint32_t splitter : {median, std::uint32_t(0)}) {
+        CAPTURE(splitter);
+        const std::vector<SplitShare> shares = {write_split(*a, view, w, h, {splitter}),
+                                                write_split(*b, view, w, h, {splitter})};
+        const std::size_t pixels = std::size_t(w) * std::size_t(h);
+        std::vector<std::vector<float>> layer(2, std::vector<float>(6 * pixels, -1.0f));
+        std::size_t drawn = 0;
+        for (std::size_t me = 0; me < 2; ++me) {
+          const CudaReport r = draw_split(me == 0 ? *a : *b, view, o, shares, me, w, h, layer[me].data());
+          if (splitter != 0) CHECK(r.on_gpu > total / 10);
+          drawn += r.on_gpu;
+        }
+        CHECK(drawn == single.on_gpu);
+        // Layer `over` over layer `under` over black: C_under T_over + C_over.
+        auto composite = [&](std::size_t under, std::size_t over) {
+          Image out(w, h);
+          for (std::size_t i = 0; i < pixels; ++i)
+            for (std::size_t c = 0; c < 3; ++c)
+              out.rgb[3 * i + c] = layer[under][6 * i + c] * layer[over][6 * i + 3 + c] + layer[over][6 * i + c];
+          return out;
+        };
+        // An empty range: nothing over black and all light through.
+        if (splitter == 0) {
+          std::size_t empty = 0;
+          for (std::size_t i = 0; i < 6 * pixels; ++i) empty += layer[0][i] == (i % 6 < 3 ? 0.0f : 1.0f);
+          CHECK(empty == 6 * pixels);
+        }
+        const float scale = max_value(one);
+        CHECK(scale > 0);
+        CHECK(max_abs_difference(one, composite(0, 1)) <= 1e-4f * scale);
+        // The layers the other way round are another picture: the test sees the order.
+        if (splitter != 0) CHECK(max_abs_difference(one, composite(1, 0)) > 1e-2f * scale);
+      }
+    }
+  }
 }
 
 TEST_CASE("gpu-kept particles: views drawn a window of the particles at a time equal the host's" *

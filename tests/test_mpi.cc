@@ -573,6 +573,8 @@ TEST_CASE("mpi: processes on GPUs of their own draw the single GPU's pictures, d
     CHECK(occurrences(r.out, on_gpus) == 1);
     CHECK(r.out.substr(r.out.find("particles  ")).substr(0, 40) ==
           s.out.substr(s.out.find("particles  ")).substr(0, 40));
+    // a_eq_e = FALSE: the GPUs split the draw order between them, GPU to GPU.
+    if (!c.extra.empty()) CHECK(occurrences(r.out, "this process's range gathered from the GPUs, GPU to GPU") == 1);
     check_close(single, several);
   }
 

@@ -29,10 +29,21 @@ TEST_CASE("share model: both GPUs for 1e8 at 4096^2 with a_eq_e; one for a_eq_e 
   // About what the node measured: 0.55 s on one H100/H200 for the read and the drawing.
   CHECK(sum.alone_seconds == doctest::Approx(0.55).epsilon(0.05));
   CHECK(sum.all_seconds < sum.alone_seconds);
-  // a_eq_e = FALSE: 2.5e7 splats pass between the two processes, more than a second.
+  // a_eq_e = FALSE through host memory and MPI: 2.5e7 splats pass between the two processes, more
+  // than a second.
   const ShareEstimate layers = estimate_share(gpus(1e8, 4096, false));
   CHECK(layers.alone);
   CHECK(layers.all_seconds > layers.alone_seconds + 1.0);
+  // GPU to GPU (one node): 0.71 s on both against 0.61 s on one measured (2 x H200); still one.
+  ShareWork split = gpus(1e8, 4096, false);
+  split.gpu_split = true;
+  const ShareEstimate on_gpus = estimate_share(split);
+  CHECK(on_gpus.alone);
+  CHECK(on_gpus.all_seconds < layers.all_seconds - 1.0);
+  CHECK(on_gpus.all_seconds / on_gpus.alone_seconds == doctest::Approx(1.12).epsilon(0.05));
+  // At 1e9 the drawing outweighs the fixed costs: both GPUs.
+  split.particles = 1e9;
+  CHECK(!estimate_share(split).alone);
   CHECK(estimate_share(gpus(1e7, 4096, true)).alone);
   CHECK(estimate_share(gpus(1e7, 2048, true)).alone);
   // 1e9: both GPUs, though the read within one node does not shrink: 3.6 s on one (3.7 s

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,13 @@ class LayersOnRoot : public SeveralProcesses {
       }
     return image;
   }
+  // The picture is rank 0's once the layers are combined (combine_pixels): the image returned is
+  // only its size.
+  Image render_layer(const DrawLayer& draw, const RenderOptions& options, int width, int height) override {
+    layers_.resize(6 * std::size_t(width) * std::size_t(height));
+    draw(options, layers_.data());
+    return Image(width, height);
+  }
 
  private:
   void combine_pixels(Image& image) override {
@@ -99,6 +107,10 @@ class LayersOnRoot : public SeveralProcesses {
 };
 
 }  // namespace
+
+Image ImageCombine::render_layer(const DrawLayer&, const RenderOptions&, int, int) {
+  throw std::logic_error("ImageCombine::render_layer where the processes do not split the draw order");
+}
 
 std::unique_ptr<ImageCombine> image_combine(const Comm* comm, bool a_eq_e) {
   if (!comm || comm->size() == 1) return std::make_unique<OneProcess>();

@@ -19,6 +19,10 @@ class Comm;
 // Draws this process's splats into an image with the options given (added, or composited over
 // what it holds).
 using DrawSplats = std::function<void(const RenderOptions& options, Image& image)>;
+// Draws this process's range of the draw order as a layer of the image's pixels (a_eq_e = FALSE's
+// `options`): six floats a pixel, its colour over black and its transmittance
+// (cuda/device_particles.h: draw_split()).
+using DrawLayer = std::function<void(const RenderOptions& options, float* layer)>;
 
 class ImageCombine {
  public:
@@ -31,6 +35,9 @@ class ImageCombine {
     draw(options, image);
     return image;
   }
+  // The same where the processes split the draw order and `draw` gives the whole layer at once
+  // (the GPUs' split, splotch/frame/gpu_split.h).
+  virtual Image render_layer(const DrawLayer& draw, const RenderOptions& options, int width, int height);
   // This process's image combined with the others' (stage reduce; the report's counts made the
   // run's): true on the process that holds the frame's picture now, false on the others.
   virtual bool combine(Image& image, RunReport& report, StageClock& clock) = 0;

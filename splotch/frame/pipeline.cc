@@ -15,6 +15,7 @@
 #include "splotch/frame/frame_camera.h"
 #include "splotch/frame/frame_plan.h"
 #include "splotch/frame/frame_views.h"
+#include "splotch/frame/gpu_split.h"
 #include "splotch/frame/image_combine.h"
 #include "splotch/frame/memory_need.h"
 #include "splotch/frame/particle_source.h"
@@ -121,6 +122,7 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, std::vector<s
     w.particles = double(particles_to_read(s.input).value_or(0));
     w.pixels = double(s.camera.xres) * double(s.camera.yres);
     w.a_eq_e = s.render.a_eq_e;
+    w.gpu_split = w.gpu && gpus_may_split(comm, s.sort);
     w.processes = comm.size();
     w.nodes = comm.nodes();
     w.threads = threads;
@@ -285,11 +287,13 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     Image image(0, 0);
     // With the GPU drawing, the particles are copied to it (or kept there from before) and
     // projected, coloured, ordered and drawn there. Under MPI only where every process does so
-    // (the host's stages that follow otherwise are collective), and not with a_eq_e = FALSE, whose
-    // draw order the processes share out on the host.
+    // (the host's stages that follow otherwise are collective); with a_eq_e = FALSE, whose draw
+    // order the processes share out, where their GPUs can pass the splats between them
+    // (splotch/frame/gpu_split.h), else on the host.
     GeometryOptions geometry = geometry_options(s, views[v].camera);
     DeviceParticles* kept = nullptr;
-    const bool may_keep = gpu_projects(views[v].camera) && (!comm || !combine->splits_draw_order());
+    const bool split = combine->splits_draw_order();
+    const bool may_keep = gpu_projects(views[v].camera) && (!split || gpus_may_split(*comm, s.sort));
     auto every_process_kept = [&] { return comm ? comm->all(kept != nullptr) : kept != nullptr; };
     // A process whose copy the others cannot match gives it back, unused, and copies no more.
     auto unless_every_process_kept = [&] {
@@ -301,6 +305,10 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       agreed([&] {  // (the GPU's start may fail on one process: all hear of it)
         kept = source->on_gpu([&] { return renderer.gpu_for_kept_particles(console, clock); }, geometry, console);
       });
+      if (split && kept && kept->window() < kept->size()) {  // (the split wants all in view at once)
+        source->gpu_declined();
+        kept = nullptr;
+      }
       unless_every_process_kept();
     }
     if (kept) clock.done("to_gpu");  // the particles copied up (nothing when kept from before)
@@ -308,12 +316,20 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       std::string failure;
       agreed([&] {
         try {
-          image = combine->render(
-              [&](const RenderOptions& o, Image& into) {
-                renderer.draw_kept(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report,
-                                   console);
-              },
-              options, s.camera.xres, s.camera.yres);
+          if (split)
+            image = combine->render_layer(
+                [&](const RenderOptions& o, float* layer) {
+                  renderer.draw_kept_split(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, *comm,
+                                           s.camera.xres, s.camera.yres, layer, report, console);
+                },
+                options, s.camera.xres, s.camera.yres);
+          else
+            image = combine->render(
+                [&](const RenderOptions& o, Image& into) {
+                  renderer.draw_kept(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report,
+                                     console);
+                },
+                options, s.camera.xres, s.camera.yres);
         } catch (const UserError&) {
           throw;  // the user's to mend (a Btile too large, say): the host's stages would say the same
         } catch (const std::runtime_error& e) {
@@ -342,15 +358,13 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
       view_report.particles_active = projected.splats.size();
       OrderedSplats ordered;
       agreed([&] {
-        ColouredSplats coloured =
-            colour_splats(std::move(projected), s, palettes, combine->splits_draw_order(), options.tile_size, clock);
+        ColouredSplats coloured = colour_splats(std::move(projected), s, palettes, split, options.tile_size, clock);
         ordered = order_splats(std::move(coloured), s, clock);
       });
       agreed([&] {
         OrderedSplats drawn =
-            combine->splits_draw_order()
-                ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock, report.exchange_parts)
-                : std::move(ordered);
+            split ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock, report.exchange_parts)
+                  : std::move(ordered);
         renderer.at_render(drawn.splats.size(), console, clock);
         const SplatView splats = drawn.view();
         image = combine->render(

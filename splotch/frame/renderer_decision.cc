@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "splotch/frame/gpu_split.h"
 #include "splotch/mpi/comm.h"
 #include "splotch/render/gpu_particles.h"
 #include "splotch/render/gpu_render.h"
@@ -138,6 +139,17 @@ void RendererDecision::draw_kept(DeviceParticles& kept, const GeometryOptions& g
   if (!session_) throw std::logic_error("draw_kept before gpu_for_kept_particles gave a session");
   const CudaOptions cuda = cuda_options(options);
   report_gpu(cuda, render_gpu_particles(kept, geometry, wrap, looks, settings_->sort, cuda, image, *session_), report,
+             console);
+}
+
+void RendererDecision::draw_kept_split(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
+                                       const std::vector<TypeColour>& looks, const RenderOptions& options,
+                                       const Comm& comm, int width, int height, float* layer, RunReport& report,
+                                       Console& console) const {
+  if (!session_) throw std::logic_error("draw_kept_split before gpu_for_kept_particles gave a session");
+  const CudaOptions cuda = cuda_options(options);
+  const DeviceView view = device_view(geometry, wrap, looks, settings_->sort, cuda);
+  report_gpu(cuda, render_gpu_split(kept, view, cuda, comm, width, height, layer, report.gpu_split_parts), report,
              console);
 }
 

@@ -29,6 +29,8 @@
 
 namespace splotch {
 
+class Comm;
+
 class RendererDecision {
  public:
   // Reads the key renderer; `gpu` is the GPU's start, the frame's own or a scene's.
@@ -63,6 +65,11 @@ class RendererDecision {
   void draw_kept(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
                  const std::vector<TypeColour>& looks, const RenderOptions& options, Image& image, RunReport& report,
                  Console& console) const;
+  // Draws this process's range of the draw order of a view of particles kept on the GPU as a
+  // layer, the GPUs of `comm` splitting it (render_gpu_split(), splotch/frame/gpu_split.h).
+  void draw_kept_split(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
+                       const std::vector<TypeColour>& looks, const RenderOptions& options, const Comm& comm, int width,
+                       int height, float* layer, RunReport& report, Console& console) const;
   // renderer = auto's reasons, for the report; empty when there is nothing to say (or when the
   // GPU it chose could not be started: a warning said so).
   std::string note(bool drew_on_gpu) const;

@@ -83,6 +83,20 @@ std::string RunReport::text() const {
         out += line;
       }
     }
+    if (name == "render" && !gpu_split_parts.empty()) {
+      static const char* const what[] = {"the draw order's ranges from the keys counted on every GPU",
+                                         "each range's splats written on this GPU",
+                                         "the other GPUs' splats reached, GPU memory for this range",
+                                         "this process's range gathered from the GPUs, GPU to GPU",
+                                         "its layer drawn: colour and transmittance, in draw order",
+                                         "the layer to host memory",
+                                         "for the other processes' layers"};
+      for (std::size_t k = 0; k < gpu_split_parts.size(); ++k) {
+        std::snprintf(line, sizeof line, "    %-9s %9.3f s   (%s)\n", gpu_split_parts[k].first.c_str(),
+                      gpu_split_parts[k].second, k < 7 ? what[k] : "");
+        out += line;
+      }
+    }
     if (name == "render" && gpu && gpu->geometry_on_gpu) {
       std::snprintf(line, sizeof line,
                     "    geometry  %9.3f s   (projection, colour and the splats in view, on the GPU)\n"

@@ -23,6 +23,8 @@ struct RunReport {
   std::vector<std::pair<std::string, double>> stages;  // name, seconds
   // The exchange stage's parts (a_eq_e = FALSE over several processes), name and seconds.
   std::vector<std::pair<std::string, double>> exchange_parts;
+  // The same where the GPUs split the draw order (splotch/frame/gpu_split.h), within the render.
+  std::vector<std::pair<std::string, double>> gpu_split_parts;
   double total_seconds = 0;
   double peak_memory_mib = 0;
   // Seconds from the process's start to the frame's start (the program's and, under MPI, MPI's

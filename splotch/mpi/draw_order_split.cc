@@ -17,14 +17,11 @@ constexpr int levels = 3;
 constexpr int shift[levels] = {21, 10, 0};
 constexpr std::uint32_t digits = 2048;
 
-// Counts, for every prefix in `prefixes` (sorted, distinct; the key's bits above shift[level]),
-// how many keys with that prefix have each digit at `level`: prefixes.size() x digits, summed
-// over all processes.
-std::vector<std::uint64_t> histograms(const std::uint32_t* keys, std::size_t n, int level,
-                                      const std::vector<std::uint32_t>& prefixes, const Comm& comm) {
+// This process's keys counted as KeyCounts says, over its threads.
+std::vector<std::uint64_t> host_counts(const std::uint32_t* keys, std::size_t n, int above, int digit_shift,
+                                       const std::vector<std::uint32_t>& prefixes) {
   const std::size_t rows = prefixes.size();
   std::vector<std::uint64_t> counts(rows * digits, 0);
-  const int above = level == 0 ? 32 : shift[level - 1];
 #pragma omp parallel
   {
     std::vector<std::uint64_t> mine(rows * digits, 0);
@@ -32,18 +29,17 @@ std::vector<std::uint64_t> histograms(const std::uint32_t* keys, std::size_t n, 
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint32_t key = keys[i];
       std::size_t row = 0;
-      if (level > 0) {
+      if (above < 32) {
         const std::uint32_t prefix = key >> above;
         const auto at = std::lower_bound(prefixes.begin(), prefixes.end(), prefix);
         if (at == prefixes.end() || *at != prefix) continue;
         row = std::size_t(at - prefixes.begin());
       }
-      ++mine[row * digits + ((key >> shift[level]) & (digits - 1))];
+      ++mine[row * digits + ((key >> digit_shift) & (digits - 1))];
     }
 #pragma omp critical
     for (std::size_t k = 0; k < counts.size(); ++k) counts[k] += mine[k];
   }
-  comm.sum(counts);
   return counts;
 }
 
@@ -63,14 +59,19 @@ std::vector<std::size_t> splats_per_type(const Splats& s, int types) {
 }
 
 std::vector<std::uint32_t> key_splitters(const std::uint32_t* keys, std::size_t n, const Comm& comm) {
+  return key_splitters(
+      [&](int above, int shift, const std::vector<std::uint32_t>& prefixes) {
+        return host_counts(keys, n, above, shift, prefixes);
+      },
+      comm);
+}
+
+std::vector<std::uint32_t> key_splitters(const KeyCounts& count, const Comm& comm) {
   const std::size_t boundaries = std::size_t(comm.size() - 1);
-  const std::uint64_t total = comm.sum(std::uint64_t(n));
-  // For boundary q (before process q + 1): the keys wanted below it, the bits found so far, and
-  // how many keys lie below those bits' range.
+  // For boundary q (before process q + 1): the keys wanted below it (once the first counts, of
+  // every key, give the total), the bits found so far, and how many keys lie below those bits' range.
   std::vector<std::uint64_t> wanted(boundaries), below(boundaries, 0);
   std::vector<std::uint32_t> value(boundaries, 0);
-  for (std::size_t q = 0; q < boundaries; ++q)
-    wanted[q] = std::uint64_t((unsigned __int128)(total) * (q + 1) / std::size_t(comm.size()));
   for (int level = 0; level < levels; ++level) {
     std::vector<std::uint32_t> prefixes;
     if (level > 0) {
@@ -80,7 +81,15 @@ std::vector<std::uint32_t> key_splitters(const std::uint32_t* keys, std::size_t 
     } else {
       prefixes.push_back(0);
     }
-    const std::vector<std::uint64_t> counts = histograms(keys, n, level, prefixes, comm);
+    std::vector<std::uint64_t> counts = count(level == 0 ? 32 : shift[level - 1], shift[level], prefixes);
+    if (counts.size() != prefixes.size() * digits) throw std::logic_error("key_splitters: counts of another shape");
+    comm.sum(counts);
+    if (level == 0) {
+      std::uint64_t total = 0;
+      for (std::uint64_t c : counts) total += c;
+      for (std::size_t q = 0; q < boundaries; ++q)
+        wanted[q] = std::uint64_t((unsigned __int128)(total) * (q + 1) / std::size_t(comm.size()));
+    }
     for (std::size_t q = 0; q < boundaries; ++q) {
       const std::size_t row =
           level == 0 ? 0

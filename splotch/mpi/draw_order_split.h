@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "splotch/mpi/comm.h"
@@ -43,5 +44,13 @@ SplitTimes split_draw_order(Splats& splats, const std::vector<std::size_t>& per_
 // The first key of each process's range after the first (size - 1 of them, ascending): process p
 // draws the keys from splitter p - 1 up to splitter p. `keys` are this process's.
 std::vector<std::uint32_t> key_splitters(const std::uint32_t* keys, std::size_t n, const Comm& comm);
+
+// This process's keys counted in one step of the search: for each of `prefixes` (sorted, distinct:
+// the keys' bits from `above` up; above = 32: one prefix, 0, that every key has), how many of its
+// keys with that prefix have each digit (key >> shift) & 2047: prefixes.size() x 2048 counts.
+using KeyCounts =
+    std::function<std::vector<std::uint64_t>(int above, int shift, const std::vector<std::uint32_t>& prefixes)>;
+// The same for keys that `count` counts where they lie (on a GPU: splotch/frame/gpu_split.h).
+std::vector<std::uint32_t> key_splitters(const KeyCounts& count, const Comm& comm);
 
 }  // namespace splotch

@@ -6,10 +6,9 @@
 
 namespace splotch {
 
-CudaReport render_gpu_particles(DeviceParticles& particles, const GeometryOptions& geometry, bool wrap,
-                                const std::vector<TypeColour>& looks, SortOrder sort, const CudaOptions& options,
-                                Image& image, CudaSession& session) {
-  if (!gpu_projects(geometry.camera)) throw std::logic_error("render_gpu_particles: the dome is projected on the host");
+DeviceView device_view(const GeometryOptions& geometry, bool wrap, const std::vector<TypeColour>& looks, SortOrder sort,
+                       const CudaOptions& options) {
+  if (!gpu_projects(geometry.camera)) throw std::logic_error("device_view: the dome is projected on the host");
   DeviceView view;
   view.projection = projection_constants(geometry);
   for (std::size_t t = 0; t < looks.size(); ++t) {
@@ -33,6 +32,13 @@ CudaReport render_gpu_particles(DeviceParticles& particles, const GeometryOption
 #else
   view.fused_palette = false;
 #endif
+  return view;
+}
+
+CudaReport render_gpu_particles(DeviceParticles& particles, const GeometryOptions& geometry, bool wrap,
+                                const std::vector<TypeColour>& looks, SortOrder sort, const CudaOptions& options,
+                                Image& image, CudaSession& session) {
+  const DeviceView view = device_view(geometry, wrap, looks, sort, options);
   return render_particles_cuda(particles, view, options, image, session,
                                [&](const SplatView& beyond) { render_host(beyond, options.host, image); });
 }

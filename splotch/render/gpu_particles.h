@@ -19,6 +19,10 @@ namespace splotch {
 // which only the host projects).
 inline bool gpu_projects(const Camera& camera) { return !camera.dome; }
 
+// The view as the GPU's stages take it (the device's projection, looks, wrap and order).
+DeviceView device_view(const GeometryOptions& geometry, bool wrap, const std::vector<TypeColour>& looks, SortOrder sort,
+                       const CudaOptions& options);
+
 // Draws the view into `image` as the host's stages and render_gpu() would: `wrap` wraps a
 // periodic box about geometry.wrap_about(). The report's on_gpu + on_host are the splats in view.
 CudaReport render_gpu_particles(DeviceParticles& particles, const GeometryOptions& geometry, bool wrap,

@@ -23,7 +23,8 @@ ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
   e.all_seconds = w.particles / nodes * c.read_particle + draw(share, w.threads);
   if (processes > nodes) e.all_seconds += w.pixels * c.node_pixel[m];
   if (nodes > 1) e.all_seconds += w.pixels * c.network_pixel[m];
-  if (!w.a_eq_e) e.all_seconds += share * (processes - 1) / processes * c.exchange_splat;
+  if (!w.a_eq_e && w.gpu_split) e.all_seconds += share * c.gpu_exchange_splat + w.pixels * c.gpu_layer_pixel;
+  if (!w.a_eq_e && !w.gpu_split) e.all_seconds += share * (processes - 1) / processes * c.exchange_splat;
   if (w.gpu) e.all_seconds += c.second_start;
   e.alone_fits = w.node_memory <= 0 || w.particles * c.particle_bytes <= w.node_memory;
   e.alone = w.processes > 1 && e.alone_fits && e.alone_seconds < e.all_seconds;

@@ -5,8 +5,9 @@
 // A second GPU halves the drawing, but within a node the read does not shrink (the node's memory
 // and cores bound it, however many processes share them), the images must be combined, and the
 // second GPU's start shows. With a_eq_e = FALSE the splats must first travel between the
-// processes in draw order. So on the 2-GPU node 10^8 particles at 4096^2 draw faster on both GPUs
-// with a_eq_e, but one GPU alone wins with a_eq_e = FALSE, and at 10^7 with either (constants:
+// processes in draw order (GPU to GPU within a node: splotch/frame/gpu_split.h). So on the 2-GPU
+// node 10^8 particles at 4096^2 draw about as fast on both GPUs as on one with a_eq_e, one GPU
+// alone wins with a_eq_e = FALSE, and at 10^7 with either (constants:
 // `RUNS=3 GPUS="1 2" tests/bench_mpi_gpu.sh` on 2 x H100 and 2 x H200, docs/performance.md).
 // Host processes of one node share its cores, so splitting a frame among them gains nothing over
 // rank 0 with all their threads; on several nodes their cores add up.
@@ -21,6 +22,7 @@ struct ShareWork {
   double pixels = 0;
   bool a_eq_e = true;
   bool gpu = false;        // every process draws on a GPU of its own
+  bool gpu_split = false;  // a_eq_e = FALSE: the GPUs pass the splats between them (gpu_split.h)
   int processes = 1;       // of the run
   int nodes = 1;           // the nodes they are on
   int threads = 1;         // each process's
@@ -42,9 +44,14 @@ struct ShareCosts {
   // (12 bytes a pixel, about twice, at 12.5 GB/s); a_eq_e, then the layers of a_eq_e = FALSE.
   double node_pixel[2] = {1.2e-9, 2.6e-9};
   double network_pixel[2] = {1.9e-9, 3.8e-9};
-  // a_eq_e = FALSE: each splat a process passes on to another, seconds (MPI between two processes
-  // of a node).
+  // a_eq_e = FALSE: each splat a process passes on to another, seconds: through host memory and MPI
+  // (two processes of a node), and between the GPUs of a node (the draw keys counted, the
+  // splats written range by range and copied GPU to GPU; per splat of the process's share).
   double exchange_splat = 5.2e-8;
+  double gpu_exchange_splat = 2.2e-10;
+  // And per pixel, the GPUs' split: the other GPUs' memory reached, the layer (six floats a pixel)
+  // brought to the host, and the wait for the slowest process (2 x H200, 10^8 at 4096^2).
+  double gpu_layer_pixel = 4e-9;
   // What drawing on several GPUs adds: the second GPU's start, which the read no longer hides,
   // and the processes' reads contending.
   double second_start = 0.1;

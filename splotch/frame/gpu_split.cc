@@ -1,0 +1,96 @@
+#include "splotch/frame/gpu_split.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+
+#include "splotch/mpi/draw_order_split.h"
+
+namespace splotch {
+
+namespace {
+// Adds to the part of that name (the views of a frame, the frames of a scene), or appends it.
+void add_part(std::vector<std::pair<std::string, double>>& parts, const std::string& name, double seconds) {
+  for (auto& [part, total] : parts)
+    if (part == name) {
+      total += seconds;
+      return;
+    }
+  parts.emplace_back(name, seconds);
+}
+}  // namespace
+
+bool gpus_may_split(const Comm& comm, SortOrder sort) {
+  return comm.size() > 1 && comm.node_size() == comm.size() && sort != SortOrder::none;
+}
+
+CudaReport render_gpu_split(DeviceParticles& particles, const DeviceView& view, const CudaOptions& options,
+                            const Comm& comm, int width, int height, float* layer,
+                            std::vector<std::pair<std::string, double>>& parts) {
+  auto since = [last = std::chrono::steady_clock::now()]() mutable {
+    const auto now = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(now - std::exchange(last, now)).count();
+  };
+  const std::string what = "splitting the draw order on the GPUs";
+  try {
+    // The ranges. A process whose counting fails counts nothing more and says so after the
+    // search, whose collective steps every process takes.
+    std::string failure;
+    const KeyCounts count = [&](int above, int shift, const std::vector<std::uint32_t>& prefixes) {
+      constexpr std::uint32_t digits = 2048;
+      std::vector<std::uint64_t> out(prefixes.size() * digits, 0);
+      if (!failure.empty()) return out;
+      try {
+        for (std::size_t row = 0; row < prefixes.size(); ++row) {
+          const std::uint32_t lo = above >= 32 ? 0 : prefixes[row] << above;
+          const std::uint32_t bins = std::uint32_t(1) << (std::min(above, 32) - shift);
+          const std::vector<std::uint64_t> h = count_draw_keys(particles, view, lo, shift, bins);
+          const std::uint32_t first_digit = lo >> shift;
+          for (std::uint32_t b = 0; b < bins; ++b) out[row * digits + ((first_digit + b) & (digits - 1))] += h[b];
+        }
+      } catch (const std::exception& e) { failure = e.what(); }
+      return out;
+    };
+    const std::vector<std::uint32_t> splitters = key_splitters(count, comm);
+    agreed(&comm, what, [&] {
+      if (!failure.empty()) throw std::runtime_error(failure);
+    });
+    const double ranges = since();
+    add_part(parts, "ranges", ranges);
+
+    SplitShare mine;
+    agreed(&comm, what, [&] { mine = write_split(particles, view, width, height, splitters); });
+    const double writing = since();
+    add_part(parts, "writing", writing);
+
+    const std::size_t processes = std::size_t(comm.size()), types = std::max<std::size_t>(1, view.types.size());
+    const std::vector<std::uint64_t> words = comm.gather_all(mine.words());
+    std::vector<SplitShare> shares;
+    const std::size_t each = SplitShare::word_count(processes, types);
+    for (std::size_t p = 0; p < processes; ++p)
+      shares.push_back(SplitShare::from_words(words.data() + p * each, processes, types));
+
+    // Every process's splats stay where they are until all have gathered theirs: agreed() waits
+    // for all.
+    CudaReport report;
+    SplitDrawTimes t;
+    agreed(&comm, what, [&] {
+      report = draw_split(particles, view, options, shares, std::size_t(comm.rank()), width, height, layer, &t);
+    });
+    const double all = since();
+    add_part(parts, "opening", t.opening);
+    add_part(parts, "passing", t.passing);
+    add_part(parts, "drawing", t.drawing);
+    add_part(parts, "fetching", t.fetching);
+    add_part(parts, "waiting", std::max(0.0, all - t.opening - t.passing - t.drawing - t.fetching));
+    report.geometry_seconds = ranges + writing;  // (projected and coloured on the GPU twice: to count and to write)
+    return report;
+  } catch (const AgreedError& e) {
+    // Not the user's to mend: the caller draws the view through the host's stages.
+    throw std::runtime_error(e.what());
+  }
+}
+
+}  // namespace splotch
