@@ -26,6 +26,7 @@
 #include <deque>
 #include <functional>
 #include <future>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -67,9 +68,10 @@ struct DeviceParticles::Memory {
   std::uint32_t* tie = nullptr;  // a_eq_e = FALSE: the tile of each splat's centre, for equal keys
   cuda_detail::CubScratch scan;
   cuda_detail::OrderScratch order;
-  // Each type's run of particles (first, count), by type: found on the first split (write_split),
-  // empty when the types are not in type order.
+  // Each type's run of particles (first, count), by type: found on the first split (write_split)
+  // for `runs_types` types, empty when the particles are not in type order.
   bool runs_found = false;
+  std::size_t runs_types = 0;
   std::vector<std::pair<std::size_t, std::size_t>> type_runs;
 
   template <class Layout>
@@ -773,8 +775,9 @@ namespace {
 // (each type in one run, the types ascending, as the loader leaves them).
 const std::vector<std::pair<std::size_t, std::size_t>>& type_runs(DeviceParticles::Memory& m, std::size_t types,
                                                                   cudaStream_t compute) {
-  if (m.runs_found) return m.type_runs;
+  if (m.runs_found && m.runs_types == types) return m.type_runs;
   m.runs_found = true;
+  m.runs_types = types;
   m.type_runs.assign(types, {0, 0});
   if (!m.type) {
     m.type_runs[0] = {0, m.n};
@@ -832,6 +835,11 @@ std::vector<std::uint64_t> count_draw_keys(DeviceParticles& particles, const Dev
   return std::vector<std::uint64_t>(h.begin(), h.end());
 }
 
+std::uint64_t split_process_id() {
+  static const std::uint64_t id = (std::uint64_t(getpid()) << 32) ^ std::random_device{}();
+  return id;
+}
+
 SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int width, int height,
                        const std::vector<std::uint32_t>& splitters) {
   DeviceParticles::Memory& m = particles.memory();
@@ -877,7 +885,7 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
   }
   static_assert(sizeof(handle) <= sizeof(share.handle), "a CUDA IPC handle of more than 64 bytes");
   std::memcpy(share.handle, &handle, sizeof(handle));
-  share.process = std::uint64_t(getpid());
+  share.process = split_process_id();
   const unsigned char* arena = m.arena.get();
   share.base = std::uint64_t(reinterpret_cast<std::uintptr_t>(arena));
   share.field_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.splats.field) - arena);

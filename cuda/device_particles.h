@@ -103,8 +103,12 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
 std::vector<std::uint64_t> count_draw_keys(DeviceParticles& particles, const DeviceView& view, std::uint32_t lo,
                                            int shift, std::uint32_t bins);
 
+// This process, as the shares name it: its id and a random number drawn once (process ids repeat
+// across containers).
+std::uint64_t split_process_id();
+
 // Where a process's splats written for the split lie, for the others to read: in the GPU memory
-// of `process` (a process id of the node), one block per destination and type.
+// of `process` (split_process_id()), one block per destination and type.
 struct SplitShare {
   std::uint64_t process = 0;
   unsigned char handle[64] = {};                               // the memory's cudaIpcMemHandle_t

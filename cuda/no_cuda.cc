@@ -43,6 +43,7 @@ CudaSession& DeviceParticles::session() { throw std::logic_error("DeviceParticle
 std::vector<std::uint64_t> count_draw_keys(DeviceParticles&, const DeviceView&, std::uint32_t, int, std::uint32_t) {
   throw std::logic_error("count_draw_keys called in a build without CUDA");
 }
+std::uint64_t split_process_id() { return 0; }
 SplitShare write_split(DeviceParticles&, const DeviceView&, int, int, const std::vector<std::uint32_t>&) {
   throw std::logic_error("write_split called in a build without CUDA");
 }

@@ -3,9 +3,9 @@
 // lie, through CUDA IPC: a copy from GPU to GPU (over NVLink where the GPUs have it) in place of
 // passing them through host memory and MPI, which took 0.65-0.78 s for 10^8 splats on 2 GPUs.
 #include <cuda_runtime.h>
-#include <unistd.h>
 
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -35,7 +35,7 @@ namespace {
 class SharedMemory {
  public:
   explicit SharedMemory(const SplitShare& s) {
-    if (s.process == std::uint64_t(getpid())) {
+    if (s.process == split_process_id()) {
       p_ = reinterpret_cast<const unsigned char*>(std::uintptr_t(s.base));
       return;
     }
@@ -46,7 +46,9 @@ class SharedMemory {
     if (e != cudaSuccess) {
       (void)cudaGetLastError();
       throw std::runtime_error(std::string("another process's GPU memory could not be reached (CUDA IPC: ") +
-                               cudaGetErrorString(e) + "; each process must see every GPU of the node)");
+                               cudaGetErrorString(e) +
+                               "; the processes of a node must run in one container, or share its IPC namespace, "
+                               "for their GPUs to pass splats)");
     }
     p_ = static_cast<const unsigned char*>(p);
     opened_ = true;
@@ -115,7 +117,9 @@ CudaReport draw_split(DeviceParticles& particles, const DeviceView& view, const 
       throw std::invalid_argument("draw_split: shares of different shapes");
     for (std::size_t t = 0; t < types; ++t) n += s.count[me * types + t];
   }
-  if (n > std::size_t(UINT32_MAX)) throw std::runtime_error("more than 2^32 splats in one process's range");
+  if (n > std::size_t(INT_MAX))  // (CUB's counts are ints)
+    throw std::runtime_error(std::to_string(n) +
+                             " splats in one process's range of the draw order, more than 2^31 - 1");
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
   if (n == 0) {
     for (std::size_t p = 0; p < pixels; ++p)
@@ -143,6 +147,11 @@ CudaReport draw_split(DeviceParticles& particles, const DeviceView& view, const 
     for (const SplitShare& s : shares) memory.push_back(std::make_unique<SharedMemory>(s));
     spent.opening = since();
     CUDA_CHECK(cudaEventRecord(copy_start, compute));
+    // A failed copy leaves the others queued: done before the shares' memory is closed.
+    struct WaitForCopies {
+      cudaStream_t stream;
+      ~WaitForCopies() { (void)cudaStreamSynchronize(stream); }
+    } wait{compute};
     std::size_t at = 0;
     for (std::size_t t = 0; t < types; ++t)
       for (std::size_t p = 0; p < processes; ++p) {

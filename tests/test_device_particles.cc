@@ -18,7 +18,9 @@
 #include "cuda/device_particles.h"
 #include "io/image_reader.h"
 #include "params/param_file.h"
+#include "splotch/frame/gpu_split.h"
 #include "splotch/frame/pipeline.h"
+#include "splotch/mpi/draw_order_split.h"
 #include "splotch/render/gpu_particles.h"
 #include "splotch/render/gpu_startup.h"
 #include "splotch/render/host_renderer.h"
@@ -357,6 +359,56 @@ TEST_CASE(
         // The layers the other way round are another picture: the test sees the order.
         if (splitter != 0) CHECK(max_abs_difference(one, composite(1, 0)) > 1e-2f * scale);
       }
+    }
+  }
+}
+
+TEST_CASE("gpu-kept particles: the draw keys counted on the GPU for the split are the host's counts" *
+          doctest::skip(no_gpu())) {
+  // The counts that key_splitters() searches, level by level (11, 11 and 10 bits), from the GPU
+  // (gpu_key_counts) and from the host's keys of the same view (count_keys), prefix by prefix.
+  const Palette ramp("ramp", {{0, 0, 0.2f}, {1, 0.3f, 0}, {1, 1, 1}});
+  CudaSession session;
+  const ParticleSet p = box_of_particles(20000, false, 13);
+  const std::unique_ptr<DeviceParticles> kept = DeviceParticles::upload(p, session);
+  REQUIRE(kept);
+  const std::vector<TypeColour> looks = {{false, &ramp, 1.3f}, {false, &ramp, 0.7f}};
+  const GeometryOptions g = view_of_box(true);
+  for (const SortOrder sort : {SortOrder::depth, SortOrder::red_descending, SortOrder::radius_descending}) {
+    CAPTURE(int(sort));
+    CudaOptions o;
+    o.host.a_eq_e = false;
+    o.host.tile_size = 32;
+    Splats host = project(p, g, false);
+    colourize(host, looks);
+    assign_draw_keys(host, sort);
+    std::vector<std::uint32_t> keys(host.draw_key.begin(), host.draw_key.end());
+    REQUIRE(keys.size() > 2000);
+    std::vector<std::uint32_t> sorted = keys;
+    std::sort(sorted.begin(), sorted.end());
+    std::string failure;
+    const KeyCounts gpu = gpu_key_counts(*kept, device_view(g, false, looks, sort, o), failure);
+    for (const auto& [above, shift] : {std::pair{32, 21}, {21, 10}, {10, 0}}) {
+      CAPTURE(shift);
+      std::vector<std::uint32_t> prefixes = {0};
+      if (above < 32) {
+        prefixes = {sorted[sorted.size() / 4] >> above, sorted[sorted.size() / 2] >> above, sorted.back() >> above};
+        std::sort(prefixes.begin(), prefixes.end());
+        prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
+      }
+      const std::vector<std::uint64_t> on_gpu = gpu(above, shift, prefixes),
+                                       on_host = count_keys(keys.data(), keys.size(), above, shift, prefixes);
+      CHECK(failure.empty());
+      REQUIRE(on_gpu.size() == on_host.size());
+      std::size_t differ = 0;
+      std::uint64_t counted = 0;
+      for (std::size_t k = 0; k < on_gpu.size(); ++k) {
+        differ += on_gpu[k] != on_host[k];
+        counted += on_host[k];
+      }
+      CHECK(differ == 0);
+      CHECK(counted > 0);
+      if (above == 32) CHECK(counted == keys.size());
     }
   }
 }

@@ -6,8 +6,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "splotch/mpi/draw_order_split.h"
-
 namespace splotch {
 
 namespace {
@@ -21,6 +19,30 @@ void add_part(std::vector<std::pair<std::string, double>>& parts, const std::str
   parts.emplace_back(name, seconds);
 }
 }  // namespace
+
+KeyCounts gpu_key_counts(DeviceParticles& particles, const DeviceView& view, std::string& failure) {
+  return [&particles, view, &failure](int above, int shift, const std::vector<std::uint32_t>& prefixes) {
+    constexpr std::uint32_t digits = 2048;
+    std::vector<std::uint64_t> out;
+    try {
+      out.assign(prefixes.size() * digits, 0);
+      if (!failure.empty()) return out;
+      // Bins of the keys with each prefix, from its first key on: the first bin's digit is that
+      // key's (the prefix's low bit where fewer than 11 bits are left below it, as the host counts).
+      for (std::size_t row = 0; row < prefixes.size(); ++row) {
+        const std::uint32_t lo = above >= 32 ? 0 : prefixes[row] << above;
+        const std::uint32_t bins = std::uint32_t(1) << (std::min(above, 32) - shift);
+        const std::vector<std::uint64_t> h = count_draw_keys(particles, view, lo, shift, bins);
+        const std::uint32_t first_digit = lo >> shift;
+        for (std::uint32_t b = 0; b < bins; ++b) out[row * digits + ((first_digit + b) & (digits - 1))] += h[b];
+      }
+    } catch (const std::exception& e) {
+      if (failure.empty()) failure = e.what();
+      out.assign(prefixes.size() * digits, 0);  // (what the others sum with theirs)
+    }
+    return out;
+  };
+}
 
 bool gpus_may_split(const Comm& comm, SortOrder sort) {
   return comm.size() > 1 && comm.node_size() == comm.size() && sort != SortOrder::none;
@@ -38,32 +60,15 @@ CudaReport render_gpu_split(DeviceParticles& particles, const DeviceView& view, 
     // The ranges. A process whose counting fails counts nothing more and says so after the
     // search, whose collective steps every process takes.
     std::string failure;
-    const KeyCounts count = [&](int above, int shift, const std::vector<std::uint32_t>& prefixes) {
-      constexpr std::uint32_t digits = 2048;
-      std::vector<std::uint64_t> out(prefixes.size() * digits, 0);
-      if (!failure.empty()) return out;
-      try {
-        for (std::size_t row = 0; row < prefixes.size(); ++row) {
-          const std::uint32_t lo = above >= 32 ? 0 : prefixes[row] << above;
-          const std::uint32_t bins = std::uint32_t(1) << (std::min(above, 32) - shift);
-          const std::vector<std::uint64_t> h = count_draw_keys(particles, view, lo, shift, bins);
-          const std::uint32_t first_digit = lo >> shift;
-          for (std::uint32_t b = 0; b < bins; ++b) out[row * digits + ((first_digit + b) & (digits - 1))] += h[b];
-        }
-      } catch (const std::exception& e) { failure = e.what(); }
-      return out;
-    };
-    const std::vector<std::uint32_t> splitters = key_splitters(count, comm);
+    const std::vector<std::uint32_t> splitters = key_splitters(gpu_key_counts(particles, view, failure), comm);
     agreed(&comm, what, [&] {
       if (!failure.empty()) throw std::runtime_error(failure);
     });
     const double ranges = since();
-    add_part(parts, "ranges", ranges);
 
     SplitShare mine;
     agreed(&comm, what, [&] { mine = write_split(particles, view, width, height, splitters); });
     const double writing = since();
-    add_part(parts, "writing", writing);
 
     const std::size_t processes = std::size_t(comm.size()), types = std::max<std::size_t>(1, view.types.size());
     const std::vector<std::uint64_t> words = comm.gather_all(mine.words());
@@ -80,6 +85,9 @@ CudaReport render_gpu_split(DeviceParticles& particles, const DeviceView& view, 
       report = draw_split(particles, view, options, shares, std::size_t(comm.rank()), width, height, layer, &t);
     });
     const double all = since();
+    // (The parts only of a split that drew: one that failed is drawn again through the host's.)
+    add_part(parts, "ranges", ranges);
+    add_part(parts, "writing", writing);
     add_part(parts, "opening", t.opening);
     add_part(parts, "passing", t.passing);
     add_part(parts, "drawing", t.drawing);

@@ -15,8 +15,14 @@
 #include "cuda/device_particles.h"
 #include "io/image.h"
 #include "splotch/mpi/comm.h"
+#include "splotch/mpi/draw_order_split.h"
 
 namespace splotch {
+
+// This process's draw keys counted on its GPU for key_splitters(): the keys of the particles in
+// view (`particles` and `failure` must outlive the counts; the view is copied). A failure (out of GPU memory) goes to
+// `failure`, and the counts after it are zero, so that every process takes the search's collective steps.
+KeyCounts gpu_key_counts(DeviceParticles& particles, const DeviceView& view, std::string& failure);
 
 // Whether the processes of `comm` may split the draw order on their GPUs: all on one node (CUDA
 // IPC reaches no further) and the draw order by key (sort_type 0 goes by position). The same on

@@ -94,7 +94,9 @@ class LayersOnRoot : public SeveralProcesses {
   // The picture is rank 0's once the layers are combined (combine_pixels): the image returned is
   // only its size.
   Image render_layer(const DrawLayer& draw, const RenderOptions& options, int width, int height) override {
-    layers_.resize(6 * std::size_t(width) * std::size_t(height));
+    // All know of a process short of memory before `draw`'s collective steps.
+    agreed(&comm_, "the layer of its range of the draw order",
+           [&] { layers_.resize(6 * std::size_t(width) * std::size_t(height)); });
     draw(options, layers_.data());
     return Image(width, height);
   }

@@ -17,9 +17,23 @@ constexpr int levels = 3;
 constexpr int shift[levels] = {21, 10, 0};
 constexpr std::uint32_t digits = 2048;
 
-// This process's keys counted as KeyCounts says, over its threads.
-std::vector<std::uint64_t> host_counts(const std::uint32_t* keys, std::size_t n, int above, int digit_shift,
-                                       const std::vector<std::uint32_t>& prefixes) {
+}  // namespace
+
+std::vector<std::size_t> splats_per_type(const Splats& s, int types) {
+  std::vector<std::size_t> count(std::size_t(std::max(types, 1)), 0);
+  if (s.type.empty()) {
+    count[0] = s.size();
+    return count;
+  }
+  // The splats are in type order: the runs' ends, by binary search.
+  for (int t = 0; t < types; ++t)
+    count[std::size_t(t)] = std::size_t(std::upper_bound(s.type.begin(), s.type.end(), std::uint8_t(t)) -
+                                        std::lower_bound(s.type.begin(), s.type.end(), std::uint8_t(t)));
+  return count;
+}
+
+std::vector<std::uint64_t> count_keys(const std::uint32_t* keys, std::size_t n, int above, int digit_shift,
+                                      const std::vector<std::uint32_t>& prefixes) {
   const std::size_t rows = prefixes.size();
   std::vector<std::uint64_t> counts(rows * digits, 0);
 #pragma omp parallel
@@ -43,25 +57,10 @@ std::vector<std::uint64_t> host_counts(const std::uint32_t* keys, std::size_t n,
   return counts;
 }
 
-}  // namespace
-
-std::vector<std::size_t> splats_per_type(const Splats& s, int types) {
-  std::vector<std::size_t> count(std::size_t(std::max(types, 1)), 0);
-  if (s.type.empty()) {
-    count[0] = s.size();
-    return count;
-  }
-  // The splats are in type order: the runs' ends, by binary search.
-  for (int t = 0; t < types; ++t)
-    count[std::size_t(t)] = std::size_t(std::upper_bound(s.type.begin(), s.type.end(), std::uint8_t(t)) -
-                                        std::lower_bound(s.type.begin(), s.type.end(), std::uint8_t(t)));
-  return count;
-}
-
 std::vector<std::uint32_t> key_splitters(const std::uint32_t* keys, std::size_t n, const Comm& comm) {
   return key_splitters(
       [&](int above, int shift, const std::vector<std::uint32_t>& prefixes) {
-        return host_counts(keys, n, above, shift, prefixes);
+        return count_keys(keys, n, above, shift, prefixes);
       },
       comm);
 }

@@ -50,6 +50,9 @@ std::vector<std::uint32_t> key_splitters(const std::uint32_t* keys, std::size_t 
 // keys with that prefix have each digit (key >> shift) & 2047: prefixes.size() x 2048 counts.
 using KeyCounts =
     std::function<std::vector<std::uint64_t>(int above, int shift, const std::vector<std::uint32_t>& prefixes)>;
+// Counts `n` keys of this process as KeyCounts says, over its threads.
+std::vector<std::uint64_t> count_keys(const std::uint32_t* keys, std::size_t n, int above, int shift,
+                                      const std::vector<std::uint32_t>& prefixes);
 // The same for keys that `count` counts where they lie (on a GPU: splotch/frame/gpu_split.h).
 std::vector<std::uint32_t> key_splitters(const KeyCounts& count, const Comm& comm);
 
