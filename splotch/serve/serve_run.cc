@@ -113,9 +113,11 @@ int serve(ParamFile params, ServeOptions options, Console& console) {
   for (const auto& [header, value] : first->headers)
     if (header == "X-Splotch-Warnings") console.warning(value);
   const int port = http.bind();
+  // Serving from before the banner: a Ctrl-C as soon as it shows stops the server (a signal
+  // before listen() is waited out above), not the read long done.
+  phase = serving;
   std::fputs(serve_banner(name, options.http, port).c_str(), stdout);
   std::fflush(stdout);
-  phase = serving;
   http.listen();
   // A movie's frame being drawn is finished (a second Ctrl-C still ends the process at once).
   movie.cancel();
