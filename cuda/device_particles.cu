@@ -631,11 +631,7 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
   const int boundary = o.host.a_eq_e ? o.boundary : -1;  // -1: none go to the host
   const bool keyed = !o.host.a_eq_e;
   const TieTiles tiles = tie_tiles(view, keyed, image.width, image.height);
-  cuda_detail::TieOrder ties;
-  if (tiles.size > 0) {
-    ties.tie = m.tie;
-    while ((std::uint64_t(1) << ties.tie_bits) < std::uint64_t(tiles.nx) * std::uint64_t(tiles.ny)) ++ties.tie_bits;
-  }
+  const cuda_detail::TieOrder ties = cuda_detail::tie_order(m.tie, image.width, image.height, tiles.size);
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };

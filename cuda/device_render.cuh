@@ -98,6 +98,17 @@ struct TieOrder {
   std::uint32_t* tie = nullptr;
   int tie_bits = 0;
 };
+// Equal keys by the tiles of `tile_size` pixels of a width x height image, whose numbers `tie`
+// holds (tile_size 0: no tiles, by index alone).
+inline TieOrder tie_order(std::uint32_t* tie, int width, int height, int tile_size) {
+  TieOrder t;
+  if (tile_size <= 0) return t;
+  const std::uint64_t nx = std::uint64_t((width + tile_size - 1) / tile_size),
+                      ny = std::uint64_t((height + tile_size - 1) / tile_size);
+  t.tie = tie;
+  while ((std::uint64_t(1) << t.tie_bits) < nx * ny) ++t.tie_bits;
+  return t;
+}
 
 // Queues the drawing of splats [0, n) on the compute stream: with keys (a_eq_e = FALSE) sorted
 // into draw order there (stably: equal keys as `ties` says) and drawn in windows of that order;

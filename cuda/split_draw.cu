@@ -173,13 +173,8 @@ CudaReport draw_split(DeviceParticles& particles, const DeviceView& view, const 
   since();
   report.on_gpu = n;
 
-  cuda_detail::TieOrder ties;
-  if (view.sort != SortOrder::none && view.tie_tile_size > 0) {
-    const std::uint64_t nx = (width + view.tie_tile_size - 1) / view.tie_tile_size,
-                        ny = (height + view.tie_tile_size - 1) / view.tie_tile_size;
-    ties.tie = g.tie;
-    while ((std::uint64_t(1) << ties.tie_bits) < nx * ny) ++ties.tie_bits;
-  }
+  const cuda_detail::TieOrder ties =
+      cuda_detail::tie_order(g.tie, width, height, view.sort != SortOrder::none ? view.tie_tile_size : 0);
   // The layer, C and T in one pass over the splats in draw order.
   DeviceBuffer<float> image;
   if (!image.try_allocate(6 * pixels))
