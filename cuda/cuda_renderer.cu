@@ -444,7 +444,7 @@ CudaSession::CudaSession(std::size_t chunk_particles, int device) : device_(devi
 
 CudaSession::~CudaSession() = default;
 
-bool cuda_device_present(std::string* why, int device) {
+bool cuda_device_present(std::string* why, int device, std::size_t* memory) {
   int devices = 0;
   const cudaError_t error = cudaGetDeviceCount(&devices);
   if (error != cudaSuccess || devices == 0) {
@@ -459,6 +459,11 @@ bool cuda_device_present(std::string* why, int device) {
       *why = "no GPU of its own (GPU " + std::to_string(device) + " wanted, one per MPI process of a node; " +
              std::to_string(devices) + " visible)";
     return false;
+  }
+  if (memory) {
+    cudaDeviceProp properties;
+    *memory = cudaGetDeviceProperties(&properties, device) == cudaSuccess ? properties.totalGlobalMem : 0;
+    cudaGetLastError();
   }
   return true;
 }

@@ -111,8 +111,9 @@ inline int widest_boundary_fitting(int tile_x, int tile_y, int boundary, std::si
 inline bool three_step_fits(int tile_x, int tile_y, int boundary) { return boundary <= tile_x && boundary <= tile_y; }
 
 // Whether CUDA device `device` (0, 1, ... of those visible) is present and this build can use it;
-// if not, `why` (when given) says why.
-bool cuda_device_present(std::string* why = nullptr, int device = 0);
+// if not, `why` (when given) says why. Its memory, bytes, goes to `memory` (when given; no
+// context is made for it).
+bool cuda_device_present(std::string* why = nullptr, int device = 0, std::size_t* memory = nullptr);
 
 // What render_cuda() needs before it can start and that costs time to get: the CUDA runtime
 // started on the device (a tenth of a second or more), the page-locked staging buffers through

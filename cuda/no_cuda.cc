@@ -8,7 +8,7 @@
 
 namespace splotch {
 
-bool cuda_device_present(std::string* why, int) {
+bool cuda_device_present(std::string* why, int, std::size_t*) {
   if (why) *why = "this build of splotch has no GPU renderer (built without CUDA)";
   return false;
 }

@@ -25,11 +25,18 @@ TEST_CASE(
   CHECK(why_startup.empty() == present);
   CHECK(startup.device_present() == present);  // asked again: the same answer
   if (!present) {
+    CHECK(startup.device_memory() == 0);
     CHECK(omp_get_max_threads() == threads);  // given back: nothing more to start
     CHECK(why_startup == why_direct);
     MESSAGE("GPU test skipped: " << why_startup);
     return;
   }
+  // Its memory, as the GPU tells it (every GPU of the field has at least 1 GB; none 10 TB).
+  std::size_t memory = 0;
+  REQUIRE(cuda_device_present(nullptr, 0, &memory));
+  CHECK(startup.device_memory() == memory);
+  CHECK(memory > (std::size_t(1) << 30));
+  CHECK(memory < (std::size_t(10) << 40));
   CudaSession* session = startup.session();
   REQUIRE(session);
   CHECK(startup.session() == session);  // kept for the frames after

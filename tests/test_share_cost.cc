@@ -41,9 +41,27 @@ TEST_CASE("share model: both GPUs for 1e8 at 4096^2 with a_eq_e; one for a_eq_e 
   CHECK(on_gpus.alone);
   CHECK(on_gpus.all_seconds < layers.all_seconds - 1.0);
   CHECK(on_gpus.all_seconds / on_gpus.alone_seconds == doctest::Approx(1.12).epsilon(0.05));
-  // At 1e9 the drawing outweighs the fixed costs: both GPUs.
+  // At 1e9 the drawing outweighs the fixed costs: both GPUs, where each GPU holds its share whole
+  // (5e8 particles with a view's working memory: 38 GB, within half an 80-GB H100's memory).
   split.particles = 1e9;
+  split.gpu_memory = 80e9;
   CHECK(!estimate_share(split).alone);
+  CHECK(estimate_share(split).gpu_split);
+  // 1.2e9 on 2 x 80 GB: a share (46 GB) would be drawn in windows, which the split refuses, so the
+  // splats would pass through host memory and MPI (about 16 s more): rank 0 alone, and the note
+  // says why.
+  split.particles = 1.2e9;
+  const ShareEstimate windows = estimate_share(split);
+  CHECK(!windows.gpu_split);
+  CHECK(windows.alone);
+  CHECK(windows.all_seconds > windows.alone_seconds + 10);
+  CHECK(describe_share(windows, split).find("more than half a GPU's memory") != std::string::npos);
+  split.gpu_memory = 141e9;  // an H200's: it holds the share
+  CHECK(estimate_share(split).gpu_split);
+  CHECK(!estimate_share(split).alone);
+  split.gpu_memory = 0;  // not known: the split is counted
+  CHECK(estimate_share(split).gpu_split);
+  CHECK(describe_share(estimate_share(split), split).find("GPU's memory") == std::string::npos);
   CHECK(estimate_share(gpus(1e7, 4096, true)).alone);
   CHECK(estimate_share(gpus(1e7, 2048, true)).alone);
   // 1e9: both GPUs, though the read within one node does not shrink: 3.6 s on one (3.7 s

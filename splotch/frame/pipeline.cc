@@ -110,9 +110,10 @@ void warn_unused(const ParamFile& params, int types, Console& console) {
 int alone_threads(int threads, const Comm& comm) { return std::min(omp_get_num_procs(), threads * comm.node_size()); }
 
 // Whether rank 0 draws the frame alone, as the share model (splotch/render/share_cost.h) has it
-// from rank 0's view (the headers' particles, its node's memory): the same answer on every
+// from rank 0's view (the headers' particles, its node's memory, its GPU's): the same answer on every
 // process, and rank 0's note of it.
-bool draws_alone(const Settings& s, const Comm& comm, int threads, std::vector<std::string>& notes) {
+bool draws_alone(const Settings& s, const Comm& comm, int threads, RendererDecision& renderer,
+                 std::vector<std::string>& notes) {
   ShareWork w;
   // Every process draws on a GPU: renderer = cuda, or auto where a driver is loaded (a look at the
   // file system; auto may still find the GPU does not pay, which the model then overrates).
@@ -128,6 +129,7 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, std::vector<s
     w.threads = threads;
     w.alone_threads = alone_threads(threads, comm);
     w.node_memory = double(available_memory_bytes());
+    w.gpu_memory = w.gpu ? double(renderer.gpu_memory()) : 0.0;  // (rank 0's GPU: the node's are alike)
     if (w.particles > 0) {  // (uncounted: every process reads its share, as mpi_mode = data)
       // Rank 0 alone must pass the memory check that a single process meets (its particles, the
       // image, a neighbour tree): bytes per particle as that check counts them.
@@ -239,7 +241,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   }
 
   // mpi_mode = auto: rank 0 may draw the frame alone (the others are done then).
-  const bool alone = comm && frame.share_by_model && draws_alone(s, *comm, report.threads, report.notes);
+  const bool alone = comm && frame.share_by_model && draws_alone(s, *comm, report.threads, renderer, report.notes);
   renderer.release_gpu(!alone || !comm || comm->root());
   if (alone) {
     if (!comm->root()) {

@@ -40,6 +40,8 @@ bool RendererDecision::gpu_possible(std::string* why) {
   return requested_ == "auto" || (gpu_ && gpu_->device_present(why));
 }
 
+std::size_t RendererDecision::gpu_memory() { return gpu_ ? gpu_->device_memory() : 0; }
+
 RenderWork RendererDecision::work(double particles) const {
   RenderWork w;
   w.particles = particles;

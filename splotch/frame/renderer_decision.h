@@ -47,6 +47,8 @@ class RendererDecision {
   // For the settings: whether a GPU may be used (auto: assumed until the render shows otherwise),
   // and when not, why.
   bool gpu_possible(std::string* why);
+  // The memory of the GPU started for this frame, bytes; 0 where none is started (yet) or known.
+  std::size_t gpu_memory();
 
   // renderer = auto before the read: the settings' choice, and `particles_to_read` (asked only
   // when needed) decide whether the GPU starts.

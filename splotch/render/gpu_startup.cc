@@ -23,7 +23,7 @@ GpuStartup::GpuStartup(int device, bool held) : held_(held) {
   if (threads_ > 1) omp_set_num_threads(threads_ - 1);
   worker_ = std::thread([this, device] {
     std::string why;
-    const bool present = cuda_device_present(&why, device);
+    const bool present = cuda_device_present(&why, device, &memory_);
     if (!present) {
       over_ = true;
       probe_.set_value(why.empty() ? std::string("no usable GPU") : why);
@@ -80,6 +80,8 @@ bool GpuStartup::device_present(std::string* why) {
   if (why) *why = no_device;
   return no_device.empty();
 }
+
+std::size_t GpuStartup::device_memory() { return device_present() ? memory_ : 0; }
 
 bool GpuStartup::teardown_may_be_left() {
   if (!over_ || session_result_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;

@@ -41,6 +41,8 @@ class GpuStartup {
 
   // Waits until the device is found or not; when not, `why` (when given) says why.
   bool device_present(std::string* why = nullptr);
+  // The device's memory, bytes (0: none found, or not known). Waits as device_present().
+  std::size_t device_memory();
   // A held start's session starts now (`start`), or never: the process has no use for it (and
   // session() is then an error). Later calls, and calls for a start not held, do nothing.
   void release(bool start = true);
@@ -73,6 +75,7 @@ class GpuStartup {
   std::promise<std::shared_ptr<CudaSession>> session_;
   std::shared_future<std::string> probe_result_ = probe_.get_future();
   std::shared_future<std::shared_ptr<CudaSession>> session_result_ = session_.get_future();
+  std::size_t memory_ = 0;  // (written before probe_ is set)
   bool failure_said_ = false;
   std::mutex hold_;
   std::condition_variable released_;

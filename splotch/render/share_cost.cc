@@ -23,8 +23,9 @@ ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
   e.all_seconds = w.particles / nodes * c.read_particle + draw(share, w.threads);
   if (processes > nodes) e.all_seconds += w.pixels * c.node_pixel[m];
   if (nodes > 1) e.all_seconds += w.pixels * c.network_pixel[m];
-  if (!w.a_eq_e && w.gpu_split) e.all_seconds += share * c.gpu_exchange_splat + w.pixels * c.gpu_layer_pixel;
-  if (!w.a_eq_e && !w.gpu_split) e.all_seconds += share * (processes - 1) / processes * c.exchange_splat;
+  e.gpu_split = !w.a_eq_e && w.gpu_split && (w.gpu_memory <= 0 || share * c.gpu_particle_bytes <= w.gpu_memory / 2);
+  if (e.gpu_split) e.all_seconds += share * c.gpu_exchange_splat + w.pixels * c.gpu_layer_pixel;
+  if (!w.a_eq_e && !e.gpu_split) e.all_seconds += share * (processes - 1) / processes * c.exchange_splat;
   if (w.gpu) e.all_seconds += c.second_start;
   e.alone_fits = w.node_memory <= 0 || w.particles * c.particle_bytes <= w.node_memory;
   e.alone = w.processes > 1 && e.alone_fits && e.alone_seconds < e.all_seconds;
@@ -32,14 +33,18 @@ ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
 }
 
 std::string describe_share(const ShareEstimate& e, const ShareWork& w) {
-  char text[500];
+  char text[600];
   const char* on = w.gpu ? " GPU" : " process";
   std::snprintf(text, sizeof text,
                 "mpi_mode = auto: %s draws this frame (modelled: %.2f s on one%s, %.2f s on all %d%s, for %.3g "
-                "particles at %.3g Mpixels%s%s; mpi_mode = data has all the processes draw it)",
+                "particles at %.3g Mpixels%s%s%s; mpi_mode = data has all the processes draw it)",
                 e.alone ? "rank 0 alone" : "every process", e.alone_seconds, on, e.all_seconds, w.processes,
                 w.gpu ? " GPUs" : " processes", w.particles, w.pixels / 1e6, w.a_eq_e ? "" : ", a_eq_e = FALSE",
-                e.alone_fits ? "" : "; one process has not the memory for all");
+                e.alone_fits ? "" : "; one process has not the memory for all",
+                w.gpu_split && !w.a_eq_e && !e.gpu_split
+                    ? "; a share's particles and a view's working memory would take more than half a GPU's memory, "
+                      "so the splats would pass through host memory and MPI"
+                    : "");
   return text;
 }
 

@@ -22,12 +22,13 @@ struct ShareWork {
   double pixels = 0;
   bool a_eq_e = true;
   bool gpu = false;        // every process draws on a GPU of its own
-  bool gpu_split = false;  // a_eq_e = FALSE: the GPUs pass the splats between them (gpu_split.h)
+  bool gpu_split = false;  // a_eq_e = FALSE: the GPUs may pass the splats between them (gpu_split.h)
   int processes = 1;       // of the run
   int nodes = 1;           // the nodes they are on
   int threads = 1;         // each process's
   int alone_threads = 0;   // rank 0's drawing alone: its node's cores (0: `threads`)
   double node_memory = 0;  // bytes available on rank 0's node: rank 0 alone must hold every particle
+  double gpu_memory = 0;   // bytes of rank 0's GPU (0: not known), for the GPUs' split
 };
 
 struct ShareCosts {
@@ -57,12 +58,17 @@ struct ShareCosts {
   double second_start = 0.1;
   // Bytes of memory a particle takes on the process that holds it, about.
   double particle_bytes = 64;
+  // Bytes of GPU memory a particle kept there takes with a view's working memory (77 at 10^8: the
+  // report's GPU memory in use). The GPUs' split needs every particle of a process's share so
+  // (a view drawn in windows is split through host memory), within half the GPU's memory.
+  double gpu_particle_bytes = 76;
 };
 
 struct ShareEstimate {
   bool alone = false;  // rank 0 draws the frame alone
   double alone_seconds = 0, all_seconds = 0;
   bool alone_fits = true;  // rank 0's node has the memory for every particle
+  bool gpu_split = false;  // a_eq_e = FALSE on all: the GPUs split the draw order (their memory holds it)
 };
 
 ShareEstimate estimate_share(const ShareWork& work, const ShareCosts& costs = {});
