@@ -56,6 +56,12 @@ struct DeviceParticles::Memory {
   bool typed = false, vector_colour = false;
   double box_size = 0;
   DeviceBuffer<unsigned char> arena;
+  // The splats in view and their tiles, in an allocation of their own: the one the node's other
+  // processes reach for a_eq_e = FALSE's split (write_split). Reaching another process's memory
+  // (cudaIpcOpenMemHandle) costs with the size of the allocation opened, about 6-7 ms a GB on the
+  // 2 x H200 node (16 GB: 0.10-0.12 s, 42 GB: 0.26-0.32 s): with the whole arena of 5 x 10^8
+  // particles (58 GB) that was 0.42 s of a frame.
+  DeviceBuffer<unsigned char> shared;
   std::size_t bytes = 0;
   // The particles.
   float *x = nullptr, *y = nullptr, *z = nullptr, *hsml = nullptr, *intensity = nullptr;
@@ -74,8 +80,9 @@ struct DeviceParticles::Memory {
   std::size_t runs_types = 0;
   std::vector<std::pair<std::size_t, std::size_t>> type_runs;
 
+  // The particles and the scratch into `l`, the splats in view and their tiles into `out`.
   template <class Layout>
-  void lay_out(Layout& l) {
+  void lay_out(Layout& l, Layout& out) {
     x = l.template take<float>(n);
     y = l.template take<float>(n);
     z = l.template take<float>(n);
@@ -88,10 +95,10 @@ struct DeviceParticles::Memory {
     }
     if (typed) type = l.template take<std::uint8_t>(n);
     const std::size_t w = window;
-    splats = {l.template take<float>(cuda_detail::fields * w), w};
+    splats = {out.template take<float>(cuda_detail::fields * w), w};
     gpu_place = l.template take<std::uint32_t>(w + 1);
     host_place = l.template take<std::uint32_t>(w + 1);
-    tie = l.template take<std::uint32_t>(w);
+    tie = out.template take<std::uint32_t>(w);
     scan = cuda_detail::take_cub_scratch(l, cuda_detail::exclusive_sum_bytes<std::uint32_t>(w + 1));
     order = cuda_detail::lay_out_order(l, w);
   }
@@ -459,12 +466,17 @@ double DeviceParticles::device_mib() const { return double(memory_->bytes) / (10
 
 namespace {
 
-// Device bytes of the particles' fields and of a view's working memory for a window of them.
-std::size_t bytes_of(DeviceParticles::Memory& m, std::size_t window) {
+// Device bytes of the particles' fields and of a view's working memory for a window of them: the
+// arena's, then the shared allocation's.
+std::pair<std::size_t, std::size_t> allocations_of(DeviceParticles::Memory& m, std::size_t window) {
   m.window = window;
-  DeviceLayout measure;
-  m.lay_out(measure);
-  return measure.bytes();
+  DeviceLayout arena, shared;
+  m.lay_out(arena, shared);
+  return {arena.bytes(), shared.bytes()};
+}
+std::size_t bytes_of(DeviceParticles::Memory& m, std::size_t window) {
+  const auto [arena, shared] = allocations_of(m, window);
+  return arena + shared;
 }
 
 // The widest window, at most `most`, whose memory with the fields' takes at most `budget` bytes;
@@ -507,13 +519,15 @@ std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet& p, C
              std::to_string(free >> 20) + " MiB free";
     return nullptr;
   }
-  m->bytes = bytes_of(*m, m->window);
-  if (!m->arena.try_allocate(std::max<std::size_t>(m->bytes, 1))) {
+  const auto [arena_bytes, shared_bytes] = allocations_of(*m, m->window);
+  m->bytes = arena_bytes + shared_bytes;
+  if (!m->arena.try_allocate(std::max<std::size_t>(arena_bytes, 1)) ||
+      !m->shared.try_allocate(std::max<std::size_t>(shared_bytes, 1))) {
     if (why) *why = "the GPU could not give " + std::to_string(m->bytes >> 20) + " MiB";
     return nullptr;
   }
-  DeviceLayout carve(m->arena.get());
-  m->lay_out(carve);
+  DeviceLayout carve(m->arena.get()), carve_shared(m->shared.get());
+  m->lay_out(carve, carve_shared);
   {
     StagedCopy copy(session.resources());
     copy.up(m->x, p.x);
@@ -872,7 +886,7 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
     }
   }
   cudaIpcMemHandle_t handle;
-  const cudaError_t e = cudaIpcGetMemHandle(&handle, m.arena.get());
+  const cudaError_t e = cudaIpcGetMemHandle(&handle, m.shared.get());
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
     throw std::runtime_error(
@@ -882,10 +896,10 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
   static_assert(sizeof(handle) <= sizeof(share.handle), "a CUDA IPC handle of more than 64 bytes");
   std::memcpy(share.handle, &handle, sizeof(handle));
   share.process = split_process_id();
-  const unsigned char* arena = m.arena.get();
-  share.base = std::uint64_t(reinterpret_cast<std::uintptr_t>(arena));
-  share.field_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.splats.field) - arena);
-  share.tie_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.tie) - arena);
+  const unsigned char* shared = m.shared.get();
+  share.base = std::uint64_t(reinterpret_cast<std::uintptr_t>(shared));
+  share.field_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.splats.field) - shared);
+  share.tie_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.tie) - shared);
   share.stride = m.splats.stride;
   return share;
 }
