@@ -17,10 +17,10 @@ ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
     return particles * c.host_particle[m] / std::max(1.0, threads);
   };
   ShareEstimate e;
-  e.alone_seconds =
-      w.particles * c.read_particle + draw(w.particles, w.alone_threads > 0 ? w.alone_threads : w.threads);
+  e.alone_seconds = c.read_frame + w.particles * c.read_particle +
+                    draw(w.particles, w.alone_threads > 0 ? w.alone_threads : w.threads);
   const double share = w.particles / processes;
-  e.all_seconds = w.particles / nodes * c.read_particle + draw(share, w.threads);
+  e.all_seconds = c.read_frame + w.particles / nodes * c.read_particle + draw(share, w.threads);
   if (processes > nodes) e.all_seconds += w.pixels * c.node_pixel[m];
   if (nodes > 1) e.all_seconds += w.pixels * c.network_pixel[m];
   e.gpu_split = !w.a_eq_e && w.gpu_split && (w.gpu_memory <= 0 || share * c.gpu_particle_bytes <= w.gpu_memory / 2);

@@ -32,13 +32,17 @@ struct ShareWork {
 };
 
 struct ShareCosts {
-  // Reading from the page cache and normalising, seconds per particle on a node (all its cores).
-  double read_particle = 2.3e-9;
+  // Reading from the page cache and normalising, seconds a frame and per particle on a node (all
+  // its cores). (The 2 x H200 node, 32 cores: 0.20 s at 10^8, 1.42 s at 10^9, of which the read
+  // 1.10 s and the normalisation 0.32 s; about 2.3e-9 s a particle on the 16-core H100 machine.)
+  double read_frame = 0.067;
+  double read_particle = 1.35e-9;
   // Drawing on a GPU (the copy up and the render stage), seconds: per particle, and per pixel
   // times the cube root of the particles (the pixels the splats cover: smoothing lengths shrink as
-  // N^(-1/3)); fitted to 10^8 and 10^9 particles at 4096^2 (a_eq_e, then not).
-  double gpu_particle[2] = {8.1e-10, 1.52e-9};
-  double gpu_covered[2] = {3.06e-11, 2.0e-11};
+  // N^(-1/3)); fitted to 10^8 and 10^9 particles at 4096^2: a_eq_e on one H100 (1.30 s at 10^9
+  // on an H200, 1.32 s modelled), a_eq_e = FALSE on one H200 (0.27 and 1.57 s).
+  double gpu_particle[2] = {8.1e-10, 1.27e-9};
+  double gpu_covered[2] = {3.06e-11, 1.84e-11};
   // Drawing on the host, per particle, per thread (a_eq_e, then not).
   double host_particle[2] = {1.28e-7, 2.8e-7};
   // Combining the images, per pixel: within a node through its shared memory, and between nodes
@@ -47,9 +51,11 @@ struct ShareCosts {
   double network_pixel[2] = {1.9e-9, 3.8e-9};
   // a_eq_e = FALSE: each splat a process passes on to another, seconds: through host memory and MPI
   // (two processes of a node), and between the GPUs of a node (the draw keys counted, the
-  // splats written range by range and copied GPU to GPU; per splat of the process's share).
+  // splats written range by range, the other GPUs' memory reached and copied GPU to GPU; per
+  // splat of the process's share: 1.7e-10 s for the first three at 10^9 on 2 x H200, reaching
+  // another process's splats about 2e-10 s, 32 bytes at 6-7 ms a GB).
   double exchange_splat = 5.2e-8;
-  double gpu_exchange_splat = 2.2e-10;
+  double gpu_exchange_splat = 4e-10;
   // And per pixel, the GPUs' split: the other GPUs' memory reached, the layer (six floats a pixel)
   // brought to the host, and the wait for the slowest process (2 x H200, 10^8 at 4096^2).
   double gpu_layer_pixel = 4e-9;
