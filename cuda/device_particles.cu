@@ -47,7 +47,8 @@ using cuda_detail::DeviceBuffer;
 using cuda_detail::DeviceLayout;
 using cuda_detail::Event;
 
-// The particles' fields and a view's working memory, one allocation.
+// The particles' fields and a view's working memory: two allocations (the arena, and the splats
+// in view with their tiles, which other processes may reach).
 struct DeviceParticles::Memory {
   explicit Memory(CudaSession& s) : session(s) {}
   CudaSession& session;

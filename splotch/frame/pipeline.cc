@@ -118,6 +118,15 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, RendererDecis
   // Every process draws on a GPU: renderer = cuda, or auto where a driver is loaded (a look at the
   // file system; auto may still find the GPU does not pay, which the model then overrates).
   w.gpu = comm.all(s.renderer == RendererChoice::cuda && gpu_driver_loaded());
+  // How many processes share a GPU at most (SPLOTCH_PROCESSES_PER_GPU, or more processes than GPUs).
+  const std::vector<std::uint64_t> gpus =
+      comm.gather_all({std::uint64_t(comm.node_id()), std::uint64_t(comm.gpu_index())});
+  int per_gpu = 1;
+  for (std::size_t p = 0; p + 1 < gpus.size(); p += 2) {
+    int same = 0;
+    for (std::size_t q = 0; q + 1 < gpus.size(); q += 2) same += gpus[q] == gpus[p] && gpus[q + 1] == gpus[p + 1];
+    per_gpu = std::max(per_gpu, same);
+  }
   std::vector<std::uint64_t> decided(1, 0);
   if (comm.root()) {
     w.particles = double(particles_to_read(s.input).value_or(0));
@@ -129,7 +138,9 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, RendererDecis
     w.threads = threads;
     w.alone_threads = alone_threads(threads, comm);
     w.node_memory = double(available_memory_bytes());
-    w.gpu_memory = w.gpu ? double(renderer.gpu_memory()) : 0.0;  // (rank 0's GPU: the node's are alike)
+    for (const TypeSettings& t : s.types) w.vector_colour = w.vector_colour || t.vector_colour;
+    w.typed = s.types.size() > 1;
+    w.processes_per_gpu = per_gpu;
     if (w.particles > 0) {  // (uncounted: every process reads its share, as mpi_mode = data)
       // Rank 0 alone must pass the memory check that a single process meets (its particles, the
       // image, a neighbour tree): bytes per particle as that check counts them.
@@ -137,7 +148,13 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, RendererDecis
       ShareCosts costs;
       costs.particle_bytes = (double(need.total) - double(need.image_bytes)) / w.particles;
       w.node_memory -= double(need.image_bytes);
-      const ShareEstimate e = estimate_share(w, costs);
+      ShareEstimate e = estimate_share(w, costs);
+      // The GPU's memory can only take the split from the GPUs: asked only where that could
+      // change the choice (rank 0's GPU; the node's are alike).
+      if (!e.alone && e.gpu_split) {
+        w.gpu_memory = double(renderer.gpu_memory());
+        e = estimate_share(w, costs);
+      }
       decided[0] = e.alone ? 1 : 0;
       // Smoothing lengths estimated from the neighbours need every particle in one process (a
       // share does not hold its particles' neighbours): rank 0 alone, where it has the memory.

@@ -40,7 +40,12 @@ bool RendererDecision::gpu_possible(std::string* why) {
   return requested_ == "auto" || (gpu_ && gpu_->device_present(why));
 }
 
-std::size_t RendererDecision::gpu_memory() { return gpu_ ? gpu_->device_memory() : 0; }
+std::size_t RendererDecision::gpu_memory() {
+  if (gpu_) return gpu_->device_memory();
+  // renderer = auto before its start (before_read): the device asked here.
+  std::size_t memory = 0;
+  return gpu_driver_loaded() && cuda_device_present(nullptr, frame_.device, &memory) ? memory : 0;
+}
 
 RenderWork RendererDecision::work(double particles) const {
   RenderWork w;

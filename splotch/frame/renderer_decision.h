@@ -47,7 +47,8 @@ class RendererDecision {
   // For the settings: whether a GPU may be used (auto: assumed until the render shows otherwise),
   // and when not, why.
   bool gpu_possible(std::string* why);
-  // The memory of the GPU started for this frame, bytes; 0 where none is started (yet) or known.
+  // The memory of this process's GPU, bytes (0: none, or not known). Before renderer = auto has
+  // started it, asking loads the CUDA driver on the caller's thread (0.1 s or more).
   std::size_t gpu_memory();
 
   // renderer = auto before the read: the settings' choice, and `particles_to_read` (asked only

@@ -23,7 +23,11 @@ ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
   e.all_seconds = c.read_frame + w.particles / nodes * c.read_particle + draw(share, w.threads);
   if (processes > nodes) e.all_seconds += w.pixels * c.node_pixel[m];
   if (nodes > 1) e.all_seconds += w.pixels * c.network_pixel[m];
-  e.gpu_split = !w.a_eq_e && w.gpu_split && (w.gpu_memory <= 0 || share * c.gpu_particle_bytes <= w.gpu_memory / 2);
+  const double particle_bytes =
+      c.gpu_particle_bytes + (w.typed ? c.gpu_type_bytes : 0.0) + (w.vector_colour ? c.gpu_colour_bytes : 0.0);
+  const double room = (w.gpu_memory - c.gpu_reserved_bytes) / double(std::max(1, w.processes_per_gpu) + 1);
+  const bool whole = share <= c.gpu_window_particles && (w.gpu_memory <= 0 || share * particle_bytes <= room);
+  e.gpu_split = !w.a_eq_e && w.gpu_split && whole;
   if (e.gpu_split) e.all_seconds += share * c.gpu_exchange_splat + w.pixels * c.gpu_layer_pixel;
   if (!w.a_eq_e && !e.gpu_split) e.all_seconds += share * (processes - 1) / processes * c.exchange_splat;
   if (w.gpu) e.all_seconds += c.second_start;
@@ -42,8 +46,9 @@ std::string describe_share(const ShareEstimate& e, const ShareWork& w) {
                 w.gpu ? " GPUs" : " processes", w.particles, w.pixels / 1e6, w.a_eq_e ? "" : ", a_eq_e = FALSE",
                 e.alone_fits ? "" : "; one process has not the memory for all",
                 w.gpu_split && !w.a_eq_e && !e.gpu_split
-                    ? "; a share's particles and a view's working memory would take more than half a GPU's memory, "
-                      "so the splats would pass through host memory and MPI"
+                    ? "; a share's particles would be drawn in windows on its GPU (more than half its memory, or "
+                      "2^30 particles), so the splats would pass through host memory and MPI: more GPUs keep the "
+                      "split on the GPUs"
                     : "");
   return text;
 }

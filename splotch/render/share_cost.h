@@ -28,7 +28,11 @@ struct ShareWork {
   int threads = 1;         // each process's
   int alone_threads = 0;   // rank 0's drawing alone: its node's cores (0: `threads`)
   double node_memory = 0;  // bytes available on rank 0's node: rank 0 alone must hold every particle
-  double gpu_memory = 0;   // bytes of rank 0's GPU (0: not known), for the GPUs' split
+  // For the GPUs' split: bytes of rank 0's GPU (0: not known), how many of the node's processes
+  // share a GPU, and what a particle holds there (its type, three colours).
+  double gpu_memory = 0;
+  int processes_per_gpu = 1;
+  bool typed = false, vector_colour = false;
 };
 
 struct ShareCosts {
@@ -56,7 +60,7 @@ struct ShareCosts {
   // another process's splats about 2e-10 s, 32 bytes at 6-7 ms a GB).
   double exchange_splat = 5.2e-8;
   double gpu_exchange_splat = 4e-10;
-  // And per pixel, the GPUs' split: the other GPUs' memory reached, the layer (six floats a pixel)
+  // And per pixel, the GPUs' split: the layer (six floats a pixel) drawn over the image and
   // brought to the host, and the wait for the slowest process (2 x H200, 10^8 at 4096^2).
   double gpu_layer_pixel = 4e-9;
   // What drawing on several GPUs adds: the second GPU's start, which the read no longer hides,
@@ -64,10 +68,16 @@ struct ShareCosts {
   double second_start = 0.1;
   // Bytes of memory a particle takes on the process that holds it, about.
   double particle_bytes = 64;
-  // Bytes of GPU memory a particle kept there takes with a view's working memory (77 at 10^8: the
-  // report's GPU memory in use). The GPUs' split needs every particle of a process's share so
-  // (a view drawn in windows is split through host memory), within half the GPU's memory.
-  double gpu_particle_bytes = 76;
+  // Bytes of GPU memory a particle kept there takes with a view's working memory: its fields and
+  // scratch as DeviceParticles lays them out (cuda/device_particles.cu), one more with types,
+  // eight more with three colours. The GPUs' split needs a process's share whole so (a view
+  // drawn in windows is split through host memory), which upload() gives where it takes at most
+  // half the GPU's free memory, and at most 2^30 particles; k processes sharing a GPU fit where
+  // each share takes at most 1 / (k + 1) of it. What is not free: the context, the staging
+  // buffers and the image, about 2 GB.
+  double gpu_particle_bytes = 76, gpu_type_bytes = 1, gpu_colour_bytes = 8;
+  double gpu_reserved_bytes = 2e9;
+  double gpu_window_particles = 1073741824;
 };
 
 struct ShareEstimate {
