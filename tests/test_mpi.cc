@@ -204,8 +204,10 @@ TEST_CASE("mpi: processes take their share of the node's cores; a binding to few
   const std::string par = " testdata/demo.par infile=" + dir.file("demo.bin") +
                           " xres=64 colorbar=FALSE renderer=host mpi_mode=data outfile=" + dir.file("t.tga");
   const int cores = int(::sysconf(_SC_NPROCESSORS_ONLN));
-  auto threads_of = [](const std::string& out) {  // "(64 x 64, host renderer, 2 threads)"
-    const std::size_t at = out.find(" threads)");
+  auto threads_of = [](const std::string& out) {  // "(64 x 64, host renderer, 2 processes, 2 threads each)"
+    const std::size_t line = out.find("splotch: wrote ");
+    REQUIRE(line != std::string::npos);
+    const std::size_t at = out.find(" thread", line);
     REQUIRE(at != std::string::npos);
     return std::stoi(out.substr(out.rfind(' ', at - 1) + 1));
   };

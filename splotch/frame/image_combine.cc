@@ -32,7 +32,7 @@ class SeveralProcesses : public ImageCombine {
     clock.untimed();
     combine_pixels(image);
     report.particles_active = comm_.sum(report.particles_active);
-    report.renderer += gpus_used(report);
+    report.processes = processes_used(report);
     clock.done("reduce");
     return comm_.root();  // rank 0 finishes the picture
   }
@@ -42,10 +42,10 @@ class SeveralProcesses : public ImageCombine {
   const Comm& comm_;
 
  private:
-  // ", 4 processes on 4 GPUs": a launcher that put processes of a node on one GPU shows here
+  // "4 processes on 4 GPUs": a launcher that put processes of a node on one GPU shows here
   // (one GPU per process by node-local rank; CUDA_VISIBLE_DEVICES set by hand or by the batch
   // system changes which). Processes on different nodes have different GPUs.
-  std::string gpus_used(const RunReport& report) const {
+  std::string processes_used(const RunReport& report) const {
     std::uint64_t mine = 0;  // 0: drew on the host
     if (report.gpu)          // the node and the GPU's bus id (one binary: the same hash on every process)
       mine = std::hash<std::string>{}(std::to_string(comm_.node_id()) + "/" + report.gpu->bus_id) | 1;
@@ -53,12 +53,12 @@ class SeveralProcesses : public ImageCombine {
     std::set<std::uint64_t> gpus(all.begin(), all.end());
     gpus.erase(0);
     const std::size_t on_gpu = std::size_t(std::count_if(all.begin(), all.end(), [](std::uint64_t g) { return g; }));
-    if (on_gpu == 0) return "";
+    const std::string processes = std::to_string(all.size()) + " processes";
+    if (on_gpu == 0) return processes;
     const std::string used = std::to_string(gpus.size()) + (gpus.size() == 1 ? " GPU" : " GPUs");
     if (on_gpu < all.size())
-      return ", " + std::to_string(on_gpu) + " of " + std::to_string(all.size()) + " processes on a GPU (" + used +
-             "), the others on the host";
-    return ", " + std::to_string(all.size()) + " processes on " + used;
+      return std::to_string(on_gpu) + " of " + processes + " on a GPU (" + used + "), the others on the host";
+    return processes + " on " + used;
   }
 };
 

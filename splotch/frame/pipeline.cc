@@ -398,7 +398,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     view_report.renderer = report.renderer;
     view_report.gpu = report.gpu;
     const bool root = combine->combine(image, view_report, clock);
-    if (v == 0) report.renderer = view_report.renderer;  // with the processes' GPUs, said once
+    if (v == 0) report.processes = view_report.processes;  // the processes and their GPUs, said once
     // The report's count: the most in any one view (each view's is in the note below).
     report.particles_active = std::max(report.particles_active, view_report.particles_active);
     in_view += (v ? ", " : "") + views[v].prefix + " " + std::to_string(view_report.particles_active);

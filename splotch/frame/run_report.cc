@@ -39,8 +39,9 @@ double process_age_seconds() {
 std::string RunReport::text() const {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "splotch: wrote %s (%d x %d, %s renderer, %d threads)\n", image_path.c_str(), width,
-                height, renderer.c_str(), threads);
+  std::snprintf(line, sizeof line, "splotch: wrote %s (%d x %d, %s renderer%s%s, %d thread%s%s)\n", image_path.c_str(),
+                width, height, renderer.c_str(), processes.empty() ? "" : ", ", processes.c_str(), threads,
+                threads == 1 ? "" : "s", processes.empty() ? "" : " each");
   out += line;
   std::snprintf(line, sizeof line, "  particles  %zu %s, %zu dropped as invalid, %zu in view\n", particles_read,
                 reused       ? "from the previous frame (not read again)"
@@ -118,7 +119,8 @@ std::string RunReport::text() const {
   std::snprintf(line, sizeof line, "  %-11s %9.3f s   (%.3g particles/s)\n", "total", total_seconds,
                 total_seconds > 0 ? double(particles_read) / total_seconds : 0.0);
   out += line;
-  std::snprintf(line, sizeof line, "  %-11s %9.1f MiB\n", "peak memory", peak_memory_mib);
+  std::snprintf(line, sizeof line, "  %-11s %9.1f MiB%s\n", "peak memory", peak_memory_mib,
+                processes.empty() ? "" : "   (rank 0's; each process has its own)");
   out += line;
   if (process_age_at_start >= 0) {
     const std::string mpi =

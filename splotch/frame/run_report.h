@@ -15,6 +15,7 @@ namespace splotch {
 
 struct RunReport {
   std::string image_path, renderer;
+  std::string processes;  // of an MPI run that drew the frame together: "2 processes on 2 GPUs"
   int width = 0, height = 0, threads = 1;
   std::size_t particles_read = 0, particles_dropped = 0, particles_active = 0;
   std::vector<std::string> notes;   // what the user should know of how the input was taken (one line each)

@@ -40,7 +40,7 @@ std::string describe_share(const ShareEstimate& e, const ShareWork& w) {
   char text[600];
   const char* on = w.gpu ? " GPU" : " process";
   std::snprintf(text, sizeof text,
-                "mpi_mode = auto: %s draws this frame (modelled: %.2f s on one%s, %.2f s on all %d%s, for %.3g "
+                "mpi_mode = auto: %s draws this frame (modelled: %.3g s on one%s, %.3g s on all %d%s, for %.3g "
                 "particles at %.3g Mpixels%s%s%s; mpi_mode = data has all the processes draw it)",
                 e.alone ? "rank 0 alone" : "every process", e.alone_seconds, on, e.all_seconds, w.processes,
                 w.gpu ? " GPUs" : " processes", w.particles, w.pixels / 1e6, w.a_eq_e ? "" : ", a_eq_e = FALSE",
