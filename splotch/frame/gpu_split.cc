@@ -6,19 +6,9 @@
 #include <stdexcept>
 #include <utility>
 
-namespace splotch {
+#include "splotch/frame/run_report.h"
 
-namespace {
-// Adds to the part of that name (the views of a frame, the frames of a scene), or appends it.
-void add_part(std::vector<std::pair<std::string, double>>& parts, const std::string& name, double seconds) {
-  for (auto& [part, total] : parts)
-    if (part == name) {
-      total += seconds;
-      return;
-    }
-  parts.emplace_back(name, seconds);
-}
-}  // namespace
+namespace splotch {
 
 KeyCounts gpu_key_counts(DeviceParticles& particles, const DeviceView& view, std::string& failure) {
   return [&particles, view, &failure](int above, int shift, const std::vector<std::uint32_t>& prefixes) {
@@ -86,13 +76,13 @@ CudaReport render_gpu_split(DeviceParticles& particles, const DeviceView& view, 
     });
     const double all = since();
     // (The parts only of a split that drew: one that failed is drawn again through the host's.)
-    add_part(parts, "ranges", ranges);
-    add_part(parts, "writing", writing);
-    add_part(parts, "opening", t.opening);
-    add_part(parts, "passing", t.passing);
-    add_part(parts, "drawing", t.drawing);
-    add_part(parts, "fetching", t.fetching);
-    add_part(parts, "waiting", std::max(0.0, all - t.opening - t.passing - t.drawing - t.fetching));
+    add_seconds(parts, "ranges", ranges);
+    add_seconds(parts, "writing", writing);
+    add_seconds(parts, "opening", t.opening);
+    add_seconds(parts, "passing", t.passing);
+    add_seconds(parts, "drawing", t.drawing);
+    add_seconds(parts, "fetching", t.fetching);
+    add_seconds(parts, "waiting", std::max(0.0, all - t.opening - t.passing - t.drawing - t.fetching));
     report.geometry_seconds = ranges + writing;  // (projected and coloured on the GPU twice: to count and to write)
     return report;
   } catch (const AgreedError& e) {

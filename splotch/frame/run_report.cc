@@ -36,6 +36,15 @@ double process_age_seconds() {
   return double(now.tv_sec) + 1e-9 * double(now.tv_nsec) - double(ticks) / double(per_second);
 }
 
+void add_seconds(std::vector<std::pair<std::string, double>>& named, const std::string& name, double seconds) {
+  for (auto& [entry, total] : named)
+    if (entry == name) {
+      total += seconds;
+      return;
+    }
+  named.emplace_back(name, seconds);
+}
+
 std::string RunReport::text() const {
   std::string out;
   char line[512];

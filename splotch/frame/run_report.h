@@ -13,6 +13,10 @@
 
 namespace splotch {
 
+// Adds `seconds` to the entry called `name` (the views of a frame, the frames of a scene add up),
+// or appends one: a report's stages and their parts keep the order they first ran in.
+void add_seconds(std::vector<std::pair<std::string, double>>& named, const std::string& name, double seconds);
+
 struct RunReport {
   std::string image_path, renderer;
   std::string processes;  // of an MPI run that drew the frame together: "2 processes on 2 GPUs"

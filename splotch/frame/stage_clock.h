@@ -20,7 +20,7 @@ class StageClock {
   // The time since the last stage ended is stage `name`'s (added to its time so far: a frame of
   // several views runs the stages from geometry on once per view).
   void done(const char* name) {
-    add(name, clock_.lap());
+    add_seconds(report_.stages, name, clock_.lap());
     pace();
   }
   // The time since the last stage ended counts in none (a wait for the other processes).
@@ -32,7 +32,7 @@ class StageClock {
   // interpolated frame's two loads add up).
   void loaded(const LoadedSnapshot& loaded, double before) {
     for (std::size_t k = 0; k < loaded.stages.size(); ++k)
-      add(loaded.stages[k].first, loaded.stages[k].second + (k == 0 ? before : 0.0));
+      add_seconds(report_.stages, loaded.stages[k].first, loaded.stages[k].second + (k == 0 ? before : 0.0));
     clock_.lap();
     pace();
   }
@@ -42,15 +42,6 @@ class StageClock {
   double seconds() const { return clock_.seconds(); }
 
  private:
-  void add(const std::string& name, double seconds) {
-    for (auto& stage : report_.stages)
-      if (stage.first == name) {
-        stage.second += seconds;
-        return;
-      }
-    report_.stages.push_back({name, seconds});
-  }
-
   Stopwatch clock_;
   RunReport& report_;
   std::optional<GpuStartup>& gpu_;

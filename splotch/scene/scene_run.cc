@@ -211,14 +211,7 @@ class SceneTally {
   // Frame k rendered in `seconds`, `run_seconds` into the run.
   void rendered(std::size_t k, const std::string& origin, const RunReport& r, double seconds, double run_seconds) {
     ++summary.rendered;
-    for (const auto& [name, t] : r.stages) {
-      auto same = [&, &name = name](const auto& s) { return s.first == name; };
-      auto at = std::find_if(summary.stages.begin(), summary.stages.end(), same);
-      if (at == summary.stages.end())
-        summary.stages.emplace_back(name, t);
-      else
-        at->second += t;
-    }
+    for (const auto& [name, t] : r.stages) add_seconds(summary.stages, name, t);
     if (r.gpu) {
       summary.gpu_seconds += r.gpu->gpu_seconds;
       summary.host_part_seconds += r.gpu->host_seconds;
