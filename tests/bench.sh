@@ -87,7 +87,7 @@ time_original() {
 }
 
 
-stages="read hsml normalize geometry colour sort gpu_start to_gpu render gpu_part upload kernels host_part post write total wall"
+stages="plan read hsml normalize geometry colour sort gpu_start to_gpu render gpu_part upload kernels host_part post write total wall"
 printf "%-14s %9s %9s %-21s %-6s" dataset N image renderer a_eq_e
 for s in $stages; do printf " %9s" "$s"; done
 printf " %9s %9s %10s %9s %8s %9s %9s %9s\n" "peak_MiB" "gpu_MiB" "Mpart/s" "orig_s" "speedup" "orig_MiB" "render_vs" "wall_vs"

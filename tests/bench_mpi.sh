@@ -36,7 +36,7 @@ command -v mpirun >/dev/null || { echo "bench_mpi: no mpirun (make deps MPI=1)";
 
 . tests/bench_lib.sh
 
-stages="read normalize geometry colour sort exchange render reduce post write total"
+stages="plan read normalize geometry colour sort exchange render reduce post write total"
 printf "%-10s %9s %9s %-6s %5s %7s" dataset N image render procs threads
 for s in $stages; do printf " %8s" "$s"; done
 printf " %8s %8s %8s %8s %10s\n" wall speedup effic max_diff differ

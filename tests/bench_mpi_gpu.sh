@@ -51,8 +51,10 @@ run_mpi() {  # processes, then the arguments of bin/splotch_mpi
   local procs=$1 threads=$((CORES / $1))
   shift
   [ "$threads" -ge 1 ] || threads=1
+  # Each process says when it began (before MPI's start): the launcher's own time is the first of
+  # these less the time mpirun was started.
   mpirun -q --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS=$threads -x NCCL_NVLS_ENABLE=0 \
-    -np "$procs" bin/splotch_mpi "$@"
+    -np "$procs" bash -c 'echo "began $(date +%s.%N)"; exec bin/splotch_mpi "$@"' _ "$@"
 }
 
 snapshot_of() {  # size -> the first file's name, written if missing
@@ -64,10 +66,10 @@ snapshot_of() {  # size -> the first file's name, written if missing
 
 echo "bench_mpi_gpu: $node_gpus GPU(s): $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
   xargs), $CORES cores, renderer = $RENDERER"
-stages="read gpu_start normalize to_gpu geometry colour sort exchange render reduce post write"
+stages="plan read gpu_start normalize to_gpu geometry colour sort exchange render reduce post write"
 printf "%-16s %6s %9s %-6s %4s %-5s %4s" dataset N image a_eq_e gpus mode drew
 for s in $stages total wait; do printf " %9s" "$s"; done
-printf " %8s %8s %8s %8s %8s %8s %10s\n" wall started rest "speedup" "wall_sp" max_diff differ
+printf " %8s %8s %8s %8s %8s %8s %8s %10s\n" wall launch started end "speedup" "wall_sp" max_diff differ
 for n in $SIZES; do
   snapshot=$(snapshot_of "$n")
   cat "$snapshot".* >/dev/null  # the files in the page cache: the reads are warm in every case
@@ -82,9 +84,13 @@ for n in $SIZES; do
       for _ in $(seq "$RUNS"); do
         start=$(date +%s.%N)
         run_mpi "$g" tests/bench/bench_gadget.par infile="${snapshot%000}" fidx=0 xres="$RES" renderer=$RENDERER \
-          a_eq_e=$a mpi_mode=$mode outfile="$DIR/mpi_gpu_out.tga" ${keys[@]+"${keys[@]}"} >>"$log"
-        echo "wall $(since "$start") s" >>"$log"
+          a_eq_e=$a mpi_mode=$mode outfile="$DIR/mpi_gpu_out.tga" ${keys[@]+"${keys[@]}"} >"$log.run"
+        echo "wall $(since "$start") s" >>"$log.run"
+        awk -v s="$start" '$1 == "began" {if (!b || $2 < b) b = $2} END {printf "launch %.3f s\n", b - s}' \
+          "$log.run" >>"$log.run"
+        cat "$log.run" >>"$log"
       done
+      rm -f "$log.run"
       drew=$g
       grep -q "rank 0 alone draws" "$log" && drew=1
       grep -q "processes on $g GPU" "$log" || [ "$drew" = 1 ] || [ "$RENDERER" != cuda ] || echo "bench_mpi_gpu: $g processes did not report $g GPUs" >&2
@@ -96,21 +102,23 @@ for n in $SIZES; do
       total=$(awk '$1 == "total" && $3 == "s" {print $2}' "$log" | median)
       wall=$(awk '$1 == "wall" {print $2}' "$log" | median)
       started=$(awk '$1 == "started" && $3 == "s" {print $2}' "$log" | median)
-      # What the whole mpirun took beyond rank 0's start and its frame: the launcher and the end.
-      rest=$(awk '$1 == "started" && $3 == "s" {s = $2} $1 == "total" && $3 == "s" {t = $2}
-        $1 == "wall" {printf "%.3f\n", $2 - s - t}' "$log" | median)
+      # What the whole mpirun took beyond its processes' start and rank 0's frame: the launcher
+      # before the first process began, and the end after the picture was written.
+      launch=$(awk '$1 == "launch" && $3 == "s" {print $2}' "$log" | median)
+      end=$(awk '$1 == "started" && $3 == "s" {s = $2} $1 == "total" && $3 == "s" {t = $2} $1 == "wall" {w = $2}
+        $1 == "launch" {printf "%.3f\n", w - $2 - s - t}' "$log" | median)
       [ -n "$base_total" ] || { base_total=$total base_wall=$wall; }
       read -r worst share <<<"$(compare_tga "$reference" "$DIR/mpi_gpu_out.tga")"
       awk -v w="$wall" -v t="$total" -v bt="$base_total" -v bw="$base_wall" -v m="$worst" -v d="$share" \
-        -v st="${started:--}" -v r="${rest:--}" \
-        'BEGIN {printf " %8.3f %8s %8s %7.2fx %7.2fx %8s %10s\n", w, st, r, bt / t, bw / w, m, d}'
+        -v st="${started:--}" -v l="${launch:--}" -v e="${end:--}" \
+        'BEGIN {printf " %8.3f %8s %8s %8s %7.2fx %7.2fx %8s %10s\n", w, l, st, e, bt / t, bw / w, m, d}'
     done
   done
 done
 echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them, the snapshot's files in the page cache;"
 echo " wait: rank 0's total less its stages; wall: the whole mpirun, the processes' start and end included;"
-echo " started: from rank 0's start to its first stage (MPI's start in it); rest: wall less started and total"
-echo " (the launcher, and the processes' end after the picture is written);"
+echo " launch: from mpirun's start to its first process's; started: from rank 0's start to its first stage (MPI's"
+echo " start in it); end: wall less launch, started and total (the processes' end after the picture is written);"
 echo " speedup: of the total, wall_sp: of the wall, against the first of GPUS; max_diff, differ: against its picture;"
 echo " mode: mpi_mode, drew: the processes that drew the frame)"
 

@@ -513,7 +513,7 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   // The snapshot is read once: the input keys do not change between the frames.
   CHECK(r.out.find("; 1 snapshot reads, 0 of them while a frame rendered;") != std::string::npos);
   // Where the scene's time went: each stage summed over the frames.
-  CHECK(r.out.find("  stages over 3 frames: read ") != std::string::npos);
+  CHECK(r.out.find("  stages over 3 frames: plan ") != std::string::npos);
   CHECK(r.out.find(" render ") != std::string::npos);
   CHECK(r.out.find("movie0000.tga in ") != std::string::npos);
   CHECK(r.out.find("movie0000.tga in ") < r.out.find("(snapshot kept from the frame before)"));

@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "splotch/render/gpu_render.h"
@@ -53,21 +54,40 @@ TEST_CASE(
   CHECK(testing::max_abs_difference(host, gpu) <= 1e-4f * testing::max_value(host));
 }
 
-TEST_CASE("gpu startup: a held start finds the device but starts its session only once released, or never") {
-  const bool present = cuda_device_present(nullptr);
+TEST_CASE("gpu startup: a held start touches no GPU until released, then finds it and starts its session, or never") {
+  std::string why_direct;
+  const bool present = cuda_device_present(&why_direct);
   {
     GpuStartup never(0, true);
-    CHECK(never.device_present() == present);
-    CHECK(never.over() == !present);  // held; without a device the search is over, nothing to start
-  }                                   // released without a session: its end does not wait for one
+    CHECK(never.held());
+    CHECK(!never.over());  // not even the search for the device has run
+    CHECK_THROWS_AS(never.device_present(), std::logic_error);
+  }  // released without a start: its end does not wait for one
+  {
+    GpuStartup off(0, true);
+    off.release(false);
+    CHECK(!off.held());
+    std::string why;
+    CHECK(!off.device_present(&why));  // given up: no device looked for, and it says so
+    CHECK(why.find("not started") != std::string::npos);
+    CHECK(off.over());
+    CHECK_THROWS_AS(off.session(), std::logic_error);
+  }
   GpuStartup held(0, true);
-  CHECK(held.device_present() == present);
+  held.release();
+  CHECK(!held.held());
+  std::string why;
+  CHECK(held.device_present(&why) == present);
   if (!present) {
-    MESSAGE("GPU part skipped: no GPU");
+    CHECK(why == why_direct);
+    // renderer = cuda's error where the process draws: the start says why there is no device.
+    try {
+      held.session();
+      FAIL("a start without a device gave a session");
+    } catch (const std::runtime_error& e) { CHECK(std::string(e.what()) == why_direct); }
+    MESSAGE("GPU part skipped: " << why_direct);
     return;
   }
-  CHECK(!held.over());
-  held.release();
   CudaSession* session = held.session();
   REQUIRE(session);
   CHECK(held.over());

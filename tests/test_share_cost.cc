@@ -23,26 +23,27 @@ ShareWork gpus(double particles, int pixels_side, bool a_eq_e, int processes = 2
 }
 }  // namespace
 
-TEST_CASE("share model: both GPUs for 1e8 at 4096^2 with a_eq_e; one for a_eq_e = FALSE and for 1e7") {
+TEST_CASE("share model: one GPU for 1e8 at 4096^2, a near tie with a_eq_e, and for 1e7; both from 1e9") {
   const ShareEstimate sum = estimate_share(gpus(1e8, 4096, true));
-  CHECK(!sum.alone);
-  // About what the 2 x H200 node measured for the read and the drawing on one GPU: 0.49 s (its
-  // total, 0.63 s, less the start's wait, the post-processing and the write).
+  // About what the 2 x H200 node measured for the read and the drawing on one GPU: 0.44-0.52 s
+  // (its total, 0.55-0.63 s, less the start's wait, the post-processing and the write); on both
+  // GPUs 0.91-1.03 times as fast in the total: a near tie, which one GPU takes.
   CHECK(sum.alone_seconds == doctest::Approx(0.52).epsilon(0.05));
-  CHECK(sum.all_seconds < sum.alone_seconds);
+  CHECK(sum.alone);
+  CHECK(sum.all_seconds == doctest::Approx(sum.alone_seconds).epsilon(0.05));
   // a_eq_e = FALSE through host memory and MPI: 2.5e7 splats pass between the two processes, more
   // than a second.
   const ShareEstimate layers = estimate_share(gpus(1e8, 4096, false));
   CHECK(layers.alone);
   CHECK(layers.all_seconds > layers.alone_seconds + 1.0);
-  // GPU to GPU (one node): 0.71-0.77 s on both against 0.60-0.63 s on one measured (2 x H200);
-  // still one.
+  // GPU to GPU (one node): 0.69-0.77 s on both against 0.56-0.64 s on one measured (2 x H200,
+  // 1.2-1.25 times; the model, its second start fitted to both a_eq_e, 1.3); still one.
   ShareWork split = gpus(1e8, 4096, false);
   split.gpu_split = true;
   const ShareEstimate on_gpus = estimate_share(split);
   CHECK(on_gpus.alone);
   CHECK(on_gpus.all_seconds < layers.all_seconds - 1.0);
-  CHECK(on_gpus.all_seconds / on_gpus.alone_seconds == doctest::Approx(1.2).epsilon(0.05));
+  CHECK(on_gpus.all_seconds / on_gpus.alone_seconds == doctest::Approx(1.3).epsilon(0.05));
   // At 1e9 the drawing outweighs the fixed costs: both GPUs, where each GPU holds its share whole
   // (5e8 particles with a view's working memory: 38 GB, within half an 80-GB H100's memory).
   split.particles = 1e9;

@@ -270,6 +270,9 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     report.threads = renderer.threads();
     comm = nullptr;
   }
+  // The settings, the snapshot's headers, the GPU's probe and (under MPI) the processes' agreement
+  // on them: apart from the read, as a process may wait here for the others.
+  clock.done("plan");
 
   // The particles, read once for all the frame's views.
   std::unique_ptr<ParticleSource> source = particle_source(plan, frame, comm, console);

@@ -37,7 +37,14 @@ void RendererDecision::release_gpu(bool draws) {
 }
 
 bool RendererDecision::gpu_possible(std::string* why) {
-  return requested_ == "auto" || (gpu_ && gpu_->device_present(why));
+  if (requested_ == "auto") return true;
+  if (!gpu_) return false;
+  // A process that may not draw has not looked for its GPU yet: a loaded driver will do for now,
+  // and a missing device is an error of its GPU's start (GpuStartup::session()) if it draws.
+  if (!gpu_->held()) return gpu_->device_present(why);
+  if (gpu_driver_loaded()) return true;
+  if (why) *why = "no NVIDIA driver is loaded on this machine";
+  return false;
 }
 
 std::size_t RendererDecision::gpu_memory() {
@@ -94,7 +101,9 @@ void RendererDecision::at_render(std::size_t splats, Console& console, StageCloc
 }
 
 void RendererDecision::wait_for_gpu(Console& console, StageClock& clock) {
-  if (choice_ == RendererChoice::cuda && !gpu_->device_present()) choice_ = RendererChoice::host;
+  // (renderer = cuda without a device is an error: session() says why)
+  if (choice_ == RendererChoice::cuda && requested_ == "auto" && !gpu_->device_present())
+    choice_ = RendererChoice::host;
   if (choice_ != RendererChoice::cuda) return;
   // What of the GPU's start the CPU stages did not hide is a stage of its own.
   try {

@@ -22,23 +22,26 @@ GpuStartup::GpuStartup(int device, bool held) : held_(held) {
   threads_ = omp_get_max_threads();
   if (threads_ > 1) omp_set_num_threads(threads_ - 1);
   worker_ = std::thread([this, device] {
-    std::string why;
-    const bool present = cuda_device_present(&why, device, &memory_);
-    if (!present) {
-      over_ = true;
-      probe_.set_value(why.empty() ? std::string("no usable GPU") : why);
-      return;
-    }
-    probe_.set_value(std::string());
-    {
+    {  // a held start touches no GPU before it is released: other processes' starts would slow
       std::unique_lock<std::mutex> lock(hold_);
       released_.wait(lock, [this] { return !held_; });
       if (!start_) {
         over_ = true;
+        probe_.set_value("the GPU was not started (this process does not draw)");
         session_.set_value(nullptr);
         return;
       }
     }
+    std::string why;
+    const bool present = cuda_device_present(&why, device, &memory_);
+    if (!present) {
+      if (why.empty()) why = "no usable GPU";
+      over_ = true;
+      session_.set_exception(std::make_exception_ptr(std::runtime_error(why)));
+      probe_.set_value(why);
+      return;
+    }
+    probe_.set_value(std::string());
     try {
       auto session = std::make_shared<CudaSession>(0, device);
       over_ = true;
@@ -74,7 +77,13 @@ void GpuStartup::pace_threads() {
   if (threads_ && over_) restore_threads();
 }
 
+bool GpuStartup::held() {
+  std::lock_guard<std::mutex> lock(hold_);
+  return held_;
+}
+
 bool GpuStartup::device_present(std::string* why) {
+  if (held()) throw std::logic_error("a held GPU start is asked for its device before its release");
   const std::string& no_device = probe_result_.get();
   if (!no_device.empty()) restore_threads();
   if (why) *why = no_device;

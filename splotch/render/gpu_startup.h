@@ -31,15 +31,19 @@ class GpuStartup {
  public:
   // Starts the work on a thread of its own, for GPU `device` (an MPI process's rank on its node:
   // one GPU per process, none for those beyond the node's GPUs); the caller's OpenMP threads drop
-  // by one meanwhile. `held`: the search for the device runs, but the session waits for
+  // by one meanwhile. `held`: nothing starts (not even the search for the device) before
   // release(), for a process that may not draw at all (an MPI process whose rank 0 may draw the
-  // frame alone: its GPU's start would slow rank 0's on the same node).
+  // frame alone: two processes looking for their GPUs at once took 0.06-0.08 s each on the
+  // 2 x H200 node, one alone 0.03 s, and rank 0 waits for its own before reading).
   explicit GpuStartup(int device = 0, bool held = false);
   ~GpuStartup();  // waits for it (the CUDA calls cannot be abandoned)
   GpuStartup(const GpuStartup&) = delete;
   GpuStartup& operator=(const GpuStartup&) = delete;
 
-  // Waits until the device is found or not; when not, `why` (when given) says why.
+  // Whether the start is held (not yet released).
+  bool held();
+  // Waits until the device is found or not; when not, `why` (when given) says why. Not while
+  // held (std::logic_error); after release(false): false.
   bool device_present(std::string* why = nullptr);
   // The device's memory, bytes (0: none found, or not known). Waits as device_present().
   std::size_t device_memory();
@@ -47,7 +51,8 @@ class GpuStartup {
   // session() is then an error). Later calls, and calls for a start not held, do nothing.
   void release(bool start = true);
   // Waits for the session (releasing a held start), which stays for later calls (the frames of a
-  // scene); errors of its start are thrown here, at every call. Only when device_present().
+  // scene); errors of its start, a missing device's included (std::runtime_error, saying why),
+  // are thrown here, at every call.
   CudaSession* session();
   // True the first time only: a start that failed is said once in a scene, not once per frame.
   bool first_failure() { return !failure_said_ && (failure_said_ = true); }
