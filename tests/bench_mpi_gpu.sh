@@ -51,10 +51,10 @@ run_mpi() {  # processes, then the arguments of bin/splotch_mpi
   local procs=$1 threads=$((CORES / $1))
   shift
   [ "$threads" -ge 1 ] || threads=1
-  # Each process says when it began (before MPI's start): the launcher's own time is the first of
-  # these less the time mpirun was started.
+  # Each process says when it began (before MPI's start; bash's few milliseconds before it count
+  # in its `started` too): the launcher's own time is the first of these less mpirun's start.
   mpirun -q --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS=$threads -x NCCL_NVLS_ENABLE=0 \
-    -np "$procs" bash -c 'echo "began $(date +%s.%N)"; exec bin/splotch_mpi "$@"' _ "$@"
+    -np "$procs" bash -c 'echo "began ${OMPI_COMM_WORLD_RANK:-0} $(date +%s.%N)"; exec bin/splotch_mpi "$@"' _ "$@"
 }
 
 snapshot_of() {  # size -> the first file's name, written if missing
@@ -86,8 +86,8 @@ for n in $SIZES; do
         run_mpi "$g" tests/bench/bench_gadget.par infile="${snapshot%000}" fidx=0 xres="$RES" renderer=$RENDERER \
           a_eq_e=$a mpi_mode=$mode outfile="$DIR/mpi_gpu_out.tga" ${keys[@]+"${keys[@]}"} >"$log.run"
         echo "wall $(since "$start") s" >>"$log.run"
-        awk -v s="$start" '$1 == "began" {if (!b || $2 < b) b = $2} END {printf "launch %.3f s\n", b - s}' \
-          "$log.run" >>"$log.run"
+        awk -v s="$start" '$1 == "began" {if (!b || $3 < b) b = $3; if ($2 == 0) r = $3}
+          END {printf "launch %.3f s\nrank0_began %.3f s\n", b - s, r - s}' "$log.run" >>"$log.run"
         cat "$log.run" >>"$log"
       done
       rm -f "$log.run"
@@ -106,7 +106,7 @@ for n in $SIZES; do
       # before the first process began, and the end after the picture was written.
       launch=$(awk '$1 == "launch" && $3 == "s" {print $2}' "$log" | median)
       end=$(awk '$1 == "started" && $3 == "s" {s = $2} $1 == "total" && $3 == "s" {t = $2} $1 == "wall" {w = $2}
-        $1 == "launch" {printf "%.3f\n", w - $2 - s - t}' "$log" | median)
+        $1 == "rank0_began" {printf "%.3f\n", w - $2 - s - t}' "$log" | median)
       [ -n "$base_total" ] || { base_total=$total base_wall=$wall; }
       read -r worst share <<<"$(compare_tga "$reference" "$DIR/mpi_gpu_out.tga")"
       awk -v w="$wall" -v t="$total" -v bt="$base_total" -v bw="$base_wall" -v m="$worst" -v d="$share" \
@@ -118,7 +118,8 @@ done
 echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them, the snapshot's files in the page cache;"
 echo " wait: rank 0's total less its stages; wall: the whole mpirun, the processes' start and end included;"
 echo " launch: from mpirun's start to its first process's; started: from rank 0's start to its first stage (MPI's"
-echo " start in it); end: wall less launch, started and total (the processes' end after the picture is written);"
+echo " start in it); end: what is left of the wall after rank 0's start, its started and total (the processes' end"
+echo " after the picture is written; a run that fails leaves its output in the log's .run file);"
 echo " speedup: of the total, wall_sp: of the wall, against the first of GPUS; max_diff, differ: against its picture;"
 echo " mode: mpi_mode, drew: the processes that drew the frame)"
 

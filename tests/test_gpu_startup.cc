@@ -96,4 +96,28 @@ TEST_CASE("gpu startup: a held start touches no GPU until released, then finds i
   CHECK(held.session() == session);
 }
 
+TEST_CASE("gpu startup: the GPUs a process sees, told without CUDA from the driver's list and CUDA_VISIBLE_DEVICES") {
+  CHECK(visible_gpus(4, nullptr) == 4);
+  CHECK(visible_gpus(-1, nullptr) == -1);  // not known
+  CHECK(visible_gpus(4, "0,1") == 2);
+  CHECK(visible_gpus(4, "3") == 1);
+  CHECK(visible_gpus(4, "") == 0);
+  CHECK(visible_gpus(2, "0,1,2,3") == 2);  // CUDA stops at the first index it has not
+  CHECK(visible_gpus(4, "1,-1,2") == 1);
+  CHECK(visible_gpus(4, "1,x") == 1);
+  CHECK(visible_gpus(4, "GPU-8f2c1a,GPU-77b0") == 2);
+  CHECK(visible_gpus(1, "MIG-1a2b,MIG-3c4d") == 1);  // at most the driver's
+  CHECK(visible_gpus(-1, "GPU-8f2c1a,0") == 2);
+  // On this machine: as many as CUDA finds (where the driver lists its GPUs).
+  int cuda = 0;
+  while (cuda_device_present(nullptr, cuda)) ++cuda;
+  const int listed = visible_gpu_count();
+  if (cuda == 0) {
+    CHECK(listed <= 0);
+    MESSAGE("GPU part skipped: no GPU");
+  } else {
+    CHECK((listed == cuda || listed == -1));
+  }
+}
+
 }  // namespace splotch

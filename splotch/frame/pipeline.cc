@@ -270,9 +270,6 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
     report.threads = renderer.threads();
     comm = nullptr;
   }
-  // The settings, the snapshot's headers, the GPU's probe and (under MPI) the processes' agreement
-  // on them: apart from the read, as a process may wait here for the others.
-  clock.done("plan");
 
   // The particles, read once for all the frame's views.
   std::unique_ptr<ParticleSource> source = particle_source(plan, frame, comm, console);
@@ -281,6 +278,10 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   if (comm)
     comm->prepare_reduction((s.render.a_eq_e ? 3 : 6) * std::size_t(s.camera.xres) * std::size_t(s.camera.yres),
                             !s.render.a_eq_e);
+  // The settings, the snapshot's headers, the wait for the search for the GPU and (under MPI) the
+  // processes' agreement and shared memory: apart from the read, as a process may wait here for
+  // the others.
+  clock.done("plan");
   // Frames dealt out: the node's processes read one after the other, each with all their threads.
   // The turn passes once the particles are read: the copy to the GPU that follows is short, and the
   // GPU's start may still hold it up.

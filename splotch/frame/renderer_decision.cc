@@ -39,11 +39,20 @@ void RendererDecision::release_gpu(bool draws) {
 bool RendererDecision::gpu_possible(std::string* why) {
   if (requested_ == "auto") return true;
   if (!gpu_) return false;
-  // A process that may not draw has not looked for its GPU yet: a loaded driver will do for now,
-  // and a missing device is an error of its GPU's start (GpuStartup::session()) if it draws.
+  // A process that may not draw has not looked for its GPU yet: the driver's list of GPUs tells
+  // whether it has one of its own (more processes than GPUs); what only CUDA can tell is an error
+  // of its GPU's start (GpuStartup::session()) if it draws.
   if (!gpu_->held()) return gpu_->device_present(why);
-  if (gpu_driver_loaded()) return true;
-  if (why) *why = "no NVIDIA driver is loaded on this machine";
+  if (!gpu_driver_loaded()) {
+    if (why) *why = "no NVIDIA driver is loaded on this machine";
+    return false;
+  }
+  const int visible = visible_gpu_count();
+  if (visible < 0 || frame_.device < visible) return true;
+  if (why)
+    *why = visible == 0 ? std::string("no CUDA device (CUDA_VISIBLE_DEVICES names none)")
+                        : "no GPU of its own (GPU " + std::to_string(frame_.device) +
+                              " wanted, one per MPI process of a node; " + std::to_string(visible) + " visible)";
   return false;
 }
 

@@ -25,8 +25,9 @@ class StageClock {
   }
   // The time since the last stage ended counts in none (a wait for the other processes).
   void untimed() { clock_.lap(); }
-  // A load starts: the time since the last stage ended (the memory check before it; a frame's
-  // settings and headers are its `plan` stage), which counts as reading.
+  // A load starts: the time since the last stage ended (the memory check before it, and a scene's
+  // or the server's own steps; a single frame's settings and headers are its `plan` stage), which
+  // counts as reading.
   double load_starts() { return clock_.lap(); }
   // The stages of a snapshot's load, as it timed them, the first with `before` added (an
   // interpolated frame's two loads add up).

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace splotch {
@@ -16,6 +18,36 @@ bool gpu_driver_loaded() {
   for (const char* path : {"/proc/driver/nvidia/gpus", "/dev/nvidia0", "/dev/nvidiactl", "/dev/dxg"})
     if (std::filesystem::exists(path, error)) return true;
   return false;
+}
+
+int visible_gpus(int driver_gpus, const char* cuda_visible_devices) {
+  if (!cuda_visible_devices) return driver_gpus;
+  const std::string list = cuda_visible_devices;
+  int seen = 0;
+  for (std::size_t at = 0; at < list.size();) {
+    std::size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    const std::string entry = list.substr(at, end - at);
+    const bool uuid = entry.rfind("GPU-", 0) == 0 || entry.rfind("MIG-", 0) == 0;
+    const bool index = !entry.empty() && entry.find_first_not_of("0123456789") == std::string::npos &&
+                       entry.size() < 6 && (driver_gpus < 0 || std::stoi(entry) < driver_gpus);
+    if (!uuid && !index) break;  // CUDA stops at the first entry it cannot use
+    ++seen;
+    at = end + 1;
+  }
+  return driver_gpus < 0 ? seen : std::min(seen, driver_gpus);
+}
+
+int visible_gpu_count() {
+  std::error_code error;
+  // A GPU split into MIG instances shows as several devices: not told from here.
+  for (const auto& gpu : std::filesystem::directory_iterator("/proc/driver/nvidia/capabilities", error))
+    if (std::filesystem::exists(gpu.path() / "mig" / "gi1", error)) return -1;
+  int gpus = 0;
+  for (auto it = std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error))
+    ++gpus;
+  return visible_gpus(gpus > 0 ? gpus : -1, std::getenv("CUDA_VISIBLE_DEVICES"));
 }
 
 GpuStartup::GpuStartup(int device, bool held) : held_(held) {

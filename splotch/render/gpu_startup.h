@@ -27,14 +27,23 @@ namespace splotch {
 // starting the search for a device.
 bool gpu_driver_loaded();
 
+// How many GPUs a process sees, without a CUDA call: of `driver_gpus` (the driver's, -1 where not
+// known), those CUDA_VISIBLE_DEVICES names (nullptr: not set) up to the first it cannot be (an
+// index beyond them, or not an index, a GPU- or MIG- UUID); -1 where it cannot be told.
+int visible_gpus(int driver_gpus, const char* cuda_visible_devices);
+// The same for this process: the driver's GPUs as /proc/driver/nvidia/gpus lists them (-1 where
+// it does not, or where the GPUs are split into MIG instances) and its CUDA_VISIBLE_DEVICES.
+int visible_gpu_count();
+
 class GpuStartup {
  public:
   // Starts the work on a thread of its own, for GPU `device` (an MPI process's rank on its node:
   // one GPU per process, none for those beyond the node's GPUs); the caller's OpenMP threads drop
-  // by one meanwhile. `held`: nothing starts (not even the search for the device) before
+  // by one meanwhile. `held`: no CUDA call (not even the search for the device) before
   // release(), for a process that may not draw at all (an MPI process whose rank 0 may draw the
   // frame alone: two processes looking for their GPUs at once took 0.06-0.08 s each on the
-  // 2 x H200 node, one alone 0.03 s, and rank 0 waits for its own before reading).
+  // 2 x H200 node, one alone 0.03 s, and rank 0 waits for its own before reading). A start given
+  // up (release(false)) stays so.
   explicit GpuStartup(int device = 0, bool held = false);
   ~GpuStartup();  // waits for it (the CUDA calls cannot be abandoned)
   GpuStartup(const GpuStartup&) = delete;

@@ -155,10 +155,11 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   if (!warnings.empty()) out.headers.push_back({"X-Splotch-Warnings", warnings});
   if (!notes.empty()) out.headers.push_back({"X-Splotch-Notes", notes});
 
-  // A movie's frame costs what this picture did but the snapshot's read (the first picture's).
+  // A movie's frame costs what this picture did but the snapshot's read and the plan (the first
+  // picture's, with the wait for the search for the GPU).
   double seconds = report.total_seconds;
   for (const auto& [name, stage_seconds] : report.stages)
-    if (name == "read") seconds -= stage_seconds;
+    if (name == "read" || name == "plan") seconds -= stage_seconds;
   const PictureCost cost{std::max(seconds, 0.0), double(out.body.size()), report.width, report.height};
   std::lock_guard<std::mutex> lock(mutex_);
   if (!job.reduced) {
