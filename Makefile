@@ -70,7 +70,7 @@ CUDA_OBJ   :=
 endif
 LIB_OBJ  := $(LIB_SRC:%.cc=build/obj/%.o) $(CUDA_OBJ)
 
-# MPI (DESIGN.md section 6): bin/splotch_mpi is built with mpicxx (OpenMPI: Debian's
+# MPI (docs/design.md section 6): bin/splotch_mpi is built with mpicxx (OpenMPI: Debian's
 # libopenmpi-dev and openmpi-bin) whenever mpicxx is found, into build/mpi; `make MPI=1` makes
 # bin/splotch that build, and `make deps MPI=1` installs OpenMPI. The default bin/splotch needs
 # no MPI (splotch/mpi/no_mpi.cc stands in).

@@ -1,4 +1,4 @@
-// The GPU renderer (DESIGN.md section 5), as plain C++ so that g++ code can call it; the CUDA
+// The GPU renderer (docs/design.md section 5), as plain C++ so that g++ code can call it; the CUDA
 // code stays in .cu files. Built when the Makefile finds nvcc (CUDA=0 leaves it out: then
 // cuda_device_present() says so and render_cuda() is never called).
 //

@@ -1,6 +1,6 @@
 // Device and pinned host memory that free themselves. Allocation failures other than running out
 // of memory throw through CUDA_CHECK; running out is reported to the caller (try_allocate), which
-// can shrink its chunk and try again (DESIGN.md section 5: out-of-memory means smaller chunks).
+// can shrink its chunk and try again (docs/design.md section 5: out-of-memory means smaller chunks).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
 // Images as the pipeline holds them. Pixel (x, y) has x counted from the left and y from the top
-// row of the written picture (DESIGN.md section 4); rows are stored top first, three interleaved
+// row of the written picture (docs/design.md section 4); rows are stored top first, three interleaved
 // channels per pixel. The float image carries the rendered values (any range); the 8-bit image is
 // what the writers encode.
 #pragma once

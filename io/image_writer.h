@@ -4,7 +4,7 @@
 // `jpeg_quality` 1 to 100) for pictures to share.
 //
 // A failed write never leaves a partial picture: the bytes go to a temporary file next to the
-// target (DESIGN.md section 2), which is renamed over the target only once it is complete; where
+// target (docs/design.md section 2), which is renamed over the target only once it is complete; where
 // main() handles SIGINT and SIGTERM (io/interrupt_cleanup.h), they remove it too.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Colour palettes: the map from a normalised colour value in [0, 1] to RGB that the colour stage
-// applies to every particle of a non-vector type (DESIGN.md sections 3 and 4).
+// applies to every particle of a non-vector type (docs/design.md sections 3 and 4).
 //
 // A palette of n entries puts entry i at position i / (n - 1) and interpolates linearly between
 // neighbours; a single entry is that colour everywhere. Palette::read() loads the original

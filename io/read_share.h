@@ -1,4 +1,4 @@
-// Which part of a snapshot one process of an MPI run reads (DESIGN.md section 6). Where the
+// Which part of a snapshot one process of an MPI run reads (docs/design.md section 6). Where the
 // snapshot has at least as many files as there are parts, and they are of sizes that share out
 // about evenly, whole files: the files in order, split where the particles to read (of all render
 // types together) are shared out evenly. Otherwise, of

@@ -1,4 +1,4 @@
-// What a snapshot holds, read from the file itself, for --info (DESIGN.md section 2): format,
+// What a snapshot holds, read from the file itself, for --info (docs/design.md section 2): format,
 // byte order, precision, header values, and per particle type the count and each field with its
 // type and min/median/max. Each format knows its own layout, so each prints its own.
 #pragma once

@@ -1,4 +1,4 @@
-// ParamFile: the parameter file of the original Splotch (DESIGN.md section 3) plus `key=value`
+// ParamFile: the parameter file of the original Splotch (docs/design.md section 3) plus `key=value`
 // overrides from the command line.
 //
 // Every look-up records the value it returned and whether that value was a default, so that the

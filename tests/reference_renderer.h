@@ -1,4 +1,4 @@
-// The slow, obvious renderer: DESIGN.md section 4 "Render" transcribed literally, one splat and
+// The slow, obvious renderer: docs/design.md section 4 "Render" transcribed literally, one splat and
 // one pixel at a time, weights in double precision, no tiles, no separable weights, no fast exp.
 // The host renderer (and later the GPU renderers) are tested against it.
 #pragma once

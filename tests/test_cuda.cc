@@ -1,4 +1,4 @@
-// The GPU renderers against the host renderer (DESIGN.md section 5: within 1e-4 of the image
+// The GPU renderers against the host renderer (docs/design.md section 5: within 1e-4 of the image
 // maximum), each case for both algorithms, both a_eq_e values and each way of writing Btiles.
 // Where no GPU is present the cases marked so are skipped (tests/gpu_skip.h): they run for real on
 // a machine with one.

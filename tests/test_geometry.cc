@@ -1,4 +1,4 @@
-// The geometry stage on hand-computed cases (DESIGN.md section 4, "Geometry").
+// The geometry stage on hand-computed cases (docs/design.md section 4, "Geometry").
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -37,7 +37,7 @@ Image reference(const SplatArrays& s, bool a_eq_e, int w, int h, float gray = 0.
   return image;
 }
 
-// Inside the footprint of DESIGN.md section 4 (R = 0.75 r, disc per column)?
+// Inside the footprint of docs/design.md section 4 (R = 0.75 r, disc per column)?
 bool in_footprint(int x, int y, float X, float Y, float r) {
   const float R = 0.75f * r;
   if (x < int(X - R + 1.0f) || x >= int(X + R + 1.0f)) return false;
@@ -57,7 +57,7 @@ void check_matches_reference(const SplatArrays& s, int w, int h) {
 
 }  // namespace
 
-TEST_CASE("splat maths: the constants are DESIGN.md's, rounded once to float") {
+TEST_CASE("splat maths: the constants are docs/design.md's, rounded once to float") {
   CHECK(splotch::h2sigma == float(exact_h2sigma));
   CHECK(footprint_radius(4.0f) == 3.0f);
   CHECK(beyond_boundary(32.0f / 0.75f + 0.01f, 32));
@@ -77,7 +77,7 @@ TEST_CASE("splat maths: the constants are DESIGN.md's, rounded once to float") {
   CHECK(absorption_colour(0.0f, 0.0f) == 0.0f);
 }
 
-TEST_CASE("render_host: one particle is the analytic Gaussian of DESIGN.md section 4") {
+TEST_CASE("render_host: one particle is the analytic Gaussian of docs/design.md section 4") {
   const float X = 37.3f, Y = 52.8f, r = 21.7f, e[3] = {0.8f, 0.3f, 0.05f};
   SplatArrays s;
   s.add(X, Y, r, e[0], e[1], e[2]);

@@ -1,4 +1,4 @@
-// bin/splotch_mpi under mpirun (DESIGN.md section 6): 1 to 4 processes give the single process's
+// bin/splotch_mpi under mpirun (docs/design.md section 6): 1 to 4 processes give the single process's
 // picture (within float rounding: the image sums are added in another order) for raw, Gadget
 // (two files), HDF5 (two files) and Tipsy input; what they cannot do yet is one error; an error
 // on one process ends the job with one message from rank 0. Skipped, with a message, where

@@ -1,4 +1,4 @@
-// The normalize stage on hand-computed cases (DESIGN.md section 4, "Normalize").
+// The normalize stage on hand-computed cases (docs/design.md section 4, "Normalize").
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// ParamFile and the shared value parsers: the Splotch parameter-file syntax (DESIGN.md section 3),
+// ParamFile and the shared value parsers: the Splotch parameter-file syntax (docs/design.md section 3),
 // typed look-ups and their error messages, command-line overrides, and the bookkeeping behind
 // the unused-key warning and <image>.used.par.
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // read_raw: the raw float32 layouts of the original Splotch (simtype 0 "table", 1 "blocks"),
 // written byte for byte to a temporary directory in either byte order and read back. Values
-// must round-trip exactly; the reading defaults and the errors follow DESIGN.md section 4.
+// must round-trip exactly; the reading defaults and the errors follow docs/design.md section 3 ("Reading defaults").
 #include <doctest/doctest.h>
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Settings: parameter files (built as text, named "t.par") turned into the stages' options.
-// Checks the documented defaults of DESIGN.md section 3, the output name of section 4, and that
+// Checks the documented defaults of docs/design.md section 3, the output name of section 4, and that
 // every invalid value is rejected with a message naming the key and, where the key was given,
 // the file and line.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// The command line of bin/splotch (DESIGN.md section 2):
+// The command line of bin/splotch (docs/design.md section 2):
 //   splotch [--quiet] FILE.par [key=value ...]
 //   splotch --info FILE.par [key=value ...]
 //   splotch --serve FILE.par [--port N] [--host ADDR] [key=value ...]

@@ -1,4 +1,4 @@
-// --info: what a snapshot holds, read from the file itself (DESIGN.md section 2). A user's first
+// --info: what a snapshot holds, read from the file itself (docs/design.md section 2). A user's first
 // command on an unknown file. This takes the parameters (or the bare snapshot file) to the
 // snapshot request; each format's own printing is io's (io/snapshot_contents.h).
 #pragma once

@@ -1,4 +1,4 @@
-// How the images of a frame's processes become its picture (DESIGN.md section 6), behind one
+// How the images of a frame's processes become its picture (docs/design.md section 6), behind one
 // interface: one process keeps its image; with a_eq_e the processes' images are summed on rank 0;
 // with a_eq_e = FALSE each process draws one range of the draw order as a layer (its colour over
 // black and its transmittance), and rank 0 composites the layers in process order.

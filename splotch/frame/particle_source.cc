@@ -382,7 +382,7 @@ void check_data_parallel(const Settings& s, int processes) {
     }
 }
 
-// Data-parallel (DESIGN.md section 6): this process reads and draws its share of every render
+// Data-parallel (docs/design.md section 6): this process reads and draws its share of every render
 // type. The headers are read by rank 0 for all, as for the read (splotch/load/snapshot_load.cc),
 // so the count is taken now, by every process together.
 class ShareSource : public ParticleSource {

@@ -1,4 +1,4 @@
-// The pipeline of one frame (DESIGN.md section 1):
+// The pipeline of one frame (docs/design.md section 1):
 //   read -> normalize -> geometry -> colour -> sort -> render -> post-process -> write,
 // timed stage by stage. Each stage's options come from Settings; the stages know nothing of the
 // parameter file.

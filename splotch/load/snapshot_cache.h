@@ -1,4 +1,4 @@
-// What a scene keeps from frame to frame (DESIGN.md section 3, scene files): the snapshot of the
+// What a scene keeps from frame to frame (docs/design.md section 3, scene files): the snapshot of the
 // frame before, ready for any camera (both snapshots of a frame interpolated between two), and the
 // snapshot of a later frame read in the background while the current frame renders. A snapshot is known by its
 // signature: the keys and values that chose and read it, and those of its normalisation; frames with the same signature

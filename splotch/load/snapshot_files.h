@@ -1,4 +1,4 @@
-// Which files make up a snapshot (DESIGN.md section 3 and 4): `infile` as an existing path, or
+// Which files make up a snapshot (docs/design.md section 3 and 4): `infile` as an existing path, or
 // [datadir/][snapdir+NNN/]infile+NNN with NNN the 3-digit `fidx` (tried first when `fidx` is
 // given); a relative path from the working directory, else from the parameter file's directory;
 // `numfiles` files as <name>.0, <name>.1, ... when it exceeds 1. Without `numfiles`, the count

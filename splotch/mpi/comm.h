@@ -1,4 +1,4 @@
-// The processes of an MPI run, as the pipeline needs them (DESIGN.md section 6): which one this
+// The processes of an MPI run, as the pipeline needs them (docs/design.md section 6): which one this
 // is, agreement on failures, and the few reductions of the data-parallel mode. A build without
 // MPI (the default; splotch/mpi/no_mpi.cc) has one process and no MPI library at all; `make MPI=1`
 // links splotch/mpi/mpi_comm.cc.

@@ -1,4 +1,4 @@
-// a_eq_e = FALSE over several MPI processes (DESIGN.md section 6). Compositing depends on the
+// a_eq_e = FALSE over several MPI processes (docs/design.md section 6). Compositing depends on the
 // order in which splats are drawn, and a process's share of the snapshot holds splats from the
 // whole of that order. So the splats are passed between the processes until each holds one
 // contiguous range of the draw order, rank 0 the range drawn first, in the order one process

@@ -1,4 +1,4 @@
-// The host/GPU split of a GPU render (DESIGN.md section 5): with a_eq_e the splats whose footprint
+// The host/GPU split of a GPU render (docs/design.md section 5): with a_eq_e the splats whose footprint
 // would not fit a Btile (beyond_boundary(), splotch/splat/splat_maths.h) are drawn by the host
 // renderer on CPU threads, straight into the image, while the GPU draws the rest; the GPU's image
 // is added at the end. With a_eq_e = FALSE every splat goes to the GPU (compositing needs each

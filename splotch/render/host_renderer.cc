@@ -234,7 +234,7 @@ inline void fill_row_weights(const ClippedSplat& c, const TileBuffer& b, float* 
   }
 }
 
-// For each column of the splat: the rows inside its disc (DESIGN.md section 4: those within
+// For each column of the splat: the rows inside its disc (docs/design.md section 4: those within
 // sqrt(R^2 - (x - X)^2) of Y, computed in image coordinates exactly as the original does) and the
 // column's weight. Eight columns at a time, with no scalar remainder: the arrays have room for a
 // last partial group, whose extra entries nobody reads.

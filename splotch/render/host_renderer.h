@@ -1,4 +1,4 @@
-// The host renderer (DESIGN.md section 4, "Render"): every splat adds a Gaussian
+// The host renderer (docs/design.md section 4, "Render"): every splat adds a Gaussian
 //   w(x, y) = exp(-((x - X)^2 + (y - Y)^2) / sigma^2),  sigma = 0.5 pi^(-1/6) r,
 // over its footprint (R = 0.75 r; for each column x, the rows within sqrt(R^2 - (x - X)^2) of Y).
 //   a_eq_e:  S += w e per channel (order-independent; 1 - exp(-S) comes in post-processing).

@@ -1,4 +1,4 @@
-// Scene files (DESIGN.md section 3, `scene_file`): many frames from one parameter file. The first
+// Scene files (docs/design.md section 3, `scene_file`): many frames from one parameter file. The first
 // line names parameters; every further line is a frame whose values override them (any
 // parameter: camera keys, fidx, brightness0, outfile, ...). The original's legacy form has no
 // header: ten numbers per line, camera xyz, lookat xyz, sky xyz and fidx. Blank lines and '#'
@@ -13,7 +13,7 @@
 namespace splotch {
 
 struct SceneFrame {
-  int number = 0;                                           // its image is named with it (DESIGN.md section 4)
+  int number = 0;                                           // its image is named with it (docs/design.md section 4)
   std::vector<std::pair<std::string, std::string>> values;  // key, value as written
   std::string origin;                                       // "scene.txt:7", for messages
 };

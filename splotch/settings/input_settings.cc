@@ -1,5 +1,5 @@
 // The input half of the settings: which snapshot, in which format, and what to read of each type
-// (DESIGN.md section 3, input keys). Reading them may open a snapshot's first file (its header
+// (docs/design.md section 3, input keys). Reading them may open a snapshot's first file (its header
 // counts the files, its markers the byte order), but reads no particle.
 #include <dirent.h>
 

@@ -1,6 +1,6 @@
 // Settings: the parameter file turned into the plain option structs of the stages. This (with
-// splotch/settings/input_settings.cc for the input keys) is the one place that knows the keys of DESIGN.md
-// section 3, their defaults and their valid values, so
+// splotch/settings/input_settings.cc for the input keys) is the one place that knows the keys of
+// docs/design.md section 3, their defaults and their valid values, so
 // every key is read (and checked) before the first particle is: a typo in the camera fails at
 // once, not after a long read.
 #pragma once
@@ -80,7 +80,7 @@ std::vector<TypeNormalization> normalizations(const Settings& s);
 
 // What reading the settings needs to know besides the keys.
 struct SettingsFor {
-  int frame = 0;               // numbers the image (DESIGN.md section 4, "Output name")
+  int frame = 0;               // numbers the image (docs/design.md section 4, "Output name")
   bool in_scene = false;       // a frame of a scene file (its number goes into the image's name)
   bool gpu_available = false;  // decides renderer = auto
   std::string no_gpu_reason;   // why there is none, for the error of renderer = cuda

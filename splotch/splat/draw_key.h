@@ -1,4 +1,4 @@
-// The draw order of a_eq_e = FALSE (DESIGN.md section 4, "Sort"): which value orders the splats,
+// The draw order of a_eq_e = FALSE (docs/design.md section 4, "Order"): which value orders the splats,
 // and the key that orders them, written once for the host's sort stage (splotch/stages/sort.h)
 // and the GPU's geometry (cuda/device_particles.h).
 #pragma once

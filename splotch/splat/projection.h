@@ -1,4 +1,4 @@
-// The projection of one particle (DESIGN.md section 4, "Geometry") in the form both the host's
+// The projection of one particle (docs/design.md section 4, "Geometry") in the form both the host's
 // geometry stage and the GPU's (cuda/device_particles.h) use: the constants worked out once per
 // view, in single precision, and the per-particle arithmetic written once for host and device.
 // The host's own loop is the SIMD form of project_particle() (splotch/stages/geometry.cc, eight

@@ -1,4 +1,4 @@
-// The arithmetic of a splat (DESIGN.md section 4, "Render") that the host renderer and the GPU
+// The arithmetic of a splat (docs/design.md section 4, "Render") that the host renderer and the GPU
 // renderers must do alike, to the bit: the same pixels covered, the same sigma, the same colour
 // pulled towards. Compiled by g++ and by nvcc (for host and device), so each rule is written once.
 // What is deliberately not here: the weight's exponential (the host's fast_exp of two factors, the

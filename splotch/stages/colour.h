@@ -1,4 +1,4 @@
-// Colour stage (DESIGN.md section 4): the emission of each splat. Types with scalar colours look
+// Colour stage (docs/design.md section 4): the emission of each splat. Types with scalar colours look
 // their normalised value up in the type's palette; vector types use (c0, c1, c2) as they are.
 // Then e *= I * brightness. The intensity and type arrays are released afterwards: e carries
 // what they said.

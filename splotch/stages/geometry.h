@@ -1,4 +1,4 @@
-// Geometry stage (DESIGN.md section 4): world positions -> pixel coordinates, smoothing lengths
+// Geometry stage (docs/design.md section 4): world positions -> pixel coordinates, smoothing lengths
 // -> pixel radii, and the "classic" kernel normalisation of the intensity.
 //
 // Camera frame: z = normalize(center - lookat) (the camera looks along -z), x = normalize(sky x z),

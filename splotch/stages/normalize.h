@@ -1,4 +1,4 @@
-// Normalize stage (DESIGN.md section 4): per particle type, colour values and intensities are
+// Normalize stage (docs/design.md section 4): per particle type, colour values and intensities are
 // optionally taken to log10 (non-positive values become -38 and do not count in the range) or
 // asinh, then mapped from their range [min, max] onto [0, 1]:
 //     v -> (clamp(v, min, max) - min) / (max - min),   v -> 1 when max == min.

@@ -1,4 +1,4 @@
-// Post-processing (DESIGN.md section 4), in the original's order:
+// Post-processing (docs/design.md section 4), in the original's order:
 //   1. a_eq_e only: pixel = 1 - exp(-S) per channel (the a_eq_e=FALSE image is already final);
 //   2. pixel = contrast * pixel^gamma + brightness, only when that is not the identity;
 //   3. the colour bar, when asked for: drawn last, so that it shows the palette's own colours

@@ -1,4 +1,4 @@
-// Sort stage (DESIGN.md section 4): with a_eq_e = FALSE particles are composited in order, so the
+// Sort stage (docs/design.md section 4): with a_eq_e = FALSE particles are composited in order, so the
 // order is part of the picture. Each splat gets a draw key; splats are drawn in ascending key
 // order: sort_type 1 ascending z' (farthest first), 2 descending red emission, 3 ascending red
 // emission, 4 descending radius, 0 file order.
