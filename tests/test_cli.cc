@@ -156,6 +156,14 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
                      s.image);
   }
   SUBCASE("missing snapshot") { check_user_error(s.run("infile=" + s.dir.file("gone.bin")), "gone.bin", s.image); }
+  SUBCASE("renderer = cuda where the GPU named is not there") {
+    // Told at the plan without a driver; with one, the driver's list trusts the name and the GPU's
+    // start fails after the read: the same error line either way, no internal error.
+    const CommandResult r = run_command("CUDA_VISIBLE_DEVICES=GPU-00000000-0000-0000-0000-000000000000 " +
+                                        splotch_binary + " " + s.par + " renderer=cuda");
+    check_user_error(r, "renderer = cuda, but ", s.image);
+    CHECK(r.err.find("; use renderer = host or auto") != std::string::npos);
+  }
   SUBCASE("a directory as snapshot") {
     check_user_error(s.run("infile=" + s.dir.path()), "infile = " + s.dir.path() + " names a directory, not a file",
                      s.image);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "params/user_error.h"
 #include "splotch/frame/gpu_split.h"
 #include "splotch/mpi/comm.h"
 #include "splotch/render/gpu_particles.h"
@@ -14,7 +15,10 @@
 namespace splotch {
 
 RendererDecision::RendererDecision(ParamFile& params, const FrameOptions& frame, std::optional<GpuStartup>& gpu)
-    : requested_(params.get<std::string>("renderer", "auto")), gpu_(gpu), frame_(frame) {
+    : requested_(params.get<std::string>("renderer", "auto")),
+      origin_(params.origin("renderer")),
+      gpu_(gpu),
+      frame_(frame) {
   // An MPI process whose rank 0 may draw the frame alone starts its GPU's session only once it
   // knows it draws (release_gpu).
   const bool may_not_draw = frame.share_by_model && frame.comm && frame.comm->size() > 1 && !frame.comm->root();
@@ -39,16 +43,17 @@ void RendererDecision::release_gpu(bool draws) {
 bool RendererDecision::gpu_possible(std::string* why) {
   if (requested_ == "auto") return true;
   if (!gpu_) return false;
-  // A process that may not draw has not looked for its GPU yet: the driver's list of GPUs tells
-  // whether it has one of its own (more processes than GPUs); what only CUDA can tell is an error
-  // of its GPU's start (GpuStartup::session()) if it draws.
-  if (!gpu_->held()) return gpu_->device_present(why);
+  // The driver's list of GPUs tells whether this process has one of its own (more processes than
+  // GPUs), so the search for the device need not be waited for (a process that may not draw has
+  // not even begun it). Without a driver, or where the list cannot tell, the search says why not.
+  if (!gpu_->held() && (gpu_->over() || !gpu_driver_loaded())) return gpu_->device_present(why);
   if (!gpu_driver_loaded()) {
     if (why) *why = "no NVIDIA driver is loaded on this machine";
     return false;
   }
   const int visible = visible_gpu_count();
-  if (visible < 0 || frame_.device < visible) return true;
+  if (frame_.device < visible) return true;
+  if (visible < 0) return gpu_->held() || gpu_->device_present(why);
   if (why)
     *why = visible == 0 ? std::string("no CUDA device (CUDA_VISIBLE_DEVICES names none)")
                         : "no GPU of its own (GPU " + std::to_string(frame_.device) +
@@ -118,7 +123,9 @@ void RendererDecision::wait_for_gpu(Console& console, StageClock& clock) {
   try {
     session_ = gpu_->session();
   } catch (const std::runtime_error& e) {
-    if (requested_ != "auto") throw;
+    if (requested_ != "auto")
+      throw UserError(origin_ + ": renderer = cuda, but the GPU could not be started (" + e.what() +
+                      "); use renderer = host or auto");
     if (gpu_->first_failure())
       console.warning(std::string("the GPU could not be started (") + e.what() + "): rendering on the host");
     choice_ = RendererChoice::host;

@@ -45,7 +45,9 @@ class RendererDecision {
   // share_by_model): its GPU's session, held until then, starts or never does.
   void release_gpu(bool draws);
   // For the settings: whether a GPU may be used (auto: assumed until the render shows otherwise),
-  // and when not, why.
+  // and when not, why. renderer = cuda waits for the search for the device only where the
+  // driver's list of GPUs cannot tell (the search took 0.03-0.4 s, before the read); what only
+  // CUDA can tell is then the GPU's start's error, a UserError as this one's.
   bool gpu_possible(std::string* why);
   // The memory of this process's GPU, bytes (0: none, or not known). Before renderer = auto has
   // started it, asking loads the CUDA driver on the caller's thread (0.1 s or more).
@@ -84,6 +86,7 @@ class RendererDecision {
   void report_gpu(const CudaOptions& cuda, const CudaReport& gpu, RunReport& report, Console& console) const;
 
   std::string requested_;
+  std::string origin_;  // of the key renderer, for renderer = cuda's errors
   std::optional<GpuStartup>& gpu_;
   const FrameOptions& frame_;
   int threads_ = 1;
