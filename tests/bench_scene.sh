@@ -59,7 +59,7 @@ for n in $SIZES; do
   printf "%-9s %9s %9s %-8s %7s %-28s %9s %9.3f %9s %s\n" orbit "$n" "${RES}x$RES" "$RENDERER" 1 "single frame" "$single" \
     "$single" 1.00x -
   whole=$(timed tests/bench/bench.par infile="$raw" outfile="$DIR/scene_orbit.tga" scene_file="$orbit")
-  reads=$(sed -n 's/.*; \([0-9]*\) snapshot reads.*/\1/p' "$DIR/scene.log")
+  reads=$(sed -n 's/.*; \([0-9]*\) snapshot reads\{0,1\}.*/\1/p' "$DIR/scene.log")
   awk -v n="$n" -v r="${RES}x$RES" -v re="$RENDERER" -v f="$FRAMES" -v w="$whole" -v s="$single" -v rd="$reads" \
     'BEGIN {printf "%-9s %9s %9s %-8s %7s %-28s %9s %9.3f %8.2fx %s\n", "orbit", n, r, re, f, "one snapshot", w, w / f, s / (w / f), rd}'
 

@@ -156,6 +156,15 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
                      s.image);
   }
   SUBCASE("missing snapshot") { check_user_error(s.run("infile=" + s.dir.file("gone.bin")), "gone.bin", s.image); }
+  SUBCASE("renderer = cuda in a scene where the process sees no GPU: one error before the first frame") {
+    const std::string scene = s.dir.write("three.txt", "camera_x\n40\n50\n60\n");
+    const CommandResult r =
+        run_command("CUDA_VISIBLE_DEVICES= " + splotch_binary + " " + s.par + " renderer=cuda scene_file=" + scene);
+    check_user_error(r, "renderer = cuda, but no ", s.image);
+    CHECK(r.err.find("; use renderer = host or auto") != std::string::npos);
+    CHECK(r.out.find("frame 1 of 3") == std::string::npos);
+    CHECK(!file_exists(s.dir.file("image0000.tga")));
+  }
   SUBCASE("renderer = cuda where the GPU named is not there") {
     // Told at the plan without a driver; with one, the driver's list trusts the name and the GPU's
     // start fails after the read: the same error line either way, no internal error.
@@ -519,7 +528,7 @@ TEST_CASE("bin/splotch: a scene file renders each frame as a single run would; l
   CHECK(r.out.find("frame 3 of 3 (" + scene + ":5)") != std::string::npos);
   CHECK(r.out.find("scene: 3 frames: 3 rendered, 0 skipped (resume), 0 failed") != std::string::npos);
   // The snapshot is read once: the input keys do not change between the frames.
-  CHECK(r.out.find("; 1 snapshot reads, 0 of them while a frame rendered;") != std::string::npos);
+  CHECK(r.out.find("; 1 snapshot read, 0 of them while a frame rendered;") != std::string::npos);
   // Where the scene's time went: each stage summed over the frames.
   CHECK(r.out.find("  stages over 3 frames: plan ") != std::string::npos);
   CHECK(r.out.find(" render ") != std::string::npos);

@@ -43,22 +43,17 @@ void RendererDecision::release_gpu(bool draws) {
 bool RendererDecision::gpu_possible(std::string* why) {
   if (requested_ == "auto") return true;
   if (!gpu_) return false;
-  // The driver's list of GPUs tells whether this process has one of its own (more processes than
-  // GPUs), so the search for the device need not be waited for (a process that may not draw has
-  // not even begun it). Without a driver, or where the list cannot tell, the search says why not.
-  if (!gpu_->held() && (gpu_->over() || !gpu_driver_loaded())) return gpu_->device_present(why);
-  if (!gpu_driver_loaded()) {
-    if (why) *why = "no NVIDIA driver is loaded on this machine";
+  if (gpu_->over() && !gpu_->held()) return gpu_->device_present(why);
+  // The driver and its list of GPUs tell whether this process has one of its own (more processes
+  // than GPUs), so the search for the device need not be waited for (a process that may not draw
+  // has not even begun it); where the list cannot tell (MIG instances), the search says.
+  bool known = false;
+  const std::string missing = gpu_missing_by_list(frame_.device, &known);
+  if (!missing.empty()) {
+    if (why) *why = missing;
     return false;
   }
-  const int visible = visible_gpu_count();
-  if (frame_.device < visible) return true;
-  if (visible < 0) return gpu_->held() || gpu_->device_present(why);
-  if (why)
-    *why = visible == 0 ? std::string("no CUDA device (CUDA_VISIBLE_DEVICES names none)")
-                        : "no GPU of its own (GPU " + std::to_string(frame_.device) +
-                              " wanted, one per MPI process of a node; " + std::to_string(visible) + " visible)";
-  return false;
+  return known || gpu_->held() || gpu_->device_present(why);
 }
 
 std::size_t RendererDecision::gpu_memory() {

@@ -50,6 +50,17 @@ int visible_gpu_count() {
   return visible_gpus(gpus > 0 ? gpus : -1, std::getenv("CUDA_VISIBLE_DEVICES"));
 }
 
+std::string gpu_missing_by_list(int device, bool* known) {
+  if (known) *known = true;
+  if (!gpu_driver_loaded()) return "no NVIDIA driver is loaded on this machine (no /proc/driver/nvidia, /dev/nvidia*)";
+  const int visible = visible_gpu_count();
+  if (known) *known = visible >= 0;
+  if (visible < 0 || device < visible) return "";
+  if (visible == 0) return "no CUDA device (CUDA_VISIBLE_DEVICES names none)";
+  return "no GPU of its own (GPU " + std::to_string(device) + " wanted, one per MPI process of a node; " +
+         std::to_string(visible) + " visible)";
+}
+
 GpuStartup::GpuStartup(int device, bool held) : held_(held) {
   threads_ = omp_get_max_threads();
   if (threads_ > 1) omp_set_num_threads(threads_ - 1);

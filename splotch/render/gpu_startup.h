@@ -34,6 +34,10 @@ int visible_gpus(int driver_gpus, const char* cuda_visible_devices);
 // The same for this process: the driver's GPUs as /proc/driver/nvidia/gpus lists them (-1 where
 // it does not, or where the GPUs are split into MIG instances) and its CUDA_VISIBLE_DEVICES.
 int visible_gpu_count();
+// Why this process has no GPU `device` (its rank among its node's processes) by the driver and
+// its list of GPUs, without a CUDA call: no driver loaded, or fewer GPUs visible. "" where it has
+// one, or where the list cannot tell (`known` says which).
+std::string gpu_missing_by_list(int device, bool* known = nullptr);
 
 class GpuStartup {
  public:

@@ -35,11 +35,12 @@ std::string SceneSummary::text() const {
   const double whole = (seconds > 0 ? seconds : 1) * processes;
   const std::string dealt = processes > 1 ? " dealt out to " + std::to_string(processes) + " processes" : "";
   std::snprintf(line, sizeof line,
-                "scene: %d frames%s: %d rendered, %d skipped (resume), %d failed, in %.3f s (%.3f s per rendered "
-                "frame; %d snapshot reads, %d of them while a frame rendered; waiting for reads %.0f%% and rendering "
+                "scene: %d frame%s%s: %d rendered, %d skipped (resume), %d failed, in %.3f s (%.3f s per rendered "
+                "frame; %d snapshot read%s, %d of them while a frame rendered; waiting for reads %.0f%% and rendering "
                 "%.0f%% of the run's time)\n",
-                frames, dealt.c_str(), rendered, skipped, failed, seconds, rendered ? seconds / rendered : 0.0, reads,
-                reads_ahead, 100 * read_seconds / whole, 100 * render_seconds / whole);
+                frames, frames == 1 ? "" : "s", dealt.c_str(), rendered, skipped, failed, seconds,
+                rendered ? seconds / rendered : 0.0, reads, reads == 1 ? "" : "s", reads_ahead,
+                100 * read_seconds / whole, 100 * render_seconds / whole);
   return line + (processes > 1 ? std::string() : stage_text());
 }
 
@@ -53,7 +54,7 @@ std::string fixed3(double seconds) {
 
 std::string SceneSummary::stage_text() const {
   if (stages.empty()) return "";
-  std::string text = "  stages over " + std::to_string(rendered) + " frames:";
+  std::string text = "  stages over " + std::to_string(rendered) + (rendered == 1 ? " frame:" : " frames:");
   double sum = 0;
   for (const auto& [name, t] : stages) {
     text += " " + name + " " + fixed3(t) + " s,";
@@ -360,12 +361,15 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     const std::size_t wanted = 2 * snapshot_file_bytes(plan_later_frame(frame_params(0), frames[0], resume).input);
     deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
   }
-  if (deal && params.get<std::string>("renderer", "auto") == "cuda") {
-    // Said once before dealing: a process without a GPU would fail each frame it took at once,
-    // and so take most of them.
+  if (params.get<std::string>("renderer", "auto") == "cuda") {
+    // Said once before the first frame, not once a frame (and, frames dealt out, before a process
+    // without a GPU takes most of them by failing each at once).
     agreed(comm, "", [&] {
-      std::string why;
-      if (!cuda_device_present(&why, comm->gpu_index()))
+      const int device = comm ? comm->gpu_index() : 0;
+      bool known = false;
+      std::string why = gpu_missing_by_list(device, &known);
+      if (why.empty() && !known) cuda_device_present(&why, device);
+      if (!why.empty())
         throw UserError(params.origin("renderer") + ": renderer = cuda, but " + why + "; use renderer = host or auto");
     });
   }
