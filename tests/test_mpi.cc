@@ -329,7 +329,7 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   INFO(constant.err);
   CHECK(constant.status == 0);
   CHECK(std::count(constant.err.begin(), constant.err.end(), '\n') == 1);
-  CHECK(constant.err.find("is one value for all") != std::string::npos);
+  CHECK(constant.err.find("is one value for all 1000 particles of this process's share (0.5)") != std::string::npos);
   // What every process meets names none of them.
   const CommandResult all = mpirun(2, par + " fov=200 outfile=" + image);
   one_error(all, "fov", image);

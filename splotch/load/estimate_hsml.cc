@@ -43,8 +43,10 @@ std::vector<bool> types_to_estimate(ParticleSet& p, const SnapshotRequest& input
     const auto [lo, hi] = type_range(p, n);
     if (!one_value(p.hsml.data(), lo, hi)) continue;
     const std::string N = std::to_string(n), value = float_text(p.hsml[lo] / r.size.factor);
+    // (a share's own count: the processes' shares differ, and one of them says it)
     const std::string what = "the file's " + r.size.label + " of type " + N + " is one value for all " +
-                             std::to_string(hi - lo) + " particles (" + value +
+                             std::to_string(hi - lo) +
+                             (alone ? " particles of this process's share (" : " particles (") + value +
                              "): a softening or a placeholder, not SPH smoothing lengths";
     if (alone && !(p.hsml[lo] > 0))  // kept, every particle would be dropped as invalid
       throw UserError(what + ", and none is above 0; the estimate from neighbours needs one process: give size_fix" +
