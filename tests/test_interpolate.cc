@@ -3,6 +3,7 @@
 // particles in one snapshot only, and the ends of the interval.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "io/hdf5_file.h"
@@ -405,6 +406,12 @@ TEST_CASE(
   }
   const CommandResult shared = run_command(mpirun + par + " interpolation_mode=1 mpi_mode=data scene_file=" + frames +
                                            " outfile=" + dir.file("data.tga"));
+  INFO(shared.out << shared.err);
   CHECK(shared.status == 1);
   CHECK(shared.err.find("run the scene with mpi_mode = frames") != std::string::npos);
+  // Said once, before the first frame (not as each frame between snapshots fails among the others).
+  CHECK(shared.err.find("frames.txt:2: fidx = 0.25 (interpolation_mode = 1) is a frame between two snapshots") !=
+        std::string::npos);
+  CHECK(std::count(shared.err.begin(), shared.err.end(), '\n') == 1);
+  CHECK(!file_exists(dir.file("data0003.tga")));
 }

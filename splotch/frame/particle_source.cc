@@ -461,9 +461,10 @@ std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const Fra
   if (frame.source) return frame.source(plan, console);
   const bool interpolated = plan.settings.interpolation.between;
   if (interpolated && comm && comm->size() > 1)
-    throw UserError("a frame between two snapshots (interpolation_mode with fidx = " +
-                    std::to_string(plan.settings.interpolation.first) +
-                    " and a fraction) cannot be drawn by several MPI processes each holding a share of the "
+    throw UserError("a frame between snapshots " + std::to_string(plan.settings.interpolation.first) + " and " +
+                    std::to_string(plan.settings.interpolation.second) +
+                    " (interpolation_mode, a fractional fidx) cannot be drawn by several MPI processes each holding a "
+                    "share of the "
                     "particles: their IDs would have to be matched across processes; run the scene with "
                     "mpi_mode = frames, which deals whole frames out to the processes");
   if (interpolated) return std::make_unique<InterpolationSource>(plan, frame, console);

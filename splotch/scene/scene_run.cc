@@ -361,6 +361,23 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     const std::size_t wanted = 2 * snapshot_file_bytes(plan_later_frame(frame_params(0), frames[0], resume).input);
     deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
   }
+  if (processes > 1 && !deal)
+    // A frame between two snapshots needs whole snapshots: said before the first frame, not as each
+    // such frame fails among the others.
+    for (std::size_t k = 0; k < frames.size(); ++k) {
+      ParamFile p = frame_params(k);
+      std::optional<InterpolationPoint> point;
+      try {
+        point = interpolation_point(p);
+      } catch (const UserError&) {  // (a row in error fails its own frame)
+      }
+      if (point)
+        throw UserError(point->origin + ": fidx = " + point->fidx_text +
+                        " (interpolation_mode = " + std::to_string(point->mode) +
+                        ") is a frame between two snapshots, which several MPI processes each holding a share of "
+                        "the particles cannot draw (their IDs would have to be matched across processes); "
+                        "run the scene with mpi_mode = frames, which deals whole frames out to the processes");
+    }
   if (params.get<std::string>("renderer", "auto") == "cuda") {
     // Said once before the first frame, not once a frame (and, frames dealt out, before a process
     // without a GPU takes most of them by failing each at once).
