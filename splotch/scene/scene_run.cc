@@ -361,6 +361,13 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     const std::size_t wanted = 2 * snapshot_file_bytes(plan_later_frame(frame_params(0), frames[0], resume).input);
     deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
   }
+  if (processes > 1 && mode == MpiMode::automatic && !deal)
+    console.report("  note: mpi_mode = auto: every process draws each frame, from its share of the particles (" +
+                   (frames.size() <= std::size_t(processes)
+                        ? "the scene has " + std::to_string(frames.size()) + " frame" +
+                              (frames.size() == 1 ? "" : "s") + " for " + std::to_string(processes) + " processes"
+                        : std::string("a process has not the memory for two of the snapshot's files")) +
+                   "); mpi_mode = frames deals whole frames out to the processes instead\n");
   if (processes > 1 && !deal)
     // A frame between two snapshots needs whole snapshots: said before the first frame, not as each
     // such frame fails among the others.
