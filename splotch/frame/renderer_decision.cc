@@ -43,7 +43,7 @@ void RendererDecision::release_gpu(bool draws) {
 bool RendererDecision::gpu_possible(std::string* why) {
   if (requested_ == "auto") return true;
   if (!gpu_) return false;
-  if (gpu_->over() && !gpu_->held()) return gpu_->device_present(why);
+  if (gpu_->over()) return gpu_->device_present(why);  // (over: released, the search done)
   // The driver and its list of GPUs tell whether this process has one of its own (more processes
   // than GPUs), so the search for the device need not be waited for (a process that may not draw
   // has not even begun it); where the list cannot tell (MIG instances), the search says.

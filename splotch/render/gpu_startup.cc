@@ -41,8 +41,10 @@ int visible_gpus(int driver_gpus, const char* cuda_visible_devices) {
 int visible_gpu_count() {
   std::error_code error;
   // A GPU split into MIG instances shows as several devices: not told from here.
-  for (const auto& gpu : std::filesystem::directory_iterator("/proc/driver/nvidia/capabilities", error))
-    if (std::filesystem::exists(gpu.path() / "mig" / "gi1", error)) return -1;
+  // (increment(error): a directory of /proc that changes meanwhile ends the count, no exception)
+  for (auto it = std::filesystem::directory_iterator("/proc/driver/nvidia/capabilities", error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error))
+    if (std::filesystem::exists(it->path() / "mig" / "gi1", error)) return -1;
   int gpus = 0;
   for (auto it = std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", error);
        !error && it != std::filesystem::directory_iterator(); it.increment(error))
@@ -59,6 +61,13 @@ std::string gpu_missing_by_list(int device, bool* known) {
   if (visible == 0) return "no CUDA device (CUDA_VISIBLE_DEVICES names none)";
   return "no GPU of its own (GPU " + std::to_string(device) + " wanted, one per MPI process of a node; " +
          std::to_string(visible) + " visible)";
+}
+
+std::string gpu_missing(int device) {
+  bool known = false;
+  std::string why = gpu_missing_by_list(device, &known);
+  if (why.empty() && !known) cuda_device_present(&why, device);
+  return why;
 }
 
 GpuStartup::GpuStartup(int device, bool held) : held_(held) {

@@ -38,6 +38,8 @@ int visible_gpu_count();
 // its list of GPUs, without a CUDA call: no driver loaded, or fewer GPUs visible. "" where it has
 // one, or where the list cannot tell (`known` says which).
 std::string gpu_missing_by_list(int device, bool* known = nullptr);
+// The same, asking CUDA (on the caller's thread: 0.03-0.4 s) where the list cannot tell.
+std::string gpu_missing(int device);
 
 class GpuStartup {
  public:

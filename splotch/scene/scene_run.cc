@@ -389,10 +389,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     // Said once before the first frame, not once a frame (and, frames dealt out, before a process
     // without a GPU takes most of them by failing each at once).
     agreed(comm, "", [&] {
-      const int device = comm ? comm->gpu_index() : 0;
-      bool known = false;
-      std::string why = gpu_missing_by_list(device, &known);
-      if (why.empty() && !known) cuda_device_present(&why, device);
+      const std::string why = gpu_missing(comm ? comm->gpu_index() : 0);
       if (!why.empty())
         throw UserError(params.origin("renderer") + ": renderer = cuda, but " + why + "; use renderer = host or auto");
     });
