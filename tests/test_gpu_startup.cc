@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -118,6 +119,44 @@ TEST_CASE("gpu startup: the GPUs a process sees, told without CUDA from the driv
   } else {
     CHECK((listed == cuda || listed == -1));
   }
+}
+
+TEST_CASE("gpu startup: a process that reaches no other GPU is shown its own alone (CUDA_VISIBLE_DEVICES)") {
+  CHECK(own_gpu_entry(1, 2, nullptr) == "1");
+  CHECK(own_gpu_entry(0, 4, nullptr) == "0");
+  CHECK(own_gpu_entry(0, 4, "2,3,5,7") == "2");
+  CHECK(own_gpu_entry(2, 4, "2,3,5,7") == "5");
+  CHECK(own_gpu_entry(3, 4, "2,3,5,7") == "7");
+  CHECK(own_gpu_entry(1, 2, "GPU-8f2c1a,GPU-77b0") == "GPU-77b0");
+  CHECK(own_gpu_entry(1, visible_gpus(4, "0,3,x,1"), "0,3,x,1") == "3");  // (CUDA stops at x)
+  CHECK(own_gpu_entry(2, visible_gpus(4, "0,3,x,1"), "0,3,x,1") == "");   // beyond the GPUs it sees
+  CHECK(own_gpu_entry(0, 1, "3") == "");                                  // one already
+  CHECK(own_gpu_entry(0, 1, nullptr) == "");                              // the machine's only one
+  CHECK(own_gpu_entry(0, 0, "") == "");                                   // none
+  CHECK(own_gpu_entry(0, -1, nullptr) == "");                             // not known (MIG instances)
+  CHECK(own_gpu_entry(2, 2, nullptr) == "");                              // no GPU of its own
+  // On this machine (the environment put back after: CUDA, started by other cases, reads it no more).
+  const char* set = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::string before = set ? set : "";
+  const int visible = visible_gpu_count();
+  const int device = std::max(visible - 1, 0);
+  const int index = see_own_gpu_only(device);
+  const char* after = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (gpu_driver_loaded() && visible > 1) {
+    CHECK(index == 0);
+    REQUIRE(after);
+    CHECK(std::string(after) == own_gpu_entry(device, visible, set ? before.c_str() : nullptr));
+    CHECK(visible_gpu_count() == 1);
+  } else {
+    CHECK(index == device);
+    CHECK(bool(after) == bool(set));
+    if (after) CHECK(std::string(after) == before);
+    MESSAGE("the narrowing's machine part: " << visible << " GPU(s) visible here, nothing to narrow");
+  }
+  if (set)
+    ::setenv("CUDA_VISIBLE_DEVICES", before.c_str(), 1);
+  else
+    ::unsetenv("CUDA_VISIBLE_DEVICES");
 }
 
 }  // namespace splotch

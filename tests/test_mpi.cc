@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <set>
 #include <string>
 
 #include "cuda/cuda_renderer.h"
@@ -619,6 +620,14 @@ TEST_CASE("mpi: processes on GPUs of their own draw the single GPU's pictures, d
   CHECK(r.status == 0);
   CHECK(occurrences(r.out, "dealt out to " + std::to_string(gpus) + " processes: " + std::to_string(frames) +
                                " rendered") == 1);
+  // Each process on a GPU of its own, though each sees that one alone (see_own_gpu_only).
+  std::set<std::string> buses;
+  int drew = 0;
+  const std::string on = " on the GPU at PCI ";
+  for (std::size_t at = r.out.find(on); at != std::string::npos; at = r.out.find(on, at + 1), ++drew)
+    buses.insert(r.out.substr(at + on.size(), r.out.find(';', at) - at - on.size()));
+  CHECK(drew >= 2);
+  CHECK(int(buses.size()) == drew);
   for (int i = 0; i < frames; ++i) {
     char number[16];
     std::snprintf(number, sizeof number, "%04d", i);

@@ -63,6 +63,24 @@ std::string gpu_missing_by_list(int device, bool* known) {
          std::to_string(visible) + " visible)";
 }
 
+std::string own_gpu_entry(int device, int visible, const char* list) {
+  if (visible <= 1 || device < 0 || device >= visible) return "";
+  if (!list) return std::to_string(device);
+  const std::string text = list;
+  std::size_t at = 0;
+  for (int k = 0; k < device; ++k) at = text.find(',', at) + 1;  // (visible_gpus counted them)
+  return text.substr(at, text.find(',', at) - at);
+}
+
+int see_own_gpu_only(int device) {
+  if (!gpu_driver_loaded()) return device;
+  const std::string entry = own_gpu_entry(device, visible_gpu_count(), std::getenv("CUDA_VISIBLE_DEVICES"));
+  if (entry.empty()) return device;
+  // (the process's environment, read once by CUDA's start: this runs before any CUDA call)
+  ::setenv("CUDA_VISIBLE_DEVICES", entry.c_str(), 1);
+  return 0;
+}
+
 std::string gpu_missing(int device) {
   bool known = false;
   std::string why = gpu_missing_by_list(device, &known);

@@ -1,7 +1,9 @@
 // The GPU's start-up, run in the background from the start of a run so that the CPU stages hide
-// it. Looking for a device loads the CUDA driver (about 0.1 s on an H100/H200 node), then the
-// runtime starts on the device and the staging buffers are pinned (another 0.1 s): done one after
-// the other before the render, these were most of a GPU run's time for 10^7 particles.
+// it. Looking for a device starts the CUDA driver (on the 2 x H200 node 0.33-0.47 s with both GPUs
+// visible, 0.13 s with one, 0.03 s while another process holds the driver open, as mpirun does when
+// hwloc's OpenCL plugin looked at the GPUs), then the runtime starts on the device (0.1 s alone,
+// 0.2-0.3 s each for two processes at once) and the staging buffers are pinned (0.02 s): done one
+// after the other before the render, these were most of a GPU run's time for 10^7 particles.
 //
 // The start-up keeps a core busy. OpenMP regions on every core then wait, at each barrier, for the
 // thread that shares that core with it: regions ran 8 times slower on the H200 node (16 cores)
@@ -40,6 +42,20 @@ int visible_gpu_count();
 std::string gpu_missing_by_list(int device, bool* known = nullptr);
 // The same, asking CUDA (on the caller's thread: 0.03-0.4 s) where the list cannot tell.
 std::string gpu_missing(int device);
+
+// The CUDA_VISIBLE_DEVICES that shows a process GPU `device` (its index among the `visible` GPUs
+// it sees, `list` being its CUDA_VISIBLE_DEVICES, nullptr where not set) and no other: that entry
+// of the list (an index or a UUID), or the index where there is no list. "" where it sees one GPU
+// or none already, where `visible` is not known (-1: MIG instances), or where it has no GPU
+// `device`.
+std::string own_gpu_entry(int device, int visible, const char* list);
+// For a process that draws on GPU `device` and reaches no other GPU (one process on the node, or
+// frames dealt out): shows it that GPU alone, by setting CUDA_VISIBLE_DEVICES before any CUDA call
+// (own_gpu_entry). The driver then starts one GPU instead of all: on the 2 x H200 node the search
+// for the device took 0.13 s instead of 0.33-0.47 s wherever no other process held the driver
+// open. Returns the GPU's index among those the process sees afterwards: 0, or `device` where
+// nothing changed.
+int see_own_gpu_only(int device);
 
 class GpuStartup {
  public:

@@ -66,9 +66,10 @@ std::string SceneSummary::stage_text() const {
   text += tail;
   if (gpu_seconds > 0 || host_part_seconds > 0) {
     std::snprintf(tail, sizeof tail,
-                  "  of the render: the GPU's part %.3f s; the host's part %.3f s (%zu splats larger than the tile "
-                  "boundary, on CPU threads meanwhile)\n",
-                  gpu_seconds, host_part_seconds, host_part_splats);
+                  "  of the render: the GPU's part %.3f s%s%s; the host's part %.3f s (%zu splats larger than the "
+                  "tile boundary, on CPU threads meanwhile)\n",
+                  gpu_seconds, gpu.empty() ? "" : " on the GPU at PCI ", gpu.c_str(), host_part_seconds,
+                  host_part_splats);
     text += tail;
   }
   return text;
@@ -217,6 +218,7 @@ class SceneTally {
       summary.gpu_seconds += r.gpu->gpu_seconds;
       summary.host_part_seconds += r.gpu->host_seconds;
       summary.host_part_splats += r.gpu->on_host;
+      if (!r.gpu->bus_id.empty()) summary.gpu = r.gpu->bus_id;
     }
     if (summary.first_frame_start < 0) summary.first_frame_start = run_seconds - seconds;
     summary.last_frame_end = run_seconds;
@@ -385,11 +387,16 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
                         "the particles cannot draw (their IDs would have to be matched across processes); "
                         "run the scene with mpi_mode = frames, which deals whole frames out to the processes");
     }
+  // Frames dealt out, a process reaches no GPU but its own: seeing that one alone, it has the driver
+  // start one GPU instead of all (splotch/render/gpu_startup.h). Before any CUDA call.
+  const bool gpu_started = caller_gpu && caller_gpu->has_value();
+  int device = comm ? comm->gpu_index() : 0;
+  if (deal && !gpu_started) device = see_own_gpu_only(device);
   if (params.get<std::string>("renderer", "auto") == "cuda") {
     // Said once before the first frame, not once a frame (and, frames dealt out, before a process
     // without a GPU takes most of them by failing each at once).
     agreed(comm, "", [&] {
-      const std::string why = gpu_missing(comm ? comm->gpu_index() : 0);
+      const std::string why = gpu_missing(device);
       if (!why.empty())
         throw UserError(params.origin("renderer") + ": renderer = cuda, but " + why + "; use renderer = host or auto");
     });
@@ -430,7 +437,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     options.gpu_declined = &gpu_declined;
     options.comm = deal ? nullptr : comm;
     options.read_turn = read_turns ? &*read_turns : nullptr;
-    options.device = comm ? comm->gpu_index() : 0;
+    options.device = device;
     options.frames =
         int(deal ? (frames.size() - k + std::size_t(processes) - 1) / std::size_t(processes) : frames.size() - k);
     // Once this frame has its particles: the first later frame of this process (within reach)

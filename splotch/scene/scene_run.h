@@ -36,6 +36,7 @@ struct SceneSummary {
   // boundary, on CPU threads meanwhile) with the splats it drew.
   double gpu_seconds = 0, host_part_seconds = 0;
   std::size_t host_part_splats = 0;
+  std::string gpu;  // the GPU that drew them (its PCI bus id): which one each process of an MPI run had
   // The snapshot the frames kept, and its copy on the GPU, where the caller keeps the GPU's start
   // (render_scene's `gpu`): to free before it, or to leave to the process's end (a run that ends
   // without waiting for the GPU's teardown need not wait for 10^8 particles' release either).
