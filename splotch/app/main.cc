@@ -63,9 +63,10 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
   else
     silent.emplace(Console::Holding{});
   Console& console = comm.root() ? *speaking : *silent;
-  // A process alone on its node reaches no GPU but its own: seeing that one alone, it has the
-  // driver start one GPU instead of all (splotch/render/gpu_startup.h). Before any CUDA call.
-  const int device = comm.node_size() == 1 ? see_own_gpu_only(comm.gpu_index()) : comm.gpu_index();
+  // A process that reaches no GPU but its own sees that one alone, so that the driver starts one GPU
+  // instead of all (splotch/render/gpu_startup.h); before any CUDA call. One alone on its node here;
+  // a scene's processes with frames dealt out, and a frame's with a_eq_e = TRUE, below.
+  if (comm.node_size() == 1) see_own_gpu_only(comm.gpu_index());
   const bool serving = cl.serve || (!cl.info && params.get<bool>("server", false));
   if ((cl.port_given || cl.host_given) && !serving)
     throw UserError(std::string(cl.port_given ? "--port" : "--host") +
@@ -110,7 +111,9 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
                     "there is no scene_file");
   FrameOptions frame;
   frame.comm = &comm;
-  frame.device = device;
+  // Only a_eq_e = FALSE's split between the GPUs reaches another process's GPU (its memory); images
+  // are combined through host memory.
+  frame.device = params.get<bool>("a_eq_e", true) ? see_own_gpu_only(comm.gpu_index()) : comm.gpu_index();
   frame.gpu = &gpu;
   frame.share_by_model = read_mpi_mode(params) == MpiMode::automatic;
   frame.retain = [&retained](std::shared_ptr<void> particles) { retained = std::move(particles); };
