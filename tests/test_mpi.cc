@@ -445,7 +445,23 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
     CHECK(r.status == 0);
     CHECK(occurrences(r.out, "dealt out") == 0);
     CHECK(occurrences(r.out, "scene: 7 frames: 7 rendered") == 1);
+    CHECK(occurrences(r.out, "; 1 snapshot read, ") == 1);  // each process's share kept for the frames after
     for (int i = 0; i < frames; ++i) check_close(frame("one", i), frame("data_", i));
+  }
+  // ... and read again where a frame draws another snapshot, by every process together.
+  {
+    REQUIRE(run_command("bin/make_demo --n 20000 --seed 11 --out " + dir.file("other.bin")).status == 0);
+    const std::string a = dir.file("demo.bin"), b = dir.file("other.bin");
+    const std::string files = "testdata/demo.par xres=120 colorbar=FALSE renderer=host scene_file=" +
+                              dir.write("files.txt", "infile camera_x\n" + a + " -60\n" + a + " -40\n" + b + " -20\n" +
+                                                         b + " 0\n" + a + " 20\n");
+    REQUIRE(run_command("bin/splotch " + files + " outfile=" + dir.file("fone_")).status == 0);
+    const CommandResult r = mpirun(2, files + " mpi_mode=data outfile=" + dir.file("fdata_"));
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(occurrences(r.out, "scene: 5 frames: 5 rendered") == 1);
+    CHECK(occurrences(r.out, "; 3 snapshot reads, ") == 1);
+    for (int i = 0; i < 5; ++i) check_close(frame("fone_", i), frame("fdata_", i));
   }
   // Fewer frames than processes: each frame by all (auto), or dealt out when asked.
   {
