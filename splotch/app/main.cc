@@ -64,8 +64,9 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
     silent.emplace(Console::Holding{});
   Console& console = comm.root() ? *speaking : *silent;
   // A process that reaches no GPU but its own sees that one alone, so that the driver starts one GPU
-  // instead of all (splotch/render/gpu_startup.h); before any CUDA call. One alone on its node here;
-  // a scene's processes with frames dealt out, and a frame's with a_eq_e = TRUE, below.
+  // instead of all (splotch/render/gpu_startup.h); before any CUDA call. One alone on its node here
+  // (its GPU the first it sees, gpu_index() 0, which stays); a scene's processes with frames dealt
+  // out, and a frame's with a_eq_e = TRUE, below.
   if (comm.node_size() == 1) see_own_gpu_only(comm.gpu_index());
   const bool serving = cl.serve || (!cl.info && params.get<bool>("server", false));
   if ((cl.port_given || cl.host_given) && !serving)

@@ -58,7 +58,8 @@ struct FrameOptions {
   // The frames this process renders in the run, this one included (a scene's frames from this one
   // on): renderer = auto weighs the GPU's start against what it saves over them.
   int frames = 1;
-  // The GPU of this process among those it sees (Comm::gpu_index: one GPU per MPI process).
+  // The GPU of this process among those it sees (Comm::gpu_index, one GPU per MPI process; 0 where
+  // it sees its own alone, see_own_gpu_only).
   int device = 0;
   // With `comm` of several processes: whether a model of the frame's time decides that rank 0
   // draws it alone (splotch/render/share_cost.h; mpi_mode = auto of a single frame), the others

@@ -1,5 +1,6 @@
 #include "splotch/render/gpu_startup.h"
 
+#include <dlfcn.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -68,15 +69,26 @@ std::string own_gpu_entry(int device, int visible, const char* list) {
   if (!list) return std::to_string(device);
   const std::string text = list;
   std::size_t at = 0;
-  for (int k = 0; k < device; ++k) at = text.find(',', at) + 1;  // (visible_gpus counted them)
+  for (int k = 0; k < device; ++k) {
+    at = text.find(',', at);
+    if (at == std::string::npos) return "";  // (a `visible` the list does not hold)
+    ++at;
+  }
   return text.substr(at, text.find(',', at) - at);
 }
 
 int see_own_gpu_only(int device) {
   if (!gpu_driver_loaded()) return device;
+  // CUDA reads the variable once, when the driver starts. Something may have started it already
+  // (an MPI library with CUDA support, in MPI_Init): then the list must stay as CUDA saw it, or
+  // `device` would name another process's GPU. The driver's library loaded says it may have.
+  if (void* driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD)) {
+    ::dlclose(driver);
+    return device;
+  }
   const std::string entry = own_gpu_entry(device, visible_gpu_count(), std::getenv("CUDA_VISIBLE_DEVICES"));
   if (entry.empty()) return device;
-  // (the process's environment, read once by CUDA's start: this runs before any CUDA call)
+  // (MPI's threads may be running, but read no CUDA_VISIBLE_DEVICES)
   ::setenv("CUDA_VISIBLE_DEVICES", entry.c_str(), 1);
   return 0;
 }

@@ -49,18 +49,19 @@ std::string gpu_missing(int device);
 // or none already, where `visible` is not known (-1: MIG instances), or where it has no GPU
 // `device`.
 std::string own_gpu_entry(int device, int visible, const char* list);
-// For a process that draws on GPU `device` and reaches no other GPU (one process on the node, or
-// frames dealt out): shows it that GPU alone, by setting CUDA_VISIBLE_DEVICES before any CUDA call
-// (own_gpu_entry). The driver then starts one GPU instead of all: on the 2 x H200 node the search
-// for the device took 0.13 s instead of 0.33-0.47 s wherever no other process held the driver
-// open. Returns the GPU's index among those the process sees afterwards: 0, or `device` where
-// nothing changed.
+// For a process that draws on GPU `device` and reaches no other GPU (one process on the node,
+// frames dealt out, a frame with a_eq_e = TRUE): shows it that GPU alone, by setting
+// CUDA_VISIBLE_DEVICES (own_gpu_entry) where the CUDA driver is not loaded into the process yet.
+// The driver then starts one GPU instead of all: on the 2 x H200 node the search for the device
+// took 0.13-0.14 s instead of 0.33-0.47 s wherever no other process held the driver open. Returns
+// the GPU's index among those the process sees afterwards: 0, or `device` where nothing changed.
 int see_own_gpu_only(int device);
 
 class GpuStartup {
  public:
-  // Starts the work on a thread of its own, for GPU `device` (an MPI process's rank on its node:
-  // one GPU per process, none for those beyond the node's GPUs); the caller's OpenMP threads drop
+  // Starts the work on a thread of its own, for GPU `device` (its index among the GPUs the process
+  // sees: an MPI process's rank on its node, one GPU per process, none for those beyond the node's
+  // GPUs; 0 where it sees its own alone, see_own_gpu_only); the caller's OpenMP threads drop
   // by one meanwhile. `held`: no CUDA call (not even the search for the device) before
   // release(), for a process that may not draw at all (an MPI process whose rank 0 may draw the
   // frame alone: two processes looking for their GPUs at once took 0.06-0.08 s each on the

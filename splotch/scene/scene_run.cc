@@ -485,6 +485,8 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     dealer.reset();
     sum_over_processes(tally.summary, *comm);
   }
+  // Each frame by all processes: rank 0's GPU is not the scene's (its GPU seconds are its own).
+  if (!deal && processes > 1) tally.summary.gpu.clear();
   tally.summary.seconds = clock.seconds();
   if (caller_gpu) tally.summary.memory = std::move(memory);
   return tally.summary;
