@@ -386,7 +386,8 @@ void check_data_parallel(const Settings& s, int processes) {
 // type. The headers are read by rank 0 for all, as for the read (splotch/load/snapshot_load.cc),
 // so the count is taken now, by every process together. In a scene (`cache`) the share stays for
 // the frames after that draw the same snapshot, as a single process's does (CacheSource): every
-// frame read its share again before, 1.2 s at 10^9 on two processes.
+// frame read and normalised its share again before, 1.5 s at 10^9 on two processes (on the host
+// the kept share costs a second projection pass instead: docs/performance.md).
 class ShareSource : public ParticleSource {
  public:
   ShareSource(const FramePlan& plan, const Comm& comm, SnapshotCache* cache, std::size_t gpu_window, Console& console)
