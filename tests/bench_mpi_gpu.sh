@@ -11,7 +11,8 @@
 #
 # Frame-parallel: a fly-through of FRAMES frames (bin/splotch_path fly) of the first size at
 # FRAME_RES, the frames dealt out to 1, 2, 4, 8 processes (mpi_mode = frames), and every frame by
-# all (mpi_mode = data); frames per second of the whole mpirun, and the speedup against 1 GPU.
+# all (mpi_mode = data); frames per second of the whole mpirun, and the speedup against 1 GPU, of the
+# whole mpirun and of the scene alone (its summary's time: without the launch, start and end).
 #
 #   tests/bench_mpi_gpu.sh                              # 1e8, 4096², 16 files, 96 frames at 2048²
 #   SIZES="1e8 1e9" RUNS=3 tests/bench_mpi_gpu.sh       # 1e9: 44 GB in 16 files, 10 minutes to write
@@ -131,11 +132,12 @@ snapshot=$(snapshot_of "$n")
 path=$DIR/mpi_gpu_fly_$FRAMES.txt
 bin/splotch_path fly camera="230,-120,160 150,-40,120 90,10,80 70,40,62" lookat=50,50,50 frames="$FRAMES" \
   out="$path" >/dev/null
-printf "%-16s %6s %9s %6s %-6s %4s %9s %8s %8s\n" dataset N image frames mode gpus wall frames/s speedup
-base=
+printf "%-16s %6s %9s %6s %-6s %4s %9s %8s %8s %9s %8s\n" dataset N image frames mode gpus wall frames/s speedup \
+  scene scene_sp
+base= scene_base=
 for case in $(for g in $GPUS; do echo "frames:$g"; done) $(for g in $GPUS; do [ "$g" -gt 1 ] && [ "${FLY_DATA:-1}" = 1 ] && echo "data:$g"; done); do
   mode=${case%%:*} g=${case#*:}
-  walls=
+  walls= scenes=
   for _ in $(seq "$RUNS"); do
     rm -f "$DIR"/mpi_gpu_fly_out*.tga
     start=$(date +%s.%N)
@@ -143,13 +145,19 @@ for case in $(for g in $GPUS; do echo "frames:$g"; done) $(for g in $GPUS; do [ 
       scene_file="$path" mpi_mode="$mode" exposure=auto outfile="$DIR/mpi_gpu_fly_out.tga" ${keys[@]+"${keys[@]}"} \
       >"$DIR/mpi_gpu_fly_${mode}_$g.log"
     walls="$walls $(since "$start")"
+    # The scene's own time, from its first frame's start to its last's end (its summary's "in X s").
+    scenes="$scenes $(sed -n 's/^scene: .* in \([0-9.]*\) s (.*/\1/p' "$DIR/mpi_gpu_fly_${mode}_$g.log" | head -1)"
     [ "$(ls "$DIR"/mpi_gpu_fly_out*.tga | wc -l)" -eq "$FRAMES" ] || { echo "bench_mpi_gpu: frames missing"; exit 1; }
   done
   wall=$(tr ' ' '\n' <<<"$walls" | grep . | median)
+  scene=$(tr ' ' '\n' <<<"$scenes" | grep . | median)
   [ -n "$base" ] || base=$wall
+  [ -n "$scene_base" ] || scene_base=$scene
   printf "%-16s %6s %9s %6s %-6s %4s" "gadget_${FILES}files" "$n" "${FRAME_RES}x$FRAME_RES" "$FRAMES" "$mode" "$g"
-  awk -v w="$wall" -v b="$base" -v f="$FRAMES" 'BEGIN {printf " %9.3f %8.2f %7.2fx\n", w, f / w, b / w}'
+  awk -v w="$wall" -v b="$base" -v f="$FRAMES" -v s="$scene" -v sb="$scene_base" \
+    'BEGIN {printf " %9.3f %8.2f %7.2fx %9.3f %7.2fx\n", w, f / w, b / w, s, (s > 0 ? sb / s : 0)}'
 done
 echo "(wall: the whole mpirun, the snapshot's read by each process and the frames' writing included, medians of"
 echo " $RUNS runs; frames: dealt out to the processes as they become free, each process keeping the particles on"
-echo " its GPU; data: every frame by all processes, images reduced on rank 0; speedup against 1 GPU)"
+echo " its GPU; data: every frame by all processes, images reduced on rank 0; speedup against 1 GPU; scene: the"
+echo " scene's own time as its summary gives it, without the launch, the processes' start and their end)"
