@@ -414,4 +414,17 @@ TEST_CASE(
         std::string::npos);
   CHECK(std::count(shared.err.begin(), shared.err.end(), '\n') == 1);
   CHECK(!file_exists(dir.file("data0003.tga")));
+  // mpi_mode = auto with no more frames than processes deals them out all the same (shares
+  // cannot draw them), and says so.
+  const CommandResult automatic = run_command(mpirun + par + " interpolation_mode=1 last_scene=1 scene_file=" + frames +
+                                              " outfile=" + dir.file("auto.tga"));
+  INFO(automatic.out << automatic.err);
+  CHECK(automatic.status == 0);
+  CHECK(automatic.out.find("note: mpi_mode = auto: the frames are dealt out to the processes (the scene has 2 "
+                           "frames for 2 processes, but its frames between two snapshots need whole snapshots)") !=
+        std::string::npos);
+  for (int k = 0; k < 2; ++k) {
+    const std::string name = "000" + std::to_string(k) + ".tga";
+    CHECK(read_file(dir.file("one" + name)) == read_file(dir.file("auto" + name)));
+  }
 }

@@ -291,6 +291,22 @@ TEST_CASE("mpi: a stereo pair and a panorama's faces from the processes' shares,
   CHECK(blocked.err.find("process 0 of 2: cannot write image") != std::string::npos);
 }
 
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// How often `text` holds `part`.
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
 TEST_CASE("mpi: what several processes cannot do, and an error on one process, end the job with one message") {
   if (!mpi_runs()) return;
   TempDir dir;
@@ -307,6 +323,24 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   };
   const std::string image = dir.file("never.tga");
   one_error(mpirun(3, par + " size_estimate0=knn outfile=" + image), "size_estimate0 = knn cannot run with 3", image);
+  // A scene of such frames: one error before the first frame with mpi_mode = data; auto deals its
+  // frames out even to more processes than frames, and says why.
+  const std::string scene = dir.write("two.txt", "camera_x\n-60\n-40\n");
+  one_error(mpirun(3, par + " size_estimate0=knn mpi_mode=data scene_file=" + scene + " outfile=" + dir.file("kd_")),
+            "size_estimate0 = knn cannot run with 3 MPI processes", dir.file("kd_0000.tga"));
+  {
+    REQUIRE(
+        run_command("bin/splotch " + par + " size_estimate0=knn scene_file=" + scene + " outfile=" + dir.file("k1_"))
+            .status == 0);
+    const CommandResult r = mpirun(3, par + " size_estimate0=knn scene_file=" + scene + " outfile=" + dir.file("k3_"));
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(occurrences(r.out,
+                      "the frames are dealt out to the processes (the scene has 2 frames for 3 processes, but "
+                      "smoothing lengths from the nearest neighbours need whole snapshots)") == 1);
+    for (const char* f : {"0000.tga", "0001.tga"})
+      CHECK(file_text(dir.file(std::string("k3_") + f)) == file_text(dir.file(std::string("k1_") + f)));
+  }
   // A type the snapshot has none of is skipped under MPI too (its smoothing lengths are not
   // estimated, which several processes could not do), with one warning.
   const CommandResult skipped = mpirun(2, par + " ptypes=2 ptype1=4 palette1=ice outfile=" + dir.file("skip.tga"));
@@ -376,22 +410,6 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   one_error(mpirun(2, half + " outfile=" + image), "process 1 of 2: raw file", image);
   CHECK(mpirun(2, half + " outfile=" + image).err.find("seems to have the other byte order") != std::string::npos);
 }
-
-namespace {
-
-std::string file_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// How often `text` holds `part`.
-std::size_t occurrences(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
-
-}  // namespace
 
 TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rendered once as one process renders it") {
   if (!mpi_runs()) return;

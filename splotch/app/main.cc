@@ -31,6 +31,14 @@
 
 namespace {
 
+// a_eq_e = TRUE (the default), without a word about a value that is no boolean: the settings
+// report that among all the file's problems.
+bool a_eq_e_given_true(splotch::ParamFile params) {
+  try {
+    return params.get<bool>("a_eq_e", true);
+  } catch (const splotch::UserError&) { return false; }
+}
+
 // `gpu`: the GPU's start, kept by the caller beyond the run (see main()).
 // `retained`: the particles of the frame (or the scene), released by the caller (see main()).
 int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch::GpuStartup>& gpu,
@@ -114,7 +122,7 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
   frame.comm = &comm;
   // Only a_eq_e = FALSE's split between the GPUs reaches another process's GPU (its memory); images
   // are combined through host memory.
-  frame.device = params.get<bool>("a_eq_e", true) ? see_own_gpu_only(comm.gpu_index()) : comm.gpu_index();
+  frame.device = a_eq_e_given_true(params) ? see_own_gpu_only(comm.gpu_index()) : comm.gpu_index();
   frame.gpu = &gpu;
   frame.share_by_model = read_mpi_mode(params) == MpiMode::automatic;
   frame.retain = [&retained](std::shared_ptr<void> particles) { retained = std::move(particles); };

@@ -365,21 +365,8 @@ class InterpolationSource : public ParticleSource {
 
 // What a data-parallel MPI run cannot do yet, said before any reading.
 void check_data_parallel(const Settings& s, int processes) {
-  const std::string with = " with " + std::to_string(processes) + " MPI processes";
-  for (std::size_t n = 0; n < s.input.typed.types.size() && has_particle_types(s.input.format); ++n)
-    if (s.input.typed.types[n].size_estimate == SizeEstimate::knn) {
-      const std::string N = std::to_string(n);
-      const bool chosen = s.input.typed.types[n].estimate_chosen;
-      throw UserError((chosen ? "render type " + N +
-                                    " has no smoothing lengths in the file, and estimating them from the nearest "
-                                    "neighbours (size_estimate" +
-                                    N + " = auto, the default)"
-                              : "size_estimate" + N + " = knn") +
-                      " cannot run" + with +
-                      ": a process's share of the particles does not hold their neighbours; run it with one "
-                      "process, or give the smoothing lengths (size_fix" +
-                      N + " for one length, or size_label" + N + " for a field of the file)");
-    }
+  const std::string why = share_obstacle(s, processes);
+  if (!why.empty()) throw UserError(why);
 }
 
 // Data-parallel (docs/design.md section 6): this process reads and draws its share of every render
@@ -481,6 +468,24 @@ class ShareSource : public ParticleSource {
 };
 
 }  // namespace
+
+std::string share_obstacle(const Settings& s, int processes) {
+  for (std::size_t n = 0; n < s.input.typed.types.size() && has_particle_types(s.input.format); ++n)
+    if (s.input.typed.types[n].size_estimate == SizeEstimate::knn) {
+      const std::string N = std::to_string(n);
+      const bool chosen = s.input.typed.types[n].estimate_chosen;
+      return (chosen ? "render type " + N +
+                           " has no smoothing lengths in the file, and estimating them from the nearest "
+                           "neighbours (size_estimate" +
+                           N + " = auto, the default)"
+                     : "size_estimate" + N + " = knn") +
+             " cannot run with " + std::to_string(processes) +
+             " MPI processes: a process's share of the particles does not hold their neighbours; run it with one "
+             "process, or give the smoothing lengths (size_fix" +
+             N + " for one length, or size_label" + N + " for a field of the file)";
+    }
+  return "";
+}
 
 std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const FrameOptions& frame, const Comm* comm,
                                                 Console& console) {

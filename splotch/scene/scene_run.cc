@@ -335,6 +335,80 @@ MpiMode read_mpi_mode(ParamFile& params) {
   throw UserError(params.origin("mpi_mode") + ": mpi_mode = '" + mode + "' is not one of auto, data, frames");
 }
 
+namespace {
+
+// Why processes each holding a share of the particles cannot draw the scene's frames, where they
+// cannot: a frame between two snapshots (the first such row named), or smoothing lengths from
+// the nearest neighbours. `reason`, a clause for a note; `error`, what to do.
+struct ShareObstacle {
+  std::string reason, error;
+};
+ShareObstacle shares_cannot_draw(const std::vector<SceneFrame>& frames,
+                                 const std::function<ParamFile(std::size_t)>& frame_params, int processes) {
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    std::optional<InterpolationPoint> point;
+    try {
+      ParamFile p = frame_params(k);
+      point = interpolation_point(p);
+    } catch (const UserError&) {  // (a row in error fails its own frame)
+    }
+    if (point)
+      return {"its frames between two snapshots need whole snapshots",
+              point->origin + ": fidx = " + point->fidx_text + " (interpolation_mode = " + std::to_string(point->mode) +
+                  ") is a frame between two snapshots, which several MPI processes each holding a share of the "
+                  "particles cannot draw (their IDs would have to be matched across processes); run the scene "
+                  "with mpi_mode = frames, which deals whole frames out to the processes"};
+  }
+  try {
+    SettingsFor context;  // as the first frame will read them
+    context.frame = frames.front().number;
+    context.in_scene = true;
+    context.gpu_available = true;
+    ParamFile first = frame_params(0);
+    const std::string why = share_obstacle(read_settings(first, context), processes);
+    if (!why.empty())
+      return {"smoothing lengths from the nearest neighbours need whole snapshots",
+              why + "; or run the scene with mpi_mode = frames, which deals whole frames out to the processes"};
+  } catch (const UserError&) {  // (the frame says it in its turn)
+  }
+  return {};
+}
+
+// Whether an MPI run deals a scene's frames out to its processes (mpi_mode): frames, always; data,
+// never; auto, where each process has the memory for a whole snapshot and either there are more
+// frames than processes or shares cannot draw them. Says auto's choice; where shares would have to
+// draw what they cannot, throws before the first frame. Collective.
+bool deal_frames(MpiMode mode, const std::vector<SceneFrame>& frames,
+                 const std::function<ParamFile(std::size_t)>& frame_params, const Comm* comm, bool resume,
+                 Console& console) {
+  const int processes = comm ? comm->size() : 1;
+  if (processes == 1 || mode == MpiMode::frames) return processes > 1;
+  const ShareObstacle obstacle = shares_cannot_draw(frames, frame_params, processes);
+  const bool few = frames.size() <= std::size_t(processes);
+  bool deal = false;
+  if (mode == MpiMode::automatic && (!few || !obstacle.error.empty())) {
+    // Every process holds a whole snapshot then: the node's memory is shared by its processes.
+    const std::size_t wanted = 2 * snapshot_file_bytes(plan_later_frame(frame_params(0), frames[0], resume).input);
+    deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
+  }
+  const std::string count = std::to_string(frames.size()) + " frame" + (frames.size() == 1 ? "" : "s") + " for " +
+                            std::to_string(processes) + " processes";
+  if (mode == MpiMode::automatic && deal && few)
+    console.report("  note: mpi_mode = auto: the frames are dealt out to the processes (the scene has " + count +
+                   ", but " + obstacle.reason + ")\n");
+  if (mode == MpiMode::automatic && !deal)
+    console.report("  note: mpi_mode = auto: every process draws each frame, from its share of the particles (" +
+                   (few && obstacle.error.empty() ? "the scene has " + count
+                                                  : std::string("a process has not the memory for two of the "
+                                                                "snapshot's files")) +
+                   "); mpi_mode = frames deals whole frames out to the processes instead\n");
+  // Said before the first frame, not as each such frame fails among the others.
+  if (!deal && !obstacle.error.empty()) throw UserError(obstacle.error);
+  return deal;
+}
+
+}  // namespace
+
 SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm, Console* process_console,
                           std::optional<GpuStartup>* caller_gpu) {
   Stopwatch clock;
@@ -357,36 +431,7 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     return p;
   };
   const int processes = comm ? comm->size() : 1;
-  bool deal = processes > 1 && mode == MpiMode::frames;
-  if (processes > 1 && mode == MpiMode::automatic && frames.size() > std::size_t(processes)) {
-    // Every process holds a whole snapshot then: the node's memory is shared by its processes.
-    const std::size_t wanted = 2 * snapshot_file_bytes(plan_later_frame(frame_params(0), frames[0], resume).input);
-    deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
-  }
-  if (processes > 1 && mode == MpiMode::automatic && !deal)
-    console.report("  note: mpi_mode = auto: every process draws each frame, from its share of the particles (" +
-                   (frames.size() <= std::size_t(processes)
-                        ? "the scene has " + std::to_string(frames.size()) + " frame" +
-                              (frames.size() == 1 ? "" : "s") + " for " + std::to_string(processes) + " processes"
-                        : std::string("a process has not the memory for two of the snapshot's files")) +
-                   "); mpi_mode = frames deals whole frames out to the processes instead\n");
-  if (processes > 1 && !deal)
-    // A frame between two snapshots needs whole snapshots: said before the first frame, not as each
-    // such frame fails among the others.
-    for (std::size_t k = 0; k < frames.size(); ++k) {
-      ParamFile p = frame_params(k);
-      std::optional<InterpolationPoint> point;
-      try {
-        point = interpolation_point(p);
-      } catch (const UserError&) {  // (a row in error fails its own frame)
-      }
-      if (point)
-        throw UserError(point->origin + ": fidx = " + point->fidx_text +
-                        " (interpolation_mode = " + std::to_string(point->mode) +
-                        ") is a frame between two snapshots, which several MPI processes each holding a share of "
-                        "the particles cannot draw (their IDs would have to be matched across processes); "
-                        "run the scene with mpi_mode = frames, which deals whole frames out to the processes");
-    }
+  const bool deal = deal_frames(mode, frames, frame_params, comm, resume, console);
   // Frames dealt out, a process reaches no GPU but its own: seeing that one alone, it has the driver
   // start one GPU instead of all (splotch/render/gpu_startup.h). Before any CUDA call.
   const bool gpu_started = caller_gpu && caller_gpu->has_value();
