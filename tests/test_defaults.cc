@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "io/image_reader.h"
@@ -172,6 +173,16 @@ TEST_CASE("defaults: a scene keeps the first frame's exposure where it was chose
   };
   CHECK(!exposure_of(dir.path("f0000.png.used.par")).empty());
   CHECK(exposure_of(dir.path("f0000.png.used.par")) == exposure_of(dir.path("f0001.png.used.par")));
+  const std::string second = read_file(dir.path("f0001.png"));
+  // Resumed after frame 1: frame 2, drawn again, keeps frame 1's factor (by itself it would
+  // choose another, its view being another), and says where the factor came from.
+  REQUIRE(std::remove(dir.path("f0001.png").c_str()) == 0);
+  const CommandResult resumed = run_splotch(par, "scene_file=" + scene + " resume=TRUE outfile=" + dir.path("f.png"));
+  REQUIRE(resumed.status == 0);
+  CHECK(contains(resumed.out, "as the first frame chose it (" + dir.path("f0000.png.used.par") + ")"));
+  CHECK(read_file(dir.path("f0001.png")) == second);
+  const CommandResult alone = run_splotch(par, "camera_y=-6 outfile=" + dir.path("alone.png"));
+  CHECK(exposure_of(dir.path("alone.png.used.par")) != exposure_of(dir.path("f0001.png.used.par")));
 }
 
 TEST_CASE("pictures: the camera frames the particles, not a few far ones, and a preview is framed as the full render") {

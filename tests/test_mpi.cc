@@ -474,11 +474,12 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
                               dir.write("files.txt", "infile camera_x\n" + a + " -60\n" + a + " -40\n" + b + " -20\n" +
                                                          b + " 0\n" + a + " 20\n");
     REQUIRE(run_command("bin/splotch " + files + " outfile=" + dir.file("fone_")).status == 0);
-    const CommandResult r = mpirun(2, files + " mpi_mode=data outfile=" + dir.file("fdata_"));
+    const CommandResult r = mpirun(2, files + " mpi_mode=data scene_read_ahead=TRUE outfile=" + dir.file("fdata_"));
     INFO(r.out << r.err);
     CHECK(r.status == 0);
     CHECK(occurrences(r.out, "scene: 5 frames: 5 rendered") == 1);
-    CHECK(occurrences(r.out, "; 3 snapshot reads, ") == 1);
+    CHECK(occurrences(r.out, "; 3 snapshot reads, 0 of them while a frame rendered") == 1);
+    CHECK(occurrences(r.err, "scene_read_ahead = TRUE reads nothing ahead when every process draws each frame") == 1);
     for (int i = 0; i < 5; ++i) check_close(frame("fone_", i), frame("fdata_", i));
   }
   // Fewer frames than processes: each frame by all (auto), or dealt out when asked.

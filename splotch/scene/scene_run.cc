@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <new>
@@ -100,6 +102,7 @@ constexpr double read_ahead_worth_seconds = 0.05;
 // its turn.
 struct LaterFrame {
   bool usable = false, exists = false;
+  std::string picture;  // its outfile
   std::string signature;
   SnapshotRequest input;
   std::vector<TypeNormalization> normalization;
@@ -125,6 +128,7 @@ LaterFrame plan_later_frame(ParamFile params, const SceneFrame& f, bool resume) 
       plan.second_signature = snapshot_signature(s.interpolation.second_input_keys, plan.normalization);
       plan.second_input = s.interpolation.second_input;
     }
+    plan.picture = s.output.path;
     plan.exists = resume && path_exists(s.output.path);
     plan.usable = true;
   } catch (const UserError&) {}
@@ -312,6 +316,29 @@ void keep_default_exposure(ParamFile& params, const RunReport& r, const Comm* co
                  "choice in each frame, or a number)\n");
 }
 
+// A resumed scene whose first frame is drawn already: the exposure that frame chose by default
+// (its used.par says "exposure = X  # auto") holds for the frames drawn now, as it would have had
+// the run not stopped; else the first frame drawn now would choose another, and the movie flicker.
+void keep_resumed_exposure(ParamFile& params, const LaterFrame& first, Console& console) {
+  if (!first.exists || params.has("exposure")) return;
+  const std::string used = first.picture + ".used.par";
+  std::ifstream in(used);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t eq = line.find('='), auto_at = line.find("# auto");
+    if (line.rfind("exposure", 0) != 0 || eq == std::string::npos || auto_at == std::string::npos) continue;
+    if (line.find_first_not_of(' ', 8) != eq) continue;  // (another key that begins so)
+    const std::size_t from = line.find_first_not_of(' ', eq + 1);
+    const std::string value = line.substr(from, line.find(' ', from) - from);
+    char* end = nullptr;
+    const double x = std::strtod(value.c_str(), &end);
+    if (!(x > 0) || *end) return;
+    params.set("exposure", value, used);
+    console.report("  note: exposure = " + value + ", as the first frame chose it (" + used +
+                   "): the frames drawn now keep it (a movie that does not flicker)\n");
+    return;
+  }
+}
+
 }  // namespace
 
 ReadAhead read_ahead_mode(ParamFile& params) {
@@ -432,6 +459,12 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   };
   const int processes = comm ? comm->size() : 1;
   const bool deal = deal_frames(mode, frames, frame_params, comm, resume, console);
+  if (resume) keep_resumed_exposure(params, plan_later_frame(frame_params(0), frames[0], resume), console);
+  if (processes > 1 && !deal && read_ahead == ReadAhead::always)
+    console.warning(params.origin("scene_read_ahead") +
+                    ": scene_read_ahead = TRUE reads nothing ahead when every process draws each frame from its "
+                    "share (the processes read their shares together, when the frame comes); mpi_mode = frames "
+                    "deals whole frames out, each process reading ahead");
   // Frames dealt out, a process reaches no GPU but its own: seeing that one alone, it has the driver
   // start one GPU instead of all (splotch/render/gpu_startup.h). Before any CUDA call.
   const bool gpu_started = caller_gpu && caller_gpu->has_value();

@@ -57,9 +57,10 @@ struct SceneSummary {
 // With an MPI run's `comm` of several processes, mpi_mode chooses: `data`, each frame rendered by
 // all of them; `frames`, the frames dealt out to them one at a time as they become free, each
 // process rendering and writing whole frames and saying so on `process_console` (its own voice;
-// null: `console`); `auto` (the default), frames when there are more frames than processes and
-// every process has the memory for the first frame's snapshot. The summary's counts are those of
-// all processes.
+// null: `console`); `auto` (the default), frames when every process has the memory for the first
+// frame's snapshot and there are more frames than processes or shares cannot draw them (frames
+// between snapshots, smoothing lengths from the nearest neighbours). The summary's counts are
+// those of all processes.
 // `gpu`: the GPU's start, when the caller keeps it beyond the scene (null: the scene's own).
 SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm = nullptr,
                           Console* process_console = nullptr, std::optional<GpuStartup>* gpu = nullptr);
