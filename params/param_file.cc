@@ -178,6 +178,15 @@ void ParamFile::set_from_command_line(const std::string& assignment) {
 
 void ParamFile::set(const std::string& key, const std::string& value, const std::string& origin) {
   entries_[key] = Entry{value, origin, false};
+  // Looked up before (a scene's keys, before its rows set theirs): used.par records this value,
+  // where it recorded the one before.
+  auto it = use_index_.find(key);
+  if (it != use_index_.end()) {
+    Use& u = uses_[it->second];
+    u.value = value;
+    u.is_default = false;
+    u.note.clear();
+  }
 }
 
 std::string ParamFile::origin(const std::string& key) const {

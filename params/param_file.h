@@ -29,7 +29,8 @@ class ParamFile {
 
   // Applies one "key=value" argument; it overrides the file.
   void set_from_command_line(const std::string& assignment);
-  // Sets a key from another source (a scene-file row, say); `origin` appears in messages.
+  // Sets a key from another source (a scene-file row, say); `origin` appears in messages, and
+  // used.par records the value set (also where the key was looked up before).
   void set(const std::string& key, const std::string& value, const std::string& origin);
 
   // Typed look-ups. T is bool, int, long long, float, double or std::string.

@@ -105,6 +105,15 @@ TEST_CASE("used.par round trip: raw table and raw blocks, single frames and scen
                     demo_camera,
                     camera_scene},
                    "pic.tga", "pictype = 3\n");
+  // Rows that switch the input (simtype, infile, byte order), keys the run looked up before its
+  // rows set them: each frame's record holds its row's values.
+  check_round_trip({"rows switching the input",
+                    {data.path("table.bin"), data.path("blocks.bin")},
+                    "simtype = 0\ninfile = table.bin\n" + columns,
+                    demo_camera,
+                    "simtype infile swap_endian camera_x\n0 table.bin TRUE 50\n1 blocks.bin FALSE 60\n"
+                    "0 table.bin TRUE 70\n"},
+                   "sw.png", "");
 }
 
 TEST_CASE("used.par round trip: Gadget (two files), Gadget-layout HDF5 and Tipsy snapshots") {
