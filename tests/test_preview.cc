@@ -147,3 +147,31 @@ TEST_CASE("preview render: a tenth of the demo's particles keeps the picture's m
   CHECK(none.status == 1);
   CHECK(none.err.find("keeps none of the 100000 particles") != std::string::npos);
 }
+
+TEST_CASE("preview render: a scene resumed in full draws its preview frames again, a preview keeps them") {
+  TempDir dir;
+  REQUIRE(run_command("bin/make_demo --n 20000 --out " + dir.path("demo.bin")).status == 0);
+  const std::string scene = dir.write("s.txt", "camera_x\n-60\n-40\n");
+  auto render = [&](const std::string& name, const std::string& extra) {
+    const CommandResult r =
+        run_command("bin/splotch testdata/demo.par infile=" + dir.path("demo.bin") +
+                    " xres=80 colorbar=FALSE scene_file=" + scene + " outfile=" + dir.path(name) + " " + extra);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return r;
+  };
+  render("full_", "");
+  render("f_", "boost_fraction=0.2");
+  const std::string preview = read_file(dir.path("f_0001.tga"));
+  CHECK(preview != read_file(dir.path("full_0001.tga")));
+  const CommandResult kept = render("f_", "boost_fraction=0.2 resume=TRUE");  // previews stand for previews
+  CHECK(kept.out.find("0 rendered, 2 skipped") != std::string::npos);
+  const CommandResult again = render("f_", "resume=TRUE");
+  CHECK(again.out.find("2 rendered, 0 skipped") != std::string::npos);
+  CHECK(again.out.find("f_0000.tga is a quick preview (boost_fraction in its used.par): drawn again in full") !=
+        std::string::npos);
+  for (const char* f : {"0000.tga", "0001.tga"})
+    CHECK(read_file(dir.path(std::string("f_") + f)) == read_file(dir.path(std::string("full_") + f)));
+  const CommandResult whole = render("f_", "resume=TRUE");  // drawn in full now: kept
+  CHECK(whole.out.find("0 rendered, 2 skipped") != std::string::npos);
+}

@@ -74,11 +74,31 @@ void leave_scene_out_of_record(ParamFile& params) {
     params.leave_out_of_record(key);
 }
 
+// Whether the picture at `path` is a quick preview, as its used.par records (boost_fraction below
+// 1, not turned off by boost = FALSE).
+bool preview_picture(const std::string& path) {
+  try {
+    ParamFile used = ParamFile::read(path + ".used.par");
+    const bool preview = used.has("boost") ? used.get<bool>("boost") : used.has("boost_fraction");
+    return preview && used.get<double>("boost_fraction", 0.1) < 1;
+  } catch (const std::exception&) {  // no record, or one that does not parse: the picture stands
+    return false;
+  }
+}
+
 // resume: the pictures exist already (for every process of an MPI run: a node's own disk may
-// lack it, and then all render it).
-bool rendered_before(const Settings& s, const FrameOptions& frame, const Comm* comm) {
-  bool exists = frame.resume;
-  for (const std::string& path : view_paths(s.views, s.output.path)) exists = exists && path_exists(path);
+// lack it, and then all render it), and are no previews where this run draws in full (which
+// says so).
+bool rendered_before(const Settings& s, const FrameOptions& frame, const Comm* comm, Console& console) {
+  bool exists = frame.resume, preview = false;
+  for (const std::string& path : view_paths(s.views, s.output.path)) {
+    exists = exists && path_exists(path);
+    preview = preview || (exists && s.input.keep_fraction == 1 && preview_picture(path));
+  }
+  if (preview && (!comm || comm->root()))
+    console.report("  note: resume: " + s.output.path +
+                   " is a quick preview (boost_fraction in its used.par): drawn again in full\n");
+  exists = exists && !preview;
   return frame.resume && comm ? comm->all(exists) : exists;
 }
 
@@ -238,7 +258,7 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   report.width = s.camera.xres;
   report.height = s.camera.yres;
   if (frame.in_scene) leave_scene_out_of_record(params);
-  if (rendered_before(s, frame, comm)) {
+  if (rendered_before(s, frame, comm, console)) {
     report.skipped = true;
     return report;
   }
