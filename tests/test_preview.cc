@@ -161,7 +161,12 @@ TEST_CASE("preview render: a scene resumed in full draws its preview frames agai
     return r;
   };
   render("full_", "");
-  render("f_", "boost_fraction=0.2");
+  const CommandResult first = render("f_", "boost_fraction=0.2");
+  size_t said = 0;
+  for (size_t at = first.out.find("note: a preview (boost_fraction = 0.2)"); at != std::string::npos;
+       at = first.out.find("note: a preview (boost_fraction = 0.2)", at + 1))
+    ++said;
+  CHECK(said == 1);  // once for the scene
   const std::string preview = read_file(dir.path("f_0001.tga"));
   CHECK(preview != read_file(dir.path("full_0001.tga")));
   const CommandResult kept = render("f_", "boost_fraction=0.2 resume=TRUE");  // previews stand for previews

@@ -256,9 +256,10 @@ class SceneTally {
         : on_gpu              ? " (snapshot copied to the GPU)"
                               : "",
         left);
-    if (summary.rendered == 1)  // what renderer = auto weighed, once
+    if (summary.rendered == 1)  // what renderer = auto weighed, and that frames are previews, once
       for (const std::string& note : r.notes)
-        if (note.rfind("renderer = auto", 0) == 0) speaker_.report("  note: " + note + "\n");
+        if (note.rfind("renderer = auto", 0) == 0 || note.rfind("a preview (", 0) == 0)
+          speaker_.report("  note: " + note + "\n");
   }
   void failed(std::size_t k, const std::string& origin, const std::string& failure) {
     ++summary.failed;
