@@ -80,6 +80,12 @@ TEST_CASE("exposure: the 99.5th percentile of the lit pixels goes to 0.9; levels
                    "exposure = 20 ",
                    0) == 0);
   CHECK(level_warning(l, 0, false, 0.2f).find("lower gray_absorption") != std::string::npos);
+  // a_eq_e = FALSE has no factor to suggest: how much to raise the brightnesses, as a start.
+  CHECK(level_warning(l, 0, false, 0.2f).find("raise the brightnesses (brightnessN), about 23 times as a start") !=
+        std::string::npos);
+  Image black(10, 10);
+  CHECK(level_warning(measure_levels(black), 0, false, 0.2f).find("a hundredfold or more as a start") !=
+        std::string::npos);
   // Neither: no word.
   dark.rgb[7] = 0.5f;
   CHECK(level_warning(measure_levels(dark), 1, true, 0.2f).empty());

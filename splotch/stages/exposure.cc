@@ -149,7 +149,14 @@ std::string level_warning(const PictureLevels& l, double suggested, bool a_eq_e,
            ": the particles cover a speck of the view; bring the camera closer (camera_x/y/z, or a smaller "
            "fov), or widen the particles (smooth_factorN; minrad_pix for the smallest); the report's notes "
            "say where the camera and the smoothing lengths came from";
-  std::string text = what + ": " + (fix.empty() ? "raise the brightnesses (brightnessN)" : fix);
+  // Without a factor to suggest (a_eq_e = FALSE: the picture is not linear in the brightness), one
+  // that would bring the brightest value near white where the light were thin, as a start.
+  const std::string raise = !dark ? "raise the brightnesses (brightnessN)"
+                            : l.brightest > 0
+                                ? "raise the brightnesses (brightnessN), about " + shortest(230.0 / l.brightest) +
+                                      " times as a start (the picture does not scale with them exactly)"
+                                : "raise the brightnesses (brightnessN) a hundredfold or more as a start";
+  std::string text = what + ": " + (fix.empty() ? raise : fix);
   if (!a_eq_e)
     text += "; with a_eq_e = FALSE a colour much weaker than gray_absorption (" + shortest(gray_absorption) +
             ") stays dark: lower gray_absorption";
