@@ -196,6 +196,11 @@ TEST_CASE("bin/splotch: bad input gives one error line, status 1 and no image") 
   SUBCASE("a scene file that is not there") {
     check_user_error(s.run("scene_file=frames.txt"), "cannot open the scene file 'frames.txt'", s.image);
   }
+  SUBCASE("a scene's pictures in a directory that is not there: said once, not by each frame") {
+    write_file(s.dir.file("frames.txt"), "camera_x\n-60\n-40\n");
+    check_user_error(s.run("scene_file=" + s.dir.file("frames.txt") + " outfile=" + s.dir.file("none/f_")),
+                     "directory '" + s.dir.file("none/") + "' does not exist", s.image);
+  }
   SUBCASE("fov outside (0, 180)") {
     check_user_error(s.run("fov=180"), "fov = 180 must lie strictly between 0 and 180", s.image);
     check_user_error(s.run("fov=-1"), "fov", s.image);

@@ -461,6 +461,14 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   const int processes = comm ? comm->size() : 1;
   const bool deal = deal_frames(mode, frames, frame_params, comm, resume, console);
   if (resume) keep_resumed_exposure(params, plan_later_frame(frame_params(0), frames[0], resume), console);
+  // A directory the pictures cannot go to is said once, not by each frame (unless rows name their own).
+  bool rows_name_outfile = false;
+  for (const SceneFrame& f : frames)
+    for (const auto& kv : f.values) rows_name_outfile = rows_name_outfile || kv.first == "outfile";
+  if (!rows_name_outfile && params.has("outfile")) {
+    ParamFile probe = params;  // (not looked up for the record)
+    check_writable_directory(probe.get<std::string>("outfile"), params.origin("outfile") + ": outfile");
+  }
   if (processes > 1 && !deal && read_ahead == ReadAhead::always)
     console.warning(params.origin("scene_read_ahead") +
                     ": scene_read_ahead = TRUE reads nothing ahead when every process draws each frame from its "

@@ -193,14 +193,6 @@ const char* extension_of(ImageFormat f) {
   }
 }
 
-void check_writable_directory(const std::string& image_path, const std::string& where) {
-  std::string dir = directory_of(image_path);
-  if (dir.empty()) dir = ".";
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw UserError(where + ": cannot write the image '" + image_path + "': directory '" + dir + "' " +
-                    (path_exists(dir) ? "is not writable" : "does not exist"));
-}
-
 OutputSettings read_output(ParamFile& p, int frame, bool in_scene, std::vector<std::string>& warnings) {
   OutputSettings o;
   const std::string outfile = p.get<std::string>("outfile");
@@ -294,6 +286,14 @@ CudaOptions read_cuda(ParamFile& p) {
 }
 
 }  // namespace
+
+void check_writable_directory(const std::string& image_path, const std::string& where) {
+  std::string dir = directory_of(image_path);
+  if (dir.empty()) dir = ".";
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw UserError(where + ": cannot write the image '" + image_path + "': directory '" + dir + "' " +
+                    (path_exists(dir) ? "is not writable" : "does not exist"));
+}
 
 OutputName output_name(const std::string& outfile, int pictype, bool pictype_given, int frame, bool in_scene) {
   OutputName n;

@@ -93,6 +93,10 @@ struct SettingsFor {
 // key, value each), so that a user fixes a parameter file in one round.
 Settings read_settings(ParamFile& params, const SettingsFor& context = {});
 
+// Throws a UserError (`where`: the key's origin) where the directory of `image_path` does not
+// exist or cannot be written.
+void check_writable_directory(const std::string& image_path, const std::string& where);
+
 // The keys of the views and the dome (splotch/settings/view_settings.cc), after the camera's;
 // problems are rejected (gathered) in `p`.
 void read_views(ParamFile& p, Settings& s);
