@@ -253,6 +253,15 @@ TEST_CASE("pictures: a type with no particles in the snapshot is a warning, and 
   const CommandResult none = run_splotch(par, "ptypes=1 ptype0=4");
   CHECK(none.status == 1);
   CHECK(contains(none.err, "holds no particles of the types asked for (ptype0 = 4); it holds 1000 of type 0 (gas)"));
+  // An HDF5 snapshot of a code built with fewer types: a type beyond those its header lists is none.
+  const std::string data = real_data_dir();
+  if (data.empty()) return;
+  const std::string g4 = data + "/gadget4_lcdm_gas_snapshot_004.hdf5";
+  const CommandResult beyond = run_splotch(g4, "xres=64 ptypes=2 ptype1=4 palette1=ice outfile=" + dir.path("g4.png"));
+  CHECK(beyond.status == 0);
+  CHECK(contains(beyond.err,
+                 "holds no particles of type 4 (it holds 32768 of type 0 (gas), 32768 of type 1 (dark "
+                 "matter)): render type 1 is skipped"));
 }
 
 TEST_CASE("pictures: smoothing lengths estimated for a small group are not warned about as huge") {

@@ -293,7 +293,9 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
       r.file_type = 0;
     }
     const TypeSurvey* found = survey() ? survey()->type(r.file_type) : nullptr;
-    if (found && found->count == 0) {
+    // (a type beyond those the header lists, as an HDF5 file of a code built with fewer types: none)
+    const bool none = survey() && (!found || found->count == 0);
+    if (none) {
       in.warnings.push_back(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": '" + o.files[0] + "'" +
                             (o.files.size() > 1 ? " (and its other files)" : "") + " holds no particles of type " +
                             std::to_string(r.file_type) + " (it holds " + type_counts(*survey()) + "): render type " +
@@ -301,7 +303,7 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
       empty_types.push_back("ptype" + n + " = " + std::to_string(r.file_type));
     }
     const std::string size = read_type_sizes(p, n, r, found, gadget, notes);
-    if (!found || found->count > 0) {
+    if (!none) {
       sizes.push_back(size);
     } else {  // skipped: nothing to size (and no estimate for an MPI run to refuse)
       r.size_estimate = SizeEstimate::none;
