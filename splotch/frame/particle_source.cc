@@ -365,7 +365,7 @@ class InterpolationSource : public ParticleSource {
 
 // What a data-parallel MPI run cannot do yet, said before any reading.
 void check_data_parallel(const Settings& s, int processes) {
-  const std::string why = share_obstacle(s, processes);
+  const std::string why = share_obstacle(s.input, processes);
   if (!why.empty()) throw UserError(why);
 }
 
@@ -469,11 +469,11 @@ class ShareSource : public ParticleSource {
 
 }  // namespace
 
-std::string share_obstacle(const Settings& s, int processes) {
-  for (std::size_t n = 0; n < s.input.typed.types.size() && has_particle_types(s.input.format); ++n)
-    if (s.input.typed.types[n].size_estimate == SizeEstimate::knn) {
+std::string share_obstacle(const SnapshotRequest& input, int processes) {
+  for (std::size_t n = 0; n < input.typed.types.size() && has_particle_types(input.format); ++n)
+    if (input.typed.types[n].size_estimate == SizeEstimate::knn) {
       const std::string N = std::to_string(n);
-      const bool chosen = s.input.typed.types[n].estimate_chosen;
+      const bool chosen = input.typed.types[n].estimate_chosen;
       return (chosen ? "render type " + N +
                            " has no smoothing lengths in the file, and estimating them from the nearest "
                            "neighbours (size_estimate" +

@@ -96,10 +96,10 @@ MemoryShape memory_shape(const Settings& s, bool keeps_particles = false, int ex
 void check_memory_before_read(const FramePlan& plan, ParticleSource& source, bool keeps_particles, const Comm* comm,
                               Console& console, int extra_fields = 0);
 
-// Why a frame of settings `s` cannot be drawn by `processes` MPI processes each holding a share of
+// Why a frame reading `input` cannot be drawn by `processes` MPI processes each holding a share of
 // the particles (smoothing lengths estimated from the nearest neighbours, which a share does not
 // hold); "" where it can.
-std::string share_obstacle(const Settings& s, int processes);
+std::string share_obstacle(const SnapshotRequest& input, int processes);
 
 // The source of the frame's particles: the scene's cache when the frame has one (and the run one
 // process), this process's share when `comm` has several, else the file. `plan` and `console`

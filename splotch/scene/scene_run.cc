@@ -372,7 +372,8 @@ struct ShareObstacle {
   std::string reason, error;
 };
 ShareObstacle shares_cannot_draw(const std::vector<SceneFrame>& frames,
-                                 const std::function<ParamFile(std::size_t)>& frame_params, int processes) {
+                                 const std::function<ParamFile(std::size_t)>& frame_params, const LaterFrame& first,
+                                 int processes) {
   for (std::size_t k = 0; k < frames.size(); ++k) {
     std::optional<InterpolationPoint> point;
     try {
@@ -387,18 +388,11 @@ ShareObstacle shares_cannot_draw(const std::vector<SceneFrame>& frames,
                   "particles cannot draw (their IDs would have to be matched across processes); run the scene "
                   "with mpi_mode = frames, which deals whole frames out to the processes"};
   }
-  try {
-    SettingsFor context;  // as the first frame will read them
-    context.frame = frames.front().number;
-    context.in_scene = true;
-    context.gpu_available = true;
-    ParamFile first = frame_params(0);
-    const std::string why = share_obstacle(read_settings(first, context), processes);
-    if (!why.empty())
-      return {"smoothing lengths from the nearest neighbours need whole snapshots",
-              why + "; or run the scene with mpi_mode = frames, which deals whole frames out to the processes"};
-  } catch (const UserError&) {  // (the frame says it in its turn)
-  }
+  // (first's keys in error: the frame says so in its turn)
+  const std::string why = first.usable ? share_obstacle(first.input, processes) : "";
+  if (!why.empty())
+    return {"smoothing lengths from the nearest neighbours need whole snapshots",
+            why + "; or run the scene with mpi_mode = frames, which deals whole frames out to the processes"};
   return {};
 }
 
@@ -406,17 +400,18 @@ ShareObstacle shares_cannot_draw(const std::vector<SceneFrame>& frames,
 // never; auto, where each process has the memory for a whole snapshot and either there are more
 // frames than processes or shares cannot draw them. Says auto's choice; where shares would have to
 // draw what they cannot, throws before the first frame. Collective.
+// `first`: the scene's first frame, planned.
 bool deal_frames(MpiMode mode, const std::vector<SceneFrame>& frames,
-                 const std::function<ParamFile(std::size_t)>& frame_params, const Comm* comm, bool resume,
+                 const std::function<ParamFile(std::size_t)>& frame_params, const LaterFrame& first, const Comm* comm,
                  Console& console) {
   const int processes = comm ? comm->size() : 1;
   if (processes == 1 || mode == MpiMode::frames) return processes > 1;
-  const ShareObstacle obstacle = shares_cannot_draw(frames, frame_params, processes);
+  const ShareObstacle obstacle = shares_cannot_draw(frames, frame_params, first, processes);
   const bool few = frames.size() <= std::size_t(processes);
   bool deal = false;
   if (mode == MpiMode::automatic && (!few || !obstacle.error.empty())) {
     // Every process holds a whole snapshot then: the node's memory is shared by its processes.
-    const std::size_t wanted = 2 * snapshot_file_bytes(plan_later_frame(frame_params(0), frames[0], resume).input);
+    const std::size_t wanted = 2 * snapshot_file_bytes(first.input);
     deal = comm->all(available_memory_bytes() / std::size_t(comm->node_size()) >= wanted);
   }
   const std::string count = std::to_string(frames.size()) + " frame" + (frames.size() == 1 ? "" : "s") + " for " +
@@ -459,8 +454,11 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
     return p;
   };
   const int processes = comm ? comm->size() : 1;
-  const bool deal = deal_frames(mode, frames, frame_params, comm, resume, console);
-  if (resume) keep_resumed_exposure(params, plan_later_frame(frame_params(0), frames[0], resume), console);
+  // The first frame's keys and snapshot, worked out once for what is decided before it.
+  const LaterFrame first =
+      processes > 1 || resume ? plan_later_frame(frame_params(0), frames[0], resume) : LaterFrame{};
+  const bool deal = deal_frames(mode, frames, frame_params, first, comm, console);
+  if (resume) keep_resumed_exposure(params, first, console);
   // A directory the pictures cannot go to is said once, not by each frame (unless rows name their own).
   bool rows_name_outfile = false;
   for (const SceneFrame& f : frames)
