@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "io/interrupt_cleanup.h"
+#include "tests/held_program.h"
 #include "tests/test_support.h"
 
 using namespace splotch::testing;
@@ -57,76 +58,6 @@ std::vector<std::string> entries(const std::string& dir, const std::string& pref
     if (std::string(e->d_name).rfind(prefix, 0) == 0) names.push_back(e->d_name);
   ::closedir(d);
   return names;
-}
-
-// A program started with `args` (no shell between: its pid is the child's), its stdout and
-// stderr in files, held before exec until go(), so that files named by its pid can be made first.
-class HeldProgram {
- public:
-  HeldProgram(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    int go[2];
-    REQUIRE(::pipe(go) == 0);
-    pid_ = ::fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {  // only async-signal-safe calls until exec
-      ::close(go[1]);
-      char c;
-      if (::read(go[0], &c, 1) != 1) ::_exit(126);
-      const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(o, STDOUT_FILENO);
-      ::dup2(e, STDERR_FILENO);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-    ::close(go[0]);
-    go_ = go[1];
-  }
-  ~HeldProgram() {
-    if (go_ >= 0) ::close(go_);
-    if (!ended_) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  HeldProgram(const HeldProgram&) = delete;
-  HeldProgram& operator=(const HeldProgram&) = delete;
-
-  pid_t pid() const { return pid_; }
-  void go() {
-    REQUIRE(::write(go_, "g", 1) == 1);
-    ::close(go_);
-    go_ = -1;
-  }
-  // Whether it has ended (then status() is its waitpid status).
-  bool ended() {
-    if (!ended_ && ::waitpid(pid_, &status_, WNOHANG) == pid_) ended_ = true;
-    return ended_;
-  }
-  int wait() {
-    if (!ended_ && ::waitpid(pid_, &status_, 0) == pid_) ended_ = true;
-    return status_;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int go_ = -1, status_ = -1;
-  bool ended_ = false;
-};
-
-// Waits for `condition` while `program` runs, at most 5 minutes (a guard against a hang, not a
-// timing: the test goes on as soon as the condition holds). Whether it held.
-template <class Condition>
-bool wait_for(HeldProgram& program, Condition&& condition) {
-  for (int i = 0; i < 30000; ++i) {
-    if (condition()) return true;
-    if (program.ended()) return condition();
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
 }
 
 // A small scene: a block of particles, raw and little-endian, drawn as a TGA (larger than a
@@ -280,13 +211,9 @@ TEST_CASE("bin/splotch interrupted while reading: one line, nothing written, end
     REQUIRE(::mkfifo(par.c_str(), 0644) == 0);
     HeldProgram splotch({binary, par, "outfile=" + out}, dir.file("stdout"), dir.file("stderr"));
     splotch.go();
-    int writer = -1;
-    const bool reading = wait_for(splotch, [&] {
-      writer = ::open(par.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO until the reading opened it
-      return writer >= 0;
-    });
+    const int writer = open_when_read(splotch, par);
     INFO(read_file(dir.file("stderr")));
-    REQUIRE(reading);
+    REQUIRE(writer >= 0);
     const std::string half = scene.substr(0, scene.size() / 2);
     REQUIRE(::write(writer, half.data(), half.size()) == ssize_t(half.size()));
     ::kill(splotch.pid(), SIGINT);

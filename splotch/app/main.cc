@@ -20,6 +20,7 @@
 #include "splotch/app/input_kind.h"
 #include "splotch/app/process_end.h"
 #include "splotch/app/snapshot_info.h"
+#include "splotch/app/thread_waiting.h"
 #include "splotch/app/version.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/mpi/comm.h"
@@ -135,6 +136,7 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
 }  // namespace
 
 int main(int argc, char** argv) {
+  splotch::start_again_with_sleeping_threads(argv);  // returns where it need not or cannot
   // The passes that split work by thread (tile order, bucket sorts, the MPI split) count on the
   // threads they ask for.
   omp_set_dynamic(0);
