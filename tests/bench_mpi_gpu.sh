@@ -20,6 +20,7 @@
 #   KEYS="cuda_large_splats=host" tests/bench_mpi_gpu.sh   # more keys for every run
 #   FLY_DATA=0 tests/bench_mpi_gpu.sh                      # no fly-through with every frame by all
 #   A_EQ_E=FALSE FRAMES=0 tests/bench_mpi_gpu.sh           # the a_eq_e = FALSE rows alone
+#   SINGLE=0 tests/bench_mpi_gpu.sh                         # the fly-through alone
 # Without a GPU, mpirun or bin/splotch_mpi it says so and ends (status 0). RENDERER=host NODE_GPUS=2
 # runs the same steps without a GPU (to try the script).
 set -euo pipefail
@@ -74,7 +75,7 @@ printf " %8s %8s %8s %8s %8s %8s %8s %10s\n" wall launch started end "speedup" "
 for n in $SIZES; do
   snapshot=$(snapshot_of "$n")
   cat "$snapshot".* >/dev/null  # the files in the page cache: the reads are warm in every case
-  for a in ${A_EQ_E:-TRUE FALSE}; do
+  for a in $([ "${SINGLE:-1}" = 1 ] && echo "${A_EQ_E:-TRUE FALSE}"); do
     base_total= base_wall= reference=$DIR/mpi_gpu_${n}_$a.tga
     # Several GPUs: as mpi_mode = auto chooses (every process, or rank 0 alone where the share model
     # says one GPU finishes first), and every process drawing (mpi_mode = data).

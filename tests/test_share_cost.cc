@@ -107,6 +107,29 @@ TEST_CASE("share model: one GPU for 1e8 at 4096^2, a near tie with a_eq_e, and f
   CHECK(two_nodes.all_seconds < big.all_seconds);
 }
 
+TEST_CASE("share model: the GPUs of a node start one after another (4 x H200: 4 GPUs lost at 1e8, won at 1e9)") {
+  // Measured on 4 x H200 at 4096^2 (a_eq_e, totals): 1e8 0.91 s on one GPU, 1.13-1.16 s on all
+  // four; 1e9 2.94 s on one, 2.25-2.39 s on all four.
+  const ShareEstimate small = estimate_share(gpus(1e8, 4096, true, 4));
+  CHECK(small.alone);
+  CHECK(small.all_seconds - small.alone_seconds == doctest::Approx(0.23).epsilon(0.1));
+  const ShareEstimate big = estimate_share(gpus(1e9, 4096, true, 4));
+  CHECK(!big.alone);
+  CHECK(big.alone_seconds - big.all_seconds == doctest::Approx(0.52).epsilon(0.1));
+  // The starts alone (every other cost zero): each GPU beyond the first of a node adds one, and
+  // one GPU on each of several nodes adds one.
+  ShareCosts starts;
+  starts.read_frame = starts.read_particle = 0;
+  starts.gpu_particle[0] = starts.gpu_covered[0] = starts.node_pixel[0] = starts.network_pixel[0] = 0;
+  auto start_of = [&](int processes, int nodes) {
+    return estimate_share(gpus(1e9, 4096, true, processes, nodes), starts).all_seconds;
+  };
+  CHECK(start_of(2, 1) == doctest::Approx(starts.gpu_start_each));
+  CHECK(start_of(4, 1) == doctest::Approx(3 * starts.gpu_start_each));
+  CHECK(start_of(8, 2) == doctest::Approx(3 * starts.gpu_start_each));
+  CHECK(start_of(4, 4) == doctest::Approx(starts.gpu_start_each));
+}
+
 TEST_CASE("share model: rank 0 alone only where its node holds every particle; one process is alone") {
   ShareWork w = gpus(1e8, 4096, false);
   w.node_memory = 1e9;  // 1e8 particles take about 6.4 GB

@@ -64,10 +64,13 @@ struct ShareCosts {
   // And per pixel, the GPUs' split: the layer (six floats a pixel) drawn over the image and
   // brought to the host, and the wait for the slowest process (2 x H200, 10^8 at 4096^2).
   double gpu_layer_pixel = 4e-9;
-  // What drawing on several GPUs adds: the GPUs' starts at once, which the read no longer hides
-  // (rank 0's gpu_start 0.09-0.12 s against 0.02-0.04 s alone), and the processes' normalisation
-  // and write contending (+0.02 and +0.03 s): 0.13-0.19 s at 10^8 on 2 x H200 by either a_eq_e.
-  double second_start = 0.15;
+  // What drawing on several GPUs adds, per GPU of a node beyond the first (at least one): the
+  // GPUs' starts at once, which the driver takes one after another and the read no longer hides,
+  // and the processes' normalisation and write contending. 0.13-0.19 s at 10^8 on 2 x H200 by
+  // either a_eq_e (rank 0's gpu_start 0.09-0.12 s against 0.02-0.04 s alone, +0.02 and +0.03 s);
+  // on 4 x H200 rank 0's gpu_start 0.13 s alone, 0.29-0.33 s of 2, 0.58-0.64 s of 4, and the total
+  // of 4 at 10^8 0.25-0.39 s above one GPU's.
+  double gpu_start_each = 0.15;
   // Bytes of memory a particle takes on the process that holds it, about.
   double particle_bytes = 64;
   // Bytes of GPU memory a particle kept there takes with a view's working memory: its fields and
