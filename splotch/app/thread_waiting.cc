@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -17,7 +18,7 @@ bool waiting_policy_chosen(const char* const* environment) {
 }
 
 void start_again_with_sleeping_threads(char** argv) {
-  if (omp_get_max_threads() <= 32 || waiting_policy_chosen(environ)) return;
+  if (std::max(omp_get_num_procs(), omp_get_max_threads()) <= 32 || waiting_policy_chosen(environ)) return;
   // The program's file by name (valgrind answers with its client's, where /proc/self/exe itself
   // would start valgrind's tool); not the dynamic loader run by hand, whose arguments differ.
   char path[4096];
