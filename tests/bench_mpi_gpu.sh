@@ -69,61 +69,63 @@ snapshot_of() {  # size -> the first file's name, written if missing
 echo "bench_mpi_gpu: $node_gpus GPU(s): $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
   xargs), $CORES cores, renderer = $RENDERER"
 stages="plan read gpu_start normalize to_gpu geometry colour sort exchange render reduce post write"
-printf "%-16s %6s %9s %-6s %4s %-5s %4s" dataset N image a_eq_e gpus mode drew
-for s in $stages total wait; do printf " %9s" "$s"; done
-printf " %8s %8s %8s %8s %8s %8s %8s %10s\n" wall launch started end "speedup" "wall_sp" max_diff differ
-for n in $SIZES; do
-  snapshot=$(snapshot_of "$n")
-  cat "$snapshot".* >/dev/null  # the files in the page cache: the reads are warm in every case
-  for a in $([ "${SINGLE:-1}" = 1 ] && echo "${A_EQ_E:-TRUE FALSE}"); do
-    base_total= base_wall= reference=$DIR/mpi_gpu_${n}_$a.tga
-    # Several GPUs: as mpi_mode = auto chooses (every process, or rank 0 alone where the share model
-    # says one GPU finishes first), and every process drawing (mpi_mode = data).
-    for case in $(for g in $GPUS; do echo "$g:auto"; [ "$g" -gt 1 ] && echo "$g:data"; done); do
-      g=${case%%:*} mode=${case#*:}
-      log=$DIR/mpi_gpu_${n}_${a}_${g}_$mode.log
-      : >"$log"
-      for _ in $(seq "$RUNS"); do
-        start=$(date +%s.%N)
-        run_mpi "$g" tests/bench/bench_gadget.par infile="${snapshot%000}" fidx=0 xres="$RES" renderer=$RENDERER \
-          a_eq_e=$a mpi_mode=$mode outfile="$DIR/mpi_gpu_out.tga" ${keys[@]+"${keys[@]}"} >"$log.run"
-        echo "wall $(since "$start") s" >>"$log.run"
-        awk -v s="$start" '$1 == "began" {if (!b || $3 < b) b = $3; if ($2 == 0) r = $3}
-          END {printf "launch %.3f s\nrank0_began %.3f s\n", b - s, r - s}' "$log.run" >>"$log.run"
-        cat "$log.run" >>"$log"
+if [ "${SINGLE:-1}" = 1 ]; then
+  printf "%-16s %6s %9s %-6s %4s %-5s %4s" dataset N image a_eq_e gpus mode drew
+  for s in $stages total wait; do printf " %9s" "$s"; done
+  printf " %8s %8s %8s %8s %8s %8s %8s %10s\n" wall launch started end "speedup" "wall_sp" max_diff differ
+  for n in $SIZES; do
+    snapshot=$(snapshot_of "$n")
+    cat "$snapshot".* >/dev/null  # the files in the page cache: the reads are warm in every case
+    for a in ${A_EQ_E:-TRUE FALSE}; do
+      base_total= base_wall= reference=$DIR/mpi_gpu_${n}_$a.tga
+      # Several GPUs: as mpi_mode = auto chooses (every process, or rank 0 alone where the share model
+      # says one GPU finishes first), and every process drawing (mpi_mode = data).
+      for case in $(for g in $GPUS; do echo "$g:auto"; [ "$g" -gt 1 ] && echo "$g:data"; done); do
+        g=${case%%:*} mode=${case#*:}
+        log=$DIR/mpi_gpu_${n}_${a}_${g}_$mode.log
+        : >"$log"
+        for _ in $(seq "$RUNS"); do
+          start=$(date +%s.%N)
+          run_mpi "$g" tests/bench/bench_gadget.par infile="${snapshot%000}" fidx=0 xres="$RES" renderer=$RENDERER \
+            a_eq_e=$a mpi_mode=$mode outfile="$DIR/mpi_gpu_out.tga" ${keys[@]+"${keys[@]}"} >"$log.run"
+          echo "wall $(since "$start") s" >>"$log.run"
+          awk -v s="$start" '$1 == "began" {if (!b || $3 < b) b = $3; if ($2 == 0) r = $3}
+            END {printf "launch %.3f s\nrank0_began %.3f s\n", b - s, r - s}' "$log.run" >>"$log.run"
+          cat "$log.run" >>"$log"
+        done
+        rm -f "$log.run"
+        drew=$g
+        grep -q "rank 0 alone draws" "$log" && drew=1
+        grep -q "processes on $g GPU" "$log" || [ "$drew" = 1 ] || [ "$RENDERER" != cuda ] || echo "bench_mpi_gpu: $g processes did not report $g GPUs" >&2
+        [ -n "$base_total" ] || cp "$DIR/mpi_gpu_out.tga" "$reference"
+        printf "%-16s %6s %9s %-6s %4s %-5s %4s" "gadget_${FILES}files" "$n" "${RES}x$RES" "$a" "$g" "$mode" "$drew"
+        for s in $stages total; do printf " %9s" "$(awk -v s="$s" '/^  [a-z]/ && $1 == s && $3 == "s" {print $2}' "$log" | median)"; done
+        printf " %9s" "$(awk -v stages=" $stages " '/^  [a-z]/ && $3 == "s" && index(stages, " " $1 " ") {sum += $2}
+          $1 == "total" && $3 == "s" {printf "%.3f\n", $2 - sum; sum = 0}' "$log" | median)"
+        total=$(awk '$1 == "total" && $3 == "s" {print $2}' "$log" | median)
+        wall=$(awk '$1 == "wall" {print $2}' "$log" | median)
+        started=$(awk '$1 == "started" && $3 == "s" {print $2}' "$log" | median)
+        # What the whole mpirun took beyond its processes' start and rank 0's frame: the launcher
+        # before the first process began, and the end after the picture was written.
+        launch=$(awk '$1 == "launch" && $3 == "s" {print $2}' "$log" | median)
+        end=$(awk '$1 == "started" && $3 == "s" {s = $2} $1 == "total" && $3 == "s" {t = $2} $1 == "wall" {w = $2}
+          $1 == "rank0_began" {printf "%.3f\n", w - $2 - s - t}' "$log" | median)
+        [ -n "$base_total" ] || { base_total=$total base_wall=$wall; }
+        read -r worst share <<<"$(compare_tga "$reference" "$DIR/mpi_gpu_out.tga")"
+        awk -v w="$wall" -v t="$total" -v bt="$base_total" -v bw="$base_wall" -v m="$worst" -v d="$share" \
+          -v st="${started:--}" -v l="${launch:--}" -v e="${end:--}" \
+          'BEGIN {printf " %8.3f %8s %8s %8s %7.2fx %7.2fx %8s %10s\n", w, l, st, e, bt / t, bw / w, m, d}'
       done
-      rm -f "$log.run"
-      drew=$g
-      grep -q "rank 0 alone draws" "$log" && drew=1
-      grep -q "processes on $g GPU" "$log" || [ "$drew" = 1 ] || [ "$RENDERER" != cuda ] || echo "bench_mpi_gpu: $g processes did not report $g GPUs" >&2
-      [ -n "$base_total" ] || cp "$DIR/mpi_gpu_out.tga" "$reference"
-      printf "%-16s %6s %9s %-6s %4s %-5s %4s" "gadget_${FILES}files" "$n" "${RES}x$RES" "$a" "$g" "$mode" "$drew"
-      for s in $stages total; do printf " %9s" "$(awk -v s="$s" '/^  [a-z]/ && $1 == s && $3 == "s" {print $2}' "$log" | median)"; done
-      printf " %9s" "$(awk -v stages=" $stages " '/^  [a-z]/ && $3 == "s" && index(stages, " " $1 " ") {sum += $2}
-        $1 == "total" && $3 == "s" {printf "%.3f\n", $2 - sum; sum = 0}' "$log" | median)"
-      total=$(awk '$1 == "total" && $3 == "s" {print $2}' "$log" | median)
-      wall=$(awk '$1 == "wall" {print $2}' "$log" | median)
-      started=$(awk '$1 == "started" && $3 == "s" {print $2}' "$log" | median)
-      # What the whole mpirun took beyond its processes' start and rank 0's frame: the launcher
-      # before the first process began, and the end after the picture was written.
-      launch=$(awk '$1 == "launch" && $3 == "s" {print $2}' "$log" | median)
-      end=$(awk '$1 == "started" && $3 == "s" {s = $2} $1 == "total" && $3 == "s" {t = $2} $1 == "wall" {w = $2}
-        $1 == "rank0_began" {printf "%.3f\n", w - $2 - s - t}' "$log" | median)
-      [ -n "$base_total" ] || { base_total=$total base_wall=$wall; }
-      read -r worst share <<<"$(compare_tga "$reference" "$DIR/mpi_gpu_out.tga")"
-      awk -v w="$wall" -v t="$total" -v bt="$base_total" -v bw="$base_wall" -v m="$worst" -v d="$share" \
-        -v st="${started:--}" -v l="${launch:--}" -v e="${end:--}" \
-        'BEGIN {printf " %8.3f %8s %8s %8s %7.2fx %7.2fx %8s %10s\n", w, l, st, e, bt / t, bw / w, m, d}'
     done
   done
-done
-echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them, the snapshot's files in the page cache;"
-echo " wait: rank 0's total less its stages; wall: the whole mpirun, the processes' start and end included;"
-echo " launch: from mpirun's start to its first process's; started: from rank 0's start to its first stage (MPI's"
-echo " start in it); end: what is left of the wall after rank 0's start, its started and total (the processes' end"
-echo " after the picture is written; a run that fails leaves its output in the log's .run file);"
-echo " speedup: of the total, wall_sp: of the wall, against the first of GPUS; max_diff, differ: against its picture;"
-echo " mode: mpi_mode, drew: the processes that drew the frame)"
+  echo "(seconds, medians of $RUNS runs, stages as rank 0 reports them, the snapshot's files in the page cache;"
+  echo " wait: rank 0's total less its stages; wall: the whole mpirun, the processes' start and end included;"
+  echo " launch: from mpirun's start to its first process's; started: from rank 0's start to its first stage (MPI's"
+  echo " start in it); end: what is left of the wall after rank 0's start, its started and total (the processes' end"
+  echo " after the picture is written; a run that fails leaves its output in the log's .run file);"
+  echo " speedup: of the total, wall_sp: of the wall, against the first of GPUS; max_diff, differ: against its picture;"
+  echo " mode: mpi_mode, drew: the processes that drew the frame)"
+fi
 
 [ "$FRAMES" -gt 0 ] || exit 0
 [ -x bin/splotch_path ] || { echo "bench_mpi_gpu: bin/splotch_path is not built: no fly-through"; exit 0; }

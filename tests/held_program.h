@@ -40,15 +40,15 @@ class HeldProgram {
     for (std::string& entry : add_) envp.push_back(entry.data());
     envp.push_back(nullptr);
     int go[2];
-    REQUIRE(::pipe(go) == 0);
+    REQUIRE(::pipe2(go, O_CLOEXEC) == 0);
     pid_ = ::fork();
     REQUIRE(pid_ >= 0);
     if (pid_ == 0) {  // only async-signal-safe calls until exec
       ::close(go[1]);
       char c;
       if (::read(go[0], &c, 1) != 1) ::_exit(126);
-      const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
       ::dup2(o, STDOUT_FILENO);
       ::dup2(e, STDERR_FILENO);
       ::execve(argv[0], argv.data(), envp.data());

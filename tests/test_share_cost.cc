@@ -128,6 +128,11 @@ TEST_CASE("share model: the GPUs of a node start one after another (4 x H200: 4 
   CHECK(start_of(4, 1) == doctest::Approx(3 * starts.gpu_start_each));
   CHECK(start_of(8, 2) == doctest::Approx(3 * starts.gpu_start_each));
   CHECK(start_of(4, 4) == doctest::Approx(starts.gpu_start_each));
+  // Spread unevenly (4 + 1 on two nodes): the fullest node's starts, not the average's.
+  ShareWork uneven = gpus(1e9, 4096, true, 5, 2);
+  CHECK(estimate_share(uneven, starts).all_seconds == doctest::Approx(1.5 * starts.gpu_start_each));
+  uneven.node_processes = 4;
+  CHECK(estimate_share(uneven, starts).all_seconds == doctest::Approx(3 * starts.gpu_start_each));
 }
 
 TEST_CASE("share model: rank 0 alone only where its node holds every particle; one process is alone") {

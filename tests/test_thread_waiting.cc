@@ -1,8 +1,8 @@
 // OpenMP threads that may be more than 32 sleep between loops unless the user chose how they wait
-// (splotch/app/thread_waiting.h): the rule on an environment, and bin/splotch's own environment
-// once it has started again (read from /proc while it waits for its parameter file, a FIFO).
+// or bound them (splotch/app/thread_waiting.h): the rules, and bin/splotch's own environment and
+// arguments once it has started (read from /proc while it waits for its parameter
+// file, a FIFO).
 #include <doctest/doctest.h>
-#include <omp.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,11 +18,13 @@ using namespace splotch::testing;
 
 namespace {
 
-const std::vector<std::string> policy_names = {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME"};
+// What the test's environment may hold that would change the program's choice.
+const std::vector<std::string> choice_names = {
+    "OMP_WAIT_POLICY", "OMP_WAIT_POLICY_ALL", "GOMP_SPINCOUNT",    "KMP_BLOCKTIME", "KMP_LIBRARY",
+    "OMP_PROC_BIND",   "OMP_PLACES",          "GOMP_CPU_AFFINITY", "KMP_AFFINITY",  "OMP_NUM_THREADS"};
 
-// The NAME=value entries of process `pid`'s starting environment (that of its newest exec).
-std::vector<std::string> environment_of(pid_t pid) {
-  const std::string bytes = read_file("/proc/" + std::to_string(pid) + "/environ");
+// `bytes` split at NUL characters (a /proc file of strings).
+std::vector<std::string> strings_of(const std::string& bytes) {
   std::vector<std::string> entries;
   for (std::size_t at = 0; at < bytes.size();) {
     const std::size_t end = bytes.find('\0', at);
@@ -32,63 +34,87 @@ std::vector<std::string> environment_of(pid_t pid) {
   return entries;
 }
 
+struct Started {
+  std::vector<std::string> environment, arguments;
+};
+
+// bin/splotch, started with the test's environment less `choice_names` and with `add` (NAME=value
+// entries), as it is once it waits for its parameter file (after any new start).
+Started started(const std::vector<std::string>& add) {
+  TempDir dir;
+  const std::string par = dir.file("scene.par");
+  REQUIRE(::mkfifo(par.c_str(), 0644) == 0);
+  HeldProgram splotch({"bin/splotch", par, "xres=64"}, dir.file("stdout"), dir.file("stderr"), choice_names, add);
+  splotch.go();
+  const int writer = open_when_read(splotch, par);
+  INFO(read_file(dir.file("stderr")));
+  REQUIRE(writer >= 0);
+  const std::string pid = std::to_string(splotch.pid());
+  Started s{strings_of(read_file("/proc/" + pid + "/environ")), strings_of(read_file("/proc/" + pid + "/cmdline"))};
+  ::kill(splotch.pid(), SIGTERM);
+  splotch.wait();
+  ::close(writer);
+  return s;
+}
+
 bool holds(const std::vector<std::string>& entries, const std::string& entry) {
   for (const std::string& e : entries)
     if (e == entry) return true;
   return false;
 }
 
-// The environment of bin/splotch, started without the variables `unset` and with the entries `add`
-// (NAME=value), once it waits for its parameter file (after any new start).
-std::vector<std::string> started_environment(const std::vector<std::string>& unset,
-                                             const std::vector<std::string>& add = {}) {
-  TempDir dir;
-  const std::string par = dir.file("scene.par");
-  REQUIRE(::mkfifo(par.c_str(), 0644) == 0);
-  HeldProgram splotch({"bin/splotch", par}, dir.file("stdout"), dir.file("stderr"), unset, add);
-  splotch.go();
-  const int writer = open_when_read(splotch, par);
-  INFO(read_file(dir.file("stderr")));
-  REQUIRE(writer >= 0);
-  const std::vector<std::string> entries = environment_of(splotch.pid());
-  ::kill(splotch.pid(), SIGTERM);
-  splotch.wait();
-  ::close(writer);
-  return entries;
+bool policy_set(const std::vector<std::string>& entries) {
+  for (const std::string& e : entries)
+    if (e.rfind("OMP_WAIT_POLICY=", 0) == 0) return true;
+  return false;
 }
 
 }  // namespace
 
-TEST_CASE("waiting_policy_chosen: any of OMP_WAIT_POLICY, GOMP_SPINCOUNT, KMP_BLOCKTIME, by its whole name") {
-  const char* none[] = {"PATH=/usr/bin", "OMP_NUM_THREADS=8", "OMP_WAIT_POLICYX=1", "XOMP_WAIT_POLICY=1", nullptr};
-  CHECK_FALSE(splotch::waiting_policy_chosen(none));
+TEST_CASE("waiting_left_as_is: a waiting policy chosen, threads bound, or valgrind's preload; by whole names") {
+  const char* none[] = {"PATH=/usr/bin",      "OMP_NUM_THREADS=8",       "OMP_WAIT_POLICYX=1",
+                        "XOMP_WAIT_POLICY=1", "LD_PRELOAD=/lib/libx.so", nullptr};
+  CHECK_FALSE(splotch::waiting_left_as_is(none));
   const char* empty[] = {nullptr};
-  CHECK_FALSE(splotch::waiting_policy_chosen(empty));
-  CHECK_FALSE(splotch::waiting_policy_chosen(nullptr));
-  for (const char* entry : {"OMP_WAIT_POLICY=active", "GOMP_SPINCOUNT=1000", "KMP_BLOCKTIME=0", "OMP_WAIT_POLICY="}) {
+  CHECK_FALSE(splotch::waiting_left_as_is(empty));
+  CHECK_FALSE(splotch::waiting_left_as_is(nullptr));
+  for (const char* entry :
+       {"OMP_WAIT_POLICY=active", "OMP_WAIT_POLICY=", "OMP_WAIT_POLICY_ALL=active", "OMP_WAIT_POLICY_DEV_0=passive",
+        "GOMP_SPINCOUNT=1000", "KMP_BLOCKTIME=0", "KMP_LIBRARY=turnaround", "OMP_PROC_BIND=close", "OMP_PLACES=cores",
+        "GOMP_CPU_AFFINITY=0-3", "KMP_AFFINITY=compact",
+        "LD_PRELOAD=/usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so"}) {
     INFO(entry);
     const char* one[] = {"PATH=/usr/bin", entry, nullptr};
-    CHECK(splotch::waiting_policy_chosen(one));
+    CHECK(splotch::waiting_left_as_is(one));
   }
 }
 
-TEST_CASE("bin/splotch on more than 32 threads or cores runs them sleeping, unless the user chose how they wait") {
-  auto policy_set = [](const std::vector<std::string>& entries) {
-    for (const std::string& e : entries)
-      if (e.rfind("OMP_WAIT_POLICY=", 0) == 0) return true;
-    return false;
-  };
-  SUBCASE("33 threads, nothing chosen: started again, the same process, with OMP_WAIT_POLICY = PASSIVE") {
-    CHECK(holds(started_environment(policy_names, {"OMP_NUM_THREADS=33"}), "OMP_WAIT_POLICY=PASSIVE"));
+TEST_CASE("more_than_32_threads: the threads asked for, or the cores of a process an MPI launcher started") {
+  CHECK(splotch::more_than_32_threads(33, 2, false));
+  CHECK_FALSE(splotch::more_than_32_threads(32, 64, false));
+  CHECK(splotch::more_than_32_threads(16, 64, true));  // rank 0 alone may take its node's 64
+  CHECK_FALSE(splotch::more_than_32_threads(16, 32, true));
+  CHECK_FALSE(splotch::more_than_32_threads(1, 1, false));
+}
+
+TEST_CASE("bin/splotch on more than 32 threads runs them sleeping, unless the user chose how they wait or bound them") {
+  SUBCASE("33 threads, nothing chosen: started again, the same process and arguments, OMP_WAIT_POLICY = PASSIVE") {
+    const Started s = started({"OMP_NUM_THREADS=33", "SPLOTCH_MPI=0"});
+    CHECK(holds(s.environment, "OMP_WAIT_POLICY=PASSIVE"));
+    REQUIRE(s.arguments.size() == 3);
+    CHECK(s.arguments[0] == "bin/splotch");
+    CHECK(s.arguments[2] == "xres=64");
   }
-  SUBCASE("32 threads: as it was started, unless the machine has more cores") {
-    const bool many_cores = omp_get_num_procs() > 32;
-    CHECK(policy_set(started_environment(policy_names, {"OMP_NUM_THREADS=32"})) == many_cores);
+  SUBCASE("32 threads, no MPI launcher: as it was started") {
+    CHECK_FALSE(policy_set(started({"OMP_NUM_THREADS=32", "SPLOTCH_MPI=0"}).environment));
   }
   SUBCASE("a choice of the user's is kept") {
-    const std::vector<std::string> entries =
-        started_environment(policy_names, {"OMP_NUM_THREADS=64", "GOMP_SPINCOUNT=1234"});
-    CHECK(holds(entries, "GOMP_SPINCOUNT=1234"));
-    CHECK_FALSE(policy_set(entries));
+    const Started s = started({"OMP_NUM_THREADS=64", "GOMP_SPINCOUNT=1234", "SPLOTCH_MPI=0"});
+    CHECK(holds(s.environment, "GOMP_SPINCOUNT=1234"));
+    CHECK_FALSE(policy_set(s.environment));
+  }
+  SUBCASE("threads bound to places: not started again (libgomp has bound the first thread to one place)") {
+    CHECK_FALSE(policy_set(
+        started({"OMP_NUM_THREADS=33", "OMP_PROC_BIND=close", "OMP_PLACES=cores", "SPLOTCH_MPI=0"}).environment));
   }
 }

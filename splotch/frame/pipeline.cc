@@ -138,14 +138,19 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, RendererDecis
   // Every process draws on a GPU: renderer = cuda, or auto where a driver is loaded (a look at the
   // file system; auto may still find the GPU does not pay, which the model then overrates).
   w.gpu = comm.all(s.renderer == RendererChoice::cuda && gpu_driver_loaded());
-  // How many processes share a GPU at most (SPLOTCH_PROCESSES_PER_GPU, or more processes than GPUs).
+  // How many processes share a GPU at most (SPLOTCH_PROCESSES_PER_GPU, or more processes than GPUs),
+  // and a node (whose GPUs start one after another).
   const std::vector<std::uint64_t> gpus =
       comm.gather_all({std::uint64_t(comm.node_id()), std::uint64_t(comm.gpu_index())});
-  int per_gpu = 1;
+  int per_gpu = 1, per_node = 1;
   for (std::size_t p = 0; p + 1 < gpus.size(); p += 2) {
-    int same = 0;
-    for (std::size_t q = 0; q + 1 < gpus.size(); q += 2) same += gpus[q] == gpus[p] && gpus[q + 1] == gpus[p + 1];
+    int same = 0, node = 0;
+    for (std::size_t q = 0; q + 1 < gpus.size(); q += 2) {
+      same += gpus[q] == gpus[p] && gpus[q + 1] == gpus[p + 1];
+      node += gpus[q] == gpus[p];
+    }
     per_gpu = std::max(per_gpu, same);
+    per_node = std::max(per_node, node);
   }
   std::vector<std::uint64_t> decided(1, 0);
   if (comm.root()) {
@@ -155,6 +160,7 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, RendererDecis
     w.gpu_split = w.gpu && gpus_may_split(comm, s.sort);
     w.processes = comm.size();
     w.nodes = comm.nodes();
+    w.node_processes = per_node;
     w.threads = threads;
     w.alone_threads = alone_threads(threads, comm);
     w.node_memory = double(available_memory_bytes());

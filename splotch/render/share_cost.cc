@@ -30,7 +30,8 @@ ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
   e.gpu_split = !w.a_eq_e && w.gpu_split && whole;
   if (e.gpu_split) e.all_seconds += share * c.gpu_exchange_splat + w.pixels * c.gpu_layer_pixel;
   if (!w.a_eq_e && !e.gpu_split) e.all_seconds += share * (processes - 1) / processes * c.exchange_splat;
-  if (w.gpu) e.all_seconds += c.gpu_start_each * std::max(1.0, processes / nodes - 1);
+  const double fullest = w.node_processes > 0 ? w.node_processes : processes / nodes;
+  if (w.gpu) e.all_seconds += c.gpu_start_each * std::max(1.0, fullest - 1);
   e.alone_fits = w.node_memory <= 0 || w.particles * c.particle_bytes <= w.node_memory;
   e.alone = w.processes > 1 && e.alone_fits && e.alone_seconds < e.all_seconds;
   return e;

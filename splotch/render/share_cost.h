@@ -4,11 +4,10 @@
 //
 // A second GPU halves the drawing, but within a node the read does not shrink (the node's memory
 // and cores bound it, however many processes share them), the images must be combined, and the
-// second GPU's start shows. With a_eq_e = FALSE the splats must first travel between the
-// processes in draw order (GPU to GPU within a node: splotch/frame/gpu_split.h). So on the 2-GPU
-// node 10^8 particles at 4096^2 draw no faster on both GPUs than on one with a_eq_e (0.91-1.03x
-// measured, a near tie that one GPU takes), one GPU wins with a_eq_e = FALSE, and at 10^7 with
-// either; at 10^9 both GPUs win (constants:
+// start of each GPU beyond the first shows (a node's GPUs start one after another). With a_eq_e = FALSE the splats must
+// first travel between the processes in draw order (GPU to GPU within a node: splotch/frame/gpu_split.h). So on the
+// 2-GPU node 10^8 particles at 4096^2 draw no faster on both GPUs than on one with a_eq_e (0.91-1.03x measured, a near
+// tie that one GPU takes), one GPU wins with a_eq_e = FALSE, and at 10^7 with either; at 10^9 both GPUs win (constants:
 // `RUNS=3 GPUS="1 2" tests/bench_mpi_gpu.sh` on 2 x H100 and 2 x H200, docs/performance.md).
 // Host processes of one node share its cores, so splitting a frame among them gains nothing over
 // rank 0 with all their threads; on several nodes their cores add up.
@@ -26,6 +25,7 @@ struct ShareWork {
   bool gpu_split = false;  // a_eq_e = FALSE: the GPUs may pass the splats between them (gpu_split.h)
   int processes = 1;       // of the run
   int nodes = 1;           // the nodes they are on
+  int node_processes = 0;  // the most of them on one node (0: processes / nodes, as if even)
   int threads = 1;         // each process's
   int alone_threads = 0;   // rank 0's drawing alone: its node's cores (0: `threads`)
   double node_memory = 0;  // bytes available on rank 0's node: rank 0 alone must hold every particle
@@ -64,8 +64,8 @@ struct ShareCosts {
   // And per pixel, the GPUs' split: the layer (six floats a pixel) drawn over the image and
   // brought to the host, and the wait for the slowest process (2 x H200, 10^8 at 4096^2).
   double gpu_layer_pixel = 4e-9;
-  // What drawing on several GPUs adds, per GPU of a node beyond the first (at least one): the
-  // GPUs' starts at once, which the driver takes one after another and the read no longer hides,
+  // What drawing on several GPUs adds, per process of the fullest node beyond the first (at least
+  // one): the GPUs' starts at once, which the driver takes one after another and the read no longer hides,
   // and the processes' normalisation and write contending. 0.13-0.19 s at 10^8 on 2 x H200 by
   // either a_eq_e (rank 0's gpu_start 0.09-0.12 s against 0.02-0.04 s alone, +0.02 and +0.03 s);
   // on 4 x H200 rank 0's gpu_start 0.13 s alone, 0.29-0.33 s of 2, 0.58-0.64 s of 4, and the total
