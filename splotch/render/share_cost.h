@@ -4,10 +4,11 @@
 //
 // A second GPU halves the drawing, but within a node the read does not shrink (the node's memory
 // and cores bound it, however many processes share them), the images must be combined, and the
-// start of each GPU beyond the first shows (a node's GPUs start one after another). With a_eq_e = FALSE the splats must
-// first travel between the processes in draw order (GPU to GPU within a node: splotch/frame/gpu_split.h). So on the
-// 2-GPU node 10^8 particles at 4096^2 draw no faster on both GPUs than on one with a_eq_e (0.91-1.03x measured, a near
-// tie that one GPU takes), one GPU wins with a_eq_e = FALSE, and at 10^7 with either; at 10^9 both GPUs win (constants:
+// start of each GPU beyond the first shows (a node's GPUs start one after another). With a_eq_e
+// = FALSE the splats must first travel between the processes in draw order (GPU to GPU within a
+// node: splotch/frame/gpu_split.h). So on the 2-GPU node 10^8 particles at 4096^2 draw no faster
+// on both GPUs than on one with a_eq_e (0.91-1.03x measured, a near tie that one GPU takes), one
+// GPU wins with a_eq_e = FALSE, and at 10^7 with either; at 10^9 both GPUs win (constants:
 // `RUNS=3 GPUS="1 2" tests/bench_mpi_gpu.sh` on 2 x H100 and 2 x H200, docs/performance.md).
 // Host processes of one node share its cores, so splitting a frame among them gains nothing over
 // rank 0 with all their threads; on several nodes their cores add up.
@@ -64,12 +65,12 @@ struct ShareCosts {
   // And per pixel, the GPUs' split: the layer (six floats a pixel) drawn over the image and
   // brought to the host, and the wait for the slowest process (2 x H200, 10^8 at 4096^2).
   double gpu_layer_pixel = 4e-9;
-  // What drawing on several GPUs adds, per process of the fullest node beyond the first (at least
-  // one): the GPUs' starts at once, which the driver takes one after another and the read no longer hides,
-  // and the processes' normalisation and write contending. 0.13-0.19 s at 10^8 on 2 x H200 by
-  // either a_eq_e (rank 0's gpu_start 0.09-0.12 s against 0.02-0.04 s alone, +0.02 and +0.03 s);
-  // on 4 x H200 rank 0's gpu_start 0.13 s alone, 0.29-0.33 s of 2, 0.58-0.64 s of 4, and the total
-  // of 4 at 10^8 0.25-0.39 s above one GPU's.
+  // What drawing on several GPUs adds, per process of the fullest node beyond the first (at
+  // least one): the GPUs' starts at once, which the driver takes one after another and the read
+  // no longer hides, and the processes' normalisation and write contending. 0.13-0.19 s at 10^8
+  // on 2 x H200 by either a_eq_e (rank 0's gpu_start 0.09-0.12 s against 0.02-0.04 s alone, +0.02
+  // and +0.03 s); on 4 x H200 rank 0's gpu_start 0.13 s alone, 0.29-0.33 s of 2, 0.58-0.64 s of
+  // 4, and the total of 4 at 10^8 0.25-0.39 s above one GPU's.
   double gpu_start_each = 0.15;
   // Bytes of memory a particle takes on the process that holds it, about.
   double particle_bytes = 64;
