@@ -229,7 +229,7 @@ include-check:
 
 # Every source file laid out as .clang-format says (clang-format: make deps FUZZ=1 installs it);
 # `make format` rewrites them so.
-FORMAT_SRC = $(wildcard params/*.h params/*.cc io/*.h io/*.cc splotch/*/*.h splotch/*/*.cc cuda/*.h cuda/*.cc cuda/*.cu \
+FORMAT_SRC = $(wildcard errors/*.h params/*.h params/*.cc io/*.h io/*.cc splotch/*/*.h splotch/*/*.cc cuda/*.h cuda/*.cc cuda/*.cu \
                cuda/*.cuh tests/*.h tests/*.cc tests/fuzz/*.h tests/fuzz/*.cc tools/*.cc testdata/*.cc)
 format-check:
 	@command -v clang-format >/dev/null || { echo "format-check: no clang-format (make deps FUZZ=1 installs it)"; exit 1; }

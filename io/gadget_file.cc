@@ -4,8 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "errors/user_error.h"
 #include "io/byte_order.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

@@ -4,12 +4,12 @@
 #include <cstring>
 #include <memory>
 
+#include "errors/user_error.h"
 #include "io/byte_order.h"
 #include "io/field_names.h"
 #include "io/gadget_file.h"
 #include "io/missing_field.h"
 #include "io/read_plan.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

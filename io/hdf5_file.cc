@@ -6,11 +6,11 @@
 #include <cerrno>
 #include <type_traits>
 
+#include "errors/user_error.h"
 #include "io/field_names.h"
 #include "io/gadget_file.h"
 #include "io/hdf5_handles.h"
 #include "io/input_file.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

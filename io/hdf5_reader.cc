@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <memory>
 
+#include "errors/user_error.h"
 #include "io/byte_order.h"
 #include "io/field_names.h"
 #include "io/hdf5_file.h"
 #include "io/input_file.h"
 #include "io/missing_field.h"
 #include "io/read_plan.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

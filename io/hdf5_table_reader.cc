@@ -7,9 +7,9 @@
 #include <map>
 #include <utility>
 
+#include "errors/user_error.h"
 #include "io/hdf5_handles.h"
 #include "io/input_file.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

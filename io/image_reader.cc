@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 
 namespace splotch {
 namespace {

@@ -13,9 +13,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/interrupt_cleanup.h"
 #include "io/png_encode.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

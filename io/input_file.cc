@@ -10,8 +10,8 @@
 #include <cstring>
 #include <optional>
 
+#include "errors/user_error.h"
 #include "io/page_cache.h"
-#include "params/user_error.h"
 
 namespace splotch {
 

@@ -4,7 +4,7 @@
 // missing position or smoothing length stops the run.
 #pragma once
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 
 namespace splotch {
 

@@ -1,9 +1,9 @@
 // Stands in for io/hdf5_file.cc and io/hdf5_table_reader.cc in a build without the HDF5 library
 // (make HDF5=0, or /usr/include/hdf5/serial missing): HDF5 snapshots and tables are then refused
 // with a message saying how to get them read.
+#include "errors/user_error.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <utility>
 
+#include "errors/user_error.h"
 #include "io/file_start.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

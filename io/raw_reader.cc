@@ -8,11 +8,11 @@
 #include <cmath>
 #include <cstring>
 
+#include "errors/user_error.h"
 #include "io/byte_order.h"
 #include "io/first_error.h"
 #include "io/input_file.h"
 #include "io/read_ahead.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

@@ -6,9 +6,9 @@
 #include <atomic>
 #include <numeric>
 
+#include "errors/user_error.h"
 #include "io/first_error.h"
 #include "io/read_ahead.h"
-#include "params/user_error.h"
 
 namespace splotch {
 

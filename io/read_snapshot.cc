@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "errors/user_error.h"
 #include "io/count_text.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
@@ -13,7 +14,6 @@
 #include "io/raw_reader.h"
 #include "io/tipsy_file.h"
 #include "io/tipsy_reader.h"
-#include "params/user_error.h"
 
 namespace splotch {
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "errors/user_error.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
@@ -12,7 +13,6 @@
 #include "io/input_file.h"
 #include "io/read_snapshot.h"
 #include "io/tipsy_file.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <memory>
 
+#include "errors/user_error.h"
 #include "io/field_names.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_reader.h"
 #include "io/tipsy_file.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "errors/user_error.h"
 #include "io/interrupt_cleanup.h"
-#include "params/user_error.h"
 
 namespace splotch {
 

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include "errors/user_error.h"
 #include "io/byte_order.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

@@ -5,11 +5,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "errors/user_error.h"
 #include "io/byte_order.h"
 #include "io/field_names.h"
 #include "io/first_error.h"
 #include "io/gadget_file.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

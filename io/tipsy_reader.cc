@@ -9,11 +9,11 @@
 #include <memory>
 #include <stdexcept>
 
+#include "errors/user_error.h"
 #include "io/missing_field.h"
 #include "io/read_plan.h"
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

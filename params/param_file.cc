@@ -12,7 +12,7 @@
 #include <limits>
 #include <sstream>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 
 namespace splotch {
 namespace {

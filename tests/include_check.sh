@@ -13,25 +13,26 @@ import os, re, sys
 
 # room -> the rooms it may include (besides itself), from the bottom of the flow up.
 allowed = {
-    "params": [],
-    "io": ["params"],
-    "splotch/util": ["params", "io"],
-    "splotch/splat": ["splotch/util"],
-    "splotch/stages": ["params", "io", "splotch/util", "splotch/splat"],
-    "splotch/mpi": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages"],
-    "splotch/load": ["params", "io", "splotch/util", "splotch/stages", "splotch/mpi"],
-    "cuda": ["io", "splotch/splat"],  # the renderer contract and io-level types only
-    "splotch/render": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages", "cuda"],
-    "splotch/settings": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/load",
+    "errors": [],
+    "params": ["errors"],
+    "io": ["errors"],
+    "splotch/util": ["errors", "io"],
+    "splotch/splat": ["errors", "splotch/util"],
+    "splotch/stages": ["errors", "io", "splotch/util", "splotch/splat"],
+    "splotch/mpi": ["errors", "io", "splotch/util", "splotch/splat", "splotch/stages"],
+    "splotch/load": ["errors", "params", "io", "splotch/util", "splotch/stages", "splotch/mpi"],
+    "cuda": ["errors", "io", "splotch/splat"],  # the renderer contract and io-level types only
+    "splotch/render": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "cuda"],
+    "splotch/settings": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/load",
                          "splotch/render", "cuda"],
-    "splotch/frame": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
+    "splotch/frame": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
                       "splotch/load", "splotch/render", "cuda", "splotch/settings"],
-    "splotch/scene": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
+    "splotch/scene": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
                       "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame"],
-    "splotch/serve": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
+    "splotch/serve": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
                       "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame",
                       "splotch/scene"],
-    "splotch/app": ["params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
+    "splotch/app": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
                     "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame", "splotch/scene",
                     "splotch/serve"],
 }
@@ -41,7 +42,7 @@ def room_of(path):
     return "/".join(parts[:2]) if parts[0] == "splotch" else parts[0]
 
 files = []
-for top in ("params", "io", "cuda", "splotch"):
+for top in ("errors", "params", "io", "cuda", "splotch"):
     for d, _, names in os.walk(top):
         files += [os.path.join(d, n) for n in names if n.endswith((".h", ".cc", ".cu", ".cuh"))]
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/gadget_reader.h"
-#include "params/user_error.h"
 #include "tests/gadget_test_file.h"
 #include "tests/test_support.h"
 

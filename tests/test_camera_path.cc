@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/scene/camera_path.h"
 #include "splotch/scene/scene_file.h"
 

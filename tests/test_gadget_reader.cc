@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 #include "splotch/load/snapshot_files.h"
 #include "tests/gadget_test_file.h"
 #include "tests/snapshot_test_data.h"

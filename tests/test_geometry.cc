@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/stages/geometry.h"
 
 using namespace splotch;

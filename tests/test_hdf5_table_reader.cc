@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
-#include "params/user_error.h"
 #include "tests/snapshot_test_data.h"
 #include "tests/test_support.h"
 

@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/image.h"
 #include "io/image_reader.h"
 #include "io/image_writer.h"
 #include "io/png_encode.h"
-#include "params/user_error.h"
 
 namespace {
 

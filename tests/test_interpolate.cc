@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "errors/user_error.h"
 #include "io/hdf5_file.h"
-#include "params/user_error.h"
 #include "splotch/load/interpolate_snapshots.h"
 #include "tests/gadget_test_file.h"
 #include "tests/hdf5_test_file.h"

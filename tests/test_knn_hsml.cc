@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/load/knn_hsml.h"
 
 using namespace splotch;

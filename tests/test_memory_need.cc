@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/frame/memory_need.h"
 #include "splotch/load/particle_count.h"
 #include "tests/gadget_test_file.h"

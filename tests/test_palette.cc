@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/palette.h"
-#include "params/user_error.h"
 #include "tests/test_support.h"
 
 using splotch::Palette;

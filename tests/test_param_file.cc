@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 
 using splotch::ParamFile;
 using splotch::UserError;

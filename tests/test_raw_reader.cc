@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/raw_reader.h"
-#include "params/user_error.h"
 #include "tests/test_support.h"
 
 using splotch::ParticleSet;

@@ -2,7 +2,7 @@
 // scene_start / scene_incr / last_scene choose, and bad files.
 #include <doctest/doctest.h>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/scene/scene_file.h"
 #include "splotch/scene/scene_run.h"
 

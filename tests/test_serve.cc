@@ -18,10 +18,10 @@
 #include <random>
 #include <thread>
 
+#include "errors/user_error.h"
 #include "io/byte_order.h"
 #include "io/image_reader.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 #include "splotch/serve/browser_keys.h"
 #include "splotch/serve/http_server.h"
 #include "splotch/serve/movie_run.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/serve/http_listener.h"
 #include "tests/serve_test_support.h"
 #include "tests/test_support.h"

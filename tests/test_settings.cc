@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 #include "splotch/settings/settings.h"
 #include "tests/test_support.h"
 

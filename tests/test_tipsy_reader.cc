@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
 #include "io/tipsy_reader.h"
-#include "params/user_error.h"
 #include "tests/gadget_test_file.h"
 #include "tests/test_support.h"
 #include "tests/tipsy_test_file.h"

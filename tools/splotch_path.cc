@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 #include "splotch/scene/camera_path.h"
 
 namespace {

@@ -1,7 +1,7 @@
 #include "splotch/app/command_line.h"
 
+#include "errors/user_error.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 
 namespace splotch {
 

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "errors/user_error.h"
 #include "io/count_text.h"
 #include "io/file_start.h"
 #include "io/gadget_file.h"
@@ -16,7 +17,6 @@
 #include "io/read_snapshot.h"
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
-#include "params/user_error.h"
 #include "splotch/settings/starter_parameters.h"
 #include "splotch/util/file_paths.h"
 

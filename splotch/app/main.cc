@@ -13,9 +13,9 @@
 #include <string>
 #include <utility>
 
+#include "errors/user_error.h"
 #include "io/interrupt_cleanup.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 #include "splotch/app/command_line.h"
 #include "splotch/app/input_kind.h"
 #include "splotch/app/process_end.h"

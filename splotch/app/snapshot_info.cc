@@ -1,9 +1,9 @@
 #include "splotch/app/snapshot_info.h"
 
+#include "errors/user_error.h"
 #include "io/hdf5_table_reader.h"
 #include "io/read_snapshot.h"
 #include "io/snapshot_contents.h"
-#include "params/user_error.h"
 #include "splotch/app/input_kind.h"
 #include "splotch/settings/settings.h"
 

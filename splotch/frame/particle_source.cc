@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "params/number_text.h"
-#include "params/user_error.h"
 #include "splotch/frame/frame_views.h"
 #include "splotch/frame/memory_need.h"
 #include "splotch/frame/system_memory.h"

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/snapshot_request.h"
-#include "params/user_error.h"
 #include "splotch/frame/frame_camera.h"
 #include "splotch/frame/frame_plan.h"
 #include "splotch/frame/frame_views.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/frame/gpu_split.h"
 #include "splotch/mpi/comm.h"
 #include "splotch/render/gpu_particles.h"

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "errors/user_error.h"
 #include "params/number_text.h"
-#include "params/user_error.h"
 #include "splotch/load/knn_hsml.h"
 #include "splotch/stages/camera_placement.h"
 

@@ -10,7 +10,7 @@
 #include <parallel/algorithm>
 #endif
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 
 namespace splotch {
 

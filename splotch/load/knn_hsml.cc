@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/first_error.h"
-#include "params/user_error.h"
 #include "splotch/load/knn_tree.h"
 #include "splotch/load/kth_smallest.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/util/file_paths.h"
 
 namespace splotch {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "errors/user_error.h"
 #include "io/read_snapshot.h"
-#include "params/user_error.h"
 #include "splotch/load/estimate_hsml.h"
 #include "splotch/load/particle_check.h"
 #include "splotch/load/preview_subset.h"

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/particle_array.h"
-#include "params/user_error.h"
 
 namespace splotch {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 
 namespace splotch {
 namespace {

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "errors/user_error.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 #include "splotch/settings/known_keys.h"
 #include "splotch/settings/original_keys.h"
 

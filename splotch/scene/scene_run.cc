@@ -14,9 +14,9 @@
 #include <utility>
 
 #include "cuda/cuda_renderer.h"
+#include "errors/user_error.h"
 #include "io/hdf5_file.h"
 #include "params/number_text.h"
-#include "params/user_error.h"
 #include "splotch/frame/memory_need.h"
 #include "splotch/frame/particle_source.h"
 #include "splotch/frame/pipeline.h"

@@ -8,8 +8,8 @@
 #include <set>
 #include <system_error>
 
+#include "errors/user_error.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

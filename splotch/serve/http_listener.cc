@@ -17,7 +17,7 @@
 #include <system_error>
 #include <thread>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 
 namespace splotch {
 namespace {

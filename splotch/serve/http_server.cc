@@ -8,7 +8,7 @@
 #include <random>
 #include <utility>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/serve/json_text.h"
 #include "splotch/serve/recorded_path.h"
 #include "splotch/serve/request_rate.h"

@@ -14,7 +14,7 @@
 #include <thread>
 #include <utility>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/serve/movie_run.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/serve/view_server.h"

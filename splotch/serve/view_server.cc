@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <utility>
 
+#include "errors/user_error.h"
 #include "io/image_writer.h"
-#include "params/user_error.h"
 #include "splotch/frame/picture.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/serve/json_text.h"

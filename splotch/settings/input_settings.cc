@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "errors/user_error.h"
 #include "io/byte_order.h"
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
@@ -13,7 +14,6 @@
 #include "io/snapshot_survey.h"
 #include "io/tipsy_file.h"
 #include "params/number_text.h"
-#include "params/user_error.h"
 #include "splotch/load/snapshot_files.h"
 #include "splotch/settings/settings.h"
 #include "splotch/settings/settings_keys.h"

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include "errors/user_error.h"
 #include "params/number_text.h"
-#include "params/user_error.h"
 #include "splotch/settings/settings.h"
 #include "splotch/settings/settings_keys.h"
 

@@ -4,8 +4,8 @@
 #include <cctype>
 #include <map>
 
+#include "errors/user_error.h"
 #include "params/param_file.h"
-#include "params/user_error.h"
 
 namespace splotch {
 namespace {

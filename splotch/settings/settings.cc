@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/settings/settings_keys.h"
 #include "splotch/util/file_paths.h"
 

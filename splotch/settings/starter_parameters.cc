@@ -4,10 +4,10 @@
 #include <sstream>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/read_snapshot.h"
 #include "io/snapshot_survey.h"
 #include "params/number_text.h"
-#include "params/user_error.h"
 #include "splotch/settings/settings_keys.h"
 #include "splotch/util/file_paths.h"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 #include "splotch/splat/projection.h"
 #include "splotch/splat/splat_maths.h"
 #include "splotch/stages/dome_projection.h"

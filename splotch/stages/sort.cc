@@ -1,6 +1,6 @@
 #include "splotch/stages/sort.h"
 
-#include "params/user_error.h"
+#include "errors/user_error.h"
 
 namespace splotch {
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
-#include "params/user_error.h"
 #include "tests/fuzz/fuzz_support.h"
 #include "tests/gadget_test_file.h"
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/gadget_reader.h"
-#include "params/user_error.h"
 
 namespace splotch::fuzzing {
 

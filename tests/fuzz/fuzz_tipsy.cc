@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "errors/user_error.h"
 #include "io/tipsy_file.h"
 #include "io/tipsy_reader.h"
-#include "params/user_error.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {
