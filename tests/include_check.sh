@@ -22,7 +22,7 @@ allowed = {
     "splotch/mpi": ["errors", "io", "splotch/util", "splotch/splat", "splotch/stages"],
     "splotch/load": ["errors", "params", "io", "splotch/util", "splotch/stages", "splotch/mpi"],
     "cuda": ["errors", "io", "splotch/splat"],  # the renderer contract and io-level types only
-    "splotch/render": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "cuda"],
+    "splotch/render": ["errors", "io", "splotch/util", "splotch/splat", "splotch/stages", "cuda"],
     "splotch/settings": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/load",
                          "splotch/render", "cuda"],
     "splotch/frame": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
