@@ -131,6 +131,18 @@ build/obj/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) $(HDF5_FLAGS) $(DEPFLAGS) -c $< -o $@
 
+# The server's page from its files (splotch/serve/page/): the HTML with its style sheet and script
+# put in the places that link them, as one C++ raw string literal (splotch/serve/serve_page.cc).
+PAGE_FILES := $(wildcard splotch/serve/page/*)
+build/gen/serve_page.inc: $(PAGE_FILES)
+	@mkdir -p $(dir $@)
+	@{ printf 'R"SPLOTCHPAGE('; \
+	  awk '/^<link rel="stylesheet" href="page.css">$$/ { print "<style>"; while ((getline l < "splotch/serve/page/page.css") > 0) print l; print "</style>"; next } \
+	       /^<script src="page.js"><\/script>$$/ { print "<script>"; while ((getline l < "splotch/serve/page/page.js") > 0) print l; print "</script>"; next } \
+	       { print }' splotch/serve/page/page.html; \
+	  printf ')SPLOTCHPAGE"\n'; } > $@.tmp && mv $@.tmp $@
+build/obj/splotch/serve/serve_page.o build/san/splotch/serve/serve_page.o: build/gen/serve_page.inc
+
 build/mpi/%.o: %.cc
 	@mkdir -p $(dir $@)
 	@if [ -z "$(MPICXX)" ]; then echo "no mpicxx: install OpenMPI (make deps MPI=1)"; exit 1; fi
@@ -230,7 +242,8 @@ include-check:
 # Every source file laid out as .clang-format says (clang-format: make deps FUZZ=1 installs it);
 # `make format` rewrites them so.
 FORMAT_SRC = $(wildcard errors/*.h params/*.h params/*.cc io/*.h io/*.cc splotch/*/*.h splotch/*/*.cc cuda/*.h cuda/*.cc cuda/*.cu \
-               cuda/*.cuh tests/*.h tests/*.cc tests/fuzz/*.h tests/fuzz/*.cc tools/*.cc testdata/*.cc)
+               cuda/*.cuh tests/*.h tests/*.cc tests/fuzz/*.h tests/fuzz/*.cc tools/*.cc testdata/*.cc \
+               splotch/serve/page/*.js)
 format-check:
 	@command -v clang-format >/dev/null || { echo "format-check: no clang-format (make deps FUZZ=1 installs it)"; exit 1; }
 	@clang-format --dry-run --Werror $(FORMAT_SRC) || { echo "format-check: the files above differ from .clang-format: make format rewrites them"; exit 1; }

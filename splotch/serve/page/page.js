@@ -1,0 +1,520 @@
+"use strict";
+const query = new URLSearchParams(location.search);
+const token = query.get("token") || "";
+const client = Math.random().toString(36).slice(2, 12);
+const $ = (id) => document.getElementById(id);
+const picture = $("picture");
+let info = null;
+const view = {};                                          // rendering keys the page sends, as text
+let fullBlob = null;                                      // the last full picture, for Save PNG
+let inFlight = null, pending = null, lastRequest = null;  // inFlight: the quality of the picture asked for
+let sent = 0, frames = 0, lastFull = null;
+let ranges = [];  // per type: the data's and the used colour and intensity ranges of the last full picture
+
+// ---- vectors -------------------------------------------------------------------------------
+const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const mul = (a, s) => [a[0] * s, a[1] * s, a[2] * s];
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const norm = (a) => Math.sqrt(dot(a, a));
+const unit = (a) => mul(a, 1 / (norm(a) || 1));
+// Rodrigues: v turned by angle about the unit axis k.
+const rotate = (v, k, angle) => {
+  const c = Math.cos(angle), s = Math.sin(angle);
+  return add(add(mul(v, c), mul(cross(k, v), s)), mul(k, dot(k, v) * (1 - c)));
+};
+const vec = (name) => [+view[name + "_x"], +view[name + "_y"], +view[name + "_z"]];
+const setVec = (name, v) => {
+  ["x", "y", "z"].forEach((c, i) => view[name + "_" + c] = String(+v[i].toPrecision(9)));
+};
+
+// ---- the camera ----------------------------------------------------------------------------
+function orbit(dx, dy) {
+  const look = vec("lookat"), sky = unit(vec("sky"));
+  let off = sub(vec("camera"), look);
+  off = rotate(off, sky, -dx * 0.008);
+  const right = unit(cross(mul(off, -1), sky));
+  const turned = rotate(off, right, -dy * 0.008);
+  // Not over the pole: the view would flip about sky.
+  if (Math.abs(dot(unit(turned), sky)) < 0.995) off = turned;
+  setVec("camera", add(look, off));
+}
+function pan(dx, dy) {
+  const cam = vec("camera"), look = vec("lookat");
+  const dir = sub(look, cam), dist = norm(dir);
+  const right = unit(cross(dir, vec("sky"))), up = unit(cross(right, dir));
+  // fov spans the picture's width (as the renderer projects).
+  const w = +(view.xres || 800);
+  const scale = 2 * dist * Math.tan((+view.fov || 45) * Math.PI / 360) / w;
+  const shift = add(mul(right, -dx * scale), mul(up, dy * scale));
+  setVec("camera", add(cam, shift));
+  setVec("lookat", add(look, shift));
+}
+function zoom(factor) {
+  const look = vec("lookat");
+  setVec("camera", add(look, mul(sub(vec("camera"), look), factor)));
+}
+function fly(forward, sideways) {
+  const cam = vec("camera"), look = vec("lookat");
+  const dir = sub(look, cam), dist = norm(dir);
+  const right = unit(cross(dir, vec("sky")));
+  const step = add(mul(unit(dir), forward * dist * 0.05), mul(right, sideways * dist * 0.05));
+  setVec("camera", add(cam, step));
+  setVec("lookat", add(look, step));
+}
+function roll(angle) {
+  setVec("sky", rotate(vec("sky"), unit(sub(vec("lookat"), vec("camera"))), angle));
+}
+
+// ---- requests ------------------------------------------------------------------------------
+function viewUrl(quality) {
+  const p = new URLSearchParams({token, client, quality});
+  for (const [k, v] of Object.entries(view))
+    if (v !== "" && v !== undefined) p.set(k, v);
+  return "view?" + p.toString();
+}
+
+// What went wrong, over the picture: the server's warnings for the last picture, an error, and a
+// button for a fix a warning names (exposure = F, which the exposure field sets).
+function notice(error, warnings) {
+  $("error").textContent = error || "";
+  $("warnings").textContent = (warnings || "").split(" | ").join("\n");
+  const fixes = $("fixes");
+  fixes.textContent = "";
+  const named = /exposure = ([0-9.eE+-]+) \(every brightness times that\)/.exec(warnings || "");
+  if (named) {
+    const fix = document.createElement("button");
+    fix.id = "set_exposure";
+    fix.textContent = "Set exposure = " + named[1];
+    fix.addEventListener("click", () => setExposure(named[1]));
+    fixes.appendChild(fix);
+  }
+  $("notice").classList.toggle("shown", !!(error || warnings));
+}
+$("notice_close").addEventListener("click", () => $("notice").classList.remove("shown"));
+
+// The newest view asked for is sent when the picture in flight comes back; a full picture in
+// flight is replaced at once (the server stops drawing it), a reduced one (quick) is waited for.
+function request(quality) {
+  pending = quality;
+  if (inFlight === null || inFlight === "full") send();
+}
+async function send() {
+  if (pending === null) return;
+  const quality = pending;
+  pending = null;
+  inFlight = quality;
+  const mine = ++sent;
+  const started = performance.now();
+  lastRequest = viewUrl(quality);
+  let r = null, failure = null;
+  try {
+    r = await fetch(lastRequest);
+    if (r.status === 200)
+      r.blob_ = await r.blob();
+    else if (r.status !== 204)
+      r.text_ = await r.text();
+  } catch (e) { failure = e; }
+  if (mine !== sent) return;  // a newer one replaced it (the server answers it 204)
+  inFlight = null;
+  if (failure) {
+    notice("the server does not answer (" + failure + "): is bin/splotch --serve still running?", "");
+  } else if (r.status === 200) {
+    showPicture(r, quality, performance.now() - started);
+  } else if (r.status === 503) {  // busy or stopping: asked again in a moment
+    notice(r.text_, "");
+    if (pending === null) setTimeout(() => request(quality), 1000);
+  } else if (r.status !== 204) {
+    notice(r.text_, "");
+    picture.dataset.settled = "1";
+  }
+  send();
+}
+function showPicture(r, quality, ms) {
+  const old = picture.src;
+  picture.src = URL.createObjectURL(r.blob_);
+  if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+  if (quality === "full") fullBlob = r.blob_;
+  picture.dataset.quality = quality;
+  picture.dataset.frames = String(++frames);
+  $("timing").textContent = quality + " " + r.headers.get("X-Splotch-Size") + ", " +
+      r.headers.get("X-Splotch-Particles") + " particles, " + r.headers.get("X-Splotch-Renderer") + ": " +
+      ms.toFixed(0) + " ms (" + (1000 * +r.headers.get("X-Splotch-Seconds")).toFixed(0) + " ms drawing)";
+  $("timing").title = r.headers.get("X-Splotch-Stages") || "";
+  const notes = r.headers.get("X-Splotch-Notes") || "";
+  $("notes").textContent = notes.split(" | ").join("\n");
+  const found = /exposure = auto: every brightness times ([0-9.eE+-]+)/.exec(notes);
+  if (found && $("exposure_auto").checked) $("exposure").value = found[1];
+  notice("", r.headers.get("X-Splotch-Warnings") || "");
+  if (quality === "full") {
+    lastFull = {seconds: +r.headers.get("X-Splotch-Seconds"), bytes: r.blob_.size};
+    picture.dataset.settled = "1";
+    refreshRanges();
+  }
+}
+
+let restTimer = null;
+// A change: a reduced picture now, the full one once the view rests.
+function changed(moving) {
+  picture.dataset.settled = "0";
+  if (moving) request("reduced");
+  clearTimeout(restTimer);
+  restTimer = setTimeout(() => request("full"), moving ? 200 : 0);
+}
+
+// ---- the mouse and keys --------------------------------------------------------------------
+let drag = null;
+picture.addEventListener("pointerdown", (e) => {
+  drag = {x: e.clientX, y: e.clientY, pan: e.shiftKey};
+  picture.setPointerCapture(e.pointerId);
+  picture.style.cursor = "grabbing";
+});
+picture.addEventListener("pointermove", (e) => {
+  if (!drag) return;
+  const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+  if (dx === 0 && dy === 0) return;
+  drag.x = e.clientX;
+  drag.y = e.clientY;
+  // The picture may be shown smaller than it is: moves count in its own pixels.
+  const scale = (+view.xres || picture.naturalWidth) / (picture.clientWidth || 1);
+  if (drag.pan || e.shiftKey)
+    pan(dx * scale, dy * scale);
+  else
+    orbit(dx, dy);
+  changed(true);
+});
+const endDrag = () => {
+  if (drag) {
+    drag = null;
+    picture.style.cursor = "grab";
+    clearTimeout(restTimer);
+    request("full");
+  }
+};
+picture.addEventListener("pointerup", endDrag);
+picture.addEventListener("pointercancel", endDrag);
+picture.addEventListener("wheel", (e) => {
+  e.preventDefault();
+  zoom(Math.exp(Math.sign(e.deltaY) * Math.min(Math.abs(e.deltaY), 200) * 0.002));
+  changed(true);
+}, {passive: false});
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  const k = e.key.toLowerCase();
+  if (k === "w")
+    fly(1, 0);
+  else if (k === "s")
+    fly(-1, 0);
+  else if (k === "a")
+    fly(0, -1);
+  else if (k === "d")
+    fly(0, 1);
+  else if (k === "q")
+    roll(-0.05);
+  else if (k === "e")
+    roll(0.05);
+  else if (k === "k") {
+    addKey();
+    return;
+  } else
+    return;
+  changed(true);
+});
+
+// ---- the panel -----------------------------------------------------------------------------
+// A number field sends its value when it is committed (Enter, or leaving the field), not at every
+// keystroke: each would be a full picture.
+function bind(id, key, toValue, fromValue) {
+  const el = $(id);
+  const isBox = el.type === "checkbox";
+  if (isBox)
+    el.checked = fromValue(view[key]);
+  else
+    el.value = fromValue(view[key]);
+  el.addEventListener("change", () => {
+    view[key] = toValue(isBox ? el.checked : el.value);
+    changed(false);
+  });
+}
+const boolText = (b) => b ? "TRUE" : "FALSE";
+const isTrue = (v) => /^(t|true|yes|1)$/i.test(String(v || ""));
+const isNumber = (v) => v !== undefined && v !== "" && isFinite(+v);
+
+// A slider whose track, clicked, steps the value towards the click (as a scrollbar pages) instead
+// of jumping there: a click beside the thumb of the brightness slider was a jump of decades.
+function steppedTrack(slider, step) {
+  slider.addEventListener("mousedown", (e) => {
+    const box = slider.getBoundingClientRect();
+    const thumb = 8;  // half the thumb's width
+    const at = (+slider.value - +slider.min) / (+slider.max - +slider.min);
+    const thumbX = box.left + thumb + at * (box.width - 2 * thumb);
+    if (Math.abs(e.clientX - thumbX) <= thumb + 2) return;  // on the thumb: dragged as usual
+    e.preventDefault();
+    slider.value = String(+slider.value + (e.clientX > thumbX ? step : -step));
+    slider.dispatchEvent(new Event("input"));
+    slider.dispatchEvent(new Event("change"));
+  });
+}
+
+// The exposure factor: the field's, unless exposure = auto is ticked.
+function setExposure(factor) {
+  $("exposure_auto").checked = false;
+  $("exposure").disabled = false;
+  $("exposure").value = factor;
+  view.exposure = String(factor);
+  changed(false);
+}
+
+// A range is sent whole or not at all: a minimum without a maximum takes the range used for the
+// other end, shown in its field; an empty or reversed range is refused here, saying so.
+function rangePair(n, stem, usedOf) {
+  const lo = $(stem + "_min" + n), hi = $(stem + "_max" + n), hint = $(stem + "_hint" + n);
+  const commit = () => {
+    const used = usedOf();
+    if (lo.value === "" && hi.value === "") {
+      delete view[stem + "_min" + n];
+      delete view[stem + "_max" + n];
+    } else {
+      if (lo.value === "" && used) lo.value = String(+used[0].toPrecision(6));
+      if (hi.value === "" && used) hi.value = String(+used[1].toPrecision(6));
+      if (!isNumber(lo.value) || !isNumber(hi.value) || +lo.value >= +hi.value) {
+        hint.textContent = "the minimum must be below the maximum";
+        return;
+      }
+      view[stem + "_min" + n] = lo.value;
+      view[stem + "_max" + n] = hi.value;
+    }
+    hint.textContent = "";
+    changed(false);
+  };
+  lo.value = view[stem + "_min" + n] || "";
+  hi.value = view[stem + "_max" + n] || "";
+  lo.addEventListener("change", commit);
+  hi.addEventListener("change", commit);
+}
+
+function typePanel(t) {
+  const n = String(t);
+  const box = document.createElement("fieldset");
+  box.innerHTML = `<legend>type ${n}</legend>
+    <label>brightness <input type="range" id="brightness${n}" min="-3" max="3" step="0.01">
+      <span id="brightness_text${n}"></span></label>
+    <label>palette <select id="palette${n}"></select></label>
+    <label>colour min <input type="number" id="color_min${n}" step="any"></label>
+    <label>colour max <input type="number" id="color_max${n}" step="any"></label>
+    <div class="range" id="colour_range${n}"></div><div class="hint" id="color_hint${n}"></div>
+    <label>colour log <input type="checkbox" id="color_log${n}"></label>
+    <label>colour asinh <input type="checkbox" id="color_asinh${n}"></label>
+    <label>intensity log <input type="checkbox" id="intensity_log${n}"></label>
+    <label>smooth_factor <input type="number" id="smooth_factor${n}" step="0.1" min="0.01"></label>`;
+  $("types").appendChild(box);
+  // Brightness on a log scale: the slider's value is log10 of it.
+  const slider = $("brightness" + n);
+  const shown = $("brightness_text" + n);
+  const b = +(view["brightness" + n] || 1);
+  slider.value = Math.log10(b > 0 ? b : 1);
+  shown.textContent = b.toPrecision(3);
+  slider.addEventListener("input", () => {
+    const v = Math.pow(10, +slider.value);
+    view["brightness" + n] = String(+v.toPrecision(6));
+    shown.textContent = v.toPrecision(3);
+    changed(true);
+  });
+  slider.addEventListener("change", () => changed(false));
+  steppedTrack(slider, 0.1);
+  if (!view["palette" + n]) view["palette" + n] = "";
+  const pal = $("palette" + n);
+  for (const name of info.palettes) {  // (names as text: a file's name is not markup)
+    const option = document.createElement("option");
+    option.textContent = name;
+    pal.appendChild(option);
+  }
+  if (view["palette" + n])
+    pal.value = view["palette" + n];
+  else
+    pal.selectedIndex = -1;
+  pal.addEventListener("change", () => {
+    view["palette" + n] = pal.value;
+    changed(false);
+  });
+  rangePair(n, "color", () => ranges[t] && (ranges[t].colour_used || ranges[t].colour_data));
+  for (const key of ["color_log", "color_asinh", "intensity_log"]) bind(key + n, key + n, boolText, isTrue);
+  bind("smooth_factor" + n, "smooth_factor" + n, (v) => v, (v) => v || "1");
+}
+
+async function refreshRanges() {
+  try {
+    const r = await fetch("info?" + new URLSearchParams({token, client}));
+    if (!r.ok) return;
+    const now = await r.json();
+    ranges = now.types;
+    now.types.forEach((t, i) => {
+      const el = $("colour_range" + i);
+      if (el && t.colour_data)
+        el.textContent = "data: " + t.colour_data.map((v) => v.toPrecision(4)).join(" to ") +
+            (t.colour_used ? ", used: " + t.colour_used.map((v) => v.toPrecision(4)).join(" to ") : "");
+    });
+  } catch (e) { /* the next picture says whether the server is there */
+  }
+}
+
+function download(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => {
+    URL.revokeObjectURL(a.href);
+    a.remove();
+  }, 1000);
+}
+$("save_png").addEventListener("click", () => {
+  if (fullBlob) download(fullBlob, "view.png");
+});
+$("save_par").addEventListener("click", async () => {
+  const r = await fetch("par?" + new URLSearchParams({token, client}));
+  if (r.ok)
+    download(await r.blob(), "view.par");
+  else
+    notice(await r.text(), "");
+});
+
+// ---- a path of keyframes, as a scene file or a movie rendered here --------------------------
+const keyframes = [];
+function addKey() {
+  keyframes.push([...vec("camera"), ...vec("lookat"), ...vec("sky")].map((v) => +v.toPrecision(9)));
+  $("key_count").textContent = keyframes.length + " keyframe" + (keyframes.length === 1 ? "" : "s");
+}
+$("add_key").addEventListener("click", addKey);
+$("clear_keys").addEventListener("click", () => {
+  keyframes.length = 0;
+  $("key_count").textContent = "0 keyframes";
+});
+function pathParams() {
+  return {token, client, frames: $("movie_frames").value, keys: keyframes.map((k) => k.join(",")).join(";")};
+}
+$("save_scene").addEventListener("click", async () => {
+  const r = await fetch("scene?" + new URLSearchParams(pathParams()));
+  if (r.ok)
+    download(await r.blob(), "path.txt");
+  else
+    notice(await r.text(), "");
+});
+const duration = (s) => s < 90 ? s.toFixed(0) + " s" :
+    s < 5400                   ? (s / 60).toFixed(0) + " minutes" :
+    s < 172800                 ? (s / 3600).toFixed(1) + " hours" :
+                                 (s / 86400).toFixed(1) + " days";
+const size = (b) => b < 1e6 ? (b / 1e3).toFixed(0) + " kB" :
+    b < 1e9                 ? (b / 1e6).toFixed(0) + " MB" :
+    b < 1e12                ? (b / 1e9).toFixed(1) + " GB" :
+                              (b / 1e12).toFixed(1) + " TB";
+function movieParams(confirm) {
+  const p = new URLSearchParams(pathParams());
+  for (const [k, v] of Object.entries(view))
+    if (v !== "" && v !== undefined) p.set(k, v);
+  if (confirm) p.set("confirm", "1");
+  return p.toString();
+}
+// The movie is asked for in two steps: what it will take (from this view's last picture), shown
+// here, and then, if the user goes on, the movie itself.
+$("render_movie").addEventListener("click", async () => {
+  const r = await fetch("movie?" + movieParams(false));
+  if (r.status !== 200) {
+    notice(await r.text(), "");
+    return;
+  }
+  const m = await r.json();
+  $("movie_estimate").textContent = m.frames + " frames of " + m.width + " x " + m.height + ", " + m.first_file +
+      " to " + m.last_file + ": about " + duration(m.seconds) + " and " + size(m.bytes) +
+      " (from this view's last picture)" +
+      (m.free_bytes === null ? "" : "; the disk has " + size(m.free_bytes) + " free") +
+      (m.fits ? "." : ": they do not fit, take fewer frames or a smaller picture.");
+  $("movie_go").style.display = m.fits ? "" : "none";
+  $("movie_ask").style.display = "";
+});
+$("movie_back").addEventListener("click", () => {
+  $("movie_ask").style.display = "none";
+});
+$("movie_go").addEventListener("click", async () => {
+  $("movie_ask").style.display = "none";
+  const r = await fetch("movie?" + movieParams(true));
+  if (r.status !== 202) {
+    notice(await r.text(), "");
+    return;
+  }
+  $("movie_progress").style.display = $("cancel_movie").style.display = "";
+  followMovie();
+});
+$("cancel_movie").addEventListener("click", () => fetch("movie/cancel?" + new URLSearchParams({token})));
+async function followMovie() {
+  const r = await fetch("movie/progress?" + new URLSearchParams({token}));
+  if (!r.ok) return;
+  const m = await r.json();
+  const bar = $("movie_progress");
+  bar.max = m.total || 1;
+  bar.value = m.done + m.failed;
+  const left = m.done > 0 ? m.seconds / m.done * (m.total - m.done - m.failed) : 0;
+  $("movie_status").textContent = (m.running       ? "rendering: " :
+                                       m.cancelled ? "cancelled: " :
+                                                     "done: ") +
+      m.done + " of " + m.total + " frames written" +
+      (m.failed ? ", " + m.failed + " failed (" + m.last_error + ")" : "") +
+      (m.running ? ", about " + left.toFixed(0) + " s left" : "") + (m.last_file ? "; last: " + m.last_file : "");
+  $("movie_status").dataset.state = m.running ? "running" : "done";
+  if (m.running)
+    setTimeout(followMovie, 500);
+  else
+    $("cancel_movie").style.display = "none";
+}
+
+// The exposure factor and exposure = auto (which finds the factor again for every picture).
+function exposureControls() {
+  const auto = $("exposure_auto"), field = $("exposure");
+  auto.checked = view.exposure === "auto";
+  field.value = isNumber(view.exposure) ? view.exposure : "1";
+  field.disabled = auto.checked;
+  field.addEventListener("change", () => {
+    if (isNumber(field.value) && +field.value > 0) setExposure(field.value);
+  });
+  auto.addEventListener("change", () => {
+    field.disabled = auto.checked;
+    view.exposure = auto.checked ? "auto" : field.value;
+    changed(false);
+  });
+}
+
+// A .par may give one end of a range: the page sends both, the other the first picture's.
+function wholeRanges() {
+  ranges.forEach((t, i) => {
+    for (const [stem, used] of [
+             ["color", t.colour_used || t.colour_data], ["intensity", t.intensity_used || t.intensity_data]]) {
+      const lo = stem + "_min" + i, hi = stem + "_max" + i;
+      if ((lo in view) === (hi in view) || !used) continue;
+      if (!(lo in view))
+        view[lo] = String(used[0]);
+      else
+        view[hi] = String(used[1]);
+    }
+  });
+}
+
+async function start() {
+  const r = await fetch("info?" + new URLSearchParams({token}));
+  if (!r.ok) {
+    notice(await r.text(), "");
+    return;
+  }
+  info = await r.json();
+  ranges = info.types;
+  Object.assign(view, info.keys);
+  wholeRanges();
+  for (const k of ["xres", "yres", "fov", "gray_absorption"]) bind(k, k, (v) => v, (v) => v || "");
+  $("xres").max = $("yres").max = info.max_side;
+  bind("a_eq_e", "a_eq_e", boolText, (v) => v === undefined ? true : isTrue(v));
+  exposureControls();
+  for (let t = 0; t < info.ptypes; ++t) typePanel(t);
+  request("full");
+}
+start();
