@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -142,15 +143,14 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, RendererDecis
   // and a node (whose GPUs start one after another).
   const std::vector<std::uint64_t> gpus =
       comm.gather_all({std::uint64_t(comm.node_id()), std::uint64_t(comm.gpu_index())});
+  // (counted by key, not pair by pair: every process does this, for every frame, on runs of
+  // thousands of processes)
+  std::map<std::pair<std::uint64_t, std::uint64_t>, int> on_gpu;
+  std::map<std::uint64_t, int> on_node;
   int per_gpu = 1, per_node = 1;
   for (std::size_t p = 0; p + 1 < gpus.size(); p += 2) {
-    int same = 0, node = 0;
-    for (std::size_t q = 0; q + 1 < gpus.size(); q += 2) {
-      same += gpus[q] == gpus[p] && gpus[q + 1] == gpus[p + 1];
-      node += gpus[q] == gpus[p];
-    }
-    per_gpu = std::max(per_gpu, same);
-    per_node = std::max(per_node, node);
+    per_gpu = std::max(per_gpu, ++on_gpu[{gpus[p], gpus[p + 1]}]);
+    per_node = std::max(per_node, ++on_node[gpus[p]]);
   }
   std::vector<std::uint64_t> decided(1, 0);
   if (comm.root()) {
