@@ -509,20 +509,12 @@ TEST_CASE("gpu-kept particles: a frame drawn on the GPU a window of its particle
     Console console(true, false);
     FrameOptions frame;
     frame.gpu_window = 7000;  // the demo's 20000 particles in three windows
-    // The particles are handed over once, to be freed after the frame's end (before the GPU's
-    // session they were copied up on, which the caller keeps).
-    std::optional<GpuStartup> start;
-    frame.gpu = &start;
-    int retained = 0;
-    std::shared_ptr<void> memory;
-    frame.retain = [&](std::shared_ptr<void> m) {
-      ++retained;
-      memory = std::move(m);
-    };
-    const RunReport report = render_frame(params, console, frame);
-    CHECK(retained == 1);
-    CHECK(memory != nullptr);
-    memory.reset();
+    // The particles stay with the session, to be freed after the frame's end (before the GPU's
+    // session they were copied up on, which the session keeps too).
+    RenderSession session;
+    const RunReport report = render_frame(params, console, session, frame);
+    CHECK(session.kept_until_end() != nullptr);
+    CHECK(session.gpu_copies().copies() == 1);
     REQUIRE(report.gpu.has_value());
     CHECK(report.gpu->geometry_on_gpu);
     // a_eq_e: three windows; FALSE: slabs of the draw order of at most 7000 splats each.
@@ -609,7 +601,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("frame memory: a frame drawn on the host frees its particles itself (retain is for GPU runs)") {
+TEST_CASE("frame memory: a frame drawn on the host frees its particles itself (kept to the end for GPU runs)") {
   testing::TempDir dir;
   REQUIRE(testing::run_command("bin/make_demo --n 2000 --out " + dir.file("demo.bin")).status == 0);
   ParamFile params = ParamFile::read("testdata/demo.par");
@@ -617,13 +609,12 @@ TEST_CASE("frame memory: a frame drawn on the host frees its particles itself (r
            {"infile", dir.file("demo.bin")}, {"xres", "64"}, {"renderer", "host"}, {"outfile", dir.file("h.png")}})
     params.set(key, value, "the test");
   Console console(true, false);
-  FrameOptions frame;
-  int retained = 0;
-  frame.retain = [&](std::shared_ptr<void>) { ++retained; };
-  const RunReport report = render_frame(params, console, frame);
+  RenderSession session;
+  const RunReport report = render_frame(params, console, session);
   CHECK(report.particles_active > 0);
   CHECK_FALSE(report.gpu.has_value());
-  CHECK(retained == 0);
+  CHECK(session.kept_until_end() == nullptr);
+  CHECK(session.gpu_copies().copies() == 0);
 }
 
 }  // namespace splotch

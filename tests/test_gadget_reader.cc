@@ -17,7 +17,7 @@
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "params/param_file.h"
-#include "splotch/load/snapshot_files.h"
+#include "splotch/settings/settings_keys.h"
 #include "tests/gadget_test_file.h"
 #include "tests/snapshot_test_data.h"
 #include "tests/test_support.h"

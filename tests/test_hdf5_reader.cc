@@ -14,7 +14,7 @@
 #include "io/hdf5_file.h"
 #include "io/hdf5_reader.h"
 #include "params/param_file.h"
-#include "splotch/load/snapshot_files.h"
+#include "splotch/settings/settings_keys.h"
 #include "tests/hdf5_test_file.h"
 #include "tests/snapshot_test_data.h"
 

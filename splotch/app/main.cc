@@ -23,6 +23,7 @@
 #include "splotch/app/thread_waiting.h"
 #include "splotch/app/version.h"
 #include "splotch/frame/pipeline.h"
+#include "splotch/frame/render_session.h"
 #include "splotch/mpi/comm.h"
 #include "splotch/render/gpu_startup.h"
 #include "splotch/scene/scene_run.h"
@@ -40,10 +41,9 @@ bool a_eq_e_given_true(splotch::ParamFile params) {
   } catch (const splotch::UserError&) { return false; }
 }
 
-// `gpu`: the GPU's start, kept by the caller beyond the run (see main()).
-// `retained`: the particles of the frame (or the scene), released by the caller (see main()).
-int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch::GpuStartup>& gpu,
-        std::shared_ptr<void>& retained) {
+// `session`: what the run's frames share (the GPU's start, the particles kept), kept by the
+// caller beyond the run (see main()).
+int run(int argc, char** argv, const splotch::Comm& comm, splotch::RenderSession& session) {
   using namespace splotch;
   const CommandLine cl = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
   if (!comm.root() && (cl.help || cl.version || cl.info || cl.init)) return 0;  // said once, by rank 0
@@ -110,8 +110,7 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
     Console own(cl.quiet, comm.size() == 1 && ::isatty(STDERR_FILENO) != 0,
                 comm.size() > 1 ? "process " + std::to_string(comm.rank()) : "");
     const InterruptNote rendering("rendering the frames of " + cl.parameter_file + " (each picture written is whole)");
-    SceneSummary summary = render_scene(params, console, &comm, &own, &gpu);
-    retained = std::move(summary.memory);
+    SceneSummary summary = render_scene(params, console, session, &comm, &own);
     console.report(summary.text());
     return summary.failed > 0 ? 1 : 0;  // the frames that failed said why as they went
   }
@@ -124,11 +123,9 @@ int run(int argc, char** argv, const splotch::Comm& comm, std::optional<splotch:
   // Only a_eq_e = FALSE's split between the GPUs reaches another process's GPU (its memory); images
   // are combined through host memory.
   frame.device = a_eq_e_given_true(params) ? see_own_gpu_only(comm.gpu_index()) : comm.gpu_index();
-  frame.gpu = &gpu;
   frame.share_by_model = read_mpi_mode(params) == MpiMode::automatic;
-  frame.retain = [&retained](std::shared_ptr<void> particles) { retained = std::move(particles); };
   const InterruptNote rendering("rendering " + cl.parameter_file);
-  const RunReport report = render_frame(params, console, frame);
+  const RunReport report = render_frame(params, console, session, frame);
   console.report(report.text());
   return 0;
 }
@@ -167,10 +164,9 @@ int main(int argc, char** argv) {
   try {
     // A run that started the GPU ends without waiting for its teardown (splotch/app/process_end.h):
     // the picture and the report are out by then.
-    std::optional<splotch::GpuStartup> gpu;
-    std::shared_ptr<void> retained;  // (after gpu: released before it, when released)
-    const int status = run(argc, argv, *comm, gpu, retained);
-    if (gpu && gpu->teardown_may_be_left()) {
+    splotch::RenderSession session;
+    const int status = run(argc, argv, *comm, session);
+    if (session.gpu() && session.gpu()->teardown_may_be_left()) {
       comm.reset();  // MPI's end first (MPI_Finalize waits for every process): the GPU's is left
       splotch::end_leaving_gpu_teardown(status);
     }

@@ -25,7 +25,7 @@ class RendererDecision;
 struct FramePlan {
   Settings settings;
   std::vector<TypeNormalization> normalization;  // per type, as the load takes them
-  std::string input_keys;  // a scene's frame: the keys that chose its snapshot (its cache signature)
+  std::string input_keys;  // the keys that chose the snapshot (its signature in a cache and on the GPU)
   bool memory_check = true;
 };
 

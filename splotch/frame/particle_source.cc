@@ -64,59 +64,14 @@ namespace {
 // A frame of several views keeps its particles while each view projects a copy of them.
 bool several_views(const Settings& s) { return view_paths(s.views, "").size() > 1; }
 
-// A frame's particles copied whole to the GPU for its views, with the GPU chosen: their geometry,
-// colour and ordering run there, as copying them up costs a fraction of what those stages cost on
-// the CPU (10^8 particles on the H100 node: 0.06 s against 0.35 s). The host's copy stays, for a
-// GPU that fails (failed()).
-class GpuCopy {
- public:
-  explicit GpuCopy(std::size_t window) : window_(window) {}
-  DeviceParticles* get(const ParticleSet& particles, const std::function<CudaSession*()>& gpu, RunReport* report) {
-    if (refused_) return nullptr;
-    CudaSession* session = gpu();
-    if (!session) return nullptr;
-    if (kept_) return kept_.get();
-    std::string why;
-    try {
-      kept_ = DeviceParticles::upload(particles, *session, &why, window_);
-    } catch (const std::runtime_error& e) {  // a CUDA error while copying: drawn as if refused
-      why = e.what();
-      kept_.reset();
-    }
-    if (!kept_) {
-      refused_ = true;
-      if (report)
-        report->notes.push_back(
-            "geometry, colour and ordering on the CPU, the splats streamed to the GPU: the "
-            "particles are not copied to the GPU whole (" +
-            why + ")");
-    }
-    return kept_.get();
-  }
-  void failed(const std::string& why, Console& console) {
-    kept_.reset();
-    refused_ = true;
-    console.warning("drawing on the GPU from the particles copied to it failed (" + why +
-                    "): the view is projected, coloured and ordered on the CPU and drawn again");
-  }
-  void release() {
-    kept_.reset();
-    refused_ = true;
-  }
-  std::unique_ptr<DeviceParticles> take() { return std::move(kept_); }
-
- private:
-  const std::size_t window_;
-  std::unique_ptr<DeviceParticles> kept_;
-  bool refused_ = false;
-};
+// The name of a frame's particles' copy on the GPU: the snapshot's signature.
+GpuCopyKey gpu_key(const FramePlan& plan) { return {snapshot_signature(plan.input_keys, plan.normalization)}; }
 
 // The snapshot file, read by this process for this frame alone.
 class FileSource : public ParticleSource {
  public:
-  FileSource(const FramePlan& plan, std::size_t gpu_window, Console& console)
-      : plan_(plan), console_(console), gpu_copy_(gpu_window) {}
-  void load(StageClock& clock, RunReport& report) override {
+  FileSource(const FramePlan& plan, Console& console) : plan_(plan), console_(console) {}
+  std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
     check_memory_before_read(plan_, *this, several_views(plan_.settings), nullptr, console_);
     const double before = clock.load_starts();
     loaded_ = load_snapshot(plan_.settings.input, plan_.normalization, console_);
@@ -124,7 +79,7 @@ class FileSource : public ParticleSource {
     report.particles_read = loaded_.read;
     report.particles_dropped = loaded_.dropped;
     report.notes.insert(report.notes.end(), loaded_.notes.begin(), loaded_.notes.end());
-    report_ = &report;
+    return std::nullopt;
   }
   BoundingBox box() const override { return bounding_box(loaded_.particles); }
   Framing framing() const override { return framing_of(loaded_, plan_.settings.input.periodic); }
@@ -134,17 +89,11 @@ class FileSource : public ParticleSource {
     if (plan_.settings.input.periodic) wrap_periodic(loaded_.particles, geometry.wrap_about());
     return {splotch::project(std::move(loaded_.particles), geometry)};
   }
-  DeviceParticles* on_gpu(const std::function<CudaSession*()>& gpu, GeometryOptions&, Console&) override {
-    return gpu_copy_.get(loaded_.particles, gpu, report_);
+  // (its host copy stays, for a GPU that fails)
+  std::optional<GpuParticles> for_gpu(GeometryOptions&) override {
+    return GpuParticles{gpu_key(plan_), &loaded_.particles};
   }
-  void gpu_failed(const std::string& why, Console& console) override { gpu_copy_.failed(why, console); }
-  std::shared_ptr<void> take_memory() override {
-    struct Owned {
-      LoadedSnapshot loaded;
-      std::unique_ptr<DeviceParticles> kept;  // (freed first: it was made from `loaded`)
-    };
-    return std::make_shared<Owned>(Owned{std::move(loaded_), gpu_copy_.take()});
-  }
+  std::shared_ptr<void> take_memory() override { return std::make_shared<LoadedSnapshot>(std::move(loaded_)); }
 
  protected:
   std::optional<std::uint64_t> count() override { return splotch::particles_to_read(plan_.settings.input); }
@@ -153,8 +102,6 @@ class FileSource : public ParticleSource {
   const FramePlan& plan_;
   Console& console_;
   LoadedSnapshot loaded_;
-  RunReport* report_ = nullptr;
-  GpuCopy gpu_copy_;
 };
 
 // A snapshot through a scene's cache, and where it came from.
@@ -189,26 +136,21 @@ CacheLoad load_through_cache(SnapshotCache& cache, const std::string& signature,
 // projects a copy of the active ones.
 class CacheSource : public ParticleSource {
  public:
-  CacheSource(const FramePlan& plan, const FrameOptions& frame, Console& console)
-      : plan_(plan), frame_(frame), console_(console) {}
-  void load(StageClock& clock, RunReport& report) override {
-    const std::string signature = snapshot_signature(plan_.input_keys, plan_.normalization);
+  CacheSource(const FramePlan& plan, SnapshotCache& cache, Console& console)
+      : plan_(plan), cache_(cache), console_(console) {}
+  std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
+    const std::string signature = gpu_key(plan_).snapshot;
     const CacheLoad got =
-        load_through_cache(*frame_.cache, signature, "", plan_.settings.input, plan_.normalization, clock, console_,
+        load_through_cache(cache_, signature, "", plan_.settings.input, plan_.normalization, clock, console_,
                            [&] { check_memory_before_read(plan_, *this, true, nullptr, console_); });
     loaded_ = &got.loaded;
-    signature_ = signature;
-    if (frame_.kept_on_gpu && frame_.kept_on_gpu->signature != signature) {
-      frame_.kept_on_gpu->particles.reset();  // another snapshot's
-      frame_.kept_on_gpu->signature.clear();
-    }
     if (got.from != CacheLoad::kept)
       report.notes.insert(report.notes.end(), loaded_->notes.begin(), loaded_->notes.end());
     report.reused = got.from == CacheLoad::kept;
     report.read_ahead = got.from == CacheLoad::read_ahead;
     report.particles_read = loaded_->read;
     report.particles_dropped = loaded_->dropped;
-    if (frame_.loaded) frame_.loaded(signature, loaded_->bytes(), loaded_->seconds());
+    return SnapshotLoaded{signature, loaded_->bytes(), loaded_->seconds()};
   }
   BoundingBox box() const override { return bounding_box(loaded_->particles); }
   Framing framing() const override { return framing_of(*loaded_, plan_.settings.input.periodic); }
@@ -217,45 +159,9 @@ class CacheSource : public ParticleSource {
     return {splotch::project(loaded_->particles, geometry, plan_.settings.input.periodic)};
   }
   // A scene of one snapshot (an orbit, a fly-through) copies it up once; one of a new snapshot
-  // each frame copies each up, which costs less than the CPU's stages (FileSource::on_gpu).
-  DeviceParticles* on_gpu(const std::function<CudaSession*()>& gpu, GeometryOptions&, Console& console) override {
-    KeptOnGpu* kept = frame_.kept_on_gpu;
-    if (!kept || kept->refused_signature == signature_) return nullptr;
-    CudaSession* session = gpu();  // the frame's renderer chosen, and its session made ready to draw
-    if (!session) return nullptr;
-    if (kept->particles) return kept->particles.get();
-    std::string why;
-    try {
-      kept->particles = DeviceParticles::upload(loaded_->particles, *session, &why);
-    } catch (const std::runtime_error& e) {  // a CUDA error while copying
-      kept->particles.reset();
-      gpu_failed(e.what(), console);
-      return nullptr;
-    }
-    if (!kept->particles) {
-      // Too large for the GPU: said once in a scene (a sequence of such snapshots would say it
-      // every frame), and its frames' stages run on the CPU.
-      const bool said = !kept->refused.empty();
-      kept->refused = why;
-      kept->refused_signature = signature_;
-      if (!said)
-        console.warning("the scene's snapshot is not copied to the GPU whole (" + why +
-                        "): the frames of such snapshots are projected, coloured and ordered on the CPU, which is "
-                        "slower (the GPU still draws)");
-      return nullptr;
-    }
-    kept->signature = signature_;
-    return kept->particles.get();
-  }
-  void gpu_failed(const std::string& why, Console& console) override {
-    KeptOnGpu* kept = frame_.kept_on_gpu;
-    kept->particles.reset();
-    kept->signature.clear();
-    kept->refused = why;
-    kept->refused_signature = signature_;
-    console.warning("drawing on the GPU from the scene's snapshot copied to it failed (" + why +
-                    "): the frames of this snapshot are projected, coloured and ordered on the CPU, which is slower "
-                    "(the GPU still draws)");
+  // each frame copies each up, which costs less than the CPU's stages.
+  std::optional<GpuParticles> for_gpu(GeometryOptions&) override {
+    return GpuParticles{gpu_key(plan_), &loaded_->particles};
   }
 
  protected:
@@ -263,19 +169,18 @@ class CacheSource : public ParticleSource {
 
  private:
   const FramePlan& plan_;
-  const FrameOptions& frame_;
+  SnapshotCache& cache_;
   Console& console_;
   const LoadedSnapshot* loaded_ = nullptr;
-  std::string signature_;
 };
 
 // A frame between two snapshots (interpolation_mode): both loaded (from the scene's cache, which
 // keeps the two for the frames between them, or read), and the particles between them drawn.
 class InterpolationSource : public ParticleSource {
  public:
-  InterpolationSource(const FramePlan& plan, const FrameOptions& frame, Console& console)
-      : plan_(plan), frame_(frame), console_(console) {}
-  void load(StageClock& clock, RunReport& report) override {
+  InterpolationSource(const FramePlan& plan, SnapshotCache* cache, Console& console)
+      : plan_(plan), cache_(cache), console_(console) {}
+  std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
     const Settings& s = plan_.settings;
     const InterpolationSettings& in = s.interpolation;
     const std::string first_signature = snapshot_signature(plan_.input_keys, plan_.normalization);
@@ -301,8 +206,8 @@ class InterpolationSource : public ParticleSource {
                              ") are not scale factors, so the run is taken as one in physical time: a velocity v "
                              "moves a particle v (t2 - t1) in the file's units");
     std::optional<SnapshotMatch> own;
-    if (!frame_.cache) own = match_snapshots(a.particles, b.particles);
-    const SnapshotMatch& match = frame_.cache ? frame_.cache->match(first_signature, second_signature) : *own;
+    if (!cache_) own = match_snapshots(a.particles, b.particles);
+    const SnapshotMatch& match = cache_ ? cache_->match(first_signature, second_signature) : *own;
     const InterpolationCounts counts = match.counts;
     particles_ = interpolate_snapshots(a.particles, b.particles, match, in.fraction, in.options);
     clock.done("interpolate");
@@ -318,7 +223,8 @@ class InterpolationSource : public ParticleSource {
                      std::to_string(counts.only_second) + " only in " + second;
     report.notes.push_back("interpolated (interpolation_mode = " + std::to_string(in.options.mode) + ") between " +
                            report.between + " (those of one snapshot drawn where it has them, faded in or out)");
-    if (frame_.loaded) frame_.loaded(second_signature, b.bytes(), b.seconds());
+    if (!cache_) return std::nullopt;
+    return SnapshotLoaded{second_signature, b.bytes(), b.seconds()};
   }
   BoundingBox box() const override { return bounding_box(particles_); }
   Framing framing() const override { return splotch::framing(particles_, plan_.settings.input.periodic); }
@@ -341,7 +247,7 @@ class InterpolationSource : public ParticleSource {
   // A snapshot from the cache (or read), the other one, `beside`, staying kept.
   const LoadedSnapshot& get(const SnapshotRequest& input, const std::string& signature, const std::string& beside,
                             StageClock& clock, RunReport& report) {
-    if (!frame_.cache) {
+    if (!cache_) {
       const double before = clock.load_starts();
       owned_.push_back(load_snapshot(input, plan_.normalization, console_));
       clock.loaded(owned_.back(), before);
@@ -349,14 +255,14 @@ class InterpolationSource : public ParticleSource {
       return owned_.back();
     }
     const CacheLoad got =
-        load_through_cache(*frame_.cache, signature, beside, input, plan_.normalization, clock, console_, [] {});
+        load_through_cache(*cache_, signature, beside, input, plan_.normalization, clock, console_, [] {});
     report.read_ahead |= got.from == CacheLoad::read_ahead;
     report.snapshot_reads += got.from != CacheLoad::kept;
     return got.loaded;
   }
 
   const FramePlan& plan_;
-  const FrameOptions& frame_;
+  SnapshotCache* cache_;  // a scene's, or null
   Console& console_;
   std::deque<LoadedSnapshot> owned_;  // without a cache (a deque: the first stays in place)
   ParticleSet particles_;
@@ -377,13 +283,8 @@ void check_data_parallel(const Settings& s, int processes) {
 // the kept share costs a second projection pass instead: docs/performance.md).
 class ShareSource : public ParticleSource {
  public:
-  ShareSource(const FramePlan& plan, const Comm& comm, SnapshotCache* cache, std::size_t gpu_window, Console& console)
-      : plan_(plan),
-        comm_(comm),
-        cache_(cache),
-        console_(console),
-        request_(plan.settings.input),
-        gpu_copy_(gpu_window) {
+  ShareSource(const FramePlan& plan, const Comm& comm, SnapshotCache* cache, Console& console)
+      : plan_(plan), comm_(comm), cache_(cache), console_(console), request_(plan.settings.input) {
     check_data_parallel(plan.settings, comm.size());
     request_.raw.share = request_.typed.share = request_.table.share = ReadShare{comm.rank(), comm.size()};
     std::vector<std::uint64_t> known = {0, 0};
@@ -392,16 +293,15 @@ class ShareSource : public ParticleSource {
     comm.broadcast(known);
     set_count(known[0] ? std::optional<std::uint64_t>(known[1]) : std::nullopt);
   }
-  void load(StageClock& clock, RunReport& report) override {
-    report_ = &report;
-    const std::string signature = cache_ ? snapshot_signature(plan_.input_keys, plan_.normalization) : "";
+  std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
+    const std::string signature = gpu_key(plan_).snapshot;
     // Kept by every process, or read again by all (the read is collective).
     if (cache_ && comm_.all(cache_->kept(signature) != nullptr)) {
       share_ = cache_->kept(signature);
       clock.done("read");
       report.reused = true;
       count_read(report);
-      return;
+      return std::nullopt;
     }
     if (cache_) cache_->clear();
     check_memory_before_read(plan_, *this, cache_ || several_views(plan_.settings), &comm_, console_);
@@ -416,6 +316,7 @@ class ShareSource : public ParticleSource {
     if (request_.keep_fraction < 1 && comm_.sum(share_->particles.size()) == 0)
       throw UserError(
           preview_kept_none(request_.keep_fraction, report.particles_read - report.particles_dropped, request_.path));
+    return std::nullopt;
   }
   BoundingBox box() const override { return framing().whole; }
   // Of every process's particles: every process asks (frame_camera), and the counts are summed.
@@ -440,12 +341,10 @@ class ShareSource : public ParticleSource {
     return p;
   }
   // The share on this process's GPU: the pipeline draws from it only where every process has
-  // one (and with a_eq_e, whose images are summed in any order).
-  DeviceParticles* on_gpu(const std::function<CudaSession*()>& gpu, GeometryOptions&, Console&) override {
-    return gpu_copy_.get(share_->particles, gpu, report_);
+  // one.
+  std::optional<GpuParticles> for_gpu(GeometryOptions&) override {
+    return GpuParticles{gpu_key(plan_), &share_->particles};
   }
-  void gpu_failed(const std::string& why, Console& console) override { gpu_copy_.failed(why, console); }
-  void gpu_declined() override { gpu_copy_.release(); }
 
  protected:
   std::optional<std::uint64_t> count() override { return std::nullopt; }  // (set in the constructor)
@@ -463,8 +362,6 @@ class ShareSource : public ParticleSource {
   SnapshotRequest request_;
   LoadedSnapshot owned_;                   // the share, where no cache keeps it
   const LoadedSnapshot* share_ = nullptr;  // owned_ or the cache's
-  RunReport* report_ = nullptr;
-  GpuCopy gpu_copy_;
 };
 
 }  // namespace
@@ -487,9 +384,8 @@ std::string share_obstacle(const SnapshotRequest& input, int processes) {
   return "";
 }
 
-std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const FrameOptions& frame, const Comm* comm,
+std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, SnapshotCache* cache, const Comm* comm,
                                                 Console& console) {
-  if (frame.source) return frame.source(plan, console);
   const bool interpolated = plan.settings.interpolation.between;
   if (interpolated && comm && comm->size() > 1)
     throw UserError("a frame between snapshots " + std::to_string(plan.settings.interpolation.first) + " and " +
@@ -498,11 +394,10 @@ std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const Fra
                     "share of the "
                     "particles: their IDs would have to be matched across processes; run the scene with "
                     "mpi_mode = frames, which deals whole frames out to the processes");
-  if (interpolated) return std::make_unique<InterpolationSource>(plan, frame, console);
-  if (comm && comm->size() > 1)
-    return std::make_unique<ShareSource>(plan, *comm, frame.cache, frame.gpu_window, console);
-  if (frame.cache) return std::make_unique<CacheSource>(plan, frame, console);
-  return std::make_unique<FileSource>(plan, frame.gpu_window, console);
+  if (interpolated) return std::make_unique<InterpolationSource>(plan, cache, console);
+  if (comm && comm->size() > 1) return std::make_unique<ShareSource>(plan, *comm, cache, console);
+  if (cache) return std::make_unique<CacheSource>(plan, *cache, console);
+  return std::make_unique<FileSource>(plan, console);
 }
 
 }  // namespace splotch

@@ -5,19 +5,17 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "cuda/cuda_renderer.h"
-#include "cuda/device_particles.h"
-#include "splotch/frame/frame_options.h"
 #include "splotch/frame/frame_plan.h"
 #include "splotch/frame/memory_need.h"
 #include "splotch/frame/run_report.h"
 #include "splotch/frame/splat_steps.h"
 #include "splotch/frame/stage_clock.h"
+#include "splotch/load/snapshot_cache.h"
+#include "splotch/render/gpu_copies.h"
 #include "splotch/stages/framing.h"
 #include "splotch/stages/normalize.h"
 #include "splotch/util/console.h"
@@ -26,15 +24,20 @@ namespace splotch {
 
 class Comm;
 
-// A scene's copy on the GPU of the snapshot its cache keeps (FrameOptions::kept_on_gpu): made by
-// the first frame that draws that snapshot on the GPU, so that its frames' geometry, colour and
-// ordering run there.
-struct KeptOnGpu {
-  std::string signature;  // of the snapshot copied
-  std::unique_ptr<DeviceParticles> particles;
-  // Why the snapshot of `refused_signature` could not be kept (said once; its frames' stages stay
-  // on the host; another snapshot is tried again).
-  std::string refused, refused_signature;
+// What a view would copy to the GPU to draw from (ParticleSource::for_gpu): the particles, and
+// the name of their copy in the run's GpuCopies (splotch/render/gpu_copies.h).
+struct GpuParticles {
+  GpuCopyKey key;
+  const ParticleSet* particles = nullptr;
+};
+
+// The snapshot a scene's frame loaded through its cache (an interpolated frame: the second of its
+// two): its signature, its bytes and the seconds its loading took, wherever it ran. The scene reads
+// a later snapshot in the background then (splotch/scene/scene_run.h).
+struct SnapshotLoaded {
+  std::string signature;
+  std::size_t bytes = 0;
+  double seconds = 0;
 };
 
 class ParticleSource {
@@ -46,8 +49,9 @@ class ParticleSource {
     if (!counted_) counted_ = count();
     return *counted_;
   }
-  // Loads the particles (or takes them as they are kept): the stages read, hsml, normalize.
-  virtual void load(StageClock& clock, RunReport& report) = 0;
+  // Loads the particles (or takes them as they are kept): the stages read, hsml, normalize. What
+  // a scene's cache gave, where the source loads through one.
+  virtual std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) = 0;
   // The bounding box of the particles of every process.
   virtual BoundingBox box() const = 0;
   // What a camera placed from the data frames (splotch/stages/camera_placement.h), of the
@@ -58,23 +62,14 @@ class ParticleSource {
   // The particles projected by `geometry`: their own arrays given up where nothing keeps them,
   // unless `keep` (a later view of the frame projects them again).
   virtual ProjectedSplats project(const GeometryOptions& geometry, bool keep) = 0;
-  // The particles copied to the GPU (uploaded when first asked: a single frame's, a scene's
-  // snapshot, the server's), on the GPU `session` gives (null: the frame draws on the host);
-  // `geometry` gets the preview share they are. Null: the source copies none there, or they do
-  // not fit (said once), and the frame's stages run on the host.
-  virtual DeviceParticles* on_gpu(const std::function<CudaSession*()>& /*session*/, GeometryOptions& /*geometry*/,
-                                  Console& /*console*/) {
-    return nullptr;
-  }
-  // Drawing from the copy on_gpu() gave failed (`why`: out of GPU memory, say): the copy goes, it
-  // is not made again for these particles, and `console` hears it once.
-  virtual void gpu_failed(const std::string& /*why*/, Console& /*console*/) {}
-  // The other MPI processes could not draw from copies on their GPUs: this one's copy goes, without
-  // a warning, and later views are not copied up again.
-  virtual void gpu_declined() {}
+  // What a view copies to the GPU to draw from, with the GPU chosen; `geometry` gets the preview
+  // share they are. None: the source offers none (a frame between snapshots), and the frame's
+  // stages run on the host.
+  virtual std::optional<GpuParticles> for_gpu(GeometryOptions& /*geometry*/) { return std::nullopt; }
   // The memory this source owns (its particles, on the host and the GPU), handed over whole so
-  // that the caller frees it when it likes (FrameOptions::retain); the source keeps no part of it
-  // and nothing of the frame's (its plan, its console). Null where it owns none of its own.
+  // that the run's session keeps it to the end (RenderSession::keep_until_end); the source keeps no
+  // part of it and nothing of the frame's (its plan, its console). Null where it owns none of its
+  // own.
   virtual std::shared_ptr<void> take_memory() { return nullptr; }
 
  protected:
@@ -101,10 +96,10 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
 // hold); "" where it can.
 std::string share_obstacle(const SnapshotRequest& input, int processes);
 
-// The source of the frame's particles: the scene's cache when the frame has one (and the run one
-// process), this process's share when `comm` has several, else the file. `plan` and `console`
-// outlive the source.
-std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, const FrameOptions& frame, const Comm* comm,
+// The source of the frame's particles: this process's share when `comm` has several (kept in
+// `cache` where given), the cache where given (a scene's), else the file. `plan`, `cache` and
+// `console` outlive the source.
+std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, SnapshotCache* cache, const Comm* comm,
                                                 Console& console);
 
 }  // namespace splotch

@@ -232,6 +232,21 @@ class ReadTurn {
   bool open_;
 };
 
+// Particles too large for the GPU even a window at a time: said once in a run (a scene of such
+// snapshots, or the server's pictures, would say it every time), noted after.
+void say_not_copied(const GpuCopyAnswer& got, Console& console, std::vector<std::string>& notes) {
+  if (got.first_refusal)
+    console.warning("the particles are not copied to the GPU (" + got.refused +
+                    "): views of them are projected, coloured and ordered on the CPU, which is slower (the GPU still "
+                    "draws); a GPU with more free memory, or fewer particles (boost_fraction for a preview), keeps "
+                    "them there");
+  else
+    notes.push_back(
+        "geometry, colour and ordering on the CPU, the splats streamed to the GPU: the particles are not "
+        "copied to the GPU (" +
+        got.refused + ")");
+}
+
 void end_report(RunReport& report, const StageClock& clock, const ParamFile& params, const FrameOptions& frame,
                 Console& console) {
   report.total_seconds = clock.seconds();
@@ -241,23 +256,70 @@ void end_report(RunReport& report, const StageClock& clock, const ParamFile& par
 
 }  // namespace
 
-RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& frame) {
-  RunReport report;
-  std::optional<GpuStartup> own_gpu;
-  std::optional<GpuStartup>& gpu = frame.gpu ? *frame.gpu : own_gpu;
-  StageClock clock(report, gpu);
-  report.process_age_at_start = process_age_seconds();
-  if (frame.comm && frame.comm->with_mpi()) report.mpi_start_seconds = frame.comm->start_seconds();
-  const Comm* comm = frame.comm && frame.comm->size() > 1 ? frame.comm : nullptr;
+// The frame's state from step to step, and the steps' parts.
+struct FrameRun::Steps {
+  Steps(ParamFile& params, Console& console, RenderSession& session, const FrameOptions& frame);
+
   // Work that may fail on some processes of an MPI run only: every process learns of the first
   // failure before the next collective call (splotch/mpi/comm.h).
-  auto agreed = [&](auto&& work) { splotch::agreed(comm, "drawing its share of the particles", work); };
-  for (const std::string& w : params.warnings()) console.warning(w);
+  template <class Work>
+  void agreed(Work&& work) {
+    splotch::agreed(comm, "drawing its share of the particles", work);
+  }
+  bool every_process(bool yes) const { return comm ? comm->all(yes) : yes; }
+  bool plan_frame_here();
+  void draw_palette();
+  void draw_view(std::size_t v);
+  DeviceParticles* copy_to_gpu(GeometryOptions& geometry, bool split, GpuCopyKey& key);
+  bool draw_from_gpu_copy(GeometryOptions& geometry, bool split, Image& image, RunReport& view_report, bool first);
+  std::string draw_kept(DeviceParticles& kept, const GeometryOptions& geometry, bool split, Image& image);
+  void draw_through_cpu(const GeometryOptions& geometry, bool split, bool keep, Image& image, RunReport& view_report,
+                        bool first);
+  void finish_view(std::size_t v, Image& image, RunReport& view_report);
+  void add_note(bool first_view, bool drew_on_gpu);
+  RunReport end();
 
-  // The plan: every key read and checked before the first particle is.
-  RendererDecision renderer(params, frame, gpu);  // renderer = cuda starts the GPU now
+  ParamFile& params;
+  Console& console;
+  RenderSession& session;
+  const FrameOptions& frame;
+  RunReport report;
+  StageClock clock;
+  const Comm* comm;  // null: this process draws the frame alone
+  RendererDecision renderer;
+  FramePlan plan;
+  Palettes palettes;
+  bool finished = false;      // nothing left to do: the pictures exist (resume), or another process draws
+  bool palette_only = false;  // the original's show_palette.par: no snapshot
+  std::unique_ptr<ParticleSource> source;
+  NormalizedRanges ranges;
+  std::vector<FrameView> views;
+  std::unique_ptr<ImageCombine> combine;
+  RenderOptions options;
+  Settings view_settings;  // each view's camera and file; exposure = auto as the first lit view found it
+  std::string in_view;
+  bool drawn_on_gpu = false;  // from particles copied to it
+  std::vector<KeptPicture> pictures;
+};
+
+FrameRun::Steps::Steps(ParamFile& params_, Console& console_, RenderSession& session_, const FrameOptions& frame_)
+    : params(params_),
+      console(console_),
+      session(session_),
+      frame(frame_),
+      clock(report, session_.gpu()),
+      comm(frame_.comm && frame_.comm->size() > 1 ? frame_.comm : nullptr),
+      renderer(params_, frame_, session_) {  // renderer = cuda starts the GPU now
+  report.process_age_at_start = process_age_seconds();
+  if (frame.comm && frame.comm->with_mpi()) report.mpi_start_seconds = frame.comm->start_seconds();
+  for (const std::string& w : params.warnings()) console.warning(w);
   report.threads = renderer.threads();
-  const FramePlan plan = plan_frame(params, frame, renderer, comm, console, report.notes);
+  finished = !plan_frame_here();
+}
+
+// The plan, and whether this process goes on to read and draw.
+bool FrameRun::Steps::plan_frame_here() {
+  plan = plan_frame(params, frame, renderer, comm, console, report.notes);
   const Settings& s = plan.settings;
   report.renderer = "host";
   report.image_path = s.output.path;
@@ -266,202 +328,259 @@ RunReport render_frame(ParamFile& params, Console& console, const FrameOptions& 
   if (frame.in_scene) leave_scene_out_of_record(params);
   if (rendered_before(s, frame, comm, console)) {
     report.skipped = true;
-    return report;
+    return false;
   }
-  const Palettes palettes = read_palettes(s);
-  clock.pace();                                          // without a GPU, the search for one is over by now
-  if (s.input.format == SnapshotFormat::palette_only) {  // the original's show_palette.par: no snapshot
-    if (comm && !comm->root()) return report;
-    const Image bands = palette_bands(s, palettes);
-    clock.done("post");
-    if (frame.deliver)
-      frame.deliver(bands, s, params, {});
-    else
-      write_picture(params, s, bands, {});
-    clock.done("write");
-    end_report(report, clock, params, frame, console);
-    return report;
-  }
-
+  palettes = read_palettes(s);
+  clock.pace();  // without a GPU, the search for one is over by now
+  if (s.input.format == SnapshotFormat::palette_only) return palette_only = !comm || comm->root();
   // mpi_mode = auto: rank 0 may draw the frame alone (the others are done then).
   const bool alone = comm && frame.share_by_model && draws_alone(s, *comm, report.threads, renderer, report.notes);
   renderer.release_gpu(!alone || !comm || comm->root());
-  if (alone) {
-    if (!comm->root()) {
-      report.skipped = true;
-      return report;
-    }
-    // The node's other processes are done: rank 0 takes their threads too.
-    renderer.set_threads(alone_threads(report.threads, *comm));
-    report.threads = renderer.threads();
-    comm = nullptr;
+  if (!alone) return true;
+  if (!comm->root()) {
+    report.skipped = true;
+    return false;
   }
+  // The node's other processes are done: rank 0 takes their threads too.
+  renderer.set_threads(alone_threads(report.threads, *comm));
+  report.threads = renderer.threads();
+  comm = nullptr;
+  return true;
+}
 
-  // The particles, read once for all the frame's views.
-  std::unique_ptr<ParticleSource> source = particle_source(plan, frame, comm, console);
-  renderer.before_read(s, [&] { return source->particles_to_read(); });
-  // The processes' images meet in memory of the node (splotch/mpi/comm.h): readied while reading.
-  if (comm)
-    comm->prepare_reduction((s.render.a_eq_e ? 3 : 6) * std::size_t(s.camera.xres) * std::size_t(s.camera.yres),
-                            !s.render.a_eq_e);
-  // The settings, the snapshot's headers, the wait for the search for the GPU and (under MPI) the
-  // processes' agreement and shared memory: apart from the read, as a process may wait here for
-  // the others.
-  clock.done("plan");
-  // Frames dealt out: the node's processes read one after the other, each with all their threads.
-  // The turn passes once the particles are read: the copy to the GPU that follows is short, and the
-  // GPU's start may still hold it up.
-  ReadTurn turn(frame.read_turn, renderer, report.threads);
-  if (turn.open()) clock.done("turn");
-  source->load(clock, report);
-  turn.pass();
-  const NormalizedRanges ranges = source->ranges();
-  report.ranges = range_lines(ranges, plan.normalization, type_names(s.input));
-  warn_colours_without_log(ranges, plan.normalization, s.input, console);
-  const std::vector<FrameView> views =
-      frame_views(s.views, frame_camera(s, *source, params, report.notes), s.output.path);
-  const std::unique_ptr<ImageCombine> combine = image_combine(comm, s.render.a_eq_e);
-  RenderOptions options = s.render;
-  options.tile_size = host_tile_size(s.camera.xres, s.camera.yres, report.threads);
-  options.stop = frame.stop;
-  Settings view_settings = s;  // each view's camera and file; exposure = auto as the first lit view found it
-  std::string in_view;
-  report.particles_active = 0;
-  bool drawn_on_gpu = false;  // from particles copied to it
+void FrameRun::Steps::draw_palette() {
+  const Image bands = palette_bands(plan.settings, palettes);
+  clock.done("post");
+  if (frame.keep_pictures)
+    pictures.push_back({bands, {}});
+  else
+    write_picture(params, plan.settings, bands, {});
+  clock.done("write");
+}
 
-  for (std::size_t v = 0; v < views.size(); ++v) {
-    view_settings.camera = views[v].camera;
-    view_settings.output.path = views[v].path;
-    RunReport view_report;  // this view's counts, summed over the processes by the combine
-    Image image(0, 0);
-    // With the GPU drawing, the particles are copied to it (or kept there from before) and
-    // projected, coloured, ordered and drawn there. Under MPI only where every process does so
-    // (the host's stages that follow otherwise are collective); with a_eq_e = FALSE, whose draw
-    // order the processes share out, where their GPUs can pass the splats between them
-    // (splotch/frame/gpu_split.h), else on the host.
-    GeometryOptions geometry = geometry_options(s, views[v].camera);
-    DeviceParticles* kept = nullptr;
-    const bool split = combine->splits_draw_order();
-    const bool may_keep = gpu_projects(views[v].camera) && (!split || gpus_may_split(*comm, s.sort));
-    auto every_process_kept = [&] { return comm ? comm->all(kept != nullptr) : kept != nullptr; };
-    // A process whose copy the others cannot match gives it back, unused, and copies no more.
-    auto unless_every_process_kept = [&] {
-      if (every_process_kept()) return;
-      if (kept) source->gpu_declined();
-      kept = nullptr;
-    };
-    if (may_keep) {
-      agreed([&] {  // (the GPU's start may fail on one process: all hear of it)
-        kept = source->on_gpu([&] { return renderer.gpu_for_kept_particles(console, clock); }, geometry, console);
-      });
-      if (split && kept && kept->window() < kept->size()) {  // (the split wants all in view at once)
-        source->gpu_declined();
-        kept = nullptr;
-      }
-      unless_every_process_kept();
-    }
-    if (kept) clock.done("to_gpu");  // the particles copied up (nothing when kept from before)
-    if (kept) {
-      std::string failure;
-      agreed([&] {
-        try {
-          if (split)
-            image = combine->render_layer(
-                [&](const RenderOptions& o, float* layer) {
-                  renderer.draw_kept_split(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, *comm,
-                                           s.camera.xres, s.camera.yres, layer, report, console);
-                },
-                options, s.camera.xres, s.camera.yres);
-          else
-            image = combine->render(
-                [&](const RenderOptions& o, Image& into) {
-                  renderer.draw_kept(*kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report,
-                                     console);
-                },
-                options, s.camera.xres, s.camera.yres);
-        } catch (const UserError&) {
-          throw;  // the user's to mend (a Btile too large, say): the host's stages would say the same
-        } catch (const std::runtime_error& e) {
-          failure = e.what();  // out of GPU memory, say
-        }
-      });
-      if (!failure.empty()) {
-        source->gpu_failed(failure, console);  // its copy goes, and the view is drawn again through the
-        kept = nullptr;                        // host's stages
-      }
-      unless_every_process_kept();
-      if (kept) {
-        view_report.particles_active = report.gpu->on_gpu + report.gpu->on_host;
-        drawn_on_gpu = true;
-        clock.done("render");
-        const std::string note = renderer.note(true);
-        if (!note.empty() && v == 0) report.notes.push_back(note);
-      } else {
-        drawn_on_gpu = false;
-        report.gpu.reset();
-      }
-    }
-    if (!kept) {
-      // Projected, coloured and ordered, drawn, and combined with the other processes' images.
-      ProjectedSplats projected = source->project(geometry, v + 1 < views.size());
-      view_report.particles_active = projected.splats.size();
-      OrderedSplats ordered;
-      agreed([&] {
-        ColouredSplats coloured = colour_splats(std::move(projected), s, palettes, split, options.tile_size, clock);
-        ordered = order_splats(std::move(coloured), s, clock);
-      });
-      agreed([&] {
-        OrderedSplats drawn =
-            split ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock, report.exchange_parts)
-                  : std::move(ordered);
-        renderer.at_render(drawn.splats.size(), console, clock);
-        const SplatView splats = drawn.view();
-        image = combine->render(
-            [&](const RenderOptions& o, Image& into) { renderer.draw(splats, o, into, report, console); }, options,
-            s.camera.xres, s.camera.yres);
-        drawn = OrderedSplats();  // their memory back before the images are combined
-        clock.done("render");
-        const std::string note = renderer.note(report.gpu.has_value());
-        if (!note.empty() && v == 0) report.notes.push_back(note);
-      });
-    }
-    view_report.renderer = report.renderer;
-    view_report.gpu = report.gpu;
-    const bool root = combine->combine(image, view_report, clock);
-    if (v == 0) report.processes = view_report.processes;  // the processes and their GPUs, said once
-    // The report's count: the most in any one view (each view's is in the note below).
-    report.particles_active = std::max(report.particles_active, view_report.particles_active);
-    in_view += (v ? ", " : "") + views[v].prefix + " " + std::to_string(view_report.particles_active);
+// The view's particles on the GPU, copied there or kept there from before, where the GPU draws;
+// under MPI only where every process has its copy (the host's stages that follow otherwise are
+// collective), and with a_eq_e = FALSE, whose draw order the processes share out, where their GPUs
+// can pass the splats between them (splotch/frame/gpu_split.h). Null: the CPU's stages draw it.
+DeviceParticles* FrameRun::Steps::copy_to_gpu(GeometryOptions& geometry, bool split, GpuCopyKey& key) {
+  if (!gpu_projects(geometry.camera) || (split && !gpus_may_split(*comm, plan.settings.sort))) return nullptr;
+  GpuCopies& copies = session.gpu_copies();
+  DeviceParticles* kept = nullptr;
+  agreed([&] {  // (the GPU's start may fail on one process: all hear of it)
+    const std::optional<GpuParticles> want = source->for_gpu(geometry);
+    if (!want || copies.refused(want->key)) return;
+    CudaSession* gpu = renderer.gpu_for_kept_particles(console, clock);
+    if (!gpu) return;
+    key = want->key;
+    const GpuCopyAnswer got = copies.get(key, *want->particles, *gpu, frame.gpu_window);
+    if (!got.refused.empty()) say_not_copied(got, console, report.notes);
+    kept = got.particles;
+  });
+  // (the split draws the whole view at once: a copy in windows cannot take it)
+  const bool usable = kept && !(split && kept->window() < kept->size());
+  if (every_process(usable)) return kept;
+  if (kept) copies.give_up(key);  // unused: the others' copies do not match it
+  return nullptr;
+}
 
-    // The picture, finished by rank 0; the others hear of a failure there before the next view.
-    agreed([&] {
-      if (!root) return;
-      if (s.camera.dome) black_outside_dome(image);
-      const double exposure = finish_picture(image, view_settings, palettes, view_report.particles_active > 0, ranges,
-                                             params, report.notes, console);
-      if (s.exposure.mode == Exposure::Mode::automatic && exposure != 1.0) {
-        view_settings.exposure = {Exposure::Mode::factor, exposure};
-        if (s.exposure.by_default && v == 0) report.default_exposure = exposure;
-      }
-      clock.done("post");
-      if (frame.deliver)
-        frame.deliver(image, view_settings, params, ranges);
-      else
-        write_picture(params, view_settings, image, ranges);
-      clock.done("write");
-    });
+// The view drawn from the particles copied to the GPU; "" where it was, else why the GPU failed.
+std::string FrameRun::Steps::draw_kept(DeviceParticles& kept, const GeometryOptions& geometry, bool split,
+                                       Image& image) {
+  const Settings& s = plan.settings;
+  try {
+    if (split)
+      image = combine->render_layer(
+          [&](const RenderOptions& o, float* layer) {
+            renderer.draw_kept_split(kept, geometry, s.input.periodic, colour_options(s, palettes), o, *comm,
+                                     s.camera.xres, s.camera.yres, layer, report, console);
+          },
+          options, s.camera.xres, s.camera.yres);
+    else
+      image = combine->render(
+          [&](const RenderOptions& o, Image& into) {
+            renderer.draw_kept(kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report, console);
+          },
+          options, s.camera.xres, s.camera.yres);
+  } catch (const UserError&) {
+    throw;  // the user's to mend (a Btile too large, say): the host's stages would say the same
+  } catch (const std::runtime_error& e) {
+    return e.what();  // out of GPU memory, say
   }
-  if (views.size() > 1) {
-    report.image_path = views[0].path + " ... " + views.back().path;
-    report.notes.push_back(std::to_string(views.size()) + " views of one read: particles in view " + in_view);
+  return "";
+}
+
+// With the GPU drawing, the particles are copied to it (or kept there from before) and projected,
+// coloured, ordered and drawn there. False: the view is for the CPU's stages (no copy, or the GPU
+// failed, here or on another process: its copy goes, and the view is drawn again).
+bool FrameRun::Steps::draw_from_gpu_copy(GeometryOptions& geometry, bool split, Image& image, RunReport& view_report,
+                                         bool first) {
+  GpuCopyKey key;
+  DeviceParticles* kept = copy_to_gpu(geometry, split, key);
+  if (!kept) return false;
+  clock.done("to_gpu");  // the particles copied up (nothing when kept from before)
+  std::string failure;
+  agreed([&] { failure = draw_kept(*kept, geometry, split, image); });
+  if (!failure.empty())
+    console.warning("drawing on the GPU from the particles copied to it failed (" + failure +
+                    "): the view is projected, coloured and ordered on the CPU and drawn again, as are the later "
+                    "views of these particles");
+  if (!every_process(failure.empty())) {
+    session.gpu_copies().give_up(key);
+    drawn_on_gpu = false;
+    report.gpu.reset();
+    return false;
   }
-  // Only a run that drew on the GPU ends without waiting for its release (FrameOptions::retain);
-  // the GPU's copy must not outlive the GPU's session, which is the caller's only with frame.gpu.
-  if (frame.retain && frame.gpu && drawn_on_gpu)
-    if (std::shared_ptr<void> memory = source->take_memory()) frame.retain(std::move(memory));
+  view_report.particles_active = report.gpu->on_gpu + report.gpu->on_host;
+  drawn_on_gpu = true;
+  clock.done("render");
+  add_note(first, true);
+  return true;
+}
+
+// Projected, coloured and ordered on the CPU, drawn, and combined with the other processes' images.
+void FrameRun::Steps::draw_through_cpu(const GeometryOptions& geometry, bool split, bool keep, Image& image,
+                                       RunReport& view_report, bool first) {
+  const Settings& s = plan.settings;
+  ProjectedSplats projected = source->project(geometry, keep);
+  view_report.particles_active = projected.splats.size();
+  OrderedSplats ordered;
+  agreed([&] {
+    ColouredSplats coloured = colour_splats(std::move(projected), s, palettes, split, options.tile_size, clock);
+    ordered = order_splats(std::move(coloured), s, clock);
+  });
+  agreed([&] {
+    OrderedSplats drawn =
+        split ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock, report.exchange_parts)
+              : std::move(ordered);
+    renderer.at_render(drawn.splats.size(), console, clock);
+    const SplatView splats = drawn.view();
+    image =
+        combine->render([&](const RenderOptions& o, Image& into) { renderer.draw(splats, o, into, report, console); },
+                        options, s.camera.xres, s.camera.yres);
+    drawn = OrderedSplats();  // their memory back before the images are combined
+    clock.done("render");
+    add_note(first, report.gpu.has_value());
+  });
+}
+
+void FrameRun::Steps::add_note(bool first_view, bool drew_on_gpu) {
+  const std::string note = renderer.note(drew_on_gpu);
+  if (!note.empty() && first_view) report.notes.push_back(note);
+}
+
+void FrameRun::Steps::draw_view(std::size_t v) {
+  view_settings.camera = views[v].camera;
+  view_settings.output.path = views[v].path;
+  RunReport view_report;  // this view's counts, summed over the processes by the combine
+  Image image(0, 0);
+  GeometryOptions geometry = geometry_options(plan.settings, views[v].camera);
+  const bool split = combine->splits_draw_order();
+  if (!draw_from_gpu_copy(geometry, split, image, view_report, v == 0))
+    draw_through_cpu(geometry, split, v + 1 < views.size(), image, view_report, v == 0);
+  finish_view(v, image, view_report);
+}
+
+// The view's images combined, and its picture finished by rank 0; the others hear of a failure
+// there before the next view.
+void FrameRun::Steps::finish_view(std::size_t v, Image& image, RunReport& view_report) {
+  const Settings& s = plan.settings;
+  view_report.renderer = report.renderer;
+  view_report.gpu = report.gpu;
+  const bool root = combine->combine(image, view_report, clock);
+  if (v == 0) report.processes = view_report.processes;  // the processes and their GPUs, said once
+  // The report's count: the most in any one view (each view's is in the note below).
+  report.particles_active = std::max(report.particles_active, view_report.particles_active);
+  in_view += (v ? ", " : "") + views[v].prefix + " " + std::to_string(view_report.particles_active);
+  agreed([&] {
+    if (!root) return;
+    if (s.camera.dome) black_outside_dome(image);
+    const double exposure = finish_picture(image, view_settings, palettes, view_report.particles_active > 0, ranges,
+                                           params, report.notes, console);
+    if (s.exposure.mode == Exposure::Mode::automatic && exposure != 1.0) {
+      view_settings.exposure = {Exposure::Mode::factor, exposure};
+      if (s.exposure.by_default && v == 0) report.default_exposure = exposure;
+    }
+    clock.done("post");
+    if (frame.keep_pictures)
+      pictures.push_back({std::move(image), ranges});
+    else
+      write_picture(params, view_settings, image, ranges);
+    clock.done("write");
+  });
+}
+
+RunReport FrameRun::Steps::end() {
   if (comm && !comm->root()) return report;
   end_report(report, clock, params, frame, console);
   return report;
+}
+
+FrameRun::FrameRun(ParamFile& params, Console& console, RenderSession& session, const FrameOptions& frame)
+    : steps_(std::make_unique<Steps>(params, console, session, frame)) {}
+
+FrameRun::~FrameRun() = default;
+
+const FramePlan& FrameRun::plan() const { return steps_->plan; }
+
+std::optional<SnapshotLoaded> FrameRun::load(std::unique_ptr<ParticleSource> given) {
+  Steps& f = *steps_;
+  if (f.finished || f.palette_only || f.source) return std::nullopt;
+  const Settings& s = f.plan.settings;
+  f.source = given ? std::move(given) : particle_source(f.plan, f.session.cache(), f.comm, f.console);
+  f.renderer.before_read(s, [&] { return f.source->particles_to_read(); });
+  // The processes' images meet in memory of the node (splotch/mpi/comm.h): readied while reading.
+  if (f.comm)
+    f.comm->prepare_reduction((s.render.a_eq_e ? 3 : 6) * std::size_t(s.camera.xres) * std::size_t(s.camera.yres),
+                              !s.render.a_eq_e);
+  // The settings, the snapshot's headers, the wait for the search for the GPU and (under MPI) the
+  // processes' agreement and shared memory: apart from the read, as a process may wait here for
+  // the others.
+  f.clock.done("plan");
+  // Frames dealt out: the node's processes read one after the other, each with all their threads.
+  // The turn passes once the particles are read: the copy to the GPU that follows is short, and the
+  // GPU's start may still hold it up.
+  ReadTurn turn(f.session.read_turns(), f.renderer, f.report.threads);
+  if (turn.open()) f.clock.done("turn");
+  const std::optional<SnapshotLoaded> loaded = f.source->load(f.clock, f.report);
+  turn.pass();
+  f.ranges = f.source->ranges();
+  f.report.ranges = range_lines(f.ranges, f.plan.normalization, type_names(s.input));
+  warn_colours_without_log(f.ranges, f.plan.normalization, s.input, f.console);
+  f.views = frame_views(s.views, frame_camera(s, *f.source, f.params, f.report.notes), s.output.path);
+  f.combine = image_combine(f.comm, s.render.a_eq_e);
+  f.options = s.render;
+  f.options.tile_size = host_tile_size(s.camera.xres, s.camera.yres, f.report.threads);
+  f.options.stop = f.frame.stop;
+  f.view_settings = s;
+  f.report.particles_active = 0;
+  return loaded;
+}
+
+RunReport FrameRun::draw() {
+  Steps& f = *steps_;
+  if (f.finished) return f.report;
+  if (f.palette_only) {
+    f.draw_palette();
+    return f.end();
+  }
+  if (!f.source) load();
+  for (std::size_t v = 0; v < f.views.size(); ++v) f.draw_view(v);
+  if (f.views.size() > 1) {
+    f.report.image_path = f.views[0].path + " ... " + f.views.back().path;
+    f.report.notes.push_back(std::to_string(f.views.size()) + " views of one read: particles in view " + f.in_view);
+  }
+  // A run that drew on the GPU ends without waiting for the release of its particles either.
+  if (f.drawn_on_gpu)
+    if (std::shared_ptr<void> memory = f.source->take_memory()) f.session.keep_until_end(std::move(memory));
+  return f.end();
+}
+
+std::vector<KeptPicture> FrameRun::take_pictures() { return std::move(steps_->pictures); }
+
+RunReport render_frame(ParamFile& params, Console& console, RenderSession& session, const FrameOptions& frame) {
+  FrameRun run(params, console, session, frame);
+  run.load();
+  return run.draw();
 }
 
 }  // namespace splotch

@@ -14,10 +14,11 @@
 
 namespace splotch {
 
-RendererDecision::RendererDecision(ParamFile& params, const FrameOptions& frame, std::optional<GpuStartup>& gpu)
+RendererDecision::RendererDecision(ParamFile& params, const FrameOptions& frame, RenderSession& session)
     : requested_(params.get<std::string>("renderer", "auto")),
       origin_(params.origin("renderer")),
-      gpu_(gpu),
+      gpu_(session.gpu()),
+      session_of_run_(session),
       frame_(frame) {
   // An MPI process whose rank 0 may draw the frame alone starts its GPU's session only once it
   // knows it draws (release_gpu).
@@ -79,7 +80,7 @@ void RendererDecision::before_read(const Settings& s,
   choice_ = s.renderer;
   if (requested_ != "auto" || choice_ != RendererChoice::cuda || gpu_) return;
   // No driver, or the scene's first frame found the GPU would not pay: the host, with no count.
-  const bool declined = !gpu_driver_loaded() || (frame_.gpu_declined && *frame_.gpu_declined);
+  const bool declined = !gpu_driver_loaded() || session_of_run_.gpu_declined();
   const std::optional<std::uint64_t> n = declined ? std::nullopt : particles_to_read();
   if (declined) {
     choice_ = RendererChoice::host;
@@ -88,7 +89,7 @@ void RendererDecision::before_read(const Settings& s,
     if (!e.gpu) {
       choice_ = RendererChoice::host;
       note_ = describe_choice(e, work(double(*n)), true);
-      if (frame_.gpu_declined) *frame_.gpu_declined = true;
+      session_of_run_.decline_gpu();
     }
   }
   if (choice_ == RendererChoice::cuda) gpu_.emplace(frame_.device);

@@ -17,6 +17,7 @@
 #include "io/image.h"
 #include "params/param_file.h"
 #include "splotch/frame/frame_options.h"
+#include "splotch/frame/render_session.h"
 #include "splotch/frame/run_report.h"
 #include "splotch/frame/stage_clock.h"
 #include "splotch/render/gpu_startup.h"
@@ -33,8 +34,8 @@ class Comm;
 
 class RendererDecision {
  public:
-  // Reads the key renderer; `gpu` is the GPU's start, the frame's own or a scene's.
-  RendererDecision(ParamFile& params, const FrameOptions& frame, std::optional<GpuStartup>& gpu);
+  // Reads the key renderer; the GPU's start is the session's (made here for renderer = cuda).
+  RendererDecision(ParamFile& params, const FrameOptions& frame, RenderSession& session);
 
   // OpenMP threads the frame has, the one the GPU's start borrows included.
   int threads() const;
@@ -88,6 +89,7 @@ class RendererDecision {
   std::string requested_;
   std::string origin_;  // of the key renderer, for renderer = cuda's errors
   std::optional<GpuStartup>& gpu_;
+  RenderSession& session_of_run_;
   const FrameOptions& frame_;
   int threads_ = 1;
   const Settings* settings_ = nullptr;  // from before_read on

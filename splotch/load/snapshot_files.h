@@ -3,23 +3,38 @@
 // given); a relative path from the working directory, else from the parameter file's directory;
 // `numfiles` files as <name>.0, <name>.1, ... when it exceeds 1. Without `numfiles`, the count
 // comes from the first file's header (`files_in_header`), so that `infile = snap_010` or
-// `infile = snap_010.0` finds all the files of a split snapshot.
+// `infile = snap_010.0` finds all the files of a split snapshot. The keys are the settings' to read
+// (splotch/settings/settings_keys.h); this takes their values.
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "params/param_file.h"
-
 namespace splotch {
+
+// The names a parameter file gives a snapshot, and where they were given (for messages).
+struct SnapshotNames {
+  std::string infile, datadir, snapdir;
+  std::optional<int> fidx;      // given: the numbered names are tried first
+  std::optional<int> numfiles;  // given: the snapshot's count of files (else its first header's)
+  std::string beside;           // the parameter file's directory: relative names are tried there too
+  std::string infile_origin = "infile", numfiles_origin = "numfiles";  // "file.par:3"
+};
+
+// What was found: the name the files derive from (snap_010, or snap_010.hdf5) and the files.
+struct FoundSnapshot {
+  std::string base;
+  std::vector<std::string> files;
+};
 
 // `extension` (".hdf5" for HDF5, "" for Gadget binary) is tried after each name that lacks it,
 // and ends the names of a snapshot in several files (snap_010.0.hdf5, snap_010.1.hdf5, ...).
 // `warnings`, when given, receives what the user should hear of (numfiles = 1 where the header
-// says there are more files: only the first is read).
-std::vector<std::string> snapshot_files(ParamFile& params, const std::string& extension,
-                                        const std::function<int(const std::string& path)>& files_in_header,
-                                        std::vector<std::string>* warnings = nullptr);
+// says there are more files: only the first is read). Throws a UserError naming what was tried.
+FoundSnapshot find_snapshot_files(const SnapshotNames& names, const std::string& extension,
+                                  const std::function<int(const std::string& path)>& files_in_header,
+                                  std::vector<std::string>* warnings = nullptr);
 
 }  // namespace splotch

@@ -79,12 +79,6 @@ std::string SceneSummary::stage_text() const {
 
 namespace {
 
-// What a scene keeps from frame to frame: the snapshot and its copy on the GPU (which goes first).
-struct SceneMemory {
-  SnapshotCache cache;
-  KeptOnGpu gpu;
-};
-
 // How many frames ahead a scene looks for the next snapshot to read: working out a frame's
 // signature reads its snapshot's header, so a fly-through of thousands of frames looks only this
 // far (the read then starts this many frames early).
@@ -430,11 +424,47 @@ bool deal_frames(MpiMode mode, const std::vector<SceneFrame>& frames,
   return deal;
 }
 
-}  // namespace
+// The scene file read, and what is decided once before the first frame.
+struct ScenePlan {
+  std::vector<SceneFrame> frames;
+  bool resume = false;
+  ReadAhead read_ahead = ReadAhead::automatic;  // auto: when the snapshot before took long enough to load
+  bool deal = false;                            // the frames dealt out to the processes
+  int device = 0;                               // this process's GPU among those it sees
+};
 
-SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm, Console* process_console,
-                          std::optional<GpuStartup>* caller_gpu) {
-  Stopwatch clock;
+ParamFile frame_params(const ParamFile& params, const SceneFrame& f) {
+  ParamFile p = params;
+  for (const auto& [key, value] : f.values) p.set(key, value, f.origin);
+  return p;
+}
+
+// What cannot work is said now, once, not by each frame: a directory the pictures cannot go to
+// (unless rows name their own), renderer = cuda without a GPU (frames dealt out: before a process
+// without one takes most of them by failing each at once), a read ahead that cannot be.
+void check_scene(ParamFile& params, const ScenePlan& plan, const Comm* comm, Console& console) {
+  bool rows_name_outfile = false;
+  for (const SceneFrame& f : plan.frames)
+    for (const auto& kv : f.values) rows_name_outfile = rows_name_outfile || kv.first == "outfile";
+  if (!rows_name_outfile && params.has("outfile")) {
+    ParamFile probe = params;  // (not looked up for the record)
+    check_writable_directory(probe.get<std::string>("outfile"), params.origin("outfile") + ": outfile");
+  }
+  if (comm && comm->size() > 1 && !plan.deal && plan.read_ahead == ReadAhead::always)
+    console.warning(params.origin("scene_read_ahead") +
+                    ": scene_read_ahead = TRUE reads nothing ahead when every process draws each frame from its "
+                    "share (the processes read their shares together, when the frame comes); mpi_mode = frames "
+                    "deals whole frames out, each process reading ahead");
+  if (params.get<std::string>("renderer", "auto") == "cuda")
+    agreed(comm, "", [&] {
+      const std::string why = gpu_missing(plan.device);
+      if (!why.empty())
+        throw UserError(params.origin("renderer") + ": renderer = cuda, but " + why + "; use renderer = host or auto");
+    });
+}
+
+ScenePlan plan_scene(ParamFile& params, Console& console, RenderSession& session, const Comm* comm) {
+  ScenePlan plan;
   const MpiMode mode = read_mpi_mode(params);
   std::string path = params.get<std::string>("scene_file");
   // A relative name: from the working directory, else from the parameter file's directory.
@@ -444,137 +474,148 @@ SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm,
   selection.start = params.get<int>("scene_start", 0);
   selection.increment = params.get<int>("scene_incr", 1);
   selection.last = params.get<int>("last_scene", -1);
-  const bool resume = params.get<bool>("resume", false);
-  // auto: when the snapshot before took long enough to load; TRUE: always; FALSE: never.
-  const ReadAhead read_ahead = read_ahead_mode(params);
-  const std::vector<SceneFrame> frames = read_scene_file(path, selection);
-  auto frame_params = [&](std::size_t k) {
-    ParamFile p = params;
-    for (const auto& [key, value] : frames[k].values) p.set(key, value, frames[k].origin);
-    return p;
-  };
-  const int processes = comm ? comm->size() : 1;
+  plan.resume = params.get<bool>("resume", false);
+  plan.read_ahead = read_ahead_mode(params);
+  plan.frames = read_scene_file(path, selection);
+  auto params_of = [&](std::size_t k) { return frame_params(params, plan.frames[k]); };
+  const bool several = comm && comm->size() > 1;
   // The first frame's keys and snapshot, worked out once for what is decided before it.
   const LaterFrame first =
-      processes > 1 || resume ? plan_later_frame(frame_params(0), frames[0], resume) : LaterFrame{};
-  const bool deal = deal_frames(mode, frames, frame_params, first, comm, console);
-  if (resume) keep_resumed_exposure(params, first, console);
-  // A directory the pictures cannot go to is said once, not by each frame (unless rows name their own).
-  bool rows_name_outfile = false;
-  for (const SceneFrame& f : frames)
-    for (const auto& kv : f.values) rows_name_outfile = rows_name_outfile || kv.first == "outfile";
-  if (!rows_name_outfile && params.has("outfile")) {
-    ParamFile probe = params;  // (not looked up for the record)
-    check_writable_directory(probe.get<std::string>("outfile"), params.origin("outfile") + ": outfile");
-  }
-  if (processes > 1 && !deal && read_ahead == ReadAhead::always)
-    console.warning(params.origin("scene_read_ahead") +
-                    ": scene_read_ahead = TRUE reads nothing ahead when every process draws each frame from its "
-                    "share (the processes read their shares together, when the frame comes); mpi_mode = frames "
-                    "deals whole frames out, each process reading ahead");
+      several || plan.resume ? plan_later_frame(params_of(0), plan.frames[0], plan.resume) : LaterFrame{};
+  plan.deal = deal_frames(mode, plan.frames, params_of, first, comm, console);
+  if (plan.resume) keep_resumed_exposure(params, first, console);
   // Frames dealt out, a process reaches no GPU but its own: seeing that one alone, it has the driver
   // start one GPU instead of all (splotch/render/gpu_startup.h). Before any CUDA call.
-  const bool gpu_started = caller_gpu && caller_gpu->has_value();
-  int device = comm ? comm->gpu_index() : 0;
-  if (deal && !gpu_started) device = see_own_gpu_only(device);
-  if (params.get<std::string>("renderer", "auto") == "cuda") {
-    // Said once before the first frame, not once a frame (and, frames dealt out, before a process
-    // without a GPU takes most of them by failing each at once).
-    agreed(comm, "", [&] {
-      const std::string why = gpu_missing(device);
-      if (!why.empty())
-        throw UserError(params.origin("renderer") + ": renderer = cuda, but " + why + "; use renderer = host or auto");
-    });
-  }
-  Console& speaker = deal && process_console ? *process_console : console;
-  std::unique_ptr<SharedCounter> dealer;
-  std::optional<NodeTurns> read_turns;  // each process's first read in its node's turn
-  if (deal) {
-    dealer = std::make_unique<SharedCounter>(*comm);
-    read_turns.emplace(*comm);
-  }
-  // Frames in turn, or as dealt out: a process asks for its next frame as soon as the current one
-  // has its particles, so that the next one's snapshot can be read meanwhile.
-  std::size_t in_turn = 0;
-  auto claim = [&] { return dealer ? std::size_t(dealer->next()) : in_turn++; };
-  std::optional<std::size_t> claimed;
+  plan.device = comm ? comm->gpu_index() : 0;
+  if (plan.deal && !session.gpu().has_value()) plan.device = see_own_gpu_only(plan.device);
+  check_scene(params, plan, comm, console);
+  return plan;
+}
 
-  SceneTally tally(frames.size(), speaker);
-  std::optional<GpuStartup> own_gpu;  // started by the first frame that wants it
-  std::optional<GpuStartup>& gpu = caller_gpu ? *caller_gpu : own_gpu;
-  // After gpu: its GPU memory goes first (or goes to the caller, which keeps gpu).
-  auto memory = std::make_shared<SceneMemory>();
-  SnapshotCache& cache = memory->cache;
-  ReadAheadPlanner planner(frames, frame_params, resume, cache, speaker);
-  bool gpu_declined = false;  // renderer = auto found it would not pay (splotch/frame/pipeline.h)
-  KeptOnGpu& kept_on_gpu = memory->gpu;
-  bool said_dealt_exposure = false;
-  for (std::size_t k = claim(); k < frames.size(); k = claimed ? *std::exchange(claimed, std::nullopt) : claim()) {
-    const SceneFrame& f = frames[k];
-    FrameOptions options;
-    options.number = f.number;
-    options.in_scene = true;
-    options.resume = resume;
-    options.warn_unused = k == 0;
-    options.cache = &cache;
-    options.gpu = &gpu;
-    options.kept_on_gpu = &kept_on_gpu;
-    options.gpu_declined = &gpu_declined;
-    options.comm = deal ? nullptr : comm;
-    options.read_turn = read_turns ? &*read_turns : nullptr;
-    options.device = device;
-    options.frames =
-        int(deal ? (frames.size() - k + std::size_t(processes) - 1) / std::size_t(processes) : frames.size() - k);
-    // Once this frame has its particles: the first later frame of this process (within reach)
-    // that needs another snapshot has it read now, in the background.
-    options.loaded = [&](const std::string& signature, std::size_t bytes, double seconds) {
-      if (read_turns) read_turns->pass();  // before a read ahead starts
-      if (dealer && !claimed) claimed = claim();
-      if (!worth_reading_ahead(read_ahead, seconds)) return;
-      if (dealer)
-        planner.after_load(*claimed, *claimed + 1, signature, bytes);
-      else
-        planner.after_load(k + 1, k + 1 + look_ahead_frames, signature, bytes);
-    };
-    Stopwatch frame_clock;
-    std::string failure;
-    try {
-      ParamFile p = frame_params(k);
-      const RunReport r = render_frame(p, speaker, options);
-      if (!deal && !params.has("exposure")) keep_default_exposure(params, r, comm, k, f.origin, speaker);
-      if (deal && r.default_exposure > 0 && comm->root() && !said_dealt_exposure) {
-        said_dealt_exposure = true;  // (rank 0 speaks for all: every process's frames choose alike)
-        console.warning(
-            "frames dealt out to processes each choose their exposure (neither exposure nor a "
-            "brightnessN is given): a movie may flicker; give exposure a number (a frame's used.par "
-            "has the one it chose), or brightnessN");
-      }
-      if (r.skipped)
-        tally.skipped(k, f.origin, r);
-      else
-        tally.rendered(k, f.origin, r, frame_clock.seconds(), clock.seconds());
-    } catch (const UserError& e) { failure = e.what(); } catch (const std::bad_alloc&) {
-      if (!deal) throw;  // a process dealt frames goes on with its next (the others do not wait for it)
-      failure = "out of memory";
-    } catch (const std::exception& e) {
-      if (!deal) throw;
-      failure = std::string("internal error: ") + e.what();
+// The frames of a planned scene, in turn or as dealt out to the processes: a process asks for its
+// next frame as soon as the current one has its particles, so that the next one's snapshot can be
+// read meanwhile.
+class SceneRun {
+ public:
+  SceneRun(ParamFile& params, ScenePlan plan, Console& console, Console& speaker, RenderSession& session,
+           const Comm* comm)
+      : params_(params),
+        plan_(std::move(plan)),
+        console_(console),
+        speaker_(speaker),
+        session_(session),
+        comm_(comm),
+        tally_(plan_.frames.size(), speaker),
+        planner_(
+            plan_.frames, [this](std::size_t k) { return frame_params(params_, plan_.frames[k]); }, plan_.resume,
+            session.keep_snapshots(), speaker) {
+    if (plan_.deal) {
+      dealer_ = std::make_unique<SharedCounter>(*comm);
+      session.take_read_turns(*comm);  // each process's first read in its node's turn
     }
-    if (!failure.empty()) tally.failed(k, f.origin, failure);
   }
-  if (deal) {            // what all processes did
-    read_turns->pass();  // a process that read nothing: its turn, once it comes, goes on
-    read_turns.reset();
-    comm->wait_for_all();  // (asleep: the others may still draw their last frames)
-    speaker.report(tally.summary.stage_text());
-    dealer.reset();
-    sum_over_processes(tally.summary, *comm);
+
+  SceneSummary run(const Stopwatch& clock) {
+    for (std::size_t k = claim(); k < plan_.frames.size();
+         k = claimed_ ? *std::exchange(claimed_, std::nullopt) : claim()) {
+      Stopwatch frame_clock;
+      std::string failure;
+      try {
+        draw(k, frame_clock, clock);
+      } catch (const UserError& e) { failure = e.what(); } catch (const std::bad_alloc&) {
+        if (!plan_.deal) throw;  // a process dealt frames goes on with its next (the others do not wait for it)
+        failure = "out of memory";
+      } catch (const std::exception& e) {
+        if (!plan_.deal) throw;
+        failure = std::string("internal error: ") + e.what();
+      }
+      if (!failure.empty()) tally_.failed(k, plan_.frames[k].origin, failure);
+    }
+    if (plan_.deal) {                 // what all processes did
+      session_.read_turns()->pass();  // a process that read nothing: its turn, once it comes, goes on
+      session_.end_read_turns();
+      comm_->wait_for_all();  // (asleep: the others may still draw their last frames)
+      speaker_.report(tally_.summary.stage_text());
+      dealer_.reset();
+      sum_over_processes(tally_.summary, *comm_);
+    }
+    // Each frame by all processes: rank 0's GPU is not the scene's (its GPU seconds are its own).
+    if (!plan_.deal && comm_ && comm_->size() > 1) tally_.summary.gpu.clear();
+    tally_.summary.seconds = clock.seconds();
+    return tally_.summary;
   }
-  // Each frame by all processes: rank 0's GPU is not the scene's (its GPU seconds are its own).
-  if (!deal && processes > 1) tally.summary.gpu.clear();
-  tally.summary.seconds = clock.seconds();
-  if (caller_gpu) tally.summary.memory = std::move(memory);
-  return tally.summary;
+
+ private:
+  std::size_t claim() { return dealer_ ? std::size_t(dealer_->next()) : in_turn_++; }
+
+  FrameOptions frame_options(std::size_t k) const {
+    const std::size_t n = plan_.frames.size(), processes = comm_ ? std::size_t(comm_->size()) : 1;
+    FrameOptions options;
+    options.number = plan_.frames[k].number;
+    options.in_scene = true;
+    options.resume = plan_.resume;
+    options.warn_unused = k == 0;
+    options.comm = plan_.deal ? nullptr : comm_;
+    options.device = plan_.device;
+    options.frames = int(plan_.deal ? (n - k + processes - 1) / processes : n - k);
+    return options;
+  }
+
+  // Once the frame has its particles: the first later frame of this process (within reach) that
+  // needs another snapshot has it read now, in the background.
+  void read_ahead(std::size_t k, const SnapshotLoaded& loaded) {
+    if (dealer_ && !claimed_) claimed_ = claim();
+    if (!worth_reading_ahead(plan_.read_ahead, loaded.seconds)) return;
+    if (dealer_)
+      planner_.after_load(*claimed_, *claimed_ + 1, loaded.signature, loaded.bytes);
+    else
+      planner_.after_load(k + 1, k + 1 + look_ahead_frames, loaded.signature, loaded.bytes);
+  }
+
+  void draw(std::size_t k, const Stopwatch& frame_clock, const Stopwatch& clock) {
+    const SceneFrame& f = plan_.frames[k];
+    const FrameOptions options = frame_options(k);
+    ParamFile p = frame_params(params_, f);
+    FrameRun run(p, speaker_, session_, options);
+    if (const std::optional<SnapshotLoaded> loaded = run.load()) read_ahead(k, *loaded);
+    const RunReport r = run.draw();
+    if (!plan_.deal && !params_.has("exposure")) keep_default_exposure(params_, r, comm_, k, f.origin, speaker_);
+    if (plan_.deal && r.default_exposure > 0 && comm_->root() && !said_dealt_exposure_) {
+      said_dealt_exposure_ = true;  // (rank 0 speaks for all: every process's frames choose alike)
+      console_.warning(
+          "frames dealt out to processes each choose their exposure (neither exposure nor a "
+          "brightnessN is given): a movie may flicker; give exposure a number (a frame's used.par "
+          "has the one it chose), or brightnessN");
+    }
+    if (r.skipped)
+      tally_.skipped(k, f.origin, r);
+    else
+      tally_.rendered(k, f.origin, r, frame_clock.seconds(), clock.seconds());
+  }
+
+  ParamFile& params_;
+  const ScenePlan plan_;
+  Console& console_;
+  Console& speaker_;
+  RenderSession& session_;
+  const Comm* comm_;
+  SceneTally tally_;
+  ReadAheadPlanner planner_;
+  std::unique_ptr<SharedCounter> dealer_;
+  std::size_t in_turn_ = 0;
+  std::optional<std::size_t> claimed_;
+  bool said_dealt_exposure_ = false;
+};
+
+}  // namespace
+
+SceneSummary render_scene(ParamFile& params, Console& console, RenderSession& session, const Comm* comm,
+                          Console* process_console) {
+  Stopwatch clock;
+  ScenePlan plan = plan_scene(params, console, session, comm);
+  Console& speaker = plan.deal && process_console ? *process_console : console;
+  SceneRun scene(params, std::move(plan), console, speaker, session, comm);
+  return scene.run(clock);
 }
 
 }  // namespace splotch

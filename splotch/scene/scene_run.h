@@ -18,7 +18,7 @@
 namespace splotch {
 
 class Comm;
-class GpuStartup;
+class RenderSession;
 
 struct SceneSummary {
   int frames = 0, rendered = 0, skipped = 0, failed = 0;
@@ -37,10 +37,6 @@ struct SceneSummary {
   double gpu_seconds = 0, host_part_seconds = 0;
   std::size_t host_part_splats = 0;
   std::string gpu;  // the GPU that drew them (its PCI bus id): which one each process of an MPI run had
-  // The snapshot the frames kept, and its copy on the GPU, where the caller keeps the GPU's start
-  // (render_scene's `gpu`): to free before it, or to leave to the process's end (a run that ends
-  // without waiting for the GPU's teardown need not wait for 10^8 particles' release either).
-  std::shared_ptr<void> memory;
 
   // "stages over N frames: read 0.52 s, ...": this process's line (text() gives it where the
   // frames were not dealt out).
@@ -61,9 +57,11 @@ struct SceneSummary {
 // frame's snapshot and there are more frames than processes or shares cannot draw them (frames
 // between snapshots, smoothing lengths from the nearest neighbours). The summary's counts are
 // those of all processes.
-// `gpu`: the GPU's start, when the caller keeps it beyond the scene (null: the scene's own).
-SceneSummary render_scene(ParamFile& params, Console& console, const Comm* comm = nullptr,
-                          Console* process_console = nullptr, std::optional<GpuStartup>* gpu = nullptr);
+// `session` keeps what the frames share (the GPU's start, the snapshots and their copies on the
+// GPU) beyond the scene: the caller frees it, or leaves it to the process's end (a run that ends
+// without waiting for the GPU's teardown need not wait for 10^8 particles' release either).
+SceneSummary render_scene(ParamFile& params, Console& console, RenderSession& session, const Comm* comm = nullptr,
+                          Console* process_console = nullptr);
 
 enum class MpiMode { automatic, data, frames };
 MpiMode read_mpi_mode(ParamFile& params);

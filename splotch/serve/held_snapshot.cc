@@ -5,6 +5,8 @@
 #include "splotch/load/particle_count.h"
 #include "splotch/load/preview_subset.h"
 #include "splotch/load/snapshot_cache.h"
+#include "splotch/serve/browser_keys.h"
+#include "splotch/serve/view_queue.h"
 #include "splotch/serve/work_budget.h"
 #include "splotch/stages/geometry.h"
 
@@ -12,22 +14,23 @@ namespace splotch {
 
 class HeldSource : public ParticleSource {
  public:
-  HeldSource(HeldSnapshot& held, const FramePlan& plan, Console& console, double thin, DrawChecks checks)
+  HeldSource(HeldSnapshot& held, const FramePlan& plan, Console& console, double thin, DrawLimits limits,
+             GpuCopies& copies)
       : held_(held),
         plan_(plan),
         console_(console),
         thin_(plan.settings.input.keep_fraction < 1 ? 1 : thin),
-        checks_(std::move(checks)) {}
+        limits_(limits),
+        copies_(copies) {}
 
-  void load(StageClock& clock, RunReport& report) override {
+  std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
+    held_.splat_pixels_ = 0;
     still_wanted();
     const std::string normalization = snapshot_signature("", plan_.normalization);
     if (!held_.loaded_ || held_.input_keys_ != plan_.input_keys) {
-      held_.on_gpu_.reset();
-      held_.gpu_refused_.clear();
-      held_.gpu_share_refused_.clear();
+      copies_.clear();        // another snapshot's
       held_.loaded_.reset();  // its memory back first
-      held_.drop_share();
+      drop_share();
       // Kept besides: the intensities and colours as read (2 floats, 4 with vector colours), and
       // the reduced pictures' share (a quarter of the 6 or 8 fields, about).
       bool vector = false;
@@ -46,18 +49,15 @@ class HeldSource : public ParticleSource {
       if (held_.normalization_ != normalization) {
         renormalize(*held_.loaded_, plan_.normalization);
         held_.normalization_ = normalization;
-        held_.drop_share();   // of the values normalised before
-        if (held_.on_gpu_) {  // (held elsewhere meanwhile: a refresh that fails leaves no stale copy)
-          std::unique_ptr<DeviceParticles> copy = std::move(held_.on_gpu_);
-          copy->refresh_values(held_.loaded_->particles);
-          held_.on_gpu_ = std::move(copy);
-        }
+        drop_share();  // of the values normalised before
+        copies_.refresh_values(key(true), held_.loaded_->particles);
         ++held_.normalisations_;
         clock.done("normalize");
       }
     }
     report.particles_read = held_.loaded_->read;
     report.particles_dropped = held_.loaded_->dropped;
+    return std::nullopt;
   }
   BoundingBox box() const override { return bounding_box(held_.loaded_->particles); }
   Framing framing() const override { return framing_of(*held_.loaded_, plan_.settings.input.periodic); }
@@ -68,75 +68,61 @@ class HeldSource : public ParticleSource {
     GeometryOptions g = geometry;
     if (thin_ < 1) g.preview_fraction = thin_;
     ProjectedSplats out{splotch::project(thin_ >= 1 ? held_.loaded_->particles : share(), g, periodic)};
-    if (checks_.work) checks_.work(splat_pixels(out.splats, g.camera.xres, g.camera.yres));
+    within_budget(splat_pixels(out.splats, g.camera.xres, g.camera.yres));
     still_wanted();
     return out;
   }
-  DeviceParticles* on_gpu(const std::function<CudaSession*()>& gpu, GeometryOptions& geometry,
-                          Console& console) override {
+  std::optional<GpuParticles> for_gpu(GeometryOptions& geometry) override {
     const bool whole = thin_ >= 1;
-    if (!(whole ? held_.gpu_refused_ : held_.gpu_share_refused_).empty()) return nullptr;
+    if (copies_.refused(key(whole))) return std::nullopt;
     still_wanted();
-    if (checks_.work)
-      checks_.work(
-          estimated_splat_pixels(whole ? held_.loaded_->particles : share(), geometry, plan_.settings.input.periodic));
-    CudaSession* session = gpu();  // the picture's renderer chosen, and its session made ready to draw
-    if (!session) return nullptr;
-    const ParticleSet& particles = whole ? held_.loaded_->particles : share();  // (the share made first)
-    std::unique_ptr<DeviceParticles>& kept = whole ? held_.on_gpu_ : held_.on_gpu_share_;
-    if (!kept) {
-      std::string why;
-      kept = DeviceParticles::upload(particles, *session, &why);
-      if (!kept && whole && held_.on_gpu_share_) {
-        held_.on_gpu_share_.reset();  // the share took the room the whole snapshot needs: it goes first
-        kept = DeviceParticles::upload(particles, *session, &why);
-      }
-      if (!kept) {
-        gpu_failed(why, console);
-        return nullptr;
-      }
-    }
+    const ParticleSet& particles = whole ? held_.loaded_->particles : share();
+    within_budget(estimated_splat_pixels(particles, geometry, plan_.settings.input.periodic));
     if (!whole) geometry.preview_fraction = thin_;
-    return kept.get();
-  }
-  void gpu_failed(const std::string& why, Console& console) override {
-    const bool whole = thin_ >= 1;
-    (whole ? held_.on_gpu_ : held_.on_gpu_share_).reset();
-    (whole ? held_.gpu_refused_ : held_.gpu_share_refused_) = why;
-    console.warning(std::string(whole ? "the snapshot" : "the reduced pictures' share of the snapshot") +
-                    " is not kept on the GPU (" + why + "): " + (whole ? "full" : "reduced") +
-                    " pictures project it on the CPU, which is slower (the GPU still draws); a GPU with more free "
-                    "memory, or a smaller snapshot, keeps it");
+    return GpuParticles{key(whole), &particles};
   }
 
  protected:
   std::optional<std::uint64_t> count() override { return splotch::particles_to_read(plan_.settings.input); }
 
  private:
+  // The name of the copy on the GPU of the whole snapshot, or of its share.
+  GpuCopyKey key(bool whole) const { return {held_.input_keys_, whole ? "all" : "share"}; }
+
   // The share of the particles for reduced frames, made once per normalisation.
   const ParticleSet& share() {
     if (held_.thinned_fraction_ != thin_) {
-      held_.on_gpu_share_.reset();
+      copies_.drop(key(false));
       held_.thinned_ = preview_subset(held_.loaded_->particles, thin_);
       held_.thinned_fraction_ = thin_;
     }
     return held_.thinned_;
   }
+  void drop_share() {
+    copies_.drop(key(false));
+    held_.thinned_ = ParticleSet();
+    held_.thinned_fraction_ = 1;
+  }
 
   void still_wanted() const {
-    if (checks_.still_wanted) checks_.still_wanted();
+    if (limits_.cancelled && *limits_.cancelled) throw ViewCancelled();
+  }
+  void within_budget(double pixels) {
+    held_.splat_pixels_ = pixels;
+    if (pixels > limits_.work_budget) throw BadRequest(over_budget_text(pixels, limits_.work_budget));
   }
 
   HeldSnapshot& held_;
   const FramePlan& plan_;
   Console& console_;
   double thin_;
-  DrawChecks checks_;
+  DrawLimits limits_;
+  GpuCopies& copies_;
 };
 
 std::unique_ptr<ParticleSource> HeldSnapshot::source(const FramePlan& plan, Console& console, double thin,
-                                                     DrawChecks checks) {
-  return std::make_unique<HeldSource>(*this, plan, console, thin, std::move(checks));
+                                                     DrawLimits limits, GpuCopies& copies) {
+  return std::make_unique<HeldSource>(*this, plan, console, thin, limits, copies);
 }
 
 }  // namespace splotch

@@ -14,6 +14,7 @@
 #include "splotch/serve/json_text.h"
 #include "splotch/serve/work_budget.h"
 #include "splotch/settings/settings.h"
+#include "splotch/util/stopwatch.h"
 
 namespace splotch {
 namespace {
@@ -61,6 +62,29 @@ bool first_picture_auto_exposed(ParamFile probe, int ptypes) {
   return true;
 }
 
+// The picture's times, renderer, counts, warnings and notes, for the page (X-Splotch-*).
+std::vector<std::pair<std::string, std::string>> picture_headers(const RunReport& report, double pixels,
+                                                                 const std::vector<std::string>& warnings) {
+  std::string stages;
+  for (const auto& [name, seconds] : report.stages)
+    stages += (stages.empty() ? "" : " ") + name + "=" + seconds_text(seconds);
+  std::vector<std::pair<std::string, std::string>> headers = {
+      {"X-Splotch-Seconds", seconds_text(report.total_seconds)},
+      {"X-Splotch-Stages", stages},
+      {"X-Splotch-Renderer", header_text(report.renderer)},
+      {"X-Splotch-Particles", std::to_string(report.particles_active)},
+      {"X-Splotch-Splat-Pixels", json_number(pixels)},
+      {"X-Splotch-Size", std::to_string(report.width) + "x" + std::to_string(report.height)}};
+  auto joined = [](const std::vector<std::string>& lines) {
+    std::string text;
+    for (const std::string& line : lines) text += (text.empty() ? "" : " | ") + line;
+    return header_text(text);
+  };
+  if (!warnings.empty()) headers.push_back({"X-Splotch-Warnings", joined(warnings)});
+  if (!report.notes.empty()) headers.push_back({"X-Splotch-Notes", joined(report.notes)});
+  return headers;
+}
+
 }  // namespace
 
 ViewServer::ViewServer(ParamFile params, ViewServerOptions options)
@@ -73,9 +97,7 @@ double ViewServer::work_budget() const {
   return std::max(options_.work_budget, options_.first_view_factor * first_pixels_);
 }
 
-ViewResult ViewServer::draw(const ViewJob& job) {
-  if (!job.wanted()) throw ViewCancelled();
-  omp_set_dynamic(0);  // as main sets it, on this thread of the queue's
+ParamFile ViewServer::view_params(const ViewJob& job) const {
   ParamFile params = base_;
   params.leave_out_of_record("server");  // the record renders the picture: not the server again
   for (const auto& [key, value] : job.keys) params.set(key, value, "the browser");
@@ -89,72 +111,62 @@ ViewResult ViewServer::draw(const ViewJob& job) {
     params.set("xres", reduced_side(std::to_string(xres), options_.reduced_scale), "the browser (reduced)");
     params.set("yres", reduced_side(std::to_string(yres), options_.reduced_scale), "the browser (reduced)");
   }
-  Console console(Console::Holding{});
+  if (job.frame >= 0 && !job.outfile.empty())
+    params.set("outfile", job.outfile, "the server: the movie's name (never another's)");
+  return params;
+}
+
+ViewServer::Drawn ViewServer::draw_frame(const ViewJob& job, ParamFile& params, Console& console) {
   FrameOptions frame;
-  frame.gpu = &gpu_;
   frame.warn_unused = false;
   // A browser's picture no longer wanted stops drawing too (and is dropped before its encoding); a
-  // movie's frame is written, so it is drawn whole.
+  // movie's frame is written, as a scene's frame of that number is, so it is drawn whole.
   if (job.frame < 0) frame.stop = job.cancelled.get();
   frame.frames = 1000;  // renderer = auto: the GPU's start pays over the pictures of a session
-  const double thin = job.reduced ? options_.reduced_share : 1.0;
-  DrawChecks checks;
-  checks.still_wanted = [&job] {
-    if (!job.wanted()) throw ViewCancelled();
-  };
-  double pixels = 0;
-  checks.work = [&](double p) {
-    pixels = p;
-    // (The .par's own picture is the user's to ask for: it sets a floor to the budget instead.)
-    if (started_ && p > work_budget()) throw BadRequest(over_budget_text(p, work_budget()));
-  };
-  frame.source = [&](const FramePlan& plan, Console& c) {
-    refuse_what_the_server_cannot_show(plan.settings, params);
-    checks.still_wanted();
-    return held_.source(plan, c, thin, checks);
-  };
-  std::vector<std::uint8_t> bytes;
-  std::string record;
-  NormalizedRanges ranges;
-  if (job.frame >= 0) {  // a movie's frame: written, as a scene's frame is
-    frame.in_scene = true;
-    frame.number = job.frame;
-    if (!job.outfile.empty()) params.set("outfile", job.outfile, "the server: the movie's name (never another's)");
+  frame.keep_pictures = job.frame < 0;
+  frame.in_scene = job.frame >= 0;
+  frame.number = std::max(job.frame, 0);
+  // (The .par's own picture is the user's to ask for: it sets a floor to the budget instead.)
+  const DrawLimits limits{job.cancelled.get(), started_ ? work_budget() : HUGE_VAL};
+  FrameRun run(params, console, session_, frame);
+  refuse_what_the_server_cannot_show(run.plan().settings, params);
+  if (!job.wanted()) throw ViewCancelled();
+  run.load(
+      held_.source(run.plan(), console, job.reduced ? options_.reduced_share : 1.0, limits, session_.gpu_copies()));
+  Drawn drawn{run.draw(), {}, {}, {}};
+  // The encoding is the picture's write (a movie's frame, written, has it in its stage write).
+  Stopwatch encoding;
+  for (KeptPicture& picture : run.take_pictures()) {
+    if (!job.wanted()) throw ViewCancelled();  // (a large picture's encoding takes a while)
+    drawn.bytes =
+        encode_image(to_8bit(picture.image), job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
+    drawn.ranges = picture.ranges;
+    if (!job.reduced) drawn.record = used_par_text(params, drawn.ranges);
   }
-  if (job.frame < 0)
-    frame.deliver = [&](const Image& image, const Settings&, const ParamFile& used, const NormalizedRanges& r) {
-      checks.still_wanted();  // (a large picture's encoding takes a while)
-      bytes = encode_image(to_8bit(image), job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
-      ranges = r;
-      if (!job.reduced) record = used_par_text(used, r);
-    };
-  RunReport report;
+  const double encoded = encoding.seconds();
+  add_seconds(drawn.report.stages, "write", encoded);
+  drawn.report.total_seconds += encoded;
+  return drawn;
+}
+
+ViewResult ViewServer::draw(const ViewJob& job) {
+  if (!job.wanted()) throw ViewCancelled();
+  omp_set_dynamic(0);  // as main sets it, on this thread of the queue's
+  ParamFile params = view_params(job);
+  Console console(Console::Holding{});
+  Drawn drawn;
   try {
-    report = render_frame(params, console, frame);
+    drawn = draw_frame(job, params, console);
   } catch (const UserError& e) {
     if (!started_) throw;
     return {400, "text/plain", std::string("splotch: error: ") + e.what() + "\n", {}, nullptr};
   } catch (const BadRequest& e) { return {400, "text/plain", std::string("splotch: ") + e.what() + "\n", {}, nullptr}; }
+  const RunReport& report = drawn.report;
   if (job.frame >= 0) return {200, "text/plain", report.image_path, {}, nullptr};
-  ViewResult out{200, job.reduced ? "image/jpeg" : "image/png", std::string(bytes.begin(), bytes.end()), {}, nullptr};
-  std::string stages;
-  for (const auto& [name, seconds] : report.stages)
-    stages += (stages.empty() ? "" : " ") + name + "=" + seconds_text(seconds);
-  out.headers = {{"X-Splotch-Seconds", seconds_text(report.total_seconds)},
-                 {"X-Splotch-Stages", stages},
-                 {"X-Splotch-Renderer", header_text(report.renderer)},
-                 {"X-Splotch-Particles", std::to_string(report.particles_active)},
-                 {"X-Splotch-Splat-Pixels", json_number(pixels)},
-                 {"X-Splotch-Size", std::to_string(report.width) + "x" + std::to_string(report.height)}};
-  auto joined = [](const std::vector<std::string>& lines) {
-    std::string text;
-    for (const std::string& line : lines) text += (text.empty() ? "" : " | ") + line;
-    return header_text(text);
-  };
-  const std::string warnings = joined(console.held_warnings()), notes = joined(report.notes);
-  if (!warnings.empty()) out.headers.push_back({"X-Splotch-Warnings", warnings});
-  if (!notes.empty()) out.headers.push_back({"X-Splotch-Notes", notes});
-
+  ViewResult out{
+      200, job.reduced ? "image/jpeg" : "image/png", std::string(drawn.bytes.begin(), drawn.bytes.end()), {}, nullptr};
+  const double pixels = held_.splat_pixels();
+  out.headers = picture_headers(report, pixels, console.held_warnings());
   // A movie's frame costs what this picture did but the snapshot's read and the plan (the first
   // picture's, with the wait for the search for the GPU).
   double seconds = report.total_seconds;
@@ -162,45 +174,48 @@ ViewResult ViewServer::draw(const ViewJob& job) {
     if (name == "read" || name == "plan") seconds -= stage_seconds;
   const PictureCost cost{std::max(seconds, 0.0), double(out.body.size()), report.width, report.height};
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!job.reduced) {
-    ranges_[job.client] = ranges;
-    costs_[job.client] = cost;
-  }
-  if (!started_) {
-    // renderer = auto chose for the first picture, for a session of many: later pictures (and
-    // their records, which bin/splotch renders again) are drawn by the renderer it chose.
-    if (report.renderer.rfind("cuda", 0) == 0) base_.set("renderer", "cuda", "the server: renderer = auto chose it");
-    // A .par larger than the browser's limit keeps its own size.
-    options_.limits.max_side = std::max({options_.limits.max_side, report.width, report.height});
-    // The palettes offered: the .par's own (as its record resolved them) and the directory's.
-    ParamFile first = ParamFile::parse(record, "the first picture's record");
-    // The first picture's camera (placed from the data when the .par has none) is every later
-    // view's, but for the keys a view gives: a view that moves the camera alone keeps lookat.
-    for (const char* v : {"camera", "lookat", "sky"})
-      for (const char* c : {"_x", "_y", "_z"})
-        if (first.has(std::string(v) + c) && !base_.has(std::string(v) + c))
-          base_.set(std::string(v) + c, first.peek(std::string(v) + c), "the first picture (placed from the data)");
-    std::vector<std::string> named;
-    for (int t = 0; t < ptypes_; ++t)
-      if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));
-    palettes_ = palette_choices(options_.palette_directory, named);
-    first_record_ = record;
-    first_ranges_ = ranges;
-    first_pixels_ = pixels;
-    first_cost_ = cost;
-    started_ = true;
-  }
-  if (!job.reduced) {
-    if (!records_.count(job.client)) record_order_.push_back(job.client);
-    records_[job.client] = record;
-    while (records_.size() > options_.max_records) {
-      records_.erase(record_order_.front());
-      ranges_.erase(record_order_.front());
-      costs_.erase(record_order_.front());
-      record_order_.pop_front();
-    }
-  }
+  if (!started_) remember_first_picture(drawn, pixels, cost);
+  if (!job.reduced) remember_record(job.client, drawn, cost);
   return out;
+}
+
+void ViewServer::remember_first_picture(const Drawn& drawn, double pixels, const PictureCost& cost) {
+  const RunReport& report = drawn.report;
+  // renderer = auto chose for the first picture, for a session of many: later pictures (and
+  // their records, which bin/splotch renders again) are drawn by the renderer it chose.
+  if (report.renderer.rfind("cuda", 0) == 0) base_.set("renderer", "cuda", "the server: renderer = auto chose it");
+  // A .par larger than the browser's limit keeps its own size.
+  options_.limits.max_side = std::max({options_.limits.max_side, report.width, report.height});
+  // The palettes offered: the .par's own (as its record resolved them) and the directory's.
+  ParamFile first = ParamFile::parse(drawn.record, "the first picture's record");
+  // The first picture's camera (placed from the data when the .par has none) is every later
+  // view's, but for the keys a view gives: a view that moves the camera alone keeps lookat.
+  for (const char* v : {"camera", "lookat", "sky"})
+    for (const char* c : {"_x", "_y", "_z"})
+      if (first.has(std::string(v) + c) && !base_.has(std::string(v) + c))
+        base_.set(std::string(v) + c, first.peek(std::string(v) + c), "the first picture (placed from the data)");
+  std::vector<std::string> named;
+  for (int t = 0; t < ptypes_; ++t)
+    if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));
+  palettes_ = palette_choices(options_.palette_directory, named);
+  first_record_ = drawn.record;
+  first_ranges_ = drawn.ranges;
+  first_pixels_ = pixels;
+  first_cost_ = cost;
+  started_ = true;
+}
+
+void ViewServer::remember_record(const std::string& client, const Drawn& drawn, const PictureCost& cost) {
+  ranges_[client] = drawn.ranges;
+  costs_[client] = cost;
+  if (!records_.count(client)) record_order_.push_back(client);
+  records_[client] = drawn.record;
+  while (records_.size() > options_.max_records) {
+    records_.erase(record_order_.front());
+    ranges_.erase(record_order_.front());
+    costs_.erase(record_order_.front());
+    record_order_.pop_front();
+  }
 }
 
 std::optional<std::string> ViewServer::used_par(const std::string& client) const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -16,11 +17,13 @@
 #include <vector>
 
 #include "params/param_file.h"
-#include "splotch/render/gpu_startup.h"
+#include "splotch/frame/render_session.h"
+#include "splotch/frame/run_report.h"
 #include "splotch/serve/browser_keys.h"
 #include "splotch/serve/held_snapshot.h"
 #include "splotch/serve/movie_plan.h"
 #include "splotch/serve/view_queue.h"
+#include "splotch/util/console.h"
 
 namespace splotch {
 
@@ -77,11 +80,26 @@ class ViewServer {
   double work_budget() const;
 
  private:
+  // A drawn picture: the frame's report, the picture encoded (none for a movie's frame, written),
+  // its record (used.par; none for a reduced picture) and its ranges.
+  struct Drawn {
+    RunReport report;
+    std::vector<std::uint8_t> bytes;
+    std::string record;
+    NormalizedRanges ranges;
+  };
+  // The served .par with the job's keys on top.
+  ParamFile view_params(const ViewJob& job) const;
+  Drawn draw_frame(const ViewJob& job, ParamFile& params, Console& console);
+  // (under mutex_)
+  void remember_first_picture(const Drawn& drawn, double pixels, const PictureCost& cost);
+  void remember_record(const std::string& client, const Drawn& drawn, const PictureCost& cost);
+
   ParamFile base_;  // never read: each picture reads a copy
   ViewServerOptions options_;
   std::vector<PaletteChoice> palettes_;
   int ptypes_ = 1;
-  std::optional<GpuStartup> gpu_;  // before held_, which may keep particles on its GPU
+  RenderSession session_;  // the GPU's start, and the held snapshot's copies on the GPU
   HeldSnapshot held_;
   bool started_ = false;
   double first_pixels_ = 0;  // the splat pixels of the .par's own picture

@@ -43,6 +43,34 @@ std::string input_path(ParamFile& p, const std::string& key) {
   return found;
 }
 
+std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extension,
+                                        const std::function<int(const std::string& path)>& files_in_header,
+                                        std::vector<std::string>* warnings) {
+  SnapshotNames names;
+  names.infile = p.get<std::string>("infile");
+  names.datadir = p.get<std::string>("datadir", "");
+  names.snapdir = p.get<std::string>("snapdir", "");
+  // fidx is looked up only when given: its presence changes which names are tried first, and
+  // used.par must not give it where the run did not.
+  if (p.has("fidx")) names.fidx = p.get<int>("fidx");
+  if (names.fidx && (*names.fidx < 0 || *names.fidx > 999999))
+    throw UserError(p.origin("fidx") + ": fidx = " + std::to_string(*names.fidx) + " must be from 0");
+  if (p.has("numfiles")) names.numfiles = p.get<int>("numfiles", 0);
+  if (names.numfiles && *names.numfiles < 1)
+    throw UserError(p.origin("numfiles") + ": numfiles = " + std::to_string(*names.numfiles) + " must be at least 1");
+  names.beside = directory_of(p.name());
+  names.infile_origin = p.origin("infile");
+  names.numfiles_origin = p.origin("numfiles");
+  const FoundSnapshot found = find_snapshot_files(names, extension, files_in_header, warnings);
+  // The record (used.par) names what was found: the absolute name the files derive from and their
+  // count, which find the same files from any working directory.
+  p.resolve("infile", absolute_path(found.base), "given as " + names.infile);
+  if (!names.datadir.empty()) p.resolve("datadir", "", "in infile");
+  if (!names.snapdir.empty()) p.resolve("snapdir", "", "in infile");
+  p.resolve("numfiles", std::to_string(found.files.size()), names.numfiles ? "" : "from the files found");
+  return found.files;
+}
+
 std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat format, std::vector<std::string>* warnings) {
   // HDF5 file names are Gadget's plus .hdf5 (snap_010.hdf5, snap_010.3.hdf5), or as given; a
   // Tipsy snapshot is one file.

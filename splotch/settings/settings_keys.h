@@ -2,6 +2,7 @@
 // reading keys: how a message names a key, and how a key naming a file is found and recorded.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,14 @@ std::string input_path(ParamFile& p, const std::string& key);
 // A palette: as input_path finds files, and a bare name (`fire`, `fire.pal`) among the project's
 // palettes (testdata/palettes beside bin/) where nothing else has it.
 std::string palette_path(ParamFile& p, const std::string& key);
+
+// The files of the snapshot that `infile`, `datadir`, `snapdir`, `fidx` and `numfiles` name
+// (splotch/load/snapshot_files.h), recorded in used.par as found: `extension` ends the names of
+// its format, `files_in_header` reads a file's count of files; `warnings` receives what the user
+// should hear of.
+std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extension,
+                                        const std::function<int(const std::string& path)>& files_in_header,
+                                        std::vector<std::string>* warnings = nullptr);
 
 // The files of a snapshot of particle types (Gadget, HDF5, Tipsy) that `infile` and its keys
 // name (splotch/load/snapshot_files.h: a snapshot in several files from its first or base name);
