@@ -628,6 +628,180 @@ std::vector<KeySlab> key_slabs(DeviceParticles::Memory& m, const ViewPass& whole
 
 }  // namespace
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// One view of the kept particles drawn: written into splats a window at a time (or a slab of the
+// draw order at a time, where the order runs over windows) and drawn, the splats beyond the
+// boundary drawn on a CPU thread meanwhile or tile by tile on the GPU.
+class KeptDraw {
+ public:
+  KeptDraw(DeviceParticles::Memory& m, const DeviceView& view, const CudaOptions& requested, Image& image,
+           CudaSession& session, const DrawBeyond& beyond, CudaReport& report)
+      : m_(m),
+        target_(requested, image, session, report),
+        o_(target_.options()),
+        compute_(target_.resources().compute),
+        looks_(upload_looks(view, compute_)),
+        whole_(whole_pass(m, view, looks_)),
+        boundary_(o_.host.a_eq_e ? o_.boundary : -1),  // -1: none go to the host
+        keyed_(!o_.host.a_eq_e),
+        tiles_(tie_tiles(view, keyed_, image.width, image.height)),
+        ties_(cuda_detail::tie_order(m.tie, image.width, image.height, tiles_.size)),
+        windowed_(m.window < m.n),
+        slabbed_(windowed_ && keyed_ && view.sort != SortOrder::none),
+        beyond_(beyond),
+        report_(report) {}
+
+  void run(Image& image) {
+    // The slabs of the draw order: one, of every key, unless the order runs over windows.
+    std::vector<KeySlab> slabs = {KeySlab{false, 0, 0}};
+    if (slabbed_) {
+      const Clock::time_point counted = Clock::now();
+      slabs = key_slabs(m_, whole_, compute_);
+      report_.geometry_seconds += seconds_since(counted);
+    }
+    try {
+      for (const KeySlab& slab : slabs) draw_slab(slab);
+      if (scratch_for_ > 0) target_.renderer().finish(target_.image(), compute_);  // (none drawn: nothing owed)
+      CUDA_CHECK(cudaStreamSynchronize(compute_));
+      report_.gpu_seconds = seconds_since(start_);
+    } catch (...) {
+      if (host_work_.valid()) host_work_.wait();  // it writes into `image`: let it finish first
+      throw;
+    }
+    if (host_work_.valid()) report_.host_seconds += host_work_.get();
+    for (std::size_t e = 0; e + 1 < draw_events_.size(); e += 2)
+      report_.kernel_seconds += draw_events_[e + 1].seconds_since(draw_events_[e]);
+    // Nothing went up: the chunks are the windows, or the slabs of the draw order, drawn in turn.
+    report_.chunks = windowed_ ? (slabbed_ ? slabs.size() : (m_.n + m_.window - 1) / m_.window) : 0;
+    report_.window = windowed_ ? m_.window : 0;
+    report_.device_mib = cuda_detail::device_memory().used_mib();
+    target_.fetch(image);
+  }
+
+ private:
+  void draw_slab(const KeySlab& slab) {
+    std::size_t base = 0;  // the slab's splats so far
+    for (std::size_t first = 0; first < m_.n; first += m_.window) {
+      const auto [on_gpu, large] =
+          write_window(m_, whole_, first, std::min(m_.window, m_.n - first), boundary_, slab, slabbed_ ? base : 0,
+                       keyed_, tiles_, compute_, report_.geometry_seconds);
+      report_.on_gpu += on_gpu;
+      if (slabbed_)  // (keyed: no boundary, so none of a slab's splats are large)
+        base += on_gpu;
+      else  // each window drawn before the next is written
+        draw_window(on_gpu, large);
+    }
+    if (slabbed_) draw(base);
+  }
+
+  // Large splats for the CPU threads go first, drawn while the GPU draws the rest; on the GPU they
+  // follow the Btiles, whose scratch is allocated first.
+  void draw_window(std::size_t on_gpu, std::size_t large) {
+    const bool to_host = large > 0 && !o_.large_on_gpu;
+    if (to_host) draw_beyond(on_gpu, large);
+    draw(on_gpu);
+    const bool on_device = large > 0 && !to_host && draw_large(on_gpu, large);
+    if (large > 0 && !to_host && !on_device) draw_beyond(on_gpu, large);  // no GPU memory left for them
+    (on_device ? report_.large_on_gpu : report_.on_host) += large;
+    if (on_device) report_.on_gpu += large;
+  }
+
+  // The renderer's scratch for the most splats drawn at once, grown as needed (after the draws
+  // queued with the scratch before are done).
+  void draw(std::size_t splats) {
+    if (splats == 0) return;
+    if (cuda_detail::device_window(splats) > scratch_for_) {
+      CUDA_CHECK(cudaStreamSynchronize(compute_));
+      scratch_for_ = cuda_detail::device_window(windowed_ ? m_.window : splats);
+      if (!target_.renderer().allocate(scratch_for_))
+        throw std::runtime_error("the GPU has too little free memory left to draw " + std::to_string(splats) +
+                                 " splats beside the particles kept on it");
+    }
+    CUDA_CHECK(cudaEventRecord(draw_events_.emplace_back(true), compute_));
+    cuda_detail::draw_device_splats(m_.splats, splats, keyed_, m_.order, target_.renderer(), target_.image(), compute_,
+                                    ties_, false);
+    CUDA_CHECK(cudaEventRecord(draw_events_.emplace_back(true), compute_));
+  }
+
+  // The splats beyond the boundary come up (a few, as a rule: the widest) and are drawn on a
+  // thread of their own while the GPU draws; one window's at a time, as they write into the image.
+  void draw_beyond(std::size_t on_gpu, std::size_t on_host) {
+    if (host_work_.valid()) report_.host_seconds += host_work_.get();
+    if (on_host == 0) return;
+    if (!beyond_)
+      throw std::invalid_argument("render_particles_cuda: splats beyond the boundary and no one to draw them");
+    host_fields_.resize(cuda_detail::float_fields * on_host);
+    for (int f = 0; f < cuda_detail::float_fields; ++f)
+      CUDA_CHECK(cudaMemcpyAsync(host_fields_.data() + f * on_host, m_.splats.field + f * m_.splats.stride + on_gpu,
+                                 on_host * sizeof(float), cudaMemcpyDeviceToHost, compute_));
+    CUDA_CHECK(cudaStreamSynchronize(compute_));
+    host_work_ = std::async(std::launch::async, [this, on_host] {
+      const Clock::time_point begun = Clock::now();
+      SplatView v;
+      v.n = on_host;
+      const float* f = host_fields_.data();
+      v.x = f;
+      v.y = f + on_host;
+      v.radius = f + 2 * on_host;
+      for (int c = 0; c < 3; ++c) v.e[c] = f + (3 + c) * on_host;
+      beyond_(v);
+      return seconds_since(begun);
+    });
+  }
+
+  // Or they stay on the GPU and are drawn tile by tile (CudaOptions::large_on_gpu), after the
+  // window's other splats in the field arrays; false where the GPU has no memory left for that
+  // (the host draws them then).
+  bool draw_large(std::size_t on_gpu, std::size_t large) {
+    if (!o_.large_on_gpu) return false;
+    cuda_detail::ChunkRenderer& renderer = target_.large_renderer();
+    const std::size_t window = cuda_detail::device_window(large);
+    if (window > large_scratch_for_) {
+      CUDA_CHECK(cudaStreamSynchronize(compute_));
+      large_scratch_for_ = 0;  // (a failed allocation leaves the renderer none)
+      if (!renderer.allocate(window)) return false;
+      large_scratch_for_ = window;
+    }
+    const float* f = m_.splats.field + on_gpu;
+    const std::size_t s = m_.splats.stride;
+    CUDA_CHECK(cudaEventRecord(draw_events_.emplace_back(true), compute_));
+    for (std::size_t at = 0; at < large; at += window) {
+      const cuda_detail::Chunk c{f + at,         f + s + at,
+                                 f + 2 * s + at, {f + 3 * s + at, f + 4 * s + at, f + 5 * s + at},
+                                 nullptr,        std::uint32_t(std::min(window, large - at)),
+                                 nullptr};
+      renderer.draw(c, target_.image(), compute_);
+    }
+    CUDA_CHECK(cudaEventRecord(draw_events_.emplace_back(true), compute_));
+    return true;
+  }
+
+  DeviceParticles::Memory& m_;
+  cuda_detail::RenderTarget target_;
+  const CudaOptions& o_;
+  cudaStream_t compute_;
+  const ViewLooks looks_;  // (upload() and refresh_values() return with the particles on the device)
+  const ViewPass whole_;
+  const int boundary_;
+  const bool keyed_;
+  const TieTiles tiles_;
+  const cuda_detail::TieOrder ties_;
+  const bool windowed_, slabbed_;
+  const DrawBeyond& beyond_;
+  CudaReport& report_;
+  const Clock::time_point start_ = Clock::now();
+  std::size_t scratch_for_ = 0, large_scratch_for_ = 0;
+  std::deque<Event> draw_events_;  // started and ended, of every draw
+  std::vector<float> host_fields_;
+  std::future<double> host_work_;
+};
+
+}  // namespace
+
 CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& view, const CudaOptions& requested,
                                  Image& image, CudaSession& session, const DrawBeyond& beyond) {
   CudaReport report;
@@ -635,148 +809,8 @@ CudaReport render_particles_cuda(DeviceParticles& particles, const DeviceView& v
   DeviceParticles::Memory& m = particles.memory();
   if (m.n == 0 || image.width <= 0 || image.height <= 0) return report;
   if (view.projection.dome) throw std::invalid_argument("render_particles_cuda: the dome's projection is the host's");
-  cuda_detail::RenderTarget target(requested, image, session, report);
-  const CudaOptions& o = target.options();
-  cudaStream_t compute = target.resources().compute;
-
-  const ViewLooks looks = upload_looks(view, compute);
-  // (upload() and refresh_values() return with the particles on the device.)
-
-  const ViewPass whole = whole_pass(m, view, looks);
-  const int boundary = o.host.a_eq_e ? o.boundary : -1;  // -1: none go to the host
-  const bool keyed = !o.host.a_eq_e;
-  const TieTiles tiles = tie_tiles(view, keyed, image.width, image.height);
-  const cuda_detail::TieOrder ties = cuda_detail::tie_order(m.tie, image.width, image.height, tiles.size);
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-
-  auto write_splats = [&](std::size_t first, std::size_t count, const KeySlab& slab, std::size_t base) {
-    return write_window(m, whole, first, count, boundary, slab, base, keyed, tiles, compute, report.geometry_seconds);
-  };
-
-  // The slabs of the draw order: one, of every key, unless the order runs over windows.
-  const bool windowed = m.window < m.n;
-  const bool slabbed = windowed && keyed && view.sort != SortOrder::none;
-  std::vector<KeySlab> slabs = {KeySlab{false, 0, 0}};
-  if (slabbed) {
-    const Clock::time_point counted = Clock::now();
-    slabs = key_slabs(m, whole, compute);
-    report.geometry_seconds += seconds_since(counted);
-  }
-
-  // Drawing: the renderer's scratch for the most splats drawn at once, grown as needed (after the
-  // draws queued with the scratch before are done).
-  std::size_t scratch_for = 0;
-  std::deque<Event> draw_events;  // started and ended, of every draw
-  auto draw = [&](std::size_t splats) {
-    if (splats == 0) return;
-    if (cuda_detail::device_window(splats) > scratch_for) {
-      CUDA_CHECK(cudaStreamSynchronize(compute));
-      scratch_for = cuda_detail::device_window(windowed ? m.window : splats);
-      if (!target.renderer().allocate(scratch_for))
-        throw std::runtime_error("the GPU has too little free memory left to draw " + std::to_string(splats) +
-                                 " splats beside the particles kept on it");
-    }
-    CUDA_CHECK(cudaEventRecord(draw_events.emplace_back(true), compute));
-    cuda_detail::draw_device_splats(m.splats, splats, keyed, m.order, target.renderer(), target.image(), compute, ties,
-                                    false);
-    CUDA_CHECK(cudaEventRecord(draw_events.emplace_back(true), compute));
-  };
-
-  // The splats beyond the boundary come up (a few, as a rule: the widest) and are drawn on a
-  // thread of their own while the GPU draws; one window's at a time, as they write into `image`.
-  std::vector<float> host_fields;
-  std::future<double> host_work;
-  auto draw_beyond = [&](std::size_t on_gpu, std::size_t on_host) {
-    if (host_work.valid()) report.host_seconds += host_work.get();
-    if (on_host == 0) return;
-    if (!beyond)
-      throw std::invalid_argument("render_particles_cuda: splats beyond the boundary and no one to draw them");
-    host_fields.resize(cuda_detail::float_fields * on_host);
-    for (int f = 0; f < cuda_detail::float_fields; ++f)
-      CUDA_CHECK(cudaMemcpyAsync(host_fields.data() + f * on_host, m.splats.field + f * m.splats.stride + on_gpu,
-                                 on_host * sizeof(float), cudaMemcpyDeviceToHost, compute));
-    CUDA_CHECK(cudaStreamSynchronize(compute));
-    host_work = std::async(std::launch::async, [&, on_host] {
-      const Clock::time_point begun = Clock::now();
-      SplatView v;
-      v.n = on_host;
-      const float* f = host_fields.data();
-      v.x = f;
-      v.y = f + on_host;
-      v.radius = f + 2 * on_host;
-      for (int c = 0; c < 3; ++c) v.e[c] = f + (3 + c) * on_host;
-      beyond(v);
-      return seconds_since(begun);
-    });
-  };
-
-  // Or they stay on the GPU and are drawn tile by tile (CudaOptions::large_on_gpu), after the
-  // window's other splats in the field arrays; false where the GPU has no memory left for that
-  // (the host draws them then).
-  std::size_t large_scratch_for = 0;
-  auto draw_large = [&](std::size_t on_gpu, std::size_t large) {
-    if (!o.large_on_gpu) return false;
-    cuda_detail::ChunkRenderer& renderer = target.large_renderer();
-    const std::size_t window = cuda_detail::device_window(large);
-    if (window > large_scratch_for) {
-      CUDA_CHECK(cudaStreamSynchronize(compute));
-      large_scratch_for = 0;  // (a failed allocation leaves the renderer none)
-      if (!renderer.allocate(window)) return false;
-      large_scratch_for = window;
-    }
-    const float* f = m.splats.field + on_gpu;
-    const std::size_t s = m.splats.stride;
-    CUDA_CHECK(cudaEventRecord(draw_events.emplace_back(true), compute));
-    for (std::size_t at = 0; at < large; at += window) {
-      const cuda_detail::Chunk c{f + at,         f + s + at,
-                                 f + 2 * s + at, {f + 3 * s + at, f + 4 * s + at, f + 5 * s + at},
-                                 nullptr,        std::uint32_t(std::min(window, large - at)),
-                                 nullptr};
-      renderer.draw(c, target.image(), compute);
-    }
-    CUDA_CHECK(cudaEventRecord(draw_events.emplace_back(true), compute));
-    return true;
-  };
-
-  try {
-    for (const KeySlab& slab : slabs) {
-      std::size_t base = 0;  // the slab's splats so far
-      for (std::size_t first = 0; first < m.n; first += m.window) {
-        const auto [on_gpu, large] = write_splats(first, std::min(m.window, m.n - first), slab, slabbed ? base : 0);
-        report.on_gpu += on_gpu;
-        if (slabbed) {  // (keyed: no boundary, so none of a slab's splats are large)
-          base += on_gpu;
-        } else {  // each window drawn before the next is written
-          // Large splats for the CPU threads go first, drawn while the GPU draws the rest; on the
-          // GPU they follow the Btiles, whose scratch is allocated first.
-          const bool to_host = large > 0 && !o.large_on_gpu;
-          if (to_host) draw_beyond(on_gpu, large);
-          draw(on_gpu);
-          const bool on_device = large > 0 && !to_host && draw_large(on_gpu, large);
-          if (large > 0 && !to_host && !on_device) draw_beyond(on_gpu, large);  // no GPU memory left for them
-          (on_device ? report.large_on_gpu : report.on_host) += large;
-          if (on_device) report.on_gpu += large;
-        }
-      }
-      if (slabbed) draw(base);
-    }
-    if (scratch_for > 0) target.renderer().finish(target.image(), compute);  // (none drawn: nothing owed)
-    CUDA_CHECK(cudaStreamSynchronize(compute));
-    report.gpu_seconds = seconds_since(start);
-  } catch (...) {
-    if (host_work.valid()) host_work.wait();  // it writes into `image`: let it finish first
-    throw;
-  }
-  if (host_work.valid()) report.host_seconds += host_work.get();
-  for (std::size_t e = 0; e + 1 < draw_events.size(); e += 2)
-    report.kernel_seconds += draw_events[e + 1].seconds_since(draw_events[e]);
-  // Nothing went up: the chunks are the windows, or the slabs of the draw order, drawn in turn.
-  report.chunks = windowed ? (slabbed ? slabs.size() : (m.n + m.window - 1) / m.window) : 0;
-  report.window = windowed ? m.window : 0;
-  report.device_mib = cuda_detail::device_memory().used_mib();
-  target.fetch(image);
+  KeptDraw draw(m, view, requested, image, session, beyond, report);
+  draw.run(image);
   return report;
 }
 

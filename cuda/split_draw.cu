@@ -93,6 +93,61 @@ __global__ void clear_layer_kernel(std::size_t pixels, float* __restrict__ layer
 }
 }  // namespace
 
+namespace {
+
+// The splats of process `me`'s range of the draw order in all the shares (their shapes checked).
+std::size_t splats_in_range(const std::vector<SplitShare>& shares, std::size_t me) {
+  const std::size_t processes = shares.size(), types = shares[0].count.size() / processes;
+  std::size_t n = 0;
+  for (const SplitShare& s : shares) {
+    if (s.count.size() != processes * types || s.start.size() != processes * types)
+      throw std::invalid_argument("draw_split: shares of different shapes");
+    for (std::size_t t = 0; t < types; ++t) n += s.count[me * types + t];
+  }
+  if (n > std::size_t(INT_MAX))  // (CUB's counts are ints)
+    throw std::runtime_error(std::to_string(n) +
+                             " splats in one process's range of the draw order, more than 2^31 - 1");
+  return n;
+}
+
+// Process `me`'s range of the draw order copied from every process's share (opened, then
+// `opened` is told) into `g`, type after type, process after process: the single process's order
+// for equal keys. The copy's seconds.
+template <class Opened>
+double gather_range(const std::vector<SplitShare>& shares, std::size_t me, const Gathered& g, std::size_t n,
+                    cudaStream_t compute, Opened&& opened) {
+  const std::size_t processes = shares.size(), types = shares[0].count.size() / processes;
+  Event copy_start(true), copy_end(true);
+  std::vector<std::unique_ptr<SharedMemory>> memory;
+  for (const SplitShare& s : shares) memory.push_back(std::make_unique<SharedMemory>(s));
+  opened();
+  CUDA_CHECK(cudaEventRecord(copy_start, compute));
+  // A failed copy leaves the others queued: done before the shares' memory is closed.
+  struct WaitForCopies {
+    cudaStream_t stream;
+    ~WaitForCopies() { (void)cudaStreamSynchronize(stream); }
+  } wait{compute};
+  std::size_t at = 0;
+  for (std::size_t t = 0; t < types; ++t)
+    for (std::size_t p = 0; p < processes; ++p) {
+      const SplitShare& s = shares[p];
+      const std::size_t block = me * types + t, count = s.count[block];
+      if (count == 0) continue;
+      const unsigned char* fields = memory[p]->get() + s.field_offset;
+      for (int f = 0; f < cuda_detail::fields; ++f)
+        CUDA_CHECK(cudaMemcpyAsync(g.splats.field + f * n + at, fields + (f * s.stride + s.start[block]) * 4, count * 4,
+                                   cudaMemcpyDefault, compute));
+      CUDA_CHECK(cudaMemcpyAsync(g.tie + at, memory[p]->get() + s.tie_offset + s.start[block] * 4, count * 4,
+                                 cudaMemcpyDefault, compute));
+      at += count;
+    }
+  CUDA_CHECK(cudaEventRecord(copy_end, compute));
+  CUDA_CHECK(cudaStreamSynchronize(compute));  // before the other processes' memory is closed
+  return copy_end.seconds_since(copy_start);
+}
+
+}  // namespace
+
 CudaReport draw_split(DeviceParticles& particles, const DeviceView& view, const CudaOptions& options,
                       const std::vector<SplitShare>& shares, std::size_t me, int width, int height, float* layer,
                       SplitDrawTimes* times) {
@@ -110,16 +165,7 @@ CudaReport draw_split(DeviceParticles& particles, const DeviceView& view, const 
     throw std::invalid_argument("draw_split: no such process or image");
   CudaSession& session = particles.session();
   CUDA_CHECK(cudaSetDevice(session.device()));
-  const std::size_t processes = shares.size(), types = shares[0].count.size() / processes;
-  std::size_t n = 0;
-  for (const SplitShare& s : shares) {
-    if (s.count.size() != processes * types || s.start.size() != processes * types)
-      throw std::invalid_argument("draw_split: shares of different shapes");
-    for (std::size_t t = 0; t < types; ++t) n += s.count[me * types + t];
-  }
-  if (n > std::size_t(INT_MAX))  // (CUB's counts are ints)
-    throw std::runtime_error(std::to_string(n) +
-                             " splats in one process's range of the draw order, more than 2^31 - 1");
+  const std::size_t n = splats_in_range(shares, me);
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
   if (n == 0) {
     for (std::size_t p = 0; p < pixels; ++p)
@@ -140,36 +186,7 @@ CudaReport draw_split(DeviceParticles& particles, const DeviceView& view, const 
   CudaSession::Resources& resources = session.resources();
   cudaStream_t compute = resources.compute;
 
-  // Type after type, process after process: the single process's order for equal keys.
-  Event copy_start(true), copy_end(true);
-  {
-    std::vector<std::unique_ptr<SharedMemory>> memory;
-    for (const SplitShare& s : shares) memory.push_back(std::make_unique<SharedMemory>(s));
-    spent.opening = since();
-    CUDA_CHECK(cudaEventRecord(copy_start, compute));
-    // A failed copy leaves the others queued: done before the shares' memory is closed.
-    struct WaitForCopies {
-      cudaStream_t stream;
-      ~WaitForCopies() { (void)cudaStreamSynchronize(stream); }
-    } wait{compute};
-    std::size_t at = 0;
-    for (std::size_t t = 0; t < types; ++t)
-      for (std::size_t p = 0; p < processes; ++p) {
-        const SplitShare& s = shares[p];
-        const std::size_t block = me * types + t, count = s.count[block];
-        if (count == 0) continue;
-        const unsigned char* fields = memory[p]->get() + s.field_offset;
-        for (int f = 0; f < cuda_detail::fields; ++f)
-          CUDA_CHECK(cudaMemcpyAsync(g.splats.field + f * n + at, fields + (f * s.stride + s.start[block]) * 4,
-                                     count * 4, cudaMemcpyDefault, compute));
-        CUDA_CHECK(cudaMemcpyAsync(g.tie + at, memory[p]->get() + s.tie_offset + s.start[block] * 4, count * 4,
-                                   cudaMemcpyDefault, compute));
-        at += count;
-      }
-    CUDA_CHECK(cudaEventRecord(copy_end, compute));
-    CUDA_CHECK(cudaStreamSynchronize(compute));  // before the other processes' memory is closed
-  }
-  spent.passing = copy_end.seconds_since(copy_start);
+  spent.passing = gather_range(shares, me, g, n, compute, [&] { spent.opening = since(); });
   since();
   report.on_gpu = n;
 

@@ -110,7 +110,61 @@ struct HttpServer::Impl {
     return false;
   }
 
-  void routes() {
+  // A browser's view: its picture, drawn by the queue (or dropped for a newer one of the browser's).
+  void answer_view(const httplib::Request& req, httplib::Response& res) {
+    if (!allowed(req, res)) return;
+    ViewJob job;
+    job.client = req.get_param_value("client");
+    if (!client_name(job.client))
+      return refuse(res, 400, "a view needs client=NAME (1 to 64 letters, digits, - or _): the page's own name");
+    if (req.get_param_value_count("quality") > 1 || req.get_param_value_count("client") > 1)
+      return refuse(res, 400, "quality and client are given once");
+    const std::string quality = req.has_param("quality") ? req.get_param_value("quality") : "full";
+    if (quality != "full" && quality != "reduced")
+      return refuse(res, 400, "quality = '" + quality + "': full or reduced");
+    job.reduced = quality == "reduced";
+    try {
+      job.keys = rendering_keys(req);
+    } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
+    // A browser that gave up (closed the connection) has its picture dropped or cancelled.
+    const std::optional<ViewResult> result =
+        queue.submit(std::move(job), [this] { return !listener.caller_peer_gone(); });
+    res.set_header("Cache-Control", "no-store");
+    if (!result) {
+      res.status = 204;  // a newer view of this browser's took its place
+      return;
+    }
+    res.status = result->status;
+    for (const auto& [name, value] : result->headers) res.set_header(name, value);
+    res.set_content(result->body, result->content_type);
+  }
+
+  // A movie of the recorded path: its plan first, then (confirm=1) started in the background.
+  void answer_movie(const httplib::Request& req, httplib::Response& res) {
+    if (!allowed(req, res)) return;
+    std::vector<KeyValues> frames;
+    KeyValues keys;
+    try {
+      keys = rendering_keys(req);
+      frames = movie_frames(path(req), keys);
+    } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
+    // Asked first: what it will take (a movie of 10^5 frames at 4096^2 takes days and terabytes).
+    const MoviePlan plan = views.plan_movie(req.get_param_value("client"), int(frames.size()), keys);
+    res.set_header("Cache-Control", "no-store");
+    if (req.get_param_value("confirm") != "1") return res.set_content(movie_plan_json(plan), "application/json");
+    if (!plan.fits())
+      return refuse(res, 507,
+                    "the movie's frames would take about " + json_number(plan.bytes / 1e9) + " GB; the disk of " +
+                        plan.first_file + " has " + json_number(plan.free_bytes / 1e9) +
+                        " GB free: fewer frames or smaller pictures");
+    if (!movie.start(std::move(frames), plan.outfile))
+      return refuse(res, 409, "a movie is being rendered: wait for it, or cancel it");
+    res.status = 202;
+    res.set_content(movie_plan_json(plan), "application/json");
+  }
+
+  // What every request meets before its page: bounds, methods, errors.
+  void guard_requests() {
     server.set_payload_max_length(64 * 1024);
     // (What the answers' Keep-Alive header tells the browser: the listener's bounds.)
     server.set_keep_alive_timeout(time_t(options.limits.idle_seconds));
@@ -125,6 +179,10 @@ struct HttpServer::Impl {
     server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
       refuse(res, 500, "internal error while answering this request");
     });
+  }
+
+  void routes() {
+    guard_requests();
     server.Get("/", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
       res.set_header("Cache-Control", "no-store");
@@ -143,33 +201,7 @@ struct HttpServer::Impl {
       res.set_header("Cache-Control", "no-store");
       res.set_content(*record, "text/plain; charset=utf-8");
     });
-    server.Get("/view", [this](const httplib::Request& req, httplib::Response& res) {
-      if (!allowed(req, res)) return;
-      ViewJob job;
-      job.client = req.get_param_value("client");
-      if (!client_name(job.client))
-        return refuse(res, 400, "a view needs client=NAME (1 to 64 letters, digits, - or _): the page's own name");
-      if (req.get_param_value_count("quality") > 1 || req.get_param_value_count("client") > 1)
-        return refuse(res, 400, "quality and client are given once");
-      const std::string quality = req.has_param("quality") ? req.get_param_value("quality") : "full";
-      if (quality != "full" && quality != "reduced")
-        return refuse(res, 400, "quality = '" + quality + "': full or reduced");
-      job.reduced = quality == "reduced";
-      try {
-        job.keys = rendering_keys(req);
-      } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
-      // A browser that gave up (closed the connection) has its picture dropped or cancelled.
-      const std::optional<ViewResult> result =
-          queue.submit(std::move(job), [this] { return !listener.caller_peer_gone(); });
-      res.set_header("Cache-Control", "no-store");
-      if (!result) {
-        res.status = 204;  // a newer view of this browser's took its place
-        return;
-      }
-      res.status = result->status;
-      for (const auto& [name, value] : result->headers) res.set_header(name, value);
-      res.set_content(result->body, result->content_type);
-    });
+    server.Get("/view", [this](const httplib::Request& req, httplib::Response& res) { answer_view(req, res); });
     server.Get("/scene", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
       try {
@@ -178,28 +210,7 @@ struct HttpServer::Impl {
         res.set_content(text, "text/plain; charset=utf-8");
       } catch (const BadRequest& e) { refuse(res, 400, e.what()); }
     });
-    server.Get("/movie", [this](const httplib::Request& req, httplib::Response& res) {
-      if (!allowed(req, res)) return;
-      std::vector<KeyValues> frames;
-      KeyValues keys;
-      try {
-        keys = rendering_keys(req);
-        frames = movie_frames(path(req), keys);
-      } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
-      // Asked first: what it will take (a movie of 10^5 frames at 4096^2 takes days and terabytes).
-      const MoviePlan plan = views.plan_movie(req.get_param_value("client"), int(frames.size()), keys);
-      res.set_header("Cache-Control", "no-store");
-      if (req.get_param_value("confirm") != "1") return res.set_content(movie_plan_json(plan), "application/json");
-      if (!plan.fits())
-        return refuse(res, 507,
-                      "the movie's frames would take about " + json_number(plan.bytes / 1e9) + " GB; the disk of " +
-                          plan.first_file + " has " + json_number(plan.free_bytes / 1e9) +
-                          " GB free: fewer frames or smaller pictures");
-      if (!movie.start(std::move(frames), plan.outfile))
-        return refuse(res, 409, "a movie is being rendered: wait for it, or cancel it");
-      res.status = 202;
-      res.set_content(movie_plan_json(plan), "application/json");
-    });
+    server.Get("/movie", [this](const httplib::Request& req, httplib::Response& res) { answer_movie(req, res); });
     server.Get("/movie/progress", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
       const MovieProgress p = movie.progress();
