@@ -6,9 +6,13 @@
 # and on the GPU too where one answers, into DIR, and writes DIR/sums (sha256 of each picture).
 # Threads are fixed (OMP_NUM_THREADS=2): a_eq_e = FALSE breaks ties by a tile order whose tile
 # side follows the thread count.
-# The GPU's a_eq_e pictures are not byte-stable from one run to the next (its atomic float sums
-# add in no fixed order: on the H100, 3 of 18 differed between two runs of one build), so where a
-# GPU answers, run the check twice on one build to see which differences are that.
+# The GPU's a_eq_e pictures of Algorithm B (Btile, the default) are not byte-stable from one run to
+# the next (its atomic float sums add in no fixed order: on the H100, 3 of 18 differed between two
+# runs of one build); those of Algorithm A (cuda_algorithm = fragment: a stable sort by pixel, then
+# a sum per pixel in that order) are, and go through the same pipeline (particles kept on the GPU,
+# its geometry, colour and draw order), so where a GPU answers every picture is drawn a third time
+# that way (*_cuda_fragment.tga): compare those, and run the check twice on one build to see which
+# differences of the Btile pictures are their noise.
 #
 #   tests/picture_check.sh build/pictures_before          # at the old commit
 #   tests/picture_check.sh build/pictures_after           # at the new one
@@ -34,14 +38,17 @@ OUTDIR=$(cd "$OUTDIR" && pwd)
 export OMP_NUM_THREADS=2
 make -s bin/splotch bin/make_demo bin/make_snapshot build/demo/demo_particles.bin build/demo/demo_vector.bin >/dev/null
 renderers=host
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then renderers="host cuda"; fi
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then renderers="host cuda cuda_fragment"; fi
 log=$OUTDIR/log
 : >"$log"
 render() {  # name, then the arguments of bin/splotch
   local name=$1
   shift
   for r in $renderers; do
-    bin/splotch "$@" renderer="$r" outfile="$OUTDIR/${name}_$r.tga" >>"$log" 2>&1 ||
+    local keys="renderer=$r"
+    [ "$r" = cuda_fragment ] && keys="renderer=cuda cuda_algorithm=fragment"
+    # shellcheck disable=SC2086 # (keys: words on purpose)
+    bin/splotch "$@" $keys outfile="$OUTDIR/${name}_$r.tga" >>"$log" 2>&1 ||
       { echo "picture_check: $name ($r) failed; see $log"; exit 1; }
   done
 }
