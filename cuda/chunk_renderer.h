@@ -53,7 +53,7 @@ class ChunkRenderer {
 
 // seed 004 Algorithm B, a_eq_e: splats in the tile of their centre, Btiles in shared memory,
 // written to the image as `writes` says (cuda_renderer.h).
-std::unique_ptr<ChunkRenderer> make_btile_renderer(const RenderGrid& grid, BtileWrites writes);
+std::unique_ptr<ChunkRenderer> make_btile_renderer(const RenderGrid& grid);
 // a_eq_e = FALSE, tile by tile: each tile composites, one thread per pixel, the splats touching it.
 // `pass_items` (0: from free memory) bounds the tile-list entries of one pass.
 std::unique_ptr<ChunkRenderer> make_tile_composite_renderer(const RenderGrid& grid, std::size_t pass_items);

@@ -306,7 +306,7 @@ CudaOptions fitted_to_device(const CudaOptions& requested, CudaReport& report) {
 std::unique_ptr<ChunkRenderer> make_renderer(const CudaOptions& o, const RenderGrid& g) {
   if (o.algorithm == CudaAlgorithm::fragment)
     return cuda_detail::make_fragment_renderer(g, o.host.a_eq_e, o.pass_items);
-  if (o.host.a_eq_e) return cuda_detail::make_btile_renderer(g, o.btile_writes);
+  if (o.host.a_eq_e) return cuda_detail::make_btile_renderer(g);
   return cuda_detail::make_tile_composite_renderer(g, o.pass_items);
 }
 

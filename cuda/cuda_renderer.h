@@ -31,17 +31,6 @@ namespace splotch {
 
 enum class CudaAlgorithm { btile, fragment };
 
-// How a Btile (a_eq_e) reaches the image. Btiles of neighbouring tiles overlap by the boundary,
-// and the blocks of one tile's pieces overlap wholly, so some writes must not race:
-//   atomics:    every pixel added with an atomic.
-//   boundary:   the interior with a plain add when the tile has one block (no other block writes
-//               those pixels then), the boundary with atomics into a second image, added at the end.
-//   three_step: the seed's scheme: the interior as above; the boundary strips kept in device
-//               memory per tile and added afterwards in kernels whose strips cannot overlap (sides,
-//               then top and bottom, then corners; each strip alone when the boundary is wider
-//               than half a tile). Needs the boundary no wider than a tile.
-enum class BtileWrites { atomics, boundary, three_step };
-
 struct CudaOptions {
   CudaAlgorithm algorithm = CudaAlgorithm::btile;
   int tile_x = 32, tile_y = 32;  // Btile interior, pixels
@@ -53,7 +42,6 @@ struct CudaOptions {
   // When the Btile does not fit the GPU's shared memory: false, an error naming the keys (the user
   // chose the sizes); true, the boundary is narrowed until it fits (CudaReport::boundary says so).
   bool narrow_to_fit = false;
-  BtileWrites btile_writes = BtileWrites::atomics;
   std::size_t chunk_particles = 0;  // splats per transfer; 0: from the free device memory
   RenderOptions host;               // a_eq_e, gray absorption; the CPU threads' part's tile size
   // Work items per pass (fragments; tile-list entries with a_eq_e = FALSE); 0: from the free
@@ -67,9 +55,6 @@ struct CudaOptions {
 
 // As the parameter cuda_algorithm spells it.
 inline const char* algorithm_name(CudaAlgorithm a) { return a == CudaAlgorithm::fragment ? "fragment" : "btile"; }
-inline const char* writes_name(BtileWrites w) {
-  return w == BtileWrites::boundary ? "boundary" : w == BtileWrites::three_step ? "three_step" : "atomics";
-}
 
 struct CudaReport {
   std::size_t on_gpu = 0, on_host = 0;       // splats drawn by each
@@ -105,10 +90,6 @@ inline int widest_boundary_fitting(int tile_x, int tile_y, int boundary, std::si
     if (btile_bytes(tile_x, tile_y, b) <= bytes) return b;
   return -1;
 }
-
-// Whether BtileWrites::three_step can write these Btiles: with a boundary wider than a tile the
-// strips of neighbouring tiles would overlap within one step.
-inline bool three_step_fits(int tile_x, int tile_y, int boundary) { return boundary <= tile_x && boundary <= tile_y; }
 
 // Whether CUDA device `device` (0, 1, ... of those visible) is present and this build can use it;
 // if not, `why` (when given) says why. Its memory, bytes, goes to `memory` (when given; no

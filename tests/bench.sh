@@ -8,8 +8,8 @@
 #
 #   tests/bench.sh                    # all cases, 5 runs each; GPU rows too where there is a GPU
 #   RUNS=3 SIZES="1e6" tests/bench.sh # fewer
-#   RENDERERS="host cuda cuda:fragment cuda:btile:three_step" tests/bench.sh  # GPU renderers too
-#                                      # (cuda: btile; a third field is btile_writes), with
+#   RENDERERS="host cuda cuda:fragment" tests/bench.sh  # GPU renderers too
+#                                      # (cuda: btile), with
 #                                      # their ratio to the host's; gpu_part, upload, kernels, host_part
 #                                      # and gpu_MiB are the GPU rows' render parts and device memory
 #   FORMAT=gadget tests/bench.sh      # the Gadget-2 snapshot (the generator's default) instead of
@@ -133,7 +133,6 @@ for n in $SIZES; do
           start=$(date +%s.%N)
           gpu_args=()
           case "$renderer" in
-            *:*:*) spec=${renderer#*:}; gpu_args=(cuda_algorithm="${spec%%:*}" btile_writes="${spec#*:}") ;;
             *:*) gpu_args=(cuda_algorithm="${renderer#*:}") ;;
           esac
           bin/splotch "$par" infile="$snapshot" outfile="$DIR/bench_out.tga" \

@@ -23,11 +23,8 @@ using testing::SplatArrays;
 struct Variant {
   CudaAlgorithm algorithm;
   bool a_eq_e;
-  BtileWrites writes = BtileWrites::atomics;  // btile with a_eq_e only
 };
-const Variant variants[] = {{CudaAlgorithm::btile, true, BtileWrites::atomics},
-                            {CudaAlgorithm::btile, true, BtileWrites::boundary},
-                            {CudaAlgorithm::btile, true, BtileWrites::three_step},
+const Variant variants[] = {{CudaAlgorithm::btile, true},
                             {CudaAlgorithm::btile, false},
                             {CudaAlgorithm::fragment, true},
                             {CudaAlgorithm::fragment, false}};
@@ -36,7 +33,6 @@ CudaOptions options_for(const Variant& v) {
   CudaOptions o;
   o.algorithm = v.algorithm;
   o.host.a_eq_e = v.a_eq_e;
-  o.btile_writes = v.writes;
   return o;
 }
 
@@ -64,9 +60,7 @@ CudaReport check_against_host(SplatArrays s, int w, int h, const CudaOptions& o)
 }
 
 std::string describe(const Variant& v) {
-  const bool btile_writes = v.algorithm == CudaAlgorithm::btile && v.a_eq_e;
-  return std::string(algorithm_name(v.algorithm)) + (v.a_eq_e ? ", a_eq_e" : ", a_eq_e = FALSE") +
-         (btile_writes ? std::string(", btile_writes = ") + writes_name(v.writes) : std::string());
+  return std::string(algorithm_name(v.algorithm)) + (v.a_eq_e ? ", a_eq_e" : ", a_eq_e = FALSE");
 }
 
 }  // namespace

@@ -230,6 +230,35 @@ TEST_CASE("serve: an error in drawing is answered (500) and the queue goes on") 
 }
 
 TEST_CASE(
+    "serve: a camera placed from the data by the first picture is every later view's, but for the keys a view "
+    "gives") {
+  TempDir dir;
+  const std::string text = read_file(clumps_par(dir, dir.file("served.png")));
+  std::string without_camera;  // the .par gives no camera: the first picture places it
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = text.find('\n', at) == std::string::npos ? text.size() : text.find('\n', at) + 1;
+    const std::string line = text.substr(at, end - at);
+    if (line.rfind("camera_", 0) != 0 && line.rfind("lookat_", 0) != 0) without_camera += line;
+    at = end;
+  }
+  ViewServer views(ParamFile::parse(without_camera, dir.file("placed.par")), test_options());
+  start(views);
+  const std::optional<std::string> first = views.used_par("");
+  REQUIRE(first);
+  const ParamFile placed = ParamFile::parse(*first, "the first record");
+  REQUIRE(placed.has("camera_y"));
+  REQUIRE(placed.has("lookat_x"));
+  const KeyValues keys = browser_keys({{"camera_x", "20"}}, views.ptypes(), views.palettes());
+  REQUIRE(views.draw(ViewJob{"me", keys, false}).status == 200);
+  const std::optional<std::string> record = views.used_par("me");
+  REQUIRE(record);
+  const ParamFile later = ParamFile::parse(*record, "the later record");
+  CHECK(later.peek("camera_x") == "20");  // the view's own key
+  for (const char* key : {"camera_y", "camera_z", "lookat_x", "lookat_y", "lookat_z", "sky_z"})
+    CHECK(later.peek(key) == placed.peek(key));
+}
+
+TEST_CASE(
     "serve: a view is the picture bin/splotch renders for its keys, and its saved .par renders it again (compared with "
     "bin/splotch)") {
   TempDir dir;

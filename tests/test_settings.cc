@@ -233,13 +233,15 @@ TEST_CASE("read_settings given values") {
     CHECK(gpu.cuda.algorithm == splotch::CudaAlgorithm::btile);
     CHECK(settings_of(text.set("cuda_algorithm", "fragment"), 0, true).cuda.algorithm ==
           splotch::CudaAlgorithm::fragment);
-    CHECK(gpu.cuda.btile_writes == splotch::BtileWrites::atomics);
     CHECK(!gpu.cuda.narrow_to_fit);  // tile_boundary_width given
     CHECK(settings_of(text.remove("tile_boundary_width"), 0, true).cuda.narrow_to_fit);
-    CHECK(settings_of(text.set("btile_writes", "boundary"), 0, true).cuda.btile_writes ==
-          splotch::BtileWrites::boundary);
-    CHECK(settings_of(text.set("btile_writes", "three_step"), 0, true).cuda.btile_writes ==
-          splotch::BtileWrites::three_step);
+    // btile_writes' other values are gone: said, with what to do, and the picture drawn.
+    const Settings gone = settings_of(text.set("btile_writes", "three_step"), 0, true);
+    REQUIRE(gone.warnings.size() == 1);
+    CHECK(gone.warnings[0].find(text.where("btile_writes") + " = three_step is no longer offered") == 0);
+    CHECK(gone.warnings[0].find("leave the key out") != std::string::npos);
+    CHECK(settings_of(text.set("btile_writes", "atomics"), 0, true).warnings.empty());
+    text.remove("btile_writes");
     CHECK(gpu.cuda.large_on_gpu);  // cuda_large_splats = gpu by default
     CHECK(!settings_of(text.set("cuda_large_splats", "host"), 0, true).cuda.large_on_gpu);
     CHECK_THROWS_WITH(settings_of(text.set("cuda_large_splats", "cpu"), 0, true),
@@ -445,12 +447,6 @@ TEST_CASE("read_settings errors") {
     contains(error_of(text, true), text.where("tile_boundary_width") + " = 129");
     text.set("tile_boundary_width", "8").set("cuda_algorithm", "magic");
     contains(error_of(text, true), text.where("cuda_algorithm") + " = 'magic'");
-    text.set("cuda_algorithm", "btile").set("btile_writes", "plain");
-    contains(error_of(text, true),
-             text.where("btile_writes") + " = 'plain' is not one of atomics, boundary, three_step");
-    // The strips of tiles two apart would overlap.
-    text.set("btile_writes", "three_step").set("tile_boundary_width", "40");
-    contains(error_of(text, true), "three_step needs tile_boundary_width (40) no wider than tile_x-side (32)");
   }
   SUBCASE("renderer = bogus") {
     text.set("renderer", "bogus");

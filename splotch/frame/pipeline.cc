@@ -546,7 +546,11 @@ std::optional<SnapshotLoaded> FrameRun::load(std::unique_ptr<ParticleSource> giv
   f.ranges = f.source->ranges();
   f.report.ranges = range_lines(f.ranges, f.plan.normalization, type_names(s.input));
   warn_colours_without_log(f.ranges, f.plan.normalization, s.input, f.console);
-  f.views = frame_views(s.views, frame_camera(s, *f.source, f.params, f.report.notes), s.output.path);
+  const Camera camera = frame_camera(s, *f.source, f.params, f.report.notes);
+  if (s.placement.from_data)
+    f.report.placed_camera =
+        PlacedCamera{camera.position, camera.lookat, camera.sky, !s.placement.lookat_given, !s.placement.sky_given};
+  f.views = frame_views(s.views, camera, s.output.path);
   f.combine = image_combine(f.comm, s.render.a_eq_e);
   f.options = s.render;
   f.options.tile_size = host_tile_size(s.camera.xres, s.camera.yres, f.report.threads);

@@ -10,12 +10,20 @@
 
 #include "cuda/cuda_renderer.h"
 #include "splotch/util/stopwatch.h"
+#include "splotch/util/vec3.h"
 
 namespace splotch {
 
 // Adds `seconds` to the entry called `name` (the views of a frame, the frames of a scene add up),
 // or appends one: a report's stages and their parts keep the order they first ran in.
 void add_seconds(std::vector<std::pair<std::string, double>>& named, const std::string& name, double seconds);
+
+// A camera placed from the data (no camera given: splotch/stages/camera_placement.h), and which of
+// lookat and sky were placed with it (the others were given).
+struct PlacedCamera {
+  Vec3 position, lookat, sky;
+  bool lookat_placed = false, sky_placed = false;
+};
 
 struct RunReport {
   std::string image_path, renderer;
@@ -25,6 +33,8 @@ struct RunReport {
   std::vector<std::string> notes;   // what the user should know of how the input was taken (one line each)
   std::vector<std::string> ranges;  // per type, the colour and intensity ranges found in the data and used
   std::optional<CudaReport> gpu;    // a GPU render: how the splats were divided, and its parts' times
+  // The camera placed from the data, for a caller that keeps it (the server's later views).
+  std::optional<PlacedCamera> placed_camera;
   std::vector<std::pair<std::string, double>> stages;  // name, seconds
   // The exchange stage's parts (a_eq_e = FALSE over several processes), name and seconds.
   std::vector<std::pair<std::string, double>> exchange_parts;

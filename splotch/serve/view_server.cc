@@ -9,6 +9,7 @@
 
 #include "errors/user_error.h"
 #include "io/image_writer.h"
+#include "params/number_text.h"
 #include "splotch/frame/picture.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/serve/json_text.h"
@@ -186,14 +187,23 @@ void ViewServer::remember_first_picture(const Drawn& drawn, double pixels, const
   if (report.renderer.rfind("cuda", 0) == 0) base_.set("renderer", "cuda", "the server: renderer = auto chose it");
   // A .par larger than the browser's limit keeps its own size.
   options_.limits.max_side = std::max({options_.limits.max_side, report.width, report.height});
+  // The first picture's camera placed from the data (the .par has none) is every later view's, but
+  // for the keys a view gives: a view that moves the camera alone keeps lookat. As the record
+  // writes it (number_text), so that a later record renders the same picture.
+  if (const std::optional<PlacedCamera>& placed = report.placed_camera) {
+    auto keep = [&](const std::string& name, Vec3 v) {
+      const double axes[] = {v.x, v.y, v.z};
+      for (int a = 0; a < 3; ++a) {
+        const std::string key = name + "_" + "xyz"[a];
+        if (!base_.has(key)) base_.set(key, number_text(axes[a]), "the first picture (placed from the data)");
+      }
+    };
+    keep("camera", placed->position);
+    if (placed->lookat_placed) keep("lookat", placed->lookat);
+    if (placed->sky_placed) keep("sky", placed->sky);
+  }
   // The palettes offered: the .par's own (as its record resolved them) and the directory's.
-  ParamFile first = ParamFile::parse(drawn.record, "the first picture's record");
-  // The first picture's camera (placed from the data when the .par has none) is every later
-  // view's, but for the keys a view gives: a view that moves the camera alone keeps lookat.
-  for (const char* v : {"camera", "lookat", "sky"})
-    for (const char* c : {"_x", "_y", "_z"})
-      if (first.has(std::string(v) + c) && !base_.has(std::string(v) + c))
-        base_.set(std::string(v) + c, first.peek(std::string(v) + c), "the first picture (placed from the data)");
+  const ParamFile first = ParamFile::parse(drawn.record, "the first picture's record");
   std::vector<std::string> named;
   for (int t = 0; t < ptypes_; ++t)
     if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));

@@ -246,13 +246,6 @@ CudaOptions read_cuda(ParamFile& p) {
     o.algorithm = CudaAlgorithm::fragment;
   else if (algorithm != "btile")
     p.reject(at(p, "cuda_algorithm") + " = '" + algorithm + "' is not one of btile, fragment");
-  const std::string writes = p.get<std::string>("btile_writes", writes_name(o.btile_writes));
-  if (writes == "boundary")
-    o.btile_writes = BtileWrites::boundary;
-  else if (writes == "three_step")
-    o.btile_writes = BtileWrites::three_step;
-  else if (writes != "atomics")
-    p.reject(at(p, "btile_writes") + " = '" + writes + "' is not one of atomics, boundary, three_step");
   const std::string large = p.get<std::string>("cuda_large_splats", "gpu");
   if (large == "host")
     o.large_on_gpu = false;
@@ -272,10 +265,6 @@ CudaOptions read_cuda(ParamFile& p) {
   o.narrow_to_fit = !p.has("tile_boundary_width");
   if (!o.narrow_to_fit)
     o.boundary = in_range("tile_boundary_width", p.get<int>("tile_boundary_width"), 0, 128, defaults.boundary);
-  if (o.btile_writes == BtileWrites::three_step && !three_step_fits(o.tile_x, o.tile_y, o.boundary))
-    throw UserError(at(p, "btile_writes") + " = three_step needs tile_boundary_width (" + std::to_string(o.boundary) +
-                    ") no wider than tile_x-side (" + std::to_string(o.tile_x) + ") and tile_y-side (" +
-                    std::to_string(o.tile_y) + "): the strips of neighbouring tiles would overlap");
   // Whether the Btile fits the GPU's shared memory is checked against the GPU itself, at render time.
   const long long chunk = p.get<long long>("gpu_chunk_particles", 0);
   if (chunk < 0)
@@ -434,6 +423,11 @@ Settings read_settings(ParamFile& p, const SettingsFor& context) {
       gathered(p, [&] {
         s.renderer = read_renderer(p, context.gpu_available, context.no_gpu_reason);
         if (s.renderer == RendererChoice::cuda) s.cuda = read_cuda(p);
+        // Its other values drew the same picture no faster, and are gone (cuda/btile_renderer.cu).
+        if (p.has("btile_writes") && p.get<std::string>("btile_writes") != "atomics")
+          s.warnings.push_back(at(p, "btile_writes") + " = " + p.peek("btile_writes") +
+                               " is no longer offered: a Btile is added to the picture with atomics, which drew "
+                               "the same picture as fast or faster (docs/performance.md); leave the key out");
       });
     }
     gathered(p, [&] { s.output = read_output(p, context.frame, context.in_scene, s.warnings); });
