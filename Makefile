@@ -5,7 +5,7 @@
 # set ARCH= (empty) for a portable build.
 
 # Plain `make` builds the programs (rules below, such as the CUDA objects' extra prerequisite, would
-# otherwise make the first of them the goal). tests/test_build.cc checks it.
+# otherwise make the first of them the goal). tests/unit/test_build.cc checks it.
 .DEFAULT_GOAL := all
 
 CXX      ?= g++
@@ -25,7 +25,10 @@ LDLIBS   += -lcpp-httplib -pthread
 DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev zlib1g-dev libcpp-httplib-dev
 
 LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/app/main.cc splotch/mpi/mpi_comm.cc,$(wildcard splotch/*/*.cc))
-TEST_SRC := $(wildcard tests/test_*.cc)
+# The suite's folders (tests/README.md): unit/ (what the sanitized build runs too), gpu/, end_to_end/
+# (cases that run bin/splotch as a user does), mpi/, and support/ (helpers, doctest's main).
+TEST_SRC := $(wildcard tests/unit/test_*.cc tests/gpu/test_*.cc tests/end_to_end/test_*.cc tests/mpi/test_*.cc) \
+            tests/support/test_main.cc
 
 # HDF5 snapshots (simtype 7, 8) are read with Debian's serial libhdf5 when its headers are there;
 # `make HDF5=0` builds without it (io/no_hdf5.cc stands in and says so when asked for HDF5).
@@ -102,7 +105,7 @@ BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
 
 .PHONY: all deps demo test include-check format-check format sanitize fuzz bench help clean references
 
-# Every program the README names (tests/test_build.cc checks it): bin/splotch_mpi where mpicxx is found.
+# Every program the README names (tests/unit/test_build.cc checks it): bin/splotch_mpi where mpicxx is found.
 PROGRAMS := bin/splotch bin/splotch_path bin/make_demo bin/splotch_serve_bench $(if $(MPICXX),bin/splotch_mpi)
 all: $(PROGRAMS)
 
@@ -158,8 +161,8 @@ build/obj/%.o: %.cu
 # host's, and the GPU's count of splats in view is the host's. It costs nothing measurable (the
 # projection streams memory). The palette's interpolation, the one other place where the two
 # compute alike, is fused or not explicitly on both sides (io/palette.h, DeviceView::fused_palette).
-build/obj/splotch/stages/geometry.o build/obj/tests/test_geometry.o: CXXFLAGS += -ffp-contract=off
-build/san/splotch/stages/geometry.o build/san/tests/test_geometry.o: SAN_FLAGS += -ffp-contract=off
+build/obj/splotch/stages/geometry.o build/obj/tests/unit/test_geometry.o: CXXFLAGS += -ffp-contract=off
+build/san/splotch/stages/geometry.o build/san/tests/unit/test_geometry.o: SAN_FLAGS += -ffp-contract=off
 build/obj/cuda/device_particles.o: NVCCFLAGS += -fmad=false
 
 build/libsplotch.a: $(LIB_OBJ)
@@ -167,7 +170,7 @@ build/libsplotch.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # The default build's program; with MPI=1 also build/default/splotch, which the tests compare
-# with the MPI build started without a launcher (tests/test_mpi.cc).
+# with the MPI build started without a launcher (tests/mpi/test_mpi.cc).
 ifeq ($(MPI),1)
 bin/splotch: bin/splotch_mpi $(MPI_STAMP)
 	cp bin/splotch_mpi $@
@@ -183,7 +186,7 @@ bin/splotch_mpi: $(MPI_OBJ)
 	@mkdir -p bin
 	$(MPICXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
 
-# The image reductions of the MPI mode alone (tests/bench_reduce.sh).
+# The image reductions of the MPI mode alone (tests/bench/bench_reduce.sh).
 bin/splotch_reduce_bench: build/mpi/tools/reduce_bench.o $(filter-out build/obj/splotch/app/main.o,$(MPI_OBJ))
 	@mkdir -p bin
 	$(MPICXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
@@ -192,8 +195,8 @@ bin/splotch_path: build/obj/tools/splotch_path.o build/libsplotch.a
 	@mkdir -p bin
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
 
-build/obj/tests/test_hdf5_reader.o build/obj/tests/test_cli.o build/obj/tests/test_hdf5_table_reader.o \
-  build/obj/tests/test_original_parameter_files.o build/obj/tests/test_used_par_round_trip.o: $(HDF5_STAMP)
+build/obj/tests/unit/test_hdf5_reader.o build/obj/tests/end_to_end/test_cli.o build/obj/tests/unit/test_hdf5_table_reader.o \
+  build/obj/tests/end_to_end/test_original_parameter_files.o build/obj/tests/end_to_end/test_used_par_round_trip.o: $(HDF5_STAMP)
 
 bin/splotch_serve_bench: build/obj/tools/serve_bench.o
 	@mkdir -p bin
@@ -226,7 +229,7 @@ demo: all build/demo/demo_particles.bin build/demo/demo_vector.bin
 	bin/splotch testdata/demo_vector.par
 	@echo "demo images: build/demo/demo.png build/demo/demo_vector.png"
 
-# The MPI tests run where mpicxx is found (tests/test_mpi.cc says when they are skipped). `make
+# The MPI tests run where mpicxx is found (tests/mpi/test_mpi.cc says when they are skipped). `make
 # MPI=1 test` (CI) runs the suite against the MPI build as a user of it runs bin/splotch, and
 # compares the default build with it.
 test: include-check $(PROGRAMS) bin/splotch_tests $(DEFAULT_SPLOTCH)
@@ -242,7 +245,7 @@ include-check:
 # Every source file laid out as .clang-format says (clang-format: make deps FUZZ=1 installs it);
 # `make format` rewrites them so.
 FORMAT_SRC = $(wildcard errors/*.h params/*.h params/*.cc io/*.h io/*.cc splotch/*/*.h splotch/*/*.cc cuda/*.h cuda/*.cc cuda/*.cu \
-               cuda/*.cuh tests/*.h tests/*.cc tests/fuzz/*.h tests/fuzz/*.cc tools/*.cc testdata/*.cc \
+               cuda/*.cuh tests/*/*.h tests/*/*.cc tools/*.cc testdata/*.cc \
                splotch/serve/page/*.js)
 format-check:
 	@command -v clang-format >/dev/null || { echo "format-check: no clang-format (make deps FUZZ=1 installs it)"; exit 1; }
@@ -257,24 +260,24 @@ references: bin/splotch bin/make_demo
 	tests/make_references.sh
 
 # The test binary with AddressSanitizer and UndefinedBehaviorSanitizer (no GPU code: the CPU
-# stand-in, cuda/no_cuda.cc), run on the cases that work in the process itself; those that run
-# bin/splotch as a user does exercise the same code, which this run has covered, at a multiple of
-# the time; and those that compare a picture drawn in the process with bin/splotch's byte for byte
-# (the sanitized build's floating point is not the optimised one's).
+# stand-in, cuda/no_cuda.cc), of the cases that work in the process itself: tests/unit and
+# tests/gpu (whose GPU cases skip). Not tests/end_to_end, which run bin/splotch as a user does (the
+# same code, which this run has covered, at a multiple of the time; and pictures compared byte for
+# byte with bin/splotch's, which the sanitized build's floating point does not give), nor tests/mpi.
 SAN_FLAGS := -std=c++17 -fopenmp -O1 -g $(ARCH) -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=undefined -Wall -Wextra -Wshadow -I. $(HTTPLIB_FLAGS)
-SAN_SRC   := $(filter-out cuda/no_cuda.cc,$(LIB_SRC)) cuda/no_cuda.cc $(TEST_SRC)
+SAN_SRC   := $(filter-out cuda/no_cuda.cc,$(LIB_SRC)) cuda/no_cuda.cc \
+             $(wildcard tests/unit/test_*.cc tests/gpu/test_*.cc) tests/support/test_main.cc
 SAN_OBJ   := $(SAN_SRC:%.cc=build/san/%.o)
-SAN_SKIP  := bin/splotch*,mpi*,end to end*,original parameter files*,used.par*,input kind*,bad values*,output names*,*compared with bin/splotch*
 build/san/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(SAN_FLAGS) $(HDF5_FLAGS) $(DEPFLAGS) -c $< -o $@
-build/san/tests/test_hdf5_reader.o build/san/tests/test_cli.o build/san/tests/test_hdf5_table_reader.o: $(HDF5_STAMP)
+build/san/tests/unit/test_hdf5_reader.o build/san/tests/unit/test_hdf5_table_reader.o: $(HDF5_STAMP)
 bin/splotch_tests_san: $(SAN_OBJ)
 	@mkdir -p bin
 	$(CXX) $(SAN_FLAGS) $^ -lstb -lz -lcpp-httplib $(HDF5_LIBS) -o $@
 sanitize: bin/splotch_tests_san bin/splotch bin/make_demo
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 bin/splotch_tests_san -tce='$(SAN_SKIP)'
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 bin/splotch_tests_san
 
 # The fuzzing harnesses (tests/fuzz, libFuzzer with clang: make deps FUZZ=1) for FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 30
@@ -282,15 +285,15 @@ fuzz:
 	SECONDS_EACH=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
 bench: $(PROGRAMS) $(DEFAULT_SPLOTCH) bin/make_snapshot $(if $(MPICXX),bin/splotch_reduce_bench)
-	tests/bench.sh
-	tests/bench_read.sh
-	tests/bench_scene.sh
-	tests/bench_serve.sh
-	tests/bench_auto.sh
-	tests/bench_mpi.sh
-	tests/bench_mpi_start.sh
-	tests/bench_mpi_gpu.sh
-	tests/bench_reduce.sh
+	tests/bench/bench.sh
+	tests/bench/bench_read.sh
+	tests/bench/bench_scene.sh
+	tests/bench/bench_serve.sh
+	tests/bench/bench_auto.sh
+	tests/bench/bench_mpi.sh
+	tests/bench/bench_mpi_start.sh
+	tests/bench/bench_mpi_gpu.sh
+	tests/bench/bench_reduce.sh
 
 clean:
 	rm -rf build bin

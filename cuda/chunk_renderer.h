@@ -52,7 +52,7 @@ class ChunkRenderer {
 };
 
 // seed 004 Algorithm B, a_eq_e: splats in the tile of their centre, Btiles in shared memory,
-// written to the image as `writes` says (cuda_renderer.h).
+// added to the image with atomics.
 std::unique_ptr<ChunkRenderer> make_btile_renderer(const RenderGrid& grid);
 // a_eq_e = FALSE, tile by tile: each tile composites, one thread per pixel, the splats touching it.
 // `pass_items` (0: from free memory) bounds the tile-list entries of one pass.

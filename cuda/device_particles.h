@@ -6,7 +6,7 @@
 //
 // The host's stages do the same work on the host's arrays (splotch/stages/geometry.h, colour.h,
 // sort.h); the GPU's projection is the same float arithmetic, so a splat lands on the same pixels
-// within a rounding, and pictures agree within what tests/test_device_particles.cc allows.
+// within a rounding, and pictures agree within what tests/gpu/test_device_particles.cc allows.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // The GPU renderer's tuning constants, each defined once with the reason for its value. They
-// change speed and memory, never the picture (tests/test_cuda.cc runs small values of the sizes
+// change speed and memory, never the picture (tests/gpu/test_cuda.cc runs small values of the sizes
 // the user can set to show it). Measured on an H100 unless said otherwise.
 #pragma once
 

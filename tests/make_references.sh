@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=build/references
 mkdir -p "$work" testdata/reference
-grep -v '^#' tests/e2e_cases.sh | while read -r name args; do
+grep -v '^#' tests/end_to_end/e2e_cases.sh | while read -r name args; do
   # shellcheck disable=SC2086
   bin/make_demo --out "$work/$name.bin" $args >/dev/null
   bin/splotch --quiet "testdata/e2e/$name.par" infile="$work/$name.bin" outfile="testdata/reference/$name.png"

@@ -61,7 +61,7 @@ for aeqe in TRUE FALSE; do render "bench_1e6_$aeqe" tests/bench/bench.par infile
 
 data=../shared/data
 if [ -d "$data" ]; then
-  # file, simtype, file type, the keys giving smoothing lengths (as tests/test_cli.cc renders them)
+  # file, simtype, file type, the keys giving smoothing lengths (as tests/end_to_end/test_cli.cc renders them)
   while read -r file simtype ptype size; do
     [ -f "$data/$file" ] || continue
     par=$OUTDIR/real.par

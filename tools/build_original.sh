@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the original Splotch (github.com/splotchviz/splotch, Splotch6-generic) so that `make
-# bench` can time it beside splotch in the same command (tests/bench.sh: ORIGINAL=...,
+# bench` can time it beside splotch in the same command (tests/bench/bench.sh: ORIGINAL=...,
 # ORIGINAL_CUDA=...). Its source is not part of this project (GPL): give a checkout of it.
 #
 #   tools/build_original.sh SOURCE_DIR [cpu|cuda|all]     # into build/original/cpu, .../cuda

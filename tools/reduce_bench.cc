@@ -9,7 +9,7 @@
 //   mpirun -np 4 bin/splotch_reduce_bench [RES] [RUNS]     (default 4096 pixels square, 5 runs)
 //   sum direct 0.512 0.498 0.530
 //
-// tests/bench_reduce.sh runs it on 2 to 16 processes.
+// tests/bench/bench_reduce.sh runs it on 2 to 16 processes.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -136,10 +136,11 @@ CacheLoad load_through_cache(SnapshotCache& cache, const std::string& signature,
 // projects a copy of the active ones.
 class CacheSource : public ParticleSource {
  public:
-  CacheSource(const FramePlan& plan, SnapshotCache& cache, Console& console)
-      : plan_(plan), cache_(cache), console_(console) {}
+  CacheSource(const FramePlan& plan, SnapshotCache& cache, GpuCopies& copies, Console& console)
+      : plan_(plan), cache_(cache), copies_(copies), console_(console) {}
   std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
     const std::string signature = gpu_key(plan_).snapshot;
+    copies_.keep_only(signature);  // the snapshot before's copy on the GPU, where this is another
     const CacheLoad got =
         load_through_cache(cache_, signature, "", plan_.settings.input, plan_.normalization, clock, console_,
                            [&] { check_memory_before_read(plan_, *this, true, nullptr, console_); });
@@ -170,6 +171,7 @@ class CacheSource : public ParticleSource {
  private:
   const FramePlan& plan_;
   SnapshotCache& cache_;
+  GpuCopies& copies_;
   Console& console_;
   const LoadedSnapshot* loaded_ = nullptr;
 };
@@ -283,8 +285,8 @@ void check_data_parallel(const Settings& s, int processes) {
 // the kept share costs a second projection pass instead: docs/performance.md).
 class ShareSource : public ParticleSource {
  public:
-  ShareSource(const FramePlan& plan, const Comm& comm, SnapshotCache* cache, Console& console)
-      : plan_(plan), comm_(comm), cache_(cache), console_(console), request_(plan.settings.input) {
+  ShareSource(const FramePlan& plan, const Comm& comm, SnapshotCache* cache, GpuCopies& copies, Console& console)
+      : plan_(plan), comm_(comm), cache_(cache), copies_(copies), console_(console), request_(plan.settings.input) {
     check_data_parallel(plan.settings, comm.size());
     request_.raw.share = request_.typed.share = request_.table.share = ReadShare{comm.rank(), comm.size()};
     std::vector<std::uint64_t> known = {0, 0};
@@ -295,6 +297,7 @@ class ShareSource : public ParticleSource {
   }
   std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
     const std::string signature = gpu_key(plan_).snapshot;
+    if (cache_) copies_.keep_only(signature);  // (as CacheSource)
     // Kept by every process, or read again by all (the read is collective).
     if (cache_ && comm_.all(cache_->kept(signature) != nullptr)) {
       share_ = cache_->kept(signature);
@@ -358,6 +361,7 @@ class ShareSource : public ParticleSource {
   const FramePlan& plan_;
   const Comm& comm_;
   SnapshotCache* cache_;  // a scene's, or null
+  GpuCopies& copies_;
   Console& console_;
   SnapshotRequest request_;
   LoadedSnapshot owned_;                   // the share, where no cache keeps it
@@ -384,8 +388,8 @@ std::string share_obstacle(const SnapshotRequest& input, int processes) {
   return "";
 }
 
-std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, SnapshotCache* cache, const Comm* comm,
-                                                Console& console) {
+std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, SnapshotCache* cache, GpuCopies& copies,
+                                                const Comm* comm, Console& console) {
   const bool interpolated = plan.settings.interpolation.between;
   if (interpolated && comm && comm->size() > 1)
     throw UserError("a frame between snapshots " + std::to_string(plan.settings.interpolation.first) + " and " +
@@ -395,8 +399,8 @@ std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, SnapshotC
                     "particles: their IDs would have to be matched across processes; run the scene with "
                     "mpi_mode = frames, which deals whole frames out to the processes");
   if (interpolated) return std::make_unique<InterpolationSource>(plan, cache, console);
-  if (comm && comm->size() > 1) return std::make_unique<ShareSource>(plan, *comm, cache, console);
-  if (cache) return std::make_unique<CacheSource>(plan, *cache, console);
+  if (comm && comm->size() > 1) return std::make_unique<ShareSource>(plan, *comm, cache, copies, console);
+  if (cache) return std::make_unique<CacheSource>(plan, *cache, copies, console);
   return std::make_unique<FileSource>(plan, console);
 }
 

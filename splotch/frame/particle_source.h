@@ -97,9 +97,10 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
 std::string share_obstacle(const SnapshotRequest& input, int processes);
 
 // The source of the frame's particles: this process's share when `comm` has several (kept in
-// `cache` where given), the cache where given (a scene's), else the file. `plan`, `cache` and
-// `console` outlive the source.
-std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, SnapshotCache* cache, const Comm* comm,
-                                                Console& console);
+// `cache` where given), the cache where given (a scene's), else the file. A source through the
+// cache frees the copies on the GPU (`copies`) of other snapshots than its own as it loads.
+// `plan`, `cache`, `copies` and `console` outlive the source.
+std::unique_ptr<ParticleSource> particle_source(const FramePlan& plan, SnapshotCache* cache, GpuCopies& copies,
+                                                const Comm* comm, Console& console);
 
 }  // namespace splotch

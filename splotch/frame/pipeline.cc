@@ -201,7 +201,7 @@ bool draws_alone(const Settings& s, const Comm& comm, int threads, RendererDecis
   return decided[0] == 1;
 }
 
-// A process's first read of dealt-out frames (FrameOptions::read_turn) in its node's turn, with
+// A process's first read of dealt-out frames (RenderSession::read_turns) in its node's turn, with
 // the node's threads until it passes the turn on.
 class ReadTurn {
  public:
@@ -526,7 +526,8 @@ std::optional<SnapshotLoaded> FrameRun::load(std::unique_ptr<ParticleSource> giv
   Steps& f = *steps_;
   if (f.finished || f.palette_only || f.source) return std::nullopt;
   const Settings& s = f.plan.settings;
-  f.source = given ? std::move(given) : particle_source(f.plan, f.session.cache(), f.comm, f.console);
+  f.source =
+      given ? std::move(given) : particle_source(f.plan, f.session.cache(), f.session.gpu_copies(), f.comm, f.console);
   f.renderer.before_read(s, [&] { return f.source->particles_to_read(); });
   // The processes' images meet in memory of the node (splotch/mpi/comm.h): readied while reading.
   if (f.comm)

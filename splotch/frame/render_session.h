@@ -39,9 +39,10 @@ class RenderSession {
   void take_read_turns(const Comm& comm) { read_turns_.emplace(comm); }
   void end_read_turns() { read_turns_.reset(); }
 
-  // renderer = auto in a scene: the first frame that finds starting the GPU would not pay over
-  // the frames left says so here, and the later ones (fewer frames, the same snapshots as a rule)
-  // take the host without reading the headers again.
+  // renderer = auto: the first frame that finds starting the GPU would not pay over the frames
+  // left says so here, and the run's later ones (a scene's: fewer frames, the same snapshots as a
+  // rule; the server's pictures, whose renderer the first settles) take the host without reading
+  // the headers again.
   bool gpu_declined() const { return gpu_declined_; }
   void decline_gpu() { gpu_declined_ = true; }
 

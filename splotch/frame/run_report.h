@@ -1,5 +1,5 @@
 // RunReport: what a run did and how long each stage took, printed at the end of a run (and parsed
-// by tests/bench.sh, so keep the "  <stage> <seconds> s" lines stable).
+// by tests/bench/bench.sh, so keep the "  <stage> <seconds> s" lines stable).
 #pragma once
 
 #include <cstddef>

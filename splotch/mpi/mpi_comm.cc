@@ -51,7 +51,7 @@ constexpr std::size_t max_count = std::size_t(1) << 30;
 // image: through a tree for the sum, one after the other for the compositing, whose operation is
 // not commutative) or by bands (each node reduces one band of the image from every node, and rank
 // 0 gathers the bands: each moves about two images whatever the number of nodes).
-// tests/bench_reduce.sh at 4096^2 on a 16-core node, through MPI between processes (seconds,
+// tests/bench/bench_reduce.sh at 4096^2 on a 16-core node, through MPI between processes (seconds,
 // direct / bands): the sum 0.20 / 0.40 with 2 processes, 0.49 / 0.42 with 4, 0.75 / 0.51 with 16;
 // the compositing 0.44 / 0.25 with 2, 0.89 / 0.28 with 4, 3.11 / 0.60 with 16. So by bands from
 // these numbers on. Within a node the processes share memory instead (Comm::Node).

@@ -25,17 +25,18 @@ GpuCopyAnswer GpuCopies::get(const GpuCopyKey& key, const ParticleSet& particles
                              std::size_t window) {
   keep_snapshot(key.snapshot);
   if (refused_.count(key.part)) return {};
-  std::unique_ptr<DeviceParticles>& copy = copies_[key.part];
-  if (copy) return {copy.get(), ""};
+  if (const auto kept = copies_.find(key.part); kept != copies_.end()) return {kept->second.get(), ""};
   std::string why;
-  copy = upload(particles, session, window, why);
-  if (!copy && copies_.size() > 1) {  // the snapshot's other parts took the room: they go
-    for (auto& [part, other] : copies_) other.reset();
+  std::unique_ptr<DeviceParticles> copy = upload(particles, session, window, why);
+  // The snapshot's other parts (the server's share) took the room all its particles need: they
+  // go (and may be copied again beside these, in windows, or be refused then). Not the other way:
+  // a browser's reduced and full pictures would copy each up in turn.
+  if (!copy && key.part == "all" && !copies_.empty()) {
+    copies_.clear();
     why.clear();
     copy = upload(particles, session, window, why);
   }
-  if (copy) return {copy.get(), ""};
-  copies_.erase(key.part);
+  if (copy) return {(copies_[key.part] = std::move(copy)).get(), ""};
   refused_[key.part] = why;
   GpuCopyAnswer answer{nullptr, why.empty() ? "the copy failed" : why, !refused_before_};
   refused_before_ = true;

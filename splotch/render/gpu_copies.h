@@ -6,10 +6,10 @@
 // 0.35 s), so a view whose particles are copied runs those stages on the GPU.
 //
 // One policy for all: copies of one snapshot at a time (asking for another's frees the old ones
-// first, so that the new copy gets all the room); a copy that does not fit beside the snapshot's
-// other copies takes their room; a copy refused (too large even for a narrow window), failed while
-// drawing, or given up (the other MPI processes could not copy theirs) is not tried again for that
-// snapshot.
+// first, so that the new copy gets all the room); a copy of all the particles that does not fit
+// beside the snapshot's other parts (the server's share) takes their room; a copy refused (too large even for a narrow
+// window), failed while drawing, or given up (the other MPI processes could not copy theirs) is not tried again for
+// that snapshot.
 #pragma once
 
 #include <cstddef>
@@ -59,6 +59,9 @@ class GpuCopies {
   void refresh_values(const GpuCopyKey& key, const ParticleSet& particles);
   // Every copy and every refusal goes (the run ends, or its snapshot changed).
   void clear();
+  // The copies of snapshots other than `snapshot` go (a scene's frame has loaded another: their
+  // GPU memory back at once, even where this frame copies nothing up).
+  void keep_only(const std::string& snapshot) { keep_snapshot(snapshot); }
 
   bool holds(const GpuCopyKey& key) const;
   std::size_t copies() const;  // held now

@@ -5,7 +5,7 @@
 // read and the CPU stages, which it slows meanwhile) and the context's tear-down at exit (0.12 s).
 // So a single frame of 1e7 particles finishes sooner on the host, a 1e8 one on the GPU, and a
 // scene of many frames pays the fixed time once. The model is linear in the particles and pixels
-// of a frame; its constants were fitted to `RENDERERS="host cuda" tests/bench.sh` on the H100
+// of a frame; its constants were fitted to `RENDERERS="host cuda" tests/bench/bench.sh` on the H100
 // node (16 cores) for 1e6, 1e7 and 1e8 particles at 800^2 and 2048^2 (docs/performance.md,
 // "renderer = auto"), host times per thread so that they scale with the cores a run has.
 #pragma once

@@ -9,7 +9,7 @@
 // node: splotch/frame/gpu_split.h). So on the 2-GPU node 10^8 particles at 4096^2 draw no faster
 // on both GPUs than on one with a_eq_e (0.91-1.03x measured, a near tie that one GPU takes), one
 // GPU wins with a_eq_e = FALSE, and at 10^7 with either; at 10^9 both GPUs win (constants:
-// `RUNS=3 GPUS="1 2" tests/bench_mpi_gpu.sh` on 2 x H100 and 2 x H200, docs/performance.md).
+// `RUNS=3 GPUS="1 2" tests/bench/bench_mpi_gpu.sh` on 2 x H100 and 2 x H200, docs/performance.md).
 // Host processes of one node share its cores, so splitting a frame among them gains nothing over
 // rank 0 with all their threads; on several nodes their cores add up.
 #pragma once

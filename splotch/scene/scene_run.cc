@@ -497,6 +497,8 @@ ScenePlan plan_scene(ParamFile& params, Console& console, RenderSession& session
 // read meanwhile.
 class SceneRun {
  public:
+  SceneRun(const SceneRun&) = delete;  // (its planner's frame parameters point back into it)
+  SceneRun& operator=(const SceneRun&) = delete;
   SceneRun(ParamFile& params, ScenePlan plan, Console& console, Console& speaker, RenderSession& session,
            const Comm* comm)
       : params_(params),

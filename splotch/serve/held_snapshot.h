@@ -3,8 +3,8 @@
 // normalises it again (a pass over two or four fields) instead of reading the file again; and a
 // share of it for reduced frames (the preview's choice of particles and look,
 // splotch/load/preview_subset.h), made once per normalisation. Their copies on the GPU are the
-// session's (splotch/render/gpu_copies.h: the whole snapshot's and the share's, the share giving
-// its room up where the whole does not fit beside it).
+// session's (splotch/render/gpu_copies.h: the whole snapshot's, part "all", and the share's; the
+// share gives its room up where the whole does not fit beside it, never the other way).
 #pragma once
 
 #include <atomic>

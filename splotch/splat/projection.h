@@ -2,7 +2,7 @@
 // geometry stage and the GPU's (cuda/device_particles.h) use: the constants worked out once per
 // view, in single precision, and the per-particle arithmetic written once for host and device.
 // The host's own loop is the SIMD form of project_particle() (splotch/stages/geometry.cc, eight
-// lanes at a time); tests/test_geometry.cc checks that the two agree bit for bit (the Makefile keeps
+// lanes at a time); tests/unit/test_geometry.cc checks that the two agree bit for bit (the Makefile keeps
 // both compilers from fusing multiplies and adds here).
 #pragma once
 

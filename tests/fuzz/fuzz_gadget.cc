@@ -18,7 +18,7 @@
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "tests/fuzz/fuzz_support.h"
-#include "tests/gadget_test_file.h"
+#include "tests/support/gadget_test_file.h"
 
 namespace {
 

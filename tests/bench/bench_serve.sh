@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The server's latency (issue 21), on the benchmark snapshots (../shared/bench) with the standard
+# view: bin/splotch --serve holds the snapshot, and bin/splotch_serve_bench replays a recorded
+# browser session (tests/bench/serve_session.txt) against it, one picture in flight at a time as
+# the page asks for them. Per size, a row for full pictures (PNG, at rest) and one for reduced ones
+# (JPEG, half the size each way, a quarter of the particles, while the mouse moves): medians over
+# the session's pictures (ROUNDS rounds, the first left out as the warm-up) of the time from the
+# request sent to its last byte received, and of the server's own drawing time.
+#
+#   tests/bench/bench_serve.sh                                   # 1e6, 800x800, host renderer
+#   SIZES="1e7 1e8" RES=1280x720 RENDERER=cuda tests/bench/bench_serve.sh   # the GPU machine's rows
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. tests/bench/bench_lib.sh
+
+ROUNDS=${ROUNDS:-3}
+SIZES=${SIZES:-1e6}
+RES=${RES:-800x800}
+RENDERER=${RENDERER:-host}
+read -r -a extra_args <<<"${EXTRA:-}"
+DIR=build/bench
+mkdir -p "$DIR"
+xres=${RES%x*}
+yres=${RES#*x}
+
+
+printf "%-6s %9s %10s %-8s %-8s %8s %9s %9s %9s %11s %12s %s\n" case N image renderer quality pictures \
+  median_ms p90_ms max_ms drawing_ms particles/s size
+for n in $SIZES; do
+  raw=$DIR/bench_$n.bin
+  [ -f "$raw" ] || bin/make_snapshot --n "$(count_of "$n")" --seed 1 --raw block --out "$raw" >&2
+  cat "$raw" >/dev/null
+  log=$DIR/serve_$n.log
+  bin/splotch --serve tests/bench/bench.par --port 0 infile="$raw" xres="$xres" yres="$yres" renderer="$RENDERER" \
+    outfile="$DIR/serve.png" ${extra_args[@]+"${extra_args[@]}"} >"$log" 2>&1 &
+  server=$!
+  url=""
+  for _ in $(seq 6000); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$log" | head -1 || true)
+    [ -n "$url" ] && break
+    kill -0 "$server" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ -z "$url" ]; then
+    echo "bench_serve: the server did not start:" >&2
+    cat "$log" >&2
+    exit 1
+  fi
+  bin/splotch_serve_bench "$url" tests/bench/serve_session.txt "$ROUNDS" >"$DIR/serve_bench_$n.txt" \
+    2>"$DIR/serve_stages_$n.txt"
+  kill -INT "$server"
+  wait "$server"
+  while read -r quality pictures median p90 max drawing size particles; do
+    rate=$(awk -v n="$particles" -v ms="$median" 'BEGIN {printf "%.3g", (ms > 0 ? n / (ms / 1000) : 0)}')
+    printf "%-6s %9s %10s %-8s %-8s %8s %9s %9s %9s %11s %12s %s\n" serve "$n" "$RES" "$RENDERER" "$quality" \
+      "$pictures" "$median" "$p90" "$max" "$drawing" "$rate" "$size"
+  done <"$DIR/serve_bench_$n.txt"
+  sed "s/^/# $n: /" "$DIR/serve_stages_$n.txt"
+done

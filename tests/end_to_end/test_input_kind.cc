@@ -1,0 +1,135 @@
+// What bin/splotch is given in place of a parameter file is named as what it is, in one line, at
+// once, or drawn: a Gadget, HDF5 or Tipsy snapshot (a first picture, with the keys --init chooses), a Tipsy
+// auxiliary array (and --info says what it is), a directory, an empty file, a device or a binary
+// file (the first byte that is not text, escaped), a file over 1 MiB, a text of no key = value
+// line.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "io/hdf5_file.h"
+#include "splotch/app/input_kind.h"
+#include "splotch/util/file_paths.h"
+#include "tests/support/hdf5_test_file.h"
+#include "tests/support/snapshot_test_data.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tipsy_test_file.h"
+
+using namespace splotch;
+using namespace splotch::testing;
+
+namespace {
+
+// bin/splotch's one error line for `args`: status 1, one line, within a few seconds even for a
+// device that never ends (timeout 20 s would show as status 124).
+std::string error_of(const std::string& args) {
+  const CommandResult r = run_command("timeout 20 bin/splotch " + args);
+  CHECK(r.status == 1);
+  CHECK(r.err.rfind("splotch: error: ", 0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  return r.err;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TipsyTestFile gas_and_dark(int gas, int dark) {
+  TipsyTestFile t;
+  for (int i = 0; i < gas; ++i) t.records[0].push_back({1, double(i), 0, 0, 0, 0, 0, 1, 1, 0.5, 0, 0});
+  for (int i = 0; i < dark; ++i) t.records[1].push_back({1, double(i), 1, 0, 0, 0, 0, 0.1, 0});
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("input kind: a snapshot given as the parameter file is drawn with the choices of --init") {
+  TempDir dir;
+  char here[4096];
+  REQUIRE(::getcwd(here, sizeof here));
+  const std::string bin = std::string(here) + "/bin/splotch";
+  const std::string gadget = dir.path("snap_010.0");
+  snapshot({2, false, 4, 4}, 300, 200).write(gadget);
+  CHECK(input_kind(gadget).kind == InputKind::Kind::snapshot);
+  CHECK(input_kind(gadget).format == SnapshotFormat::gadget);
+  // In the working directory: <snapshot name>.png and its record.
+  const CommandResult g = run_command("cd " + dir.path() + " && " + bin + " " + gadget + " xres=64");
+  CHECK(g.status == 0);
+  CHECK(file_exists(dir.path("snap_010.0.png")));
+  CHECK(file_exists(dir.path("snap_010.0.png.used.par")));
+  const std::string tipsy = dir.path("run.00100");
+  gas_and_dark(60, 2).write(tipsy);
+  CHECK(run_command("cd " + dir.path() + " && " + bin + " " + tipsy + " xres=64").status == 0);
+  CHECK(file_exists(dir.path("run.00100.png")));
+  if (hdf5_supported()) {
+    const std::string hdf5 = dir.path("snap_010.hdf5");
+    Hdf5TestWriter::write(snapshot({2, false, 4, 4}, 300, 200), hdf5);
+    CHECK(input_kind(hdf5).format == SnapshotFormat::hdf5);
+    CHECK(run_command("cd " + dir.path() + " && " + bin + " " + hdf5 + " xres=64").status == 0);
+    CHECK(file_exists(dir.path("snap_010.png")));
+  }
+  // The choices are overridden as a parameter file's keys are.
+  CHECK(contains(error_of(gadget + " color_log0=maybe"), "command line: color_log0 = 'maybe' is not a boolean"));
+  // --info on the snapshot itself still reads it.
+  const CommandResult info = run_command("bin/splotch --info " + gadget);
+  CHECK(info.status == 0);
+  CHECK(contains(info.out, "300 particles"));
+}
+
+TEST_CASE("input kind: a Tipsy auxiliary array is named by --info and by a render") {
+  TempDir dir;
+  const std::string snap = dir.path("run.00100");
+  gas_and_dark(3, 2).write(snap);
+  write_file(snap + ".den", "5\n0.1\n0.2\n0.3\n0.4\n0.5\n");
+  const InputKind k = input_kind(snap + ".den");
+  CHECK(k.kind == InputKind::Kind::tipsy_aux_array);
+  CHECK(k.snapshot == snap);
+  const CommandResult info = run_command("bin/splotch --info " + snap + ".den");
+  CHECK(info.status == 0);
+  CHECK(info.err.empty());  // not 6 lines of "has no '='"
+  CHECK(info.out == snap + ".den: an auxiliary array of the Tipsy snapshot '" + snap +
+                        "' (ASCII, 5 values, one per "
+                        "particle)\n  draw it with simtype = 11, infile = " +
+                        snap +
+                        " and a label of its name "
+                        "(color_label0 = den, say); bin/splotch --info " +
+                        snap + " shows the snapshot\n");
+  CHECK(contains(error_of(snap + ".den"), "is an auxiliary array of the Tipsy snapshot '" + snap +
+                                              "' (ASCII, 5 values, "
+                                              "one per particle), not a parameter file"));
+  // A count that does not fit the snapshot: not its array, only text without '='.
+  write_file(snap + ".iord", "7\n1\n2\n3\n4\n5\n6\n7\n");
+  CHECK(input_kind(snap + ".iord").kind == InputKind::Kind::text);
+}
+
+TEST_CASE("input kind: a directory, an empty file, a device, binary bytes, a huge file, text without keys") {
+  TempDir dir;
+  CHECK(contains(error_of(dir.path()), "'" + dir.path() + "' is a directory, not a parameter file"));
+  CHECK(contains(error_of(dir.write("empty.par", "")), "is empty: a parameter file holds key = value lines"));
+  // /dev/zero: not read on and on (it used to grow by 600 MB/s), named as what it is.
+  CHECK(contains(error_of("/dev/zero"), "'/dev/zero' is a device of binary data, not a parameter file"));
+  const std::string binary = dir.write("binary.par", std::string("simtype = 2\ninfile = x\n\x01\x02zz", 27));
+  CHECK(contains(error_of(binary), binary + ":3: byte 0x01 is not text"));
+  const std::string huge = dir.write("huge.par", std::string(2 << 20, '#'));
+  CHECK(contains(error_of(huge), "'" + huge + "' is larger than 1 MiB, which no parameter file is"));
+  const std::string prose = dir.write("notes.txt", "these are my notes\nabout the run\n");
+  CHECK(contains(error_of(prose), "'" + prose + "' holds no key = value line: is it the file you meant? (" + prose +
+                                      ":1: line 'these are my notes' has no '=' and is ignored)"));
+  CHECK(contains(error_of(dir.path("missing.par")),
+                 "cannot open '" + dir.path("missing.par") + "': No such file or directory"));
+  // A RAMSES output directory, and a text that is mostly not key = value lines (a README).
+  const std::string ramses = dir.path("output_00001");
+  REQUIRE(::mkdir(ramses.c_str(), 0755) == 0);
+  write_file(ramses + "/info_00001.txt", "ncpu = 1\n");
+  write_file(ramses + "/amr_00001.out00001", "x");
+  CHECK(contains(error_of(ramses), "is a RAMSES output directory (RAMSES is not read yet)"));
+  std::string readme = "simtype = 2\ninfile = x\n";
+  for (int i = 0; i < 20; ++i) readme += "A line of prose about the project, with no key in it.\n";
+  CHECK(contains(error_of(dir.write("README.md", readme)), "is mostly lines that are no key = value (20, and 2 keys)"));
+  // A text of many lines without '=' says the first ten, then that more follow.
+  std::string many = "simtype = 0\n";
+  for (int i = 0; i < 30; ++i) many += "stray line\n";
+  ParamFile p = ParamFile::parse(many, "m.par");
+  CHECK(p.warnings().size() == 11);
+  CHECK(p.warnings().back() == "m.par: more lines without '=' follow, also ignored");
+}
