@@ -99,6 +99,32 @@ double percentile(std::vector<double> v, double q) {
   return lo + 1 < v.size() ? v[lo] + (at - double(lo)) * (v[lo + 1] - v[lo]) : v[lo];
 }
 
+struct Tally {
+  std::vector<double> ms, drawing_ms;
+  std::map<std::string, std::vector<double>> stages;  // ms, by stage (X-Splotch-Stages)
+  std::string size, particles;
+};
+
+// The table's rows, one per quality, and the server's stages (medians in ms) on standard error.
+void print_tallies(std::map<std::string, Tally>& tally) {
+  for (const char* quality : {"full", "reduced"}) {
+    const Tally& t = tally[quality];
+    std::printf("%-8s %8zu %9.1f %9.1f %9.1f %11.1f %10s %12s\n", quality, t.ms.size(), percentile(t.ms, 0.5),
+                percentile(t.ms, 0.9), t.ms.empty() ? 0.0 : *std::max_element(t.ms.begin(), t.ms.end()),
+                percentile(t.drawing_ms, 0.5), t.size.c_str(), t.particles.c_str());
+  }
+  // The server's stages, medians in ms, on standard error (the table's rows stay one per quality).
+  for (const char* quality : {"full", "reduced"}) {
+    std::string line = std::string("stages (") + quality + ", ms):";
+    for (const auto& [name, ms] : tally[quality].stages) {
+      char text[64];
+      std::snprintf(text, sizeof text, " %s %.1f", name.c_str(), percentile(ms, 0.5));
+      line += text;
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,11 +159,6 @@ int main(int argc, char** argv) {
   for (std::string line; std::getline(session, line);)
     if (!line.empty() && line[0] != '#') ops.push_back(line);
 
-  struct Tally {
-    std::vector<double> ms, drawing_ms;
-    std::map<std::string, std::vector<double>> stages;  // ms, by stage (X-Splotch-Stages)
-    std::string size, particles;
-  };
   std::map<std::string, Tally> tally;
   const std::map<std::string, std::string> first = info_keys(info->body);
   for (int round = 0; round < rounds; ++round) {
@@ -185,21 +206,6 @@ int main(int argc, char** argv) {
       t.particles = r->get_header_value("X-Splotch-Particles");
     }
   }
-  for (const char* quality : {"full", "reduced"}) {
-    const Tally& t = tally[quality];
-    std::printf("%-8s %8zu %9.1f %9.1f %9.1f %11.1f %10s %12s\n", quality, t.ms.size(), percentile(t.ms, 0.5),
-                percentile(t.ms, 0.9), t.ms.empty() ? 0.0 : *std::max_element(t.ms.begin(), t.ms.end()),
-                percentile(t.drawing_ms, 0.5), t.size.c_str(), t.particles.c_str());
-  }
-  // The server's stages, medians in ms, on standard error (the table's rows stay one per quality).
-  for (const char* quality : {"full", "reduced"}) {
-    std::string line = std::string("stages (") + quality + ", ms):";
-    for (const auto& [name, ms] : tally[quality].stages) {
-      char text[64];
-      std::snprintf(text, sizeof text, " %s %.1f", name.c_str(), percentile(ms, 0.5));
-      line += text;
-    }
-    std::fprintf(stderr, "%s\n", line.c_str());
-  }
+  print_tallies(tally);
   return 0;
 }

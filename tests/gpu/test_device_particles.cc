@@ -256,6 +256,28 @@ TEST_CASE("gpu copies: one snapshot's copies at a time, kept while asked for, no
   CHECK_FALSE(copies.refused({"snapshot b"}));  // (another snapshot's refusal went with it)
 }
 
+namespace {
+
+// The particles ordered by type (stably), as the loader leaves them.
+ParticleSet in_type_order(const ParticleSet& p) {
+  std::vector<std::size_t> order(p.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.type[a] < p.type[b]; });
+  ParticleSet sorted = p;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    sorted.x[i] = p.x[order[i]];
+    sorted.y[i] = p.y[order[i]];
+    sorted.z[i] = p.z[order[i]];
+    sorted.hsml[i] = p.hsml[order[i]];
+    sorted.intensity[i] = p.intensity[order[i]];
+    sorted.colour[0][i] = p.colour[0][order[i]];
+    sorted.type[i] = p.type[order[i]];
+  }
+  return sorted;
+}
+
+}  // namespace
+
 // The most splats in view that share one draw key (sort_type 4's -radius), on the host.
 std::size_t most_equal_radii(const ParticleSet& p, const GeometryOptions& g, bool wrap) {
   Splats s = project(p, g, wrap);
@@ -300,23 +322,7 @@ TEST_CASE(
   // in the order of the processes' shares (type after type, each process after process).
   const Palette ramp("ramp", {{0, 0, 0.2f}, {1, 0.3f, 0}, {1, 1, 1}});
   CudaSession session;
-  ParticleSet p = box_of_particles(20000, false, 11);
-  {
-    std::vector<std::size_t> order(p.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.type[a] < p.type[b]; });
-    ParticleSet sorted = p;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      sorted.x[i] = p.x[order[i]];
-      sorted.y[i] = p.y[order[i]];
-      sorted.z[i] = p.z[order[i]];
-      sorted.hsml[i] = p.hsml[order[i]];
-      sorted.intensity[i] = p.intensity[order[i]];
-      sorted.colour[0][i] = p.colour[0][order[i]];
-      sorted.type[i] = p.type[order[i]];
-    }
-    p = sorted;
-  }
+  const ParticleSet p = in_type_order(box_of_particles(20000, false, 11));
   for (const bool equal_radii : {false, true}) {
     CAPTURE(equal_radii);
     const ParticleSet q = equal_radii ? with_equal_hsml(p) : p;

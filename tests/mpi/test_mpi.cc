@@ -307,20 +307,27 @@ std::size_t occurrences(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("mpi: what several processes cannot do, and an error on one process, end the job with one message") {
-  if (!mpi_runs()) return;
+// A Gadget snapshot of two processes' worth and its .par, and the check that a run ended with one
+// error naming `text` and wrote no `image`.
+struct OneErrorCases {
   TempDir dir;
-  write_gadget(dir.file("snap_000"), 2);
-  const std::string par =
-      dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" + gas_keys + camera);
-  auto one_error = [&](const CommandResult& r, const std::string& text, const std::string& image) {
+  std::string par = make_par();
+  std::string make_par() {
+    write_gadget(dir.file("snap_000"), 2);
+    return dir.write("gadget.par", "simtype = 2\ninfile = " + dir.file("snap_") + "\nfidx = 0\n" + gas_keys + camera);
+  }
+  static void one_error(const CommandResult& r, const std::string& text, const std::string& image) {
     INFO(r.err);
     CHECK(r.status != 0);
     CHECK(r.err.rfind("splotch: error: ", 0) == 0);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK(r.err.find(text) != std::string::npos);
     CHECK(!file_exists(image));
-  };
+  }
+};
+
+TEST_CASE_FIXTURE(OneErrorCases, "mpi: what several processes cannot do ends the job with one message, said once") {
+  if (!mpi_runs()) return;
   const std::string image = dir.file("never.tga");
   one_error(mpirun(3, par + " size_estimate0=knn outfile=" + image), "size_estimate0 = knn cannot run with 3", image);
   // A scene of such frames: one error before the first frame with mpi_mode = data; auto deals its
@@ -365,6 +372,11 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   CHECK(constant.status == 0);
   CHECK(std::count(constant.err.begin(), constant.err.end(), '\n') == 1);
   CHECK(constant.err.find("is one value for all 1000 particles of this process's share (0.5)") != std::string::npos);
+}
+
+TEST_CASE_FIXTURE(OneErrorCases, "mpi: an error on one process, or on all, ends the job with one message") {
+  if (!mpi_runs()) return;
+  const std::string image = dir.file("never.tga");
   // What every process meets names none of them.
   const CommandResult all = mpirun(2, par + " fov=200 outfile=" + image);
   one_error(all, "fov", image);
@@ -411,23 +423,33 @@ TEST_CASE("mpi: what several processes cannot do, and an error on one process, e
   CHECK(mpirun(2, half + " outfile=" + image).err.find("seems to have the other byte order") != std::string::npos);
 }
 
-TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rendered once as one process renders it") {
-  if (!mpi_runs()) return;
+// A scene of 7 frames of the demo, rendered by one process ("one0000.tga", ...), to compare with.
+struct DealtScene {
+  static constexpr int frames = 7;
   TempDir dir;
-  REQUIRE(run_command("bin/make_demo --n 30000 --out " + dir.file("demo.bin")).status == 0);
-  std::string scene = "camera_x camera_y\n";
-  const int frames = 7;
-  for (int i = 0; i < frames; ++i) scene += std::to_string(i * 20 - 60) + " " + std::to_string(i * 5 + 1) + "\n";
-  const std::string par = "testdata/demo.par infile=" + dir.file("demo.bin") +
+  std::string par = make_par();
+  std::string make_par() {
+    REQUIRE(run_command("bin/make_demo --n 30000 --out " + dir.file("demo.bin")).status == 0);
+    std::string scene = "camera_x camera_y\n";
+    for (int i = 0; i < frames; ++i) scene += std::to_string(i * 20 - 60) + " " + std::to_string(i * 5 + 1) + "\n";
+    const std::string p = "testdata/demo.par infile=" + dir.file("demo.bin") +
                           " xres=120 colorbar=FALSE renderer=host "
                           "scene_file=" +
                           dir.write("scene.txt", scene);
-  REQUIRE(run_command("bin/splotch " + par + " outfile=" + dir.file("one")).status == 0);
-  auto frame = [&](const std::string& name, int i) {
+    if (mpi_runs()) REQUIRE(run_command("bin/splotch " + p + " outfile=" + dir.file("one")).status == 0);
+    return p;
+  }
+  std::string frame(const std::string& name, int i) const {
     char number[8];
     std::snprintf(number, sizeof number, "%04d", i);
     return dir.file(name + number + ".tga");
-  };
+  }
+};
+
+TEST_CASE_FIXTURE(DealtScene,
+                  "mpi: the frames of a scene are dealt out to the processes, each rendered once as one process "
+                  "renders it; resume") {
+  if (!mpi_runs()) return;
 
   // More frames than processes: dealt out (auto); every frame once, each the single run's image.
   for (int k : {2, 3, 4}) {
@@ -457,6 +479,20 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
     }
   }
 
+  // resume: only the missing frames are rendered, each once.
+  REQUIRE(std::remove(frame("np3_", 2).c_str()) == 0);
+  REQUIRE(std::remove(frame("np3_", 5).c_str()) == 0);
+  {
+    const CommandResult r = mpirun(3, par + " resume=TRUE outfile=" + dir.file("np3_"));
+    CHECK(r.status == 0);
+    CHECK(occurrences(r.out, "scene: 7 frames dealt out to 3 processes: 2 rendered, 5 skipped") == 1);
+    CHECK(file_text(frame("np3_", 5)) == file_text(frame("one", 5)));
+  }
+}
+
+TEST_CASE_FIXTURE(DealtScene,
+                  "mpi: a scene's frames by all processes, or dealt out; a frame that fails; what cannot be") {
+  if (!mpi_runs()) return;
   // mpi_mode = data: each frame by all processes, images within float rounding.
   {
     const CommandResult r = mpirun(3, par + " mpi_mode=data outfile=" + dir.file("data_"));
@@ -494,16 +530,6 @@ TEST_CASE("mpi: the frames of a scene are dealt out to the processes, each rende
     CHECK(r.status == 0);
     CHECK(occurrences(r.out, "scene: 2 frames dealt out to 3 processes: 2 rendered") == 1);
     CHECK(file_text(frame("fewf_", 1)) == file_text(frame("one", 1)));
-  }
-
-  // resume: only the missing frames are rendered, each once.
-  REQUIRE(std::remove(frame("np3_", 2).c_str()) == 0);
-  REQUIRE(std::remove(frame("np3_", 5).c_str()) == 0);
-  {
-    const CommandResult r = mpirun(3, par + " resume=TRUE outfile=" + dir.file("np3_"));
-    CHECK(r.status == 0);
-    CHECK(occurrences(r.out, "scene: 7 frames dealt out to 3 processes: 2 rendered, 5 skipped") == 1);
-    CHECK(file_text(frame("np3_", 5)) == file_text(frame("one", 5)));
   }
 
   // A frame that fails: the others are written, the job ends with status 1 and says why.

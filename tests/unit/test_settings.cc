@@ -165,10 +165,13 @@ TEST_CASE("read_settings defaults of a minimal raw parameter file") {
   SUBCASE("every given key was read") { CHECK(p.unused_keys().empty()); }
 }
 
-TEST_CASE("read_settings given values") {
+// The demo's .par, to change.
+struct GivenValues {
   const TempDir dir;
-  ParText text(dir.path("demo"));
+  ParText text{dir.path("demo")};
+};
 
+TEST_CASE_FIXTURE(GivenValues, "read_settings given values: the camera, the input, colours") {
   SUBCASE("yres follows xres") {
     const Settings s = settings_of(text.set("xres", "300"));
     CHECK(s.camera.xres == 300);
@@ -216,6 +219,9 @@ TEST_CASE("read_settings given values") {
     CHECK(s.input.raw.colour[1] == 2);
     CHECK(s.input.raw.colour[2] == 3);
   }
+}
+
+TEST_CASE_FIXTURE(GivenValues, "read_settings given values: the renderer, the output") {
   SUBCASE("renderer") {
     CHECK(settings_of(text, 0, true).renderer == RendererChoice::cuda);  // auto with a GPU
     CHECK(settings_of(text.set("renderer", "host"), 0, true).renderer == RendererChoice::host);
@@ -358,28 +364,30 @@ TEST_CASE("output_name") {
   }
 }
 
-TEST_CASE("read_settings errors") {
+// The demo's .par, and what read_settings says of it once changed.
+struct ErrorCases {
   const TempDir dir;
-  ParText text(dir.path("demo"));
-  // The message of the UserError that read_settings throws for `text` (empty if none).
-  auto error_of = [&](const ParText& t, bool gpu_available = false) -> std::string {
+  ParText text{dir.path("demo")};
+  // The message of the UserError that read_settings throws for `t` (empty if none).
+  static std::string error_of(const ParText& t, bool gpu_available = false) {
     try {
       settings_of(t, 0, gpu_available);
     } catch (const UserError& e) { return e.what(); }
     return "";
-  };
-  auto contains = [](const std::string& message, const std::string& part) {
+  }
+  static void contains(const std::string& message, const std::string& part) {
     INFO("message: ", message);
     INFO("expected to contain: ", part);
     CHECK(message.find(part) != std::string::npos);
-  };
-
+  }
   // Sets key = value and checks the message begins with "t.par:LINE: key = <shown>".
-  auto rejects = [&](const std::string& key, const std::string& value, const std::string& shown) {
+  void rejects(const std::string& key, const std::string& value, const std::string& shown) {
     text.set(key, value);
     contains(error_of(text), text.where(key) + " = " + shown);
-  };
+  }
+};
 
+TEST_CASE_FIXTURE(ErrorCases, "read_settings errors: the camera, the palettes, the order") {
   SUBCASE("xres and yres must be positive") {
     rejects("xres", "0", "0");
     rejects("xres", "-4", "-4");
@@ -418,6 +426,9 @@ TEST_CASE("read_settings errors") {
     rejects("sort_type", "7", "7");
     rejects("sort_type", "-1", "-1");
   }
+}
+
+TEST_CASE_FIXTURE(ErrorCases, "read_settings errors: the input, the renderer, the output, values and ranges") {
   SUBCASE("simtype 5") { rejects("simtype", "5", "5"); }
   SUBCASE("num_blocks 0") { rejects("num_blocks", "0", "0"); }
   SUBCASE("column x missing or 0") {
