@@ -268,6 +268,7 @@ struct FrameRun::Steps {
   }
   bool every_process(bool yes) const { return comm ? comm->all(yes) : yes; }
   bool plan_frame_here();
+  void prepare_views();
   void draw_palette();
   void draw_view(std::size_t v);
   DeviceParticles* copy_to_gpu(GeometryOptions& geometry, bool split, GpuCopyKey& key);
@@ -346,6 +347,26 @@ bool FrameRun::Steps::plan_frame_here() {
   report.threads = renderer.threads();
   comm = nullptr;
   return true;
+}
+
+// The particles' ranges said, the camera (placed from the data where none is given), the views and
+// what draws them.
+void FrameRun::Steps::prepare_views() {
+  const Settings& s = plan.settings;
+  ranges = source->ranges();
+  report.ranges = range_lines(ranges, plan.normalization, type_names(s.input));
+  warn_colours_without_log(ranges, plan.normalization, s.input, console);
+  const Camera camera = frame_camera(s, *source, params, report.notes);
+  if (s.placement.from_data)
+    report.placed_camera =
+        PlacedCamera{camera.position, camera.lookat, camera.sky, !s.placement.lookat_given, !s.placement.sky_given};
+  views = frame_views(s.views, camera, s.output.path);
+  combine = image_combine(comm, s.render.a_eq_e);
+  options = s.render;
+  options.tile_size = host_tile_size(s.camera.xres, s.camera.yres, report.threads);
+  options.stop = frame.stop;
+  view_settings = s;
+  report.particles_active = 0;
 }
 
 void FrameRun::Steps::draw_palette() {
@@ -544,21 +565,7 @@ std::optional<SnapshotLoaded> FrameRun::load(std::unique_ptr<ParticleSource> giv
   if (turn.open()) f.clock.done("turn");
   const std::optional<SnapshotLoaded> loaded = f.source->load(f.clock, f.report);
   turn.pass();
-  f.ranges = f.source->ranges();
-  f.report.ranges = range_lines(f.ranges, f.plan.normalization, type_names(s.input));
-  warn_colours_without_log(f.ranges, f.plan.normalization, s.input, f.console);
-  const Camera camera = frame_camera(s, *f.source, f.params, f.report.notes);
-  if (s.placement.from_data)
-    f.report.placed_camera =
-        PlacedCamera{camera.position, camera.lookat, camera.sky, !s.placement.lookat_given, !s.placement.sky_given};
-  f.views = frame_views(s.views, camera, s.output.path);
-  f.combine = image_combine(f.comm, s.render.a_eq_e);
-  f.options = s.render;
-  f.options.tile_size = host_tile_size(s.camera.xres, s.camera.yres, f.report.threads);
-  f.options.stop = f.frame.stop;
-  f.view_settings = s;
-  f.report.particles_active = 0;
-  return loaded;
+  return loaded;  // (a scene starts its read-ahead now, before the camera is framed)
 }
 
 RunReport FrameRun::draw() {
@@ -569,6 +576,7 @@ RunReport FrameRun::draw() {
     return f.end();
   }
   if (!f.source) load();
+  f.prepare_views();
   for (std::size_t v = 0; v < f.views.size(); ++v) f.draw_view(v);
   if (f.views.size() > 1) {
     f.report.image_path = f.views[0].path + " ... " + f.views.back().path;
