@@ -31,25 +31,6 @@ using namespace splotch::testing;
 
 namespace {
 
-// The status a shell reports for a process that `raw` (a waitpid status) describes.
-int shell_status(int raw) { return WIFSIGNALED(raw) ? 128 + WTERMSIG(raw) : WIFEXITED(raw) ? WEXITSTATUS(raw) : -1; }
-
-// Runs `body` in a child process with its stderr in `err`; the child's waitpid status.
-template <class Body>
-int in_child(const std::string& err, Body&& body) {
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, STDERR_FILENO);
-    body();
-    ::_exit(0);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return status;
-}
-
 // The names in `dir` that start with `prefix`.
 std::vector<std::string> entries(const std::string& dir, const std::string& prefix) {
   std::vector<std::string> names;

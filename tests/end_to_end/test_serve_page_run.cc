@@ -18,12 +18,6 @@ using namespace splotch::serve_testing;
 
 namespace {
 
-std::string header(const ViewResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.headers)
-    if (k == name) return v;
-  return "";
-}
-
 // The clumps' .par without its brightness.
 std::string par_without_brightness(const TempDir& dir) {
   const std::string par = clumps_par(dir, dir.file("served.png"));

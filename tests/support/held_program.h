@@ -18,6 +18,11 @@
 
 namespace splotch::testing {
 
+// The status a shell reports for a process that `raw` (a waitpid status) describes.
+inline int shell_status(int raw) {
+  return WIFSIGNALED(raw) ? 128 + WTERMSIG(raw) : WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
 // A program started with `args` (no shell between: its pid is the child's), its stdout and
 // stderr in files, held before exec until go(), so that files named by its pid can be made first.
 class HeldProgram {

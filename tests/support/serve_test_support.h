@@ -71,6 +71,13 @@ inline ViewServerOptions test_options() {
 
 inline std::string bytes_of(const ViewResult& r) { return r.body; }
 
+// A picture's header `name` (X-Splotch-*), "" where it has none.
+inline std::string header(const ViewResult& r, const std::string& name) {
+  for (const auto& [k, v] : r.headers)
+    if (k == name) return v;
+  return "";
+}
+
 // Holds the queue's thread in a picture's drawing until the test opens it, and counts the
 // pictures that came to it: the tests order their threads by it, never by time.
 class Gate {

@@ -31,9 +31,6 @@ using namespace splotch::testing;
 
 namespace {
 
-// The status a shell reports for a process that `raw` (a waitpid status) describes.
-int shell_status(int raw) { return WIFSIGNALED(raw) ? 128 + WTERMSIG(raw) : WIFEXITED(raw) ? WEXITSTATUS(raw) : -1; }
-
 // Runs `body` in a child process with its stderr in `err`; the child's waitpid status.
 template <class Body>
 int in_child(const std::string& err, Body&& body) {

@@ -25,12 +25,6 @@ std::string refusal(const KeyValues& keys) {
   return "";
 }
 
-std::string header(const ViewResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.headers)
-    if (k == name) return v;
-  return "";
-}
-
 }  // namespace
 
 TEST_CASE("serve: a colour or intensity range from a browser is given whole, and not empty") {

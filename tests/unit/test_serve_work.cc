@@ -24,12 +24,6 @@ using namespace splotch::serve_testing;
 
 namespace {
 
-std::string header(const ViewResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.headers)
-    if (k == name) return v;
-  return "";
-}
-
 // Sends a request and closes the connection without reading the answer: a browser giving up.
 void ask_and_go(int port, const std::string& path) {
   const int fd = connect_to(port);
