@@ -63,6 +63,8 @@ struct DeviceParticles::Memory {
   // 2 x H200 node (16 GB: 0.10-0.12 s, 42 GB: 0.26-0.32 s): with the whole arena of 5 x 10^8
   // particles (58 GB) that was 0.42 s of a frame.
   DeviceBuffer<unsigned char> shared;
+  // The ranges of the last split copied each into an allocation of its own (write_split).
+  std::vector<DeviceBuffer<unsigned char>> range_copies;
   std::size_t bytes = 0;
   // The particles.
   float *x = nullptr, *y = nullptr, *z = nullptr, *hsml = nullptr, *intensity = nullptr;
@@ -885,10 +887,57 @@ std::uint64_t split_process_id() {
   return id;
 }
 
+namespace {
+
+// Where the whole allocation of splats in view lies, for the other processes.
+SplitMemory whole_allocation(const DeviceParticles::Memory& m) {
+  SplitMemory w;
+  cudaIpcMemHandle_t handle;
+  const cudaError_t e = cudaIpcGetMemHandle(&handle, m.shared.get());
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw std::runtime_error(
+        std::string("the GPU's memory cannot be shared with the node's other processes (CUDA IPC: ") +
+        cudaGetErrorString(e) + ")");
+  }
+  static_assert(sizeof(handle) <= sizeof(w.handle), "a CUDA IPC handle of more than 64 bytes");
+  std::memcpy(w.handle, &handle, sizeof(handle));
+  const unsigned char* shared = m.shared.get();
+  w.base = std::uint64_t(reinterpret_cast<std::uintptr_t>(shared));
+  w.field_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.splats.field) - shared);
+  w.tie_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.tie) - shared);
+  w.stride = m.splats.stride;
+  return w;
+}
+
+// Splats [first, first + count) of the whole allocation copied into `to`: the fields, then the
+// tiles; where they lie there.
+SplitMemory copy_range(const DeviceParticles::Memory& m, std::size_t first, std::size_t count,
+                       DeviceBuffer<unsigned char>& to, cudaStream_t stream) {
+  const std::size_t bytes = count * 4;
+  for (int f = 0; f < cuda_detail::fields; ++f)
+    CUDA_CHECK(cudaMemcpyAsync(to.get() + f * bytes, m.splats.field + f * m.splats.stride + first, bytes,
+                               cudaMemcpyDeviceToDevice, stream));
+  CUDA_CHECK(
+      cudaMemcpyAsync(to.get() + cuda_detail::fields * bytes, m.tie + first, bytes, cudaMemcpyDeviceToDevice, stream));
+  SplitMemory r;
+  cudaIpcMemHandle_t handle;
+  CUDA_CHECK(cudaIpcGetMemHandle(&handle, to.get()));
+  std::memcpy(r.handle, &handle, sizeof(handle));
+  r.base = std::uint64_t(reinterpret_cast<std::uintptr_t>(to.get()));
+  r.field_offset = 0;
+  r.tie_offset = cuda_detail::fields * bytes;
+  r.stride = count;
+  return r;
+}
+
+}  // namespace
+
 SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int width, int height,
-                       const std::vector<std::uint32_t>& splitters) {
+                       const std::vector<std::uint32_t>& splitters, std::size_t me, bool own_allocations) {
   DeviceParticles::Memory& m = particles.memory();
   CUDA_CHECK(cudaSetDevice(m.session.device()));
+  m.range_copies.clear();
   if (m.window < m.n)
     throw std::runtime_error("the GPU holds a view's working memory for a window of the particles only (" +
                              std::to_string(m.window) + " of " + std::to_string(m.n) + ")");
@@ -901,6 +950,8 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
   const ViewPass whole = whole_pass(m, view, looks);
   const TieTiles tiles = tie_tiles(view, true, width, height);
   SplitShare share;
+  share.process = split_process_id();
+  share.memory.assign(destinations, whole_allocation(m));
   share.start.assign(destinations * types, 0);
   share.count.assign(destinations * types, 0);
   std::size_t base = 0;
@@ -911,6 +962,7 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
     const bool last = d + 1 == destinations;
     const bool empty = !last && splitters[d] <= lo;
     const KeySlab slab{true, lo, last ? UINT32_MAX : (empty ? lo : splitters[d] - 1)};
+    const std::size_t first = base;
     for (std::size_t t = 0; t < types; ++t) {
       share.start[d * types + t] = base;
       if (empty || runs[t].second == 0) continue;
@@ -919,24 +971,22 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
       share.count[d * types + t] = w.on_gpu;
       base += w.on_gpu;
     }
+    const std::size_t count = base - first;
+    if (!own_allocations || d == me || count == 0) continue;
+    DeviceBuffer<unsigned char> copy;
+    if (!copy.try_allocate((cuda_detail::fields + 1) * 4 * count)) continue;  // read from the whole one
+    share.memory[d] = copy_range(m, first, count, copy, compute);
+    for (std::size_t t = 0; t < types; ++t) share.start[d * types + t] -= first;
+    m.range_copies.push_back(std::move(copy));
   }
-  cudaIpcMemHandle_t handle;
-  const cudaError_t e = cudaIpcGetMemHandle(&handle, m.shared.get());
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw std::runtime_error(
-        std::string("the GPU's memory cannot be shared with the node's other processes (CUDA IPC: ") +
-        cudaGetErrorString(e) + ")");
-  }
-  static_assert(sizeof(handle) <= sizeof(share.handle), "a CUDA IPC handle of more than 64 bytes");
-  std::memcpy(share.handle, &handle, sizeof(handle));
-  share.process = split_process_id();
-  const unsigned char* shared = m.shared.get();
-  share.base = std::uint64_t(reinterpret_cast<std::uintptr_t>(shared));
-  share.field_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.splats.field) - shared);
-  share.tie_offset = std::uint64_t(reinterpret_cast<const unsigned char*>(m.tie) - shared);
-  share.stride = m.splats.stride;
+  CUDA_CHECK(cudaStreamSynchronize(compute));  // the copies done before another process reads them
   return share;
+}
+
+void end_split(DeviceParticles& particles) {
+  DeviceParticles::Memory& m = particles.memory();
+  CUDA_CHECK(cudaSetDevice(m.session.device()));
+  m.range_copies.clear();
 }
 
 }  // namespace splotch

@@ -107,42 +107,53 @@ std::vector<std::uint64_t> count_draw_keys(DeviceParticles& particles, const Dev
 // across containers).
 std::uint64_t split_process_id();
 
+// Where one range of a process's splats written for the split lies, for the process that draws
+// it: in the GPU memory of the share's process, from `base` on (in that process's addresses).
+struct SplitMemory {
+  unsigned char handle[64] = {};                               // the memory's cudaIpcMemHandle_t
+  std::uint64_t base = 0;                                      // the allocation's first byte
+  std::uint64_t field_offset = 0, tie_offset = 0, stride = 0;  // bytes from base; floats per field
+};
+
 // Where a process's splats written for the split lie, for the others to read: in the GPU memory
 // of `process` (split_process_id()), one block per destination and type.
 struct SplitShare {
   std::uint64_t process = 0;
-  unsigned char handle[64] = {};                               // the memory's cudaIpcMemHandle_t
-  std::uint64_t base = 0;                                      // the memory, in `process`'s addresses
-  std::uint64_t field_offset = 0, tie_offset = 0, stride = 0;  // bytes from base; floats per field
-  std::vector<std::uint64_t> start, count;                     // [destination * types + type], splats
+  std::vector<SplitMemory> memory;          // [destination]
+  std::vector<std::uint64_t> start, count;  // [destination * types + type], splats from its memory's first
   // As 64-bit words (for passing between processes) and back; `destinations` x `types` blocks.
-  static constexpr std::size_t handle_words = 8, fixed_words = 1 + handle_words + 4;
+  static constexpr std::size_t handle_words = 8, memory_words = handle_words + 4;
   static std::size_t word_count(std::size_t destinations, std::size_t types) {
-    return fixed_words + 2 * destinations * types;
+    return 1 + destinations * memory_words + 2 * destinations * types;
   }
   std::vector<std::uint64_t> words() const {
-    std::vector<std::uint64_t> w(fixed_words);
-    w[0] = process;
-    std::memcpy(&w[1], handle, sizeof handle);
-    w[1 + handle_words] = base;
-    w[2 + handle_words] = field_offset;
-    w[3 + handle_words] = tie_offset;
-    w[4 + handle_words] = stride;
+    std::vector<std::uint64_t> w{process};
+    for (const SplitMemory& m : memory) {
+      std::uint64_t h[handle_words];
+      std::memcpy(h, m.handle, sizeof h);
+      w.insert(w.end(), h, h + handle_words);
+      w.insert(w.end(), {m.base, m.field_offset, m.tie_offset, m.stride});
+    }
     w.insert(w.end(), start.begin(), start.end());
     w.insert(w.end(), count.begin(), count.end());
     return w;
   }
   static SplitShare from_words(const std::uint64_t* w, std::size_t destinations, std::size_t types) {
     SplitShare s;
-    s.process = w[0];
-    std::memcpy(s.handle, &w[1], sizeof s.handle);
-    s.base = w[1 + handle_words];
-    s.field_offset = w[2 + handle_words];
-    s.tie_offset = w[3 + handle_words];
-    s.stride = w[4 + handle_words];
+    s.process = *w++;
+    s.memory.resize(destinations);
+    for (SplitMemory& m : s.memory) {
+      std::memcpy(m.handle, w, sizeof m.handle);
+      w += handle_words;
+      m.base = w[0];
+      m.field_offset = w[1];
+      m.tie_offset = w[2];
+      m.stride = w[3];
+      w += 4;
+    }
     const std::size_t blocks = destinations * types;
-    s.start.assign(w + fixed_words, w + fixed_words + blocks);
-    s.count.assign(w + fixed_words + blocks, w + fixed_words + 2 * blocks);
+    s.start.assign(w, w + blocks);
+    s.count.assign(w + blocks, w + 2 * blocks);
     return s;
   }
 };
@@ -151,8 +162,16 @@ struct SplitShare {
 // p - 1 up to splitter p (key_splitters(), splotch/mpi/draw_order_split.h), each range type after
 // type, for an image of width x height. Throws std::runtime_error where the working memory holds
 // a window of the particles only, or they are not in type order (the caller's host path then).
+// With `own_allocations`, each range but this process's own (`me`) is then copied into an
+// allocation of its own, the one its process opens: opening another process's memory costs with
+// the size of the allocation opened, and the node's processes open theirs one after another (on
+// 4 x H200 at 10^9 particles each process's three openings of the others' whole 8-GB shares took
+// 0.49-0.54 s a frame, of their ranges 0.12-0.14 s). A range for whose copy the GPU has no room is
+// read from the whole allocation. The copies stay until end_split().
 SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int width, int height,
-                       const std::vector<std::uint32_t>& splitters);
+                       const std::vector<std::uint32_t>& splitters, std::size_t me, bool own_allocations = true);
+// Frees the ranges' copies of the last write_split(), once every process has drawn its range.
+void end_split(DeviceParticles& particles);
 
 // Draws process `me`'s range, read from every process's share (shares[p] is process p's; its
 // splats of one type come before the next type's, each type process after process: the single

@@ -30,12 +30,12 @@ using cuda_detail::Event;
 
 namespace {
 
-// A share's memory as this process reaches it: its own directly, another process's opened through
-// CUDA IPC for as long as this lives.
+// One range of a share as this process reaches it: its own memory directly, another process's
+// opened through CUDA IPC for as long as this lives.
 class SharedMemory {
  public:
-  explicit SharedMemory(const SplitShare& s) {
-    if (s.process == split_process_id()) {
+  SharedMemory(std::uint64_t process, const SplitMemory& s) {
+    if (process == split_process_id()) {
       p_ = reinterpret_cast<const unsigned char*>(std::uintptr_t(s.base));
       return;
     }
@@ -100,7 +100,7 @@ std::size_t splats_in_range(const std::vector<SplitShare>& shares, std::size_t m
   const std::size_t processes = shares.size(), types = shares[0].count.size() / processes;
   std::size_t n = 0;
   for (const SplitShare& s : shares) {
-    if (s.count.size() != processes * types || s.start.size() != processes * types)
+    if (s.count.size() != processes * types || s.start.size() != processes * types || s.memory.size() != processes)
       throw std::invalid_argument("draw_split: shares of different shapes");
     for (std::size_t t = 0; t < types; ++t) n += s.count[me * types + t];
   }
@@ -110,7 +110,8 @@ std::size_t splats_in_range(const std::vector<SplitShare>& shares, std::size_t m
   return n;
 }
 
-// Process `me`'s range of the draw order copied from every process's share (opened, then
+// Process `me`'s range of the draw order copied from every process's share (its memory for `me`
+// opened, then
 // `opened` is told) into `g`, type after type, process after process: the single process's order
 // for equal keys. The copy's seconds.
 template <class Opened>
@@ -119,7 +120,7 @@ double gather_range(const std::vector<SplitShare>& shares, std::size_t me, const
   const std::size_t processes = shares.size(), types = shares[0].count.size() / processes;
   Event copy_start(true), copy_end(true);
   std::vector<std::unique_ptr<SharedMemory>> memory;
-  for (const SplitShare& s : shares) memory.push_back(std::make_unique<SharedMemory>(s));
+  for (const SplitShare& s : shares) memory.push_back(std::make_unique<SharedMemory>(s.process, s.memory[me]));
   opened();
   CUDA_CHECK(cudaEventRecord(copy_start, compute));
   // A failed copy leaves the others queued: done before the shares' memory is closed.
@@ -131,13 +132,14 @@ double gather_range(const std::vector<SplitShare>& shares, std::size_t me, const
   for (std::size_t t = 0; t < types; ++t)
     for (std::size_t p = 0; p < processes; ++p) {
       const SplitShare& s = shares[p];
+      const SplitMemory& where = s.memory[me];
       const std::size_t block = me * types + t, count = s.count[block];
       if (count == 0) continue;
-      const unsigned char* fields = memory[p]->get() + s.field_offset;
+      const unsigned char* fields = memory[p]->get() + where.field_offset;
       for (int f = 0; f < cuda_detail::fields; ++f)
-        CUDA_CHECK(cudaMemcpyAsync(g.splats.field + f * n + at, fields + (f * s.stride + s.start[block]) * 4, count * 4,
-                                   cudaMemcpyDefault, compute));
-      CUDA_CHECK(cudaMemcpyAsync(g.tie + at, memory[p]->get() + s.tie_offset + s.start[block] * 4, count * 4,
+        CUDA_CHECK(cudaMemcpyAsync(g.splats.field + f * n + at, fields + (f * where.stride + s.start[block]) * 4,
+                                   count * 4, cudaMemcpyDefault, compute));
+      CUDA_CHECK(cudaMemcpyAsync(g.tie + at, memory[p]->get() + where.tie_offset + s.start[block] * 4, count * 4,
                                  cudaMemcpyDefault, compute));
       at += count;
     }

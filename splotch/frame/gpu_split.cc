@@ -56,8 +56,19 @@ CudaReport render_gpu_split(DeviceParticles& particles, const DeviceView& view, 
     });
     const double ranges = since();
 
+    // The ranges' copies stay until every process has drawn its range.
+    struct EndSplit {
+      DeviceParticles& particles;
+      ~EndSplit() {
+        try {
+          end_split(particles);
+        } catch (...) {  // (a GPU failing here fails the next step too, which says so)
+        }
+      }
+    } end{particles};
     SplitShare mine;
-    agreed(&comm, what, [&] { mine = write_split(particles, view, width, height, splitters); });
+    agreed(&comm, what,
+           [&] { mine = write_split(particles, view, width, height, splitters, std::size_t(comm.rank())); });
     const double writing = since();
 
     const std::size_t processes = std::size_t(comm.size()), types = std::max<std::size_t>(1, view.types.size());

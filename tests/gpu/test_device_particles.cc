@@ -367,10 +367,26 @@ TEST_CASE(
       }
       CHECK(total == single.on_gpu);
       const std::uint32_t median = below > 0 ? lo : lo + 1;
-      for (const std::uint32_t splitter : {median, std::uint32_t(0)}) {
+      // Each range the other holder draws read from a copy of its own, and from the whole allocation
+      // (where the GPU has no room for a copy); the shares pass through their words as between processes.
+      const std::size_t types = std::max<std::size_t>(1, view.types.size());
+      for (const auto& [splitter, own] : {std::pair{median, true}, {median, false}, {std::uint32_t(0), true}}) {
         CAPTURE(splitter);
-        const std::vector<SplitShare> shares = {write_split(*a, view, w, h, {splitter}),
-                                                write_split(*b, view, w, h, {splitter})};
+        CAPTURE(own);
+        std::vector<SplitShare> shares;
+        for (std::size_t k = 0; k < 2; ++k) {
+          const std::vector<std::uint64_t> words =
+              write_split(k == 0 ? *a : *b, view, w, h, {splitter}, k, own).words();
+          REQUIRE(words.size() == SplitShare::word_count(2, types));
+          shares.push_back(SplitShare::from_words(words.data(), 2, types));
+        }
+        // The range the other holder draws lies in a copy of its own (where it has splats), its own
+        // range in the whole allocation.
+        for (std::size_t k = 0; k < 2; ++k) {
+          std::uint64_t other = 0;
+          for (std::size_t t = 0; t < types; ++t) other += shares[k].count[(1 - k) * types + t];
+          CHECK((shares[k].memory[1 - k].base != shares[k].memory[k].base) == (own && other > 0));
+        }
         const std::size_t pixels = std::size_t(w) * std::size_t(h);
         std::vector<std::vector<float>> layer(2, std::vector<float>(6 * pixels, -1.0f));
         std::size_t drawn = 0;
@@ -379,6 +395,8 @@ TEST_CASE(
           if (splitter != 0) CHECK(r.on_gpu > total / 10);
           drawn += r.on_gpu;
         }
+        end_split(*a);
+        end_split(*b);
         CHECK(drawn == single.on_gpu);
         // Layer `over` over layer `under` over black: C_under T_over + C_over.
         auto composite = [&](std::size_t under, std::size_t over) {

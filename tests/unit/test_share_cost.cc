@@ -168,3 +168,31 @@ TEST_CASE("share model: host processes of one node gain nothing over rank 0's th
   CHECK(note.find("on all 3 processes, for 6e+04 particles at 0.04 Mpixels") != std::string::npos);
   CHECK(note.find("mpi_mode = data has all the processes draw it") != std::string::npos);
 }
+
+TEST_CASE("share model: a_eq_e = FALSE's splats reached in the other GPUs' memory, one process after another") {
+  // Each splat that travels is opened once on the node (each range in an allocation of its own),
+  // the node's processes one after another: (P - 1) / P of the particles, whatever P.
+  ShareCosts opening;
+  opening.read_frame = opening.read_particle = opening.gpu_exchange_splat = opening.gpu_layer_pixel = 0;
+  opening.gpu_particle[1] = opening.gpu_covered[1] = opening.node_pixel[1] = opening.gpu_start_each = 0;
+  auto open_of = [&](int processes) {
+    ShareWork w = gpus(1e9, 4096, false, processes);
+    w.gpu_split = true;
+    const ShareEstimate e = estimate_share(w, opening);
+    CHECK(e.gpu_split);
+    return e.all_seconds;
+  };
+  CHECK(open_of(2) == doctest::Approx(0.5e9 * opening.gpu_open_splat));
+  CHECK(open_of(4) == doctest::Approx(0.75e9 * opening.gpu_open_splat));
+  // With every cost: at 10^9 on 4 x H200, 4 GPUs before 2 and 2 before one (measured 2.90 s on
+  // one; 2.21 s on two and 2.21 s on four with each range in an allocation of its own, 2.32 and
+  // 2.73 s before).
+  auto all_of = [](int processes) {
+    ShareWork w = gpus(1e9, 4096, false, processes);
+    w.gpu_split = true;
+    return estimate_share(w);
+  };
+  CHECK(!all_of(2).alone);
+  CHECK(all_of(4).all_seconds < all_of(2).all_seconds);
+  CHECK(all_of(2).all_seconds < all_of(2).alone_seconds);
+}
