@@ -40,6 +40,7 @@
 #include "cuda/device_render.cuh"
 #include "cuda/kernel_config.h"
 #include "cuda/splat_items.cuh"
+#include "cuda/split_gather.cuh"
 
 namespace splotch {
 
@@ -956,6 +957,8 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
   share.count.assign(destinations * types, 0);
   std::size_t base = 0;
   double seconds = 0;
+  // What this process's own gather will take (its range about as large as its share), left free.
+  const std::size_t keep_free = cuda_detail::gathered_bytes(m.window, std::size_t(width) * std::size_t(height));
   for (std::size_t d = 0; d < destinations; ++d) {
     // Process d draws the keys from splitter d - 1 up to (not including) splitter d.
     const std::uint32_t lo = d == 0 ? 0 : splitters[d - 1];
@@ -973,8 +976,10 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
     }
     const std::size_t count = base - first;
     if (!own_allocations || d == me || count == 0) continue;
+    const std::size_t bytes = (cuda_detail::fields + 1) * 4 * count;
     DeviceBuffer<unsigned char> copy;
-    if (!copy.try_allocate((cuda_detail::fields + 1) * 4 * count)) continue;  // read from the whole one
+    if (cuda_detail::device_memory().free < bytes + keep_free || !copy.try_allocate(bytes))
+      continue;  // read from the whole allocation
     share.memory[d] = copy_range(m, first, count, copy, compute);
     for (std::size_t t = 0; t < types; ++t) share.start[d * types + t] -= first;
     m.range_copies.push_back(std::move(copy));

@@ -166,8 +166,9 @@ struct SplitShare {
 // allocation of its own, the one its process opens: opening another process's memory costs with
 // the size of the allocation opened, and the node's processes open theirs one after another (on
 // 4 x H200 at 10^9 particles each process's three openings of the others' whole 8-GB shares took
-// 0.49-0.54 s a frame, of their ranges 0.12-0.14 s). A range for whose copy the GPU has no room is
-// read from the whole allocation. The copies stay until end_split().
+// 0.49-0.54 s a frame, of their ranges 0.12-0.14 s). A range for whose copy the GPU has no room,
+// beside what this process's own gather will take, is read from the whole allocation. The copies
+// stay until end_split().
 SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int width, int height,
                        const std::vector<std::uint32_t>& splitters, std::size_t me, bool own_allocations = true);
 // Frees the ranges' copies of the last write_split(), once every process has drawn its range.

@@ -21,12 +21,15 @@
 #include "cuda/device_particles.h"
 #include "cuda/device_render.cuh"
 #include "cuda/kernel_config.h"
+#include "cuda/split_gather.cuh"
 
 namespace splotch {
 
 using cuda_detail::DeviceBuffer;
 using cuda_detail::DeviceLayout;
 using cuda_detail::Event;
+using cuda_detail::Gathered;
+using cuda_detail::lay_out_gathered;
 
 namespace {
 
@@ -64,20 +67,6 @@ class SharedMemory {
   const unsigned char* p_ = nullptr;
   bool opened_ = false;
 };
-
-// The range gathered: the splats' fields and keys, the tiles of equal keys, the sort's scratch.
-struct Gathered {
-  cuda_detail::DeviceSplats splats;
-  std::uint32_t* tie = nullptr;
-  cuda_detail::OrderScratch order;
-};
-Gathered lay_out_gathered(DeviceLayout& l, std::size_t n) {
-  Gathered g;
-  g.splats = {l.take<float>(cuda_detail::fields * n), n};
-  g.tie = l.take<std::uint32_t>(n);
-  g.order = cuda_detail::lay_out_order(l, n);
-  return g;
-}
 
 }  // namespace
 
