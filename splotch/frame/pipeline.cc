@@ -549,7 +549,7 @@ std::optional<SnapshotLoaded> FrameRun::load(std::unique_ptr<ParticleSource> giv
   const Settings& s = f.plan.settings;
   f.source =
       given ? std::move(given) : particle_source(f.plan, f.session.cache(), f.session.gpu_copies(), f.comm, f.console);
-  f.renderer.before_read(s, [&] { return f.source->particles_to_read(); });
+  f.renderer.before_read(s, f.renderer.wants_particle_count(s) ? f.source->particles_to_read() : std::nullopt);
   // The processes' images meet in memory of the node (splotch/mpi/comm.h): readied while reading.
   if (f.comm)
     f.comm->prepare_reduction((s.render.a_eq_e ? 3 : 6) * std::size_t(s.camera.xres) * std::size_t(s.camera.yres),

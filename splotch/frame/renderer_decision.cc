@@ -74,38 +74,32 @@ RenderWork RendererDecision::work(double particles) const {
   return w;
 }
 
-void RendererDecision::before_read(const Settings& s,
-                                   const std::function<std::optional<std::uint64_t>()>& particles_to_read) {
+bool RendererDecision::gpu_refused() const { return !gpu_driver_loaded() || session_of_run_.gpu_declined(); }
+
+bool RendererDecision::wants_particle_count(const Settings& s) const {
+  return requested_ == "auto" && s.renderer == RendererChoice::cuda && !gpu_ &&
+         auto_wants_particle_count(gpu_refused());
+}
+
+void RendererDecision::before_read(const Settings& s, std::optional<std::uint64_t> particles) {
   settings_ = &s;
   choice_ = s.renderer;
   if (requested_ != "auto" || choice_ != RendererChoice::cuda || gpu_) return;
-  // No driver, or the scene's first frame found the GPU would not pay: the host, with no count.
-  const bool declined = !gpu_driver_loaded() || session_of_run_.gpu_declined();
-  const std::optional<std::uint64_t> n = declined ? std::nullopt : particles_to_read();
-  if (declined) {
-    choice_ = RendererChoice::host;
-  } else if (n) {
-    const RendererEstimate e = choose_before_read(work(double(*n)));
-    if (!e.gpu) {
-      choice_ = RendererChoice::host;
-      note_ = describe_choice(e, work(double(*n)), true);
-      session_of_run_.decline_gpu();
-    }
-  }
-  if (choice_ == RendererChoice::cuda) gpu_.emplace(frame_.device);
+  const AutoBeforeRead d = auto_before_read(gpu_refused(), particles, work(0));
+  if (d.declined) session_of_run_.decline_gpu();
+  note_ = d.note;
+  choice_ = d.gpu ? RendererChoice::cuda : RendererChoice::host;
+  if (d.gpu) gpu_.emplace(frame_.device);
 }
 
 void RendererDecision::at_render(std::size_t splats, Console& console, StageClock& clock) {
   // renderer = auto, the GPU started: with the particles in view known, whether it still pays
   // (the rest of its start against what it saves on this frame and the process's later ones).
   if (requested_ == "auto" && choice_ == RendererChoice::cuda) {
-    const RendererCosts costs;
-    const double left = gpu_->over() ? 0 : std::max(0.0, costs.gpu_start - gpu_->seconds_since_start());
-    const RenderWork w = work(double(splats));
-    const RendererEstimate e = choose_at_render(w, left, costs);
-    if (!e.gpu) choice_ = RendererChoice::host;
-    note_ = describe_choice(e, w, false);
-    note_says_gpu_ = e.gpu;
+    const AutoAtRender d = auto_at_render(work(double(splats)), gpu_->over(), gpu_->seconds_since_start());
+    if (!d.gpu) choice_ = RendererChoice::host;
+    note_ = d.note;
+    note_says_gpu_ = d.gpu;
   }
   wait_for_gpu(console, clock);
 }

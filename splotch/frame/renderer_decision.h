@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,9 +53,11 @@ class RendererDecision {
   // started it, asking loads the CUDA driver on the caller's thread (0.1 s or more).
   std::size_t gpu_memory();
 
-  // renderer = auto before the read: the settings' choice, and `particles_to_read` (asked only
-  // when needed) decide whether the GPU starts.
-  void before_read(const Settings& s, const std::function<std::optional<std::uint64_t>()>& particles_to_read);
+  // renderer = auto before the read: the settings' choice and the particles the headers promise
+  // (auto_before_read(), splotch/render/renderer_cost.h) decide whether the GPU starts. The count
+  // is wanted only where auto may still start it (asking reads the headers).
+  bool wants_particle_count(const Settings& s) const;
+  void before_read(const Settings& s, std::optional<std::uint64_t> particles);
   // At the render, given the splats in view: renderer = auto weighs again, and the GPU's session
   // is waited for (stage gpu_start).
   void at_render(std::size_t splats, Console& console, StageClock& clock);
@@ -82,6 +83,7 @@ class RendererDecision {
 
  private:
   RenderWork work(double particles) const;
+  bool gpu_refused() const;  // no driver, or the run's first frame found the GPU would not pay
   void wait_for_gpu(Console& console, StageClock& clock);
   CudaOptions cuda_options(const RenderOptions& options) const;
   void report_gpu(const CudaOptions& cuda, const CudaReport& gpu, RunReport& report, Console& console) const;

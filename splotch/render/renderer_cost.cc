@@ -51,4 +51,27 @@ std::string describe_choice(const RendererEstimate& e, const RenderWork& w, bool
   return text;
 }
 
+bool auto_wants_particle_count(bool refused) { return !refused; }
+
+AutoBeforeRead auto_before_read(bool refused, std::optional<std::uint64_t> particles, RenderWork work,
+                                const RendererCosts& costs) {
+  AutoBeforeRead d;
+  if (refused) return d;
+  d.gpu = true;
+  if (!particles) return d;
+  work.particles = double(*particles);
+  const RendererEstimate e = choose_before_read(work, costs);
+  if (e.gpu) return d;
+  d.gpu = false;
+  d.declined = true;
+  d.note = describe_choice(e, work, true);
+  return d;
+}
+
+AutoAtRender auto_at_render(const RenderWork& work, bool started, double since_start, const RendererCosts& costs) {
+  const double left = started ? 0 : std::max(0.0, costs.gpu_start - since_start);
+  const RendererEstimate e = choose_at_render(work, left, costs);
+  return {e.gpu, describe_choice(e, work, false)};
+}
+
 }  // namespace splotch

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace splotch {
@@ -63,5 +64,27 @@ RendererEstimate choose_at_render(const RenderWork& work, double start_left, con
 // The report's line: "renderer = auto: the host (model: 0.15 s on the host, 0.36 s on the GPU with its
 // start, for ...)".
 std::string describe_choice(const RendererEstimate& e, const RenderWork& work, bool before_read);
+
+// renderer = auto's two steps as values in, values out (splotch/frame/renderer_decision.h holds
+// the GPU's start and draws). Before the read, where the settings allow a GPU: `refused` where
+// none will be used in this run (no driver loaded, or a scene's first frame found it would not
+// pay), else the particles the headers promise (none: not known, which starts the GPU; the render
+// weighs again).
+struct AutoBeforeRead {
+  bool gpu = false;       // start the GPU in the background
+  bool declined = false;  // the model found it would not pay: the run's later frames not asked again
+  std::string note;       // the report's line where the model chose the host
+};
+// Whether auto_before_read() wants the particle count (asking reads the headers).
+bool auto_wants_particle_count(bool refused);
+AutoBeforeRead auto_before_read(bool refused, std::optional<std::uint64_t> particles, RenderWork work,
+                                const RendererCosts& costs = {});
+// At the render, the GPU started `since_start` seconds ago (its start over: `started` true):
+// whether it still pays for `work` (the splats in view), and the report's line.
+struct AutoAtRender {
+  bool gpu = false;
+  std::string note;
+};
+AutoAtRender auto_at_render(const RenderWork& work, bool started, double since_start, const RendererCosts& costs = {});
 
 }  // namespace splotch

@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "splotch/render/renderer_cost.h"
@@ -95,4 +97,33 @@ TEST_CASE("renderer = auto: the report says what was chosen and from what") {
   CHECK(text.find("1e+07 particles to read") != std::string::npos);
   CHECK(text.find("16 threads, 1 frame") != std::string::npos);
   CHECK(text.find("on the GPU with its start") != std::string::npos);
+}
+
+TEST_CASE("renderer = auto's two steps from values: before the read and at the render") {
+  // Refused (no driver, or a scene's first frame declined it): the host, and no count is asked.
+  CHECK(!auto_wants_particle_count(true));
+  CHECK(auto_wants_particle_count(false));
+  const AutoBeforeRead refused = auto_before_read(true, std::uint64_t(1e8), work(0, 2048, true));
+  CHECK(!refused.gpu);
+  CHECK(!refused.declined);
+  CHECK(refused.note.empty());
+  // A count not known (headers that do not say): the GPU starts, the render weighs again.
+  const AutoBeforeRead unknown = auto_before_read(false, std::nullopt, work(0, 2048, true));
+  CHECK(unknown.gpu);
+  CHECK(!unknown.declined);
+  // 1e8 particles at 2048^2 on 16 threads: the GPU; 1e6 at 800^2: the host, declined for the run's
+  // later frames, with the model's figures in the note.
+  CHECK(auto_before_read(false, std::uint64_t(1e8), work(0, 2048, true)).gpu);
+  const AutoBeforeRead small = auto_before_read(false, std::uint64_t(1e6), work(0, 800, true));
+  CHECK(!small.gpu);
+  CHECK(small.declined);
+  CHECK(small.note.find("renderer = auto: the host") == 0);
+  CHECK(small.note.find("1e+06 particles to read") != std::string::npos);
+  // At the render, 1e7 splats in view at 2048^2 (0.14 s on the host, 0.05 s on the GPU): the
+  // GPU once started, the host while its whole start (0.25 s) is still to wait.
+  const AutoAtRender ready = auto_at_render(work(1e7, 2048, true), true, 0.0);
+  CHECK(ready.gpu);
+  CHECK(ready.note.find("renderer = auto: the GPU") == 0);
+  CHECK(!auto_at_render(work(1e7, 2048, true), false, 0.0).gpu);
+  CHECK(auto_at_render(work(1e7, 2048, true), false, 0.2).gpu);  // 0.05 s of the start left
 }
