@@ -110,26 +110,30 @@ struct CacheLoad {
   const LoadedSnapshot& loaded;
 };
 
-// The snapshot `signature` names: kept from the frames before, read in the background (the wait
-// timed as stage read), or read now, once the memory of the kept snapshots (but `beside`, an
-// interpolated frame's other one) is given back and `before_read` (the memory check) has run.
-CacheLoad load_through_cache(SnapshotCache& cache, const std::string& signature, const std::string& beside,
-                             const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
-                             StageClock& clock, Console& console, const std::function<void()>& before_read) {
+// The snapshot `signature` names where the scene has it: kept from the frames before, or read in
+// the background (the wait timed as stage read).
+std::optional<CacheLoad> cached(SnapshotCache& cache, const std::string& signature, const std::string& beside,
+                                StageClock& clock, Console& console) {
   if (const LoadedSnapshot* kept = cache.kept(signature)) {
     clock.done("read");
-    return {CacheLoad::kept, *kept};
+    return CacheLoad{CacheLoad::kept, *kept};
   }
   if (const LoadedSnapshot* ahead = cache.take_read_ahead(signature, console, beside)) {
     clock.done("read");
-    return {CacheLoad::read_ahead, *ahead};
+    return CacheLoad{CacheLoad::read_ahead, *ahead};
   }
-  cache.clear(beside);
-  before_read();
+  return std::nullopt;
+}
+
+// The snapshot read now into the cache, beside `beside` (an interpolated frame's other one). The
+// caller gives the kept snapshots' memory back first (SnapshotCache::clear), then checks the memory.
+const LoadedSnapshot& read_into(SnapshotCache& cache, const std::string& signature, const std::string& beside,
+                                const SnapshotRequest& input, const std::vector<TypeNormalization>& normalization,
+                                StageClock& clock, Console& console) {
   const double before = clock.load_starts();
   const LoadedSnapshot& loaded = cache.keep(signature, load_snapshot(input, normalization, console), beside);
   clock.loaded(loaded, before);
-  return {CacheLoad::read, loaded};
+  return loaded;
 }
 
 // A scene's frame: the particles stay as they are for later frames (the cache), and the frame
@@ -141,14 +145,18 @@ class CacheSource : public ParticleSource {
   std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
     const std::string signature = gpu_key(plan_).snapshot;
     copies_.keep_only(signature);  // the snapshot before's copy on the GPU, where this is another
-    const CacheLoad got =
-        load_through_cache(cache_, signature, "", plan_.settings.input, plan_.normalization, clock, console_,
-                           [&] { check_memory_before_read(plan_, *this, true, nullptr, console_); });
-    loaded_ = &got.loaded;
-    if (got.from != CacheLoad::kept)
+    std::optional<CacheLoad> got = cached(cache_, signature, "", clock, console_);
+    if (!got) {
+      cache_.clear("");
+      check_memory_before_read(plan_, *this, true, nullptr, console_);
+      got.emplace(CacheLoad{CacheLoad::read, read_into(cache_, signature, "", plan_.settings.input, plan_.normalization,
+                                                       clock, console_)});
+    }
+    loaded_ = &got->loaded;
+    if (got->from != CacheLoad::kept)
       report.notes.insert(report.notes.end(), loaded_->notes.begin(), loaded_->notes.end());
-    report.reused = got.from == CacheLoad::kept;
-    report.read_ahead = got.from == CacheLoad::read_ahead;
+    report.reused = got->from == CacheLoad::kept;
+    report.read_ahead = got->from == CacheLoad::read_ahead;
     report.particles_read = loaded_->read;
     report.particles_dropped = loaded_->dropped;
     return SnapshotLoaded{signature, loaded_->bytes(), loaded_->seconds()};
@@ -256,11 +264,14 @@ class InterpolationSource : public ParticleSource {
       ++report.snapshot_reads;
       return owned_.back();
     }
-    const CacheLoad got =
-        load_through_cache(*cache_, signature, beside, input, plan_.normalization, clock, console_, [] {});
-    report.read_ahead |= got.from == CacheLoad::read_ahead;
-    report.snapshot_reads += got.from != CacheLoad::kept;
-    return got.loaded;
+    if (const std::optional<CacheLoad> got = cached(*cache_, signature, beside, clock, console_)) {
+      report.read_ahead |= got->from == CacheLoad::read_ahead;
+      report.snapshot_reads += got->from == CacheLoad::read_ahead;
+      return got->loaded;
+    }
+    cache_->clear(beside);
+    ++report.snapshot_reads;
+    return read_into(*cache_, signature, beside, input, plan_.normalization, clock, console_);
   }
 
   const FramePlan& plan_;
