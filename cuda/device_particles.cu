@@ -26,6 +26,7 @@
 #include <deque>
 #include <functional>
 #include <future>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -912,9 +913,9 @@ SplitMemory whole_allocation(const DeviceParticles::Memory& m) {
 }
 
 // Splats [first, first + count) of the whole allocation copied into `to`: the fields, then the
-// tiles; where they lie there.
-SplitMemory copy_range(const DeviceParticles::Memory& m, std::size_t first, std::size_t count,
-                       DeviceBuffer<unsigned char>& to, cudaStream_t stream) {
+// tiles; where they lie there (none where `to` cannot be shared).
+std::optional<SplitMemory> copy_range(const DeviceParticles::Memory& m, std::size_t first, std::size_t count,
+                                      DeviceBuffer<unsigned char>& to, cudaStream_t stream) {
   const std::size_t bytes = count * 4;
   for (int f = 0; f < cuda_detail::fields; ++f)
     CUDA_CHECK(cudaMemcpyAsync(to.get() + f * bytes, m.splats.field + f * m.splats.stride + first, bytes,
@@ -923,7 +924,10 @@ SplitMemory copy_range(const DeviceParticles::Memory& m, std::size_t first, std:
       cudaMemcpyAsync(to.get() + cuda_detail::fields * bytes, m.tie + first, bytes, cudaMemcpyDeviceToDevice, stream));
   SplitMemory r;
   cudaIpcMemHandle_t handle;
-  CUDA_CHECK(cudaIpcGetMemHandle(&handle, to.get()));
+  if (cudaIpcGetMemHandle(&handle, to.get()) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return std::nullopt;  // (the whole allocation's handle was given: that range is read there)
+  }
   std::memcpy(r.handle, &handle, sizeof(handle));
   r.base = std::uint64_t(reinterpret_cast<std::uintptr_t>(to.get()));
   r.field_offset = 0;
@@ -935,7 +939,7 @@ SplitMemory copy_range(const DeviceParticles::Memory& m, std::size_t first, std:
 }  // namespace
 
 SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int width, int height,
-                       const std::vector<std::uint32_t>& splitters, std::size_t me, bool own_allocations) {
+                       const std::vector<std::uint32_t>& splitters) {
   DeviceParticles::Memory& m = particles.memory();
   CUDA_CHECK(cudaSetDevice(m.session.device()));
   m.range_copies.clear();
@@ -957,15 +961,12 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
   share.count.assign(destinations * types, 0);
   std::size_t base = 0;
   double seconds = 0;
-  // What this process's own gather will take (its range about as large as its share), left free.
-  const std::size_t keep_free = cuda_detail::gathered_bytes(m.window, std::size_t(width) * std::size_t(height));
   for (std::size_t d = 0; d < destinations; ++d) {
     // Process d draws the keys from splitter d - 1 up to (not including) splitter d.
     const std::uint32_t lo = d == 0 ? 0 : splitters[d - 1];
     const bool last = d + 1 == destinations;
     const bool empty = !last && splitters[d] <= lo;
     const KeySlab slab{true, lo, last ? UINT32_MAX : (empty ? lo : splitters[d] - 1)};
-    const std::size_t first = base;
     for (std::size_t t = 0; t < types; ++t) {
       share.start[d * types + t] = base;
       if (empty || runs[t].second == 0) continue;
@@ -974,18 +975,36 @@ SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int w
       share.count[d * types + t] = w.on_gpu;
       base += w.on_gpu;
     }
-    const std::size_t count = base - first;
-    if (!own_allocations || d == me || count == 0) continue;
-    const std::size_t bytes = (cuda_detail::fields + 1) * 4 * count;
+  }
+  CUDA_CHECK(cudaStreamSynchronize(compute));
+  return share;
+}
+
+std::size_t split_gather_bytes(std::size_t splats, int width, int height) {
+  return cuda_detail::gathered_bytes(splats, std::size_t(width) * std::size_t(height));
+}
+
+void copy_split_ranges(DeviceParticles& particles, SplitShare& share, std::size_t me, std::size_t keep_free) {
+  DeviceParticles::Memory& m = particles.memory();
+  CUDA_CHECK(cudaSetDevice(m.session.device()));
+  cudaStream_t compute = m.session.resources().compute;
+  const std::size_t destinations = share.memory.size(),
+                    types = share.count.size() / std::max<std::size_t>(1, destinations);
+  for (std::size_t d = 0; d < destinations; ++d) {
+    std::size_t count = 0;
+    for (std::size_t t = 0; t < types; ++t) count += share.count[d * types + t];
+    if (d == me || count == 0) continue;
+    const std::size_t first = share.start[d * types], bytes = (cuda_detail::fields + 1) * 4 * count;
     DeviceBuffer<unsigned char> copy;
     if (cuda_detail::device_memory().free < bytes + keep_free || !copy.try_allocate(bytes))
       continue;  // read from the whole allocation
-    share.memory[d] = copy_range(m, first, count, copy, compute);
+    const std::optional<SplitMemory> where = copy_range(m, first, count, copy, compute);
+    if (!where) continue;
+    share.memory[d] = *where;
     for (std::size_t t = 0; t < types; ++t) share.start[d * types + t] -= first;
     m.range_copies.push_back(std::move(copy));
   }
   CUDA_CHECK(cudaStreamSynchronize(compute));  // the copies done before another process reads them
-  return share;
 }
 
 void end_split(DeviceParticles& particles) {

@@ -160,18 +160,22 @@ struct SplitShare {
 
 // Writes this process's splats in view of each range of draw keys, process p's from splitter
 // p - 1 up to splitter p (key_splitters(), splotch/mpi/draw_order_split.h), each range type after
-// type, for an image of width x height. Throws std::runtime_error where the working memory holds
-// a window of the particles only, or they are not in type order (the caller's host path then).
-// With `own_allocations`, each range but this process's own (`me`) is then copied into an
-// allocation of its own, the one its process opens: opening another process's memory costs with
-// the size of the allocation opened, and the node's processes open theirs one after another (on
-// 4 x H200 at 10^9 particles each process's three openings of the others' whole 8-GB shares took
-// 0.49-0.54 s a frame, of their ranges 0.12-0.14 s). A range for whose copy the GPU has no room,
-// beside what this process's own gather will take, is read from the whole allocation. The copies
-// stay until end_split().
+// type, for an image of width x height, into the allocation of the splats in view. Throws
+// std::runtime_error where the working memory holds a window of the particles only, or they are
+// not in type order (the caller's host path then).
 SplitShare write_split(DeviceParticles& particles, const DeviceView& view, int width, int height,
-                       const std::vector<std::uint32_t>& splitters, std::size_t me, bool own_allocations = true);
-// Frees the ranges' copies of the last write_split(), once every process has drawn its range.
+                       const std::vector<std::uint32_t>& splitters);
+// Then copies each range but this process's own (`me`) into an allocation of its own, the only
+// one its process opens: opening another process's memory costs with the size of the allocation
+// opened, and the node's processes open theirs one after another (on 4 x H200 at 10^9 particles
+// each process's three openings of the others' whole 8-GB shares took 0.49-0.56 s a frame, of
+// their ranges 0.12-0.14 s). A range is copied only where `keep_free` bytes stay free beside it
+// (the gathers of the processes on this GPU: split_gather_bytes()); else, or where the copy cannot
+// be shared, it is read from the whole allocation. The copies stay until end_split().
+void copy_split_ranges(DeviceParticles& particles, SplitShare& share, std::size_t me, std::size_t keep_free);
+// The GPU memory draw_split() takes for a range of `splats` and a layer of width x height.
+std::size_t split_gather_bytes(std::size_t splats, int width, int height);
+// Frees the ranges' copies, once every process has drawn its range.
 void end_split(DeviceParticles& particles);
 
 // Draws process `me`'s range, read from every process's share (shares[p] is process p's; its

@@ -44,10 +44,13 @@ std::vector<std::uint64_t> count_draw_keys(DeviceParticles&, const DeviceView&, 
   throw std::logic_error("count_draw_keys called in a build without CUDA");
 }
 std::uint64_t split_process_id() { return 0; }
-SplitShare write_split(DeviceParticles&, const DeviceView&, int, int, const std::vector<std::uint32_t>&, std::size_t,
-                       bool) {
+SplitShare write_split(DeviceParticles&, const DeviceView&, int, int, const std::vector<std::uint32_t>&) {
   throw std::logic_error("write_split called in a build without CUDA");
 }
+void copy_split_ranges(DeviceParticles&, SplitShare&, std::size_t, std::size_t) {
+  throw std::logic_error("copy_split_ranges called in a build without CUDA");
+}
+std::size_t split_gather_bytes(std::size_t, int, int) { return 0; }
 void end_split(DeviceParticles&) { throw std::logic_error("end_split called in a build without CUDA"); }
 CudaReport draw_split(DeviceParticles&, const DeviceView&, const CudaOptions&, const std::vector<SplitShare>&,
                       std::size_t, int, int, float*, SplitDrawTimes*) {

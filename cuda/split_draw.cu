@@ -109,7 +109,11 @@ double gather_range(const std::vector<SplitShare>& shares, std::size_t me, const
   const std::size_t processes = shares.size(), types = shares[0].count.size() / processes;
   Event copy_start(true), copy_end(true);
   std::vector<std::unique_ptr<SharedMemory>> memory;
-  for (const SplitShare& s : shares) memory.push_back(std::make_unique<SharedMemory>(s.process, s.memory[me]));
+  for (const SplitShare& s : shares) {  // (a share with nothing for `me` is not opened)
+    std::uint64_t count = 0;
+    for (std::size_t t = 0; t < types; ++t) count += s.count[me * types + t];
+    memory.push_back(count > 0 ? std::make_unique<SharedMemory>(s.process, s.memory[me]) : nullptr);
+  }
   opened();
   CUDA_CHECK(cudaEventRecord(copy_start, compute));
   // A failed copy leaves the others queued: done before the shares' memory is closed.

@@ -34,6 +34,38 @@ KeyCounts gpu_key_counts(DeviceParticles& particles, const DeviceView& view, std
   };
 }
 
+namespace {
+
+// Every process's share, as each passed it.
+std::vector<SplitShare> shares_of(const Comm& comm, const SplitShare& mine, std::size_t types) {
+  const std::size_t processes = std::size_t(comm.size());
+  const std::vector<std::uint64_t> words = comm.gather_all(mine.words());
+  std::vector<SplitShare> shares;
+  const std::size_t each = SplitShare::word_count(processes, types);
+  for (std::size_t p = 0; p < processes; ++p)
+    shares.push_back(SplitShare::from_words(words.data() + p * each, processes, types));
+  return shares;
+}
+
+// The GPU memory the processes drawing on this process's GPU take to gather their ranges.
+std::size_t gathers_on_this_gpu(const Comm& comm, const std::vector<SplitShare>& shares, int width, int height) {
+  const std::vector<std::uint64_t> gpus =
+      comm.gather_all({std::uint64_t(comm.node_id()), std::uint64_t(comm.gpu_index())});
+  const std::size_t processes = shares.size(), types = shares[0].count.size() / processes;
+  const std::size_t me = std::size_t(comm.rank());
+  std::size_t bytes = 0;
+  for (std::size_t q = 0; q < processes; ++q) {
+    if (gpus[2 * q] != gpus[2 * me] || gpus[2 * q + 1] != gpus[2 * me + 1]) continue;
+    std::size_t range = 0;
+    for (const SplitShare& s : shares)
+      for (std::size_t t = 0; t < types; ++t) range += s.count[q * types + t];
+    bytes += split_gather_bytes(range, width, height);
+  }
+  return bytes;
+}
+
+}  // namespace
+
 bool gpus_may_split(const Comm& comm, SortOrder sort) {
   return comm.size() > 1 && comm.node_size() == comm.size() && sort != SortOrder::none;
 }
@@ -67,16 +99,14 @@ CudaReport render_gpu_split(DeviceParticles& particles, const DeviceView& view, 
       }
     } end{particles};
     SplitShare mine;
-    agreed(&comm, what,
-           [&] { mine = write_split(particles, view, width, height, splitters, std::size_t(comm.rank())); });
+    agreed(&comm, what, [&] { mine = write_split(particles, view, width, height, splitters); });
+    // Each range another process draws in an allocation of its own, where the GPU keeps room for
+    // the gathers of the processes drawing on it (their ranges' sizes from every share's counts).
+    const std::size_t types = std::max<std::size_t>(1, view.types.size());
+    const std::size_t keep_free = gathers_on_this_gpu(comm, shares_of(comm, mine, types), width, height);
+    agreed(&comm, what, [&] { copy_split_ranges(particles, mine, std::size_t(comm.rank()), keep_free); });
+    const std::vector<SplitShare> shares = shares_of(comm, mine, types);
     const double writing = since();
-
-    const std::size_t processes = std::size_t(comm.size()), types = std::max<std::size_t>(1, view.types.size());
-    const std::vector<std::uint64_t> words = comm.gather_all(mine.words());
-    std::vector<SplitShare> shares;
-    const std::size_t each = SplitShare::word_count(processes, types);
-    for (std::size_t p = 0; p < processes; ++p)
-      shares.push_back(SplitShare::from_words(words.data() + p * each, processes, types));
 
     // Every process's splats stay where they are until all have gathered theirs: agreed() waits
     // for all.

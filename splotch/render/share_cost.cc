@@ -29,8 +29,8 @@ ShareEstimate estimate_share(const ShareWork& w, const ShareCosts& c) {
   const bool whole = share <= c.gpu_window_particles && (w.gpu_memory <= 0 || share * particle_bytes <= room);
   e.gpu_split = !w.a_eq_e && w.gpu_split && whole;
   if (e.gpu_split)
-    e.all_seconds += share * c.gpu_exchange_splat + w.particles * (processes - 1) / processes * c.gpu_open_splat +
-                     w.pixels * c.gpu_layer_pixel;
+    e.all_seconds += w.particles * c.gpu_exchange_particle +
+                     w.particles * (processes - 1) / processes * c.gpu_open_splat + w.pixels * c.gpu_layer_pixel;
   if (!w.a_eq_e && !e.gpu_split) e.all_seconds += share * (processes - 1) / processes * c.exchange_splat;
   const double fullest = w.node_processes > 0 ? w.node_processes : processes / nodes;
   if (w.gpu) e.all_seconds += c.gpu_start_each * std::max(1.0, fullest - 1);

@@ -56,15 +56,16 @@ struct ShareCosts {
   double node_pixel[2] = {1.2e-9, 2.6e-9};
   double network_pixel[2] = {1.9e-9, 3.8e-9};
   // a_eq_e = FALSE: each splat a process passes on to another, seconds: through host memory and MPI
-  // (two processes of a node). Between the GPUs of a node, per splat of the process's share: the
-  // draw keys counted, the splats written range by range and copied GPU to GPU (0.074-0.082 s for
-  // these at 10^9 on 2 and on 4 x H200); and per splat that travels, reaching it in the other
-  // process's GPU memory (CUDA IPC), which the node's processes do one after another: 32 bytes at
-  // about 5 ms a GB of what the whole node opens (at 10^9 on 4 x H200 0.07-0.08 s on two GPUs,
-  // 0.12-0.14 s on four, each range in an allocation of its own, cuda/device_particles.h:
-  // write_split; 0.14-0.16 and 0.49-0.54 s where each process opened the others' whole shares).
+  // (two processes of a node). Between the GPUs of a node, per particle of the snapshot: the draw
+  // keys counted, each range written in a pass of its own over the share and copied GPU to GPU,
+  // which come to the same whatever the GPUs (0.085-0.088 s at 10^9 on 2 and on 4 x H200,
+  // 0.011-0.012 s at 10^8); and per splat that travels, reaching it in the other process's GPU
+  // memory (CUDA IPC), which the node's processes do one after another: 32 bytes at about 5 ms a
+  // GB of what the whole node opens (at 10^9 on 4 x H200 0.07-0.08 s on two GPUs, 0.12-0.14 s on
+  // four, each range in an allocation of its own, cuda/device_particles.h: copy_split_ranges;
+  // 0.14-0.16 and 0.49-0.56 s where each process opened the others' whole shares).
   double exchange_splat = 5.2e-8;
-  double gpu_exchange_splat = 1.6e-10;
+  double gpu_exchange_particle = 1e-10;
   double gpu_open_splat = 1.6e-10;
   // And per pixel, the GPUs' split: the layer (six floats a pixel) drawn over the image and
   // brought to the host, and the wait for the slowest process (2 x H200, 10^8 at 4096^2).

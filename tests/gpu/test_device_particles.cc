@@ -375,8 +375,9 @@ TEST_CASE(
         CAPTURE(own);
         std::vector<SplitShare> shares;
         for (std::size_t k = 0; k < 2; ++k) {
-          const std::vector<std::uint64_t> words =
-              write_split(k == 0 ? *a : *b, view, w, h, {splitter}, k, own).words();
+          SplitShare share = write_split(k == 0 ? *a : *b, view, w, h, {splitter});
+          if (own) copy_split_ranges(k == 0 ? *a : *b, share, k, split_gather_bytes(total, w, h));
+          const std::vector<std::uint64_t> words = share.words();
           REQUIRE(words.size() == SplitShare::word_count(2, types));
           shares.push_back(SplitShare::from_words(words.data(), 2, types));
         }
@@ -418,6 +419,12 @@ TEST_CASE(
         // The layers the other way round are another picture: the test sees the order.
         if (splitter != 0) CHECK(max_abs_difference(one, composite(1, 0)) > 1e-2f * scale);
       }
+      // No room beside the gathers the GPU must keep: the other holder's range stays in the whole
+      // allocation.
+      SplitShare crowded = write_split(*a, view, w, h, {median});
+      copy_split_ranges(*a, crowded, 0, std::size_t(1) << 62);
+      CHECK(crowded.memory[1].base == crowded.memory[0].base);
+      end_split(*a);
     }
   }
 }

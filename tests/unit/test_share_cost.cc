@@ -173,7 +173,7 @@ TEST_CASE("share model: a_eq_e = FALSE's splats reached in the other GPUs' memor
   // Each splat that travels is opened once on the node (each range in an allocation of its own),
   // the node's processes one after another: (P - 1) / P of the particles, whatever P.
   ShareCosts opening;
-  opening.read_frame = opening.read_particle = opening.gpu_exchange_splat = opening.gpu_layer_pixel = 0;
+  opening.read_frame = opening.read_particle = opening.gpu_exchange_particle = opening.gpu_layer_pixel = 0;
   opening.gpu_particle[1] = opening.gpu_covered[1] = opening.node_pixel[1] = opening.gpu_start_each = 0;
   auto open_of = [&](int processes) {
     ShareWork w = gpus(1e9, 4096, false, processes);
