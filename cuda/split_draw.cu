@@ -100,9 +100,8 @@ std::size_t splats_in_range(const std::vector<SplitShare>& shares, std::size_t m
 }
 
 // Process `me`'s range of the draw order copied from every process's share (its memory for `me`
-// opened, then
-// `opened` is told) into `g`, type after type, process after process: the single process's order
-// for equal keys. The copy's seconds.
+// opened, then `opened` is told) into `g`, type after type, process after process: the single
+// process's order for equal keys. The copy's seconds.
 template <class Opened>
 double gather_range(const std::vector<SplitShare>& shares, std::size_t me, const Gathered& g, std::size_t n,
                     cudaStream_t compute, Opened&& opened) {
