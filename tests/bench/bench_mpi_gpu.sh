@@ -76,8 +76,8 @@ if [ "${SINGLE:-1}" = 1 ]; then
   for n in $SIZES; do
     snapshot=$(snapshot_of "$n")
     cat "$snapshot".* >/dev/null  # the files in the page cache: the reads are warm in every case
-    # A snapshot just written is still going to disk (44 GB at 10^9): its writeback held up the
-    # pictures' writes (0.45-0.61 s against 0.08-0.10 s in one row on 4 x H200). Done first.
+    # A snapshot just written is still going to disk (44 GB at 10^9), which most likely held up
+    # the pictures' writes in one row on 4 x H200 (0.45-0.61 s against 0.08-0.10 s). Done first.
     sync
     for a in ${A_EQ_E:-TRUE FALSE}; do
       base_total= base_wall= reference=$DIR/mpi_gpu_${n}_$a.tga
