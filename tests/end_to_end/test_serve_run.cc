@@ -25,9 +25,6 @@
 #include "params/param_file.h"
 #include "splotch/serve/browser_keys.h"
 #include "splotch/serve/http_server.h"
-#include "splotch/serve/movie_run.h"
-#include "splotch/serve/recorded_path.h"
-#include "splotch/serve/request_rate.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/serve/view_server.h"
 #include "tests/support/serve_test_support.h"
@@ -36,12 +33,6 @@
 using namespace splotch;
 using namespace splotch::testing;
 using namespace splotch::serve_testing;
-
-namespace {
-
-const std::vector<PaletteChoice> two_palettes = {{"fire", "/p/fire.pal"}, {"grey", "/p/grey.pal"}};
-
-}  // namespace
 
 TEST_CASE(
     "serve: a view is the picture bin/splotch renders for its keys, and its saved .par renders it again (compared with "

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -600,30 +601,46 @@ TEST_CASE("gpu-kept particles: a frame drawn on the GPU a window of its particle
   }
 }
 
+namespace {
+
+// bin/splotch on the demo particles in `dir` at 160 pixels with `keys`, on the host and on the GPU
+// (outfile host.png, cuda.png): what each printed, the host's first.
+std::array<std::string, 2> host_and_gpu_runs(const testing::TempDir& dir, const std::string& keys) {
+  std::array<std::string, 2> out;
+  for (const char* renderer : {"host", "cuda"}) {
+    const testing::CommandResult r =
+        testing::run_command("bin/splotch testdata/demo.par infile=" + dir.file("demo.bin") + " xres=160 " + keys +
+                             " renderer=" + renderer + " outfile=" + dir.file(renderer) + ".png");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    out[renderer[0] == 'c'] = r.out + r.err;
+  }
+  return out;
+}
+
+// The GPU's picture is the host's within two levels, and lit.
+void check_same_picture(const std::string& host_file, const std::string& gpu_file) {
+  const Image8 host = read_image(host_file), gpu = read_image(gpu_file);
+  REQUIRE(host.rgb.size() == gpu.rgb.size());
+  const testing::PictureDifference d = testing::picture_difference(host, gpu);
+  CHECK(d.largest <= 2);
+  CHECK(d.lit > 1000);
+}
+
+}  // namespace
+
 TEST_CASE("gpu-kept particles: a single frame's particles are copied to the GPU and drawn from there, as the host's" *
           doctest::skip(testing::no_gpu())) {
   testing::TempDir dir;
   REQUIRE(testing::run_command("bin/make_demo --n 20000 --out " + dir.file("demo.bin")).status == 0);
   for (const char* a_eq_e : {"TRUE", "FALSE"}) {
     CAPTURE(a_eq_e);
-    std::string out[2];
-    for (const char* renderer : {"host", "cuda"}) {
-      const testing::CommandResult r = testing::run_command(
-          "bin/splotch testdata/demo.par infile=" + dir.file("demo.bin") + " xres=160 a_eq_e=" + a_eq_e +
-          " renderer=" + renderer + " outfile=" + dir.file(renderer) + ".png");
-      INFO(r.err);
-      REQUIRE(r.status == 0);
-      out[renderer[0] == 'c'] = r.out + r.err;
-    }
+    const std::array<std::string, 2> out = host_and_gpu_runs(dir, std::string("a_eq_e=") + a_eq_e);
     INFO(out[1]);
     CHECK(out[1].find("projected there from the particles copied to it") != std::string::npos);
     CHECK(out[1].find("to_gpu") != std::string::npos);
     CHECK(out[0].find("to_gpu") == std::string::npos);
-    const Image8 host = read_image(dir.file("host.png")), gpu = read_image(dir.file("cuda.png"));
-    REQUIRE(host.rgb.size() == gpu.rgb.size());
-    const testing::PictureDifference d = testing::picture_difference(host, gpu);
-    CHECK(d.largest <= 2);
-    CHECK(d.lit > 1000);
+    check_same_picture(dir.file("host.png"), dir.file("cuda.png"));
   }
 }
 
@@ -636,16 +653,8 @@ TEST_CASE(
   testing::write_file(dir.file("orbit.txt"), "camera_x camera_y camera_z\n10 50 50\n20 40 50\n30 30 60\n");
   for (const char* a_eq_e : {"TRUE", "FALSE"}) {
     CAPTURE(a_eq_e);
-    std::string out[2];
-    for (const char* renderer : {"host", "cuda"}) {
-      const testing::CommandResult r =
-          testing::run_command("bin/splotch testdata/demo.par infile=" + dir.file("demo.bin") +
-                               " xres=160 scene_file=" + dir.file("orbit.txt") + " a_eq_e=" + a_eq_e +
-                               " renderer=" + renderer + " outfile=" + dir.file(renderer) + ".png");
-      INFO(r.err);
-      REQUIRE(r.status == 0);
-      out[renderer[0] == 'c'] = r.out + r.err;
-    }
+    const std::array<std::string, 2> out =
+        host_and_gpu_runs(dir, "scene_file=" + dir.file("orbit.txt") + " a_eq_e=" + a_eq_e);
     INFO(out[1]);
     // Every frame's stages ran on the GPU: the first copied the snapshot up, the second and third
     // drew from that copy.
@@ -657,12 +666,8 @@ TEST_CASE(
     CHECK(out[0].find("kept on the GPU") == std::string::npos);
     for (const char* frame : {"0000", "0001", "0002"}) {
       CAPTURE(frame);
-      const Image8 host = read_image(dir.file(std::string("host") + frame + ".png"));
-      const Image8 gpu = read_image(dir.file(std::string("cuda") + frame + ".png"));
-      REQUIRE(host.rgb.size() == gpu.rgb.size());
-      const testing::PictureDifference d = testing::picture_difference(host, gpu);
-      CHECK(d.largest <= 2);
-      CHECK(d.lit > 1000);
+      check_same_picture(dir.file(std::string("host") + frame + ".png"),
+                         dir.file(std::string("cuda") + frame + ".png"));
     }
   }
 }
