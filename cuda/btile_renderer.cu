@@ -13,6 +13,20 @@
 // steps whose strips cannot overlap, and a variant with the boundaries in a second image, drew the
 // same picture no faster on the H100: kernels of the benchmark at 1e8 particles, 2048^2, 0.088 and
 // 0.082 s against 0.079 s, and they took more memory; they are gone. docs/performance.md.)
+//
+// The sums are integers, so that the picture is the same from run to run: atomic float additions
+// land in no fixed order, and their roundings differ with it (on the H100 up to 3 pictures of
+// tests/picture_check.sh's 18 differed between two runs of one build); integer addition gives one
+// sum in any order. A piece adds its contributions in 32-bit fixed point scaled by a power of two,
+// from the piece's sum of emissions (no pixel can hold more, every weight being at most 1), so the
+// Btile stays the size of a float one; a contribution's rounding is at most 2^-30 of that sum (a
+// float addition's, 2^-24 of the pixel's value). Pieces add into a 64-bit image scaled from the chunk's
+// bound (its splats times the largest emission), which a last kernel adds to the float image, each
+// pixel by one thread. (64-bit Btiles would double the shared memory: the default 96 x 96 Btile
+// would no longer fit an H100's.)
+#include <algorithm>
+#include <cfloat>
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <stdexcept>
 #include <string>
@@ -28,38 +42,108 @@ namespace splotch::cuda_detail {
 namespace {
 
 // A batch of batch_splats splats is set up by one thread each, and all btile_threads threads of
-// the block walk their pixels (kernel_config.h).
+// the block walk their pixels (kernel_config.h). Every splat of a piece gives one thread its
+// emission for the piece's bound.
+static_assert(piece_splats <= std::uint32_t(btile_threads), "a piece's splats, one a thread");
+
+// The fixed point of the sums (see the file comment): a sum of at most `bound` is held as an
+// integer of at most 2^bits, scaled by 2^(bits - E) where bound < 2^E.
+constexpr int piece_bits = 30, chunk_bits = 60;
+
+__device__ inline int exponent_above(double bound) {  // E with bound < 2^E (0 for 0)
+  int e = 0;
+  frexp(bound, &e);
+  return e;
+}
+__device__ inline double power_of_two(int k) {  // k within +-1022
+  return __longlong_as_double((long long)(1023 + k) << 52);
+}
+// A chunk's scale for one channel: `largest` holds its largest |emission|'s float bits.
+__device__ inline int chunk_exponent(std::uint32_t largest, std::uint32_t count) {
+  return chunk_bits - exponent_above(double(count) * double(__uint_as_float(largest)));
+}
+// An emission's size for the bounds: a NaN or infinite one counts as the largest float.
+__device__ inline float bounded(float e) { return fminf(fabsf(e), FLT_MAX); }
+
+// q in units of 2^-from, in units of 2^-to, rounded to nearest (halves up).
+__device__ inline long long rescaled(int q, int from, int to) {
+  const int d = to - from;
+  if (d >= 0) return (long long)q * (long long)(1ull << min(d, 62));
+  if (d < -32) return 0;  // |q| < 2^31
+  return ((long long)q + (1ll << (-d - 1))) >> -d;
+}
 
 // The splats the host draws and those with no pixel on the image get key g.tiles: they sort
-// after every tile's range.
-__global__ void key_kernel(Chunk c, RenderGrid g, std::uint32_t* __restrict__ key, std::uint32_t* __restrict__ index) {
+// after every tile's range. The largest |emission| of each channel of the drawn splats, for the
+// chunk's scale, goes to `largest` (as float bits, which order as the floats do when not
+// negative).
+__global__ void key_kernel(Chunk c, RenderGrid g, std::uint32_t* __restrict__ key, std::uint32_t* __restrict__ index,
+                           std::uint32_t* __restrict__ largest) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= c.count) return;
-  const float X = c.x[i], Y = c.y[i], r = c.radius[i];
-  const SplatShape s = shape_of(X, Y, r, g);
-  key[i] = drawn_on_gpu(s, r, g)
-               ? std::uint32_t(centre_tile(Y, g.yres, g.tile_y, g.ny) * g.nx + centre_tile(X, g.xres, g.tile_x, g.nx))
-               : g.tiles;
-  index[i] = i;
+  float e[3] = {0.0f, 0.0f, 0.0f};
+  if (i < c.count) {
+    const float X = c.x[i], Y = c.y[i], r = c.radius[i];
+    const SplatShape s = shape_of(X, Y, r, g);
+    const bool drawn = drawn_on_gpu(s, r, g);
+    key[i] = drawn
+                 ? std::uint32_t(centre_tile(Y, g.yres, g.tile_y, g.ny) * g.nx + centre_tile(X, g.xres, g.tile_x, g.nx))
+                 : g.tiles;
+    index[i] = i;
+    if (drawn)
+      for (int ch = 0; ch < 3; ++ch) e[ch] = bounded(c.e[ch][i]);
+  }
+  for (int ch = 0; ch < 3; ++ch) {  // (every lane of the warp is here)
+    for (int lane = 16; lane > 0; lane /= 2) e[ch] = fmaxf(e[ch], __shfl_xor_sync(0xffffffffu, e[ch], lane));
+    if (threadIdx.x % 32 == 0 && e[ch] > 0.0f) atomicMax(largest + ch, __float_as_uint(e[ch]));
+  }
+}
+
+using PieceReduce = cub::BlockReduce<double, btile_threads>;
+
+// A piece's scale per channel, 2^exponent (into `scale`, shared memory, as a float), from its
+// splats' sum of |emission|, which bounds every pixel of its Btile: summed in double, in the
+// block's fixed order, so the same from run to run. Every thread of the block calls it.
+__device__ void piece_scales(const Chunk& c, const std::uint32_t* __restrict__ order, const Piece& piece,
+                             PieceReduce::TempStorage& temp, float* scale, int* exponent) {
+  const std::uint32_t mine = piece.begin + threadIdx.x;
+  for (int ch = 0; ch < 3; ++ch) {
+    const double e = mine < piece.end ? double(bounded(c.e[ch][order[mine]])) : 0.0;
+    const double total = PieceReduce(temp).Sum(e);
+    if (threadIdx.x == 0) {
+      // At most 2^126, a float; below 2^-96 such a small sum keeps fewer bits.
+      const int k = min(piece_bits - exponent_above(total), 126);
+      exponent[ch] = k;
+      scale[ch] = __int_as_float((k + 127) << 23);
+    }
+    __syncthreads();  // the reduction's storage is used again, and `scale` is read
+  }
 }
 
 // One block per piece of a tile; see the file comment.
 __global__ void __launch_bounds__(btile_threads)
     btile_kernel(Chunk c, const std::uint32_t* __restrict__ order, const Piece* __restrict__ pieces,
-                 const std::uint32_t* __restrict__ piece_total, RenderGrid g, float* __restrict__ image) {
-  extern __shared__ float btile[];
+                 const std::uint32_t* __restrict__ piece_total, RenderGrid g, const std::uint32_t* __restrict__ largest,
+                 unsigned long long* __restrict__ sum) {
+  extern __shared__ int btile[];
   using Scan = cub::BlockScan<int, btile_threads>;
-  __shared__ typename Scan::TempStorage scan;
+  __shared__ union {
+    typename Scan::TempStorage scan;
+    PieceReduce::TempStorage reduce;
+  } temp;
   __shared__ SplatShape s_shape[batch_splats];
   __shared__ float s_e[3][batch_splats];
   __shared__ int s_offset[batch_splats + 1];
+  __shared__ float s_scale[3];
+  __shared__ int s_exponent[3];
 
   const int W = g.tile_x + 2 * g.boundary, H = g.tile_y + 2 * g.boundary, plane = W * H;
   if (blockIdx.x >= *piece_total) return;  // the grid is sized for the most pieces there can be
   const Piece piece = pieces[blockIdx.x];
   const int tile = int(piece.tile);
   const int ox = (tile % g.nx) * g.tile_x - g.boundary, oy = (tile / g.nx) * g.tile_y - g.boundary;
-  for (int k = threadIdx.x; k < 3 * plane; k += btile_threads) btile[k] = 0.0f;
+  for (int k = threadIdx.x; k < 3 * plane; k += btile_threads) btile[k] = 0;
+
+  piece_scales(c, order, piece, temp.reduce, s_scale, s_exponent);
 
   for (std::uint32_t base = piece.begin; base < piece.end; base += batch_splats) {
     const int batch = int(min(piece.end - base, std::uint32_t(batch_splats)));
@@ -69,11 +153,11 @@ __global__ void __launch_bounds__(btile_threads)
       const std::uint32_t p = order[base + threadIdx.x];
       const SplatShape s = shape_of(c.x[p], c.y[p], c.radius[p], g);
       s_shape[threadIdx.x] = s;
-      for (int ch = 0; ch < 3; ++ch) s_e[ch][threadIdx.x] = c.e[ch][p];
-      pixels = s.f.width() * s.f.height();  // keyed here, so not empty
+      for (int ch = 0; ch < 3; ++ch) s_e[ch][threadIdx.x] = c.e[ch][p] * s_scale[ch];  // (exact: a power of two)
+      pixels = s.f.width() * s.f.height();                                             // keyed here, so not empty
     }
     int offset, total;
-    Scan(scan).ExclusiveSum(pixels, offset, total);
+    Scan(temp.scan).ExclusiveSum(pixels, offset, total);
     if (threadIdx.x < batch_splats) s_offset[threadIdx.x] = offset;
     if (threadIdx.x == 0) s_offset[batch] = total;
     __syncthreads();
@@ -93,19 +177,38 @@ __global__ void __launch_bounds__(btile_threads)
       const float weight = weight_at(s, px, py);
       if (weight == 0.0f) continue;
       const int at = (py - oy) * W + (px - ox);
-      atomicAdd(btile + at, weight * s_e[0][j]);
-      atomicAdd(btile + plane + at, weight * s_e[1][j]);
-      atomicAdd(btile + 2 * plane + at, weight * s_e[2][j]);
+      atomicAdd(btile + at, __float2int_rn(weight * s_e[0][j]));
+      atomicAdd(btile + plane + at, __float2int_rn(weight * s_e[1][j]));
+      atomicAdd(btile + 2 * plane + at, __float2int_rn(weight * s_e[2][j]));
     }
   }
   __syncthreads();
+  int exponent[3];
+  for (int ch = 0; ch < 3; ++ch) exponent[ch] = chunk_exponent(largest[ch], c.count);
   for (int k = threadIdx.x; k < plane; k += btile_threads) {
     const int lx = k % W, ly = k / W, px = ox + lx, py = oy + ly;
     if (px < 0 || py < 0 || px >= g.xres || py >= g.yres) continue;
     const std::size_t pixel = (std::size_t(py) * std::size_t(g.xres) + std::size_t(px)) * 3;
-    const float v[3] = {btile[k], btile[plane + k], btile[2 * plane + k]};
-    for (int ch = 0; ch < 3; ++ch)
-      if (v[ch] != 0.0f) atomicAdd(image + pixel + ch, v[ch]);
+    for (int ch = 0; ch < 3; ++ch) {
+      const int q = btile[ch * plane + k];
+      if (q != 0) atomicAdd(sum + pixel + ch, (unsigned long long)rescaled(q, s_exponent[ch], exponent[ch]));
+    }
+  }
+}
+
+// The chunk's sums added to the float image, each value by one thread (so in one order from run
+// to run), and cleared for the next chunk.
+__global__ void add_sums_kernel(unsigned long long* __restrict__ sum, std::size_t values,
+                                const std::uint32_t* __restrict__ largest, std::uint32_t count,
+                                float* __restrict__ image) {
+  const int exponent[3] = {chunk_exponent(largest[0], count), chunk_exponent(largest[1], count),
+                           chunk_exponent(largest[2], count)};
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < values;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const long long q = (long long)sum[i];
+    if (q == 0) continue;
+    image[i] += float(double(q) * power_of_two(-exponent[i % 3]));
+    sum[i] = 0;
   }
 }
 
@@ -120,12 +223,19 @@ class BtileRenderer : public ChunkRenderer {
     return bytes_of([&](DeviceLayout& l) { return lay_out(l, chunk); });
   }
   bool allocate(std::size_t chunk) override {
-    return scratch_.allocate([&](DeviceLayout& l) { return lay_out(l, chunk); });
+    if (!scratch_.allocate([&](DeviceLayout& l) { return lay_out(l, chunk); })) return false;
+    // Cleared once (and done before any kernel of the render's streams, which do not wait for the
+    // default stream): each chunk's last kernel leaves the sums it added cleared.
+    CUDA_CHECK(cudaMemsetAsync(scratch_->sum, 0, 3 * std::size_t(g_.pixels()) * sizeof(*scratch_->sum), nullptr));
+    CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    return true;
   }
 
   void draw(const Chunk& c, float* image, cudaStream_t stream) override {
     const Scratch& a = *scratch_;
-    key_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, g_, a.key[0], a.order[0]);
+    const std::size_t values = 3 * std::size_t(g_.pixels());
+    CUDA_CHECK(cudaMemsetAsync(a.largest, 0, 3 * sizeof(*a.largest), stream));
+    key_kernel<<<blocks_for(c.count), small_block, 0, stream>>>(c, g_, a.key[0], a.order[0], a.largest);
     CUDA_CHECK_LAUNCH();
     cub::DoubleBuffer<std::uint32_t> keys(a.key[0], a.key[1]), order(a.order[0], a.order[1]);
     sort_pairs(a.sort, keys, order, c.count, key_bits_, stream);
@@ -134,7 +244,9 @@ class BtileRenderer : public ChunkRenderer {
     // (so that the host need not wait for the count).
     const std::uint32_t blocks = std::uint32_t(TilePieces::most_pieces(c.count, g_.tiles));
     btile_kernel<<<blocks, btile_threads, btile_bytes(g_), stream>>>(c, order.Current(), a.pieces.pieces(),
-                                                                     a.pieces.total(), g_, image);
+                                                                     a.pieces.total(), g_, a.largest, a.sum);
+    CUDA_CHECK_LAUNCH();
+    add_sums_kernel<<<sum_blocks(values), small_block, 0, stream>>>(a.sum, values, a.largest, c.count, image);
     CUDA_CHECK_LAUNCH();
   }
 
@@ -143,7 +255,13 @@ class BtileRenderer : public ChunkRenderer {
     std::uint32_t *key[2], *order[2];
     TilePieces pieces;
     CubScratch sort;
+    unsigned long long* sum;  // the chunk's sums, 3 a pixel, in the chunk's fixed point (0 between chunks)
+    std::uint32_t* largest;   // per channel, float bits
   };
+  // Blocks of the grid-stride loop over `values`: enough to fill the GPU, no more.
+  static unsigned sum_blocks(std::size_t values) {
+    return unsigned(std::min<std::size_t>((values + small_block - 1) / small_block, 65536));
+  }
   Scratch lay_out(DeviceLayout& l, std::size_t chunk) const {
     Scratch a{};
     for (int k = 0; k < 2; ++k) {
@@ -152,6 +270,8 @@ class BtileRenderer : public ChunkRenderer {
     }
     a.pieces = TilePieces::lay_out(l, chunk, g_.tiles);
     a.sort = take_cub_scratch(l, sort_pairs_bytes(chunk, key_bits_));
+    a.sum = l.take<unsigned long long>(3 * std::size_t(g_.pixels()));
+    a.largest = l.take<std::uint32_t>(3);
     return a;
   }
 
@@ -168,7 +288,10 @@ std::size_t btile_bytes_available() {
   int device = 0, limit = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return std::size_t(limit) > btile_own_shared_bytes ? std::size_t(limit) - btile_own_shared_bytes : 0;
+  // Less the kernel's own shared arrays (the batch's splats, the scan's storage).
+  cudaFuncAttributes kernel{};
+  CUDA_CHECK(cudaFuncGetAttributes(&kernel, btile_kernel));
+  return std::size_t(limit) > kernel.sharedSizeBytes ? std::size_t(limit) - kernel.sharedSizeBytes : 0;
 }
 
 void check_btile_fits(const RenderGrid& g) {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -78,9 +79,11 @@ struct CudaReport {
   std::string bus_id;     // the GPU's PCI bus id (CudaSession::bus_id)
 };
 
-// Bytes of shared memory a Btile takes: 3 floats per pixel of the tile grown by the boundary.
+// Bytes of shared memory a Btile takes: 3 sums of 32 bits per pixel of the tile grown by the
+// boundary (cuda/btile_renderer.cu).
 inline std::size_t btile_bytes(int tile_x, int tile_y, int boundary) {
-  return std::size_t(3) * std::size_t(tile_x + 2 * boundary) * std::size_t(tile_y + 2 * boundary) * sizeof(float);
+  return std::size_t(3) * std::size_t(tile_x + 2 * boundary) * std::size_t(tile_y + 2 * boundary) *
+         sizeof(std::int32_t);
 }
 
 // The widest Btile boundary, at most `boundary`, with which a Btile of tile_x x tile_y pixels

@@ -18,9 +18,6 @@ constexpr int small_block = 256;
 // measured at about half the speed). A batch of 256 splats lays about a thousand pixels end to
 // end for the 1024 threads at the benchmark's footprints.
 constexpr int btile_threads = 1024, batch_splats = 256;
-// Shared memory a Btile block takes besides the Btile: the batch arrays and the block-wide scan's
-// storage, rounded up. What the GPU offers a block less this is what a Btile may take.
-constexpr std::size_t btile_own_shared_bytes = 16 * 1024;
 
 // Entries of a tile's list one block takes at most: the dense tiles of a clustered snapshot would
 // otherwise keep one block busy long after the others (tile_pieces.cuh).

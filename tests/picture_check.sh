@@ -6,13 +6,13 @@
 # and on the GPU too where one answers, into DIR, and writes DIR/sums (sha256 of each picture).
 # Threads are fixed (OMP_NUM_THREADS=2): a_eq_e = FALSE breaks ties by a tile order whose tile
 # side follows the thread count.
-# The GPU's a_eq_e pictures of Algorithm B (Btile, the default) are not byte-stable from one run to
-# the next (its atomic float sums add in no fixed order: on the H100, 3 of 18 differed between two
-# runs of one build); those of Algorithm A (cuda_algorithm = fragment: a stable sort by pixel, then
-# a sum per pixel in that order) are, and go through the same pipeline (particles kept on the GPU,
-# its geometry, colour and draw order), so where a GPU answers every picture is drawn a third time
-# that way (*_cuda_fragment.tga): compare those, and run the check twice on one build to see which
-# differences of the Btile pictures are their noise.
+# Every picture is byte-stable from run to run, the GPU's too: the Btiles (Algorithm B, the
+# default) sum in integers (cuda/btile_renderer.cu; until issue 38 they added floats atomically, in
+# no fixed order, and on the H100 up to 3 of 18 pictures differed between two runs of one build).
+# Where a GPU answers, every picture is also drawn with Algorithm A (cuda_algorithm = fragment, a
+# stable sort by pixel, then a sum per pixel in that order: *_cuda_fragment.tga), which goes
+# through the same pipeline (particles kept on the GPU, its geometry, colour and draw order) and
+# so compares with trees whose Btile sums were floats.
 #
 #   tests/picture_check.sh build/pictures_before          # at the old commit
 #   tests/picture_check.sh build/pictures_after           # at the new one

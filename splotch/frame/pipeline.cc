@@ -25,6 +25,7 @@
 #include "splotch/frame/splat_steps.h"
 #include "splotch/frame/stage_clock.h"
 #include "splotch/frame/system_memory.h"
+#include "splotch/frame/view_drawer.h"
 #include "splotch/load/particle_count.h"
 #include "splotch/mpi/comm.h"
 #include "splotch/render/gpu_particles.h"
@@ -256,6 +257,15 @@ void end_report(RunReport& report, const StageClock& clock, const ParamFile& par
 
 }  // namespace
 
+namespace {
+// A view's particles on the GPU: the copy, its name among the session's copies, and what draws it.
+struct KeptView {
+  DeviceParticles& particles;
+  GpuCopyKey key;
+  ViewDrawer drawer;
+};
+}  // namespace
+
 // The frame's state from step to step, and the steps' parts.
 struct FrameRun::Steps {
   Steps(ParamFile& params, Console& console, RenderSession& session, const FrameOptions& frame);
@@ -271,9 +281,9 @@ struct FrameRun::Steps {
   void prepare_views();
   void draw_palette();
   void draw_view(std::size_t v);
-  DeviceParticles* copy_to_gpu(GeometryOptions& geometry, bool split, GpuCopyKey& key);
+  std::optional<KeptView> copy_to_gpu(GeometryOptions& geometry, bool split);
   bool draw_from_gpu_copy(GeometryOptions& geometry, bool split, Image& image, RunReport& view_report, bool first);
-  std::string draw_kept(DeviceParticles& kept, const GeometryOptions& geometry, bool split, Image& image);
+  std::string draw_kept(const KeptView& kept, const GeometryOptions& geometry, bool split, Image& image);
   void draw_through_cpu(const GeometryOptions& geometry, bool split, bool keep, Image& image, RunReport& view_report,
                         bool first);
   void finish_view(std::size_t v, Image& image, RunReport& view_report);
@@ -383,43 +393,43 @@ void FrameRun::Steps::draw_palette() {
 // under MPI only where every process has its copy (the host's stages that follow otherwise are
 // collective), and with a_eq_e = FALSE, whose draw order the processes share out, where their GPUs
 // can pass the splats between them (splotch/frame/gpu_split.h). Null: the CPU's stages draw it.
-DeviceParticles* FrameRun::Steps::copy_to_gpu(GeometryOptions& geometry, bool split, GpuCopyKey& key) {
-  if (!gpu_projects(geometry.camera) || (split && !gpus_may_split(*comm, plan.settings.sort))) return nullptr;
+std::optional<KeptView> FrameRun::Steps::copy_to_gpu(GeometryOptions& geometry, bool split) {
+  if (!gpu_projects(geometry.camera) || (split && !gpus_may_split(*comm, plan.settings.sort))) return std::nullopt;
   GpuCopies& copies = session.gpu_copies();
-  DeviceParticles* kept = nullptr;
+  std::optional<KeptView> kept;
   agreed([&] {  // (the GPU's start may fail on one process: all hear of it)
     const std::optional<GpuParticles> want = source->for_gpu(geometry);
     if (!want || copies.refused(want->key)) return;
-    CudaSession* gpu = renderer.gpu_for_kept_particles(console, clock);
-    if (!gpu) return;
-    key = want->key;
-    const GpuCopyAnswer got = copies.get(key, *want->particles, *gpu, frame.gpu_window);
+    std::optional<ViewDrawer> drawer = renderer.gpu_for_kept_particles(console, clock);
+    if (!drawer) return;
+    const GpuCopyAnswer got = copies.get(want->key, *want->particles, drawer->gpu(), frame.gpu_window);
     if (!got.refused.empty()) say_not_copied(got, console, report.notes);
-    kept = got.particles;
+    if (got.particles) kept.emplace(KeptView{*got.particles, want->key, *drawer});
   });
   // (the split draws the whole view at once: a copy in windows cannot take it)
-  const bool usable = kept && !(split && kept->window() < kept->size());
+  const bool usable = kept && !(split && kept->particles.window() < kept->particles.size());
   if (every_process(usable)) return kept;
-  if (kept) copies.give_up(key);  // unused: the others' copies do not match it
-  return nullptr;
+  if (kept) copies.give_up(kept->key);  // unused: the others' copies do not match it
+  return std::nullopt;
 }
 
 // The view drawn from the particles copied to the GPU; "" where it was, else why the GPU failed.
-std::string FrameRun::Steps::draw_kept(DeviceParticles& kept, const GeometryOptions& geometry, bool split,
+std::string FrameRun::Steps::draw_kept(const KeptView& kept, const GeometryOptions& geometry, bool split,
                                        Image& image) {
   const Settings& s = plan.settings;
   try {
     if (split)
       image = combine->render_layer(
           [&](const RenderOptions& o, float* layer) {
-            renderer.draw_kept_split(kept, geometry, s.input.periodic, colour_options(s, palettes), o, *comm,
-                                     s.camera.xres, s.camera.yres, layer, report, console);
+            kept.drawer.draw_kept_split(kept.particles, geometry, s.input.periodic, colour_options(s, palettes), o,
+                                        *comm, s.camera.xres, s.camera.yres, layer, report, console);
           },
           options, s.camera.xres, s.camera.yres);
     else
       image = combine->render(
           [&](const RenderOptions& o, Image& into) {
-            renderer.draw_kept(kept, geometry, s.input.periodic, colour_options(s, palettes), o, into, report, console);
+            kept.drawer.draw_kept(kept.particles, geometry, s.input.periodic, colour_options(s, palettes), o, into,
+                                  report, console);
           },
           options, s.camera.xres, s.camera.yres);
   } catch (const UserError&) {
@@ -435,8 +445,7 @@ std::string FrameRun::Steps::draw_kept(DeviceParticles& kept, const GeometryOpti
 // failed, here or on another process: its copy goes, and the view is drawn again).
 bool FrameRun::Steps::draw_from_gpu_copy(GeometryOptions& geometry, bool split, Image& image, RunReport& view_report,
                                          bool first) {
-  GpuCopyKey key;
-  DeviceParticles* kept = copy_to_gpu(geometry, split, key);
+  const std::optional<KeptView> kept = copy_to_gpu(geometry, split);
   if (!kept) return false;
   clock.done("to_gpu");  // the particles copied up (nothing when kept from before)
   std::string failure;
@@ -446,7 +455,7 @@ bool FrameRun::Steps::draw_from_gpu_copy(GeometryOptions& geometry, bool split, 
                     "): the view is projected, coloured and ordered on the CPU and drawn again, as are the later "
                     "views of these particles");
   if (!every_process(failure.empty())) {
-    session.gpu_copies().give_up(key);
+    session.gpu_copies().give_up(kept->key);
     drawn_on_gpu = false;
     report.gpu.reset();
     return false;
@@ -473,11 +482,10 @@ void FrameRun::Steps::draw_through_cpu(const GeometryOptions& geometry, bool spl
     OrderedSplats drawn =
         split ? exchange_draw_order(std::move(ordered), s, *comm, options.tile_size, clock, report.exchange_parts)
               : std::move(ordered);
-    renderer.at_render(drawn.splats.size(), console, clock);
+    const ViewDrawer drawer = renderer.at_render(drawn.splats.size(), console, clock);
     const SplatView splats = drawn.view();
-    image =
-        combine->render([&](const RenderOptions& o, Image& into) { renderer.draw(splats, o, into, report, console); },
-                        options, s.camera.xres, s.camera.yres);
+    image = combine->render([&](const RenderOptions& o, Image& into) { drawer.draw(splats, o, into, report, console); },
+                            options, s.camera.xres, s.camera.yres);
     drawn = OrderedSplats();  // their memory back before the images are combined
     clock.done("render");
     add_note(first, report.gpu.has_value());

@@ -6,11 +6,7 @@
 #include <stdexcept>
 
 #include "errors/user_error.h"
-#include "splotch/frame/gpu_split.h"
 #include "splotch/mpi/comm.h"
-#include "splotch/render/gpu_particles.h"
-#include "splotch/render/gpu_render.h"
-#include "splotch/render/host_renderer.h"
 
 namespace splotch {
 
@@ -92,7 +88,7 @@ void RendererDecision::before_read(const Settings& s, std::optional<std::uint64_
   if (d.gpu) gpu_.emplace(frame_.device);
 }
 
-void RendererDecision::at_render(std::size_t splats, Console& console, StageClock& clock) {
+ViewDrawer RendererDecision::at_render(std::size_t splats, Console& console, StageClock& clock) {
   // renderer = auto, the GPU started: with the particles in view known, whether it still pays
   // (the rest of its start against what it saves on this frame and the process's later ones).
   if (requested_ == "auto" && choice_ == RendererChoice::cuda) {
@@ -101,17 +97,18 @@ void RendererDecision::at_render(std::size_t splats, Console& console, StageCloc
     note_ = d.note;
     note_says_gpu_ = d.gpu;
   }
-  wait_for_gpu(console, clock);
+  return ViewDrawer(*settings_, wait_for_gpu(console, clock));
 }
 
-void RendererDecision::wait_for_gpu(Console& console, StageClock& clock) {
+CudaSession* RendererDecision::wait_for_gpu(Console& console, StageClock& clock) {
   // (renderer = cuda without a device is an error: session() says why)
   if (choice_ == RendererChoice::cuda && requested_ == "auto" && !gpu_->device_present())
     choice_ = RendererChoice::host;
-  if (choice_ != RendererChoice::cuda) return;
+  if (choice_ != RendererChoice::cuda) return nullptr;
   // What of the GPU's start the CPU stages did not hide is a stage of its own.
+  CudaSession* session = nullptr;
   try {
-    session_ = gpu_->session();
+    session = gpu_->session();
   } catch (const std::runtime_error& e) {
     if (requested_ != "auto")
       throw UserError(origin_ + ": renderer = cuda, but the GPU could not be started (" + e.what() +
@@ -121,69 +118,22 @@ void RendererDecision::wait_for_gpu(Console& console, StageClock& clock) {
     choice_ = RendererChoice::host;
   }
   clock.done("gpu_start");
+  return session;
 }
 
-CudaOptions RendererDecision::cuda_options(const RenderOptions& options) const {
-  CudaOptions cuda = settings_->cuda;
-  cuda.host = options;
-  return cuda;
-}
-
-void RendererDecision::report_gpu(const CudaOptions& cuda, const CudaReport& gpu, RunReport& report,
-                                  Console& console) const {
-  report.gpu = gpu;
-  if (session_) report.gpu->bus_id = session_->bus_id();
-  if (gpu.boundary >= 0)
-    console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
-                    std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(gpu.boundary) +
-                    " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to "
-                    "choose)");
-  report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
-}
-
-CudaSession* RendererDecision::gpu_for_kept_particles(Console& console, StageClock& clock) {
+std::optional<ViewDrawer> RendererDecision::gpu_for_kept_particles(Console& console, StageClock& clock) {
   // renderer = auto that started the GPU: with the particles on it, a view costs it a fraction of
   // what the host's stages would (no weighing of the splats in view, which are not known yet),
   // and copying them up costs less than those stages.
   // gpu_chunk_particles bounds the GPU memory a render takes: nothing is kept there then.
-  if (choice_ != RendererChoice::cuda || settings_->cuda.chunk_particles > 0) return nullptr;
-  wait_for_gpu(console, clock);
-  if (choice_ == RendererChoice::cuda && requested_ == "auto") {
+  if (choice_ != RendererChoice::cuda || settings_->cuda.chunk_particles > 0) return std::nullopt;
+  CudaSession* session = wait_for_gpu(console, clock);
+  if (!session) return std::nullopt;
+  if (requested_ == "auto") {
     note_ = "renderer = auto: the GPU, with the particles copied to it (geometry, colour and ordering there too)";
     note_says_gpu_ = true;
   }
-  return choice_ == RendererChoice::cuda ? session_ : nullptr;
-}
-
-void RendererDecision::draw_kept(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
-                                 const std::vector<TypeColour>& looks, const RenderOptions& options, Image& image,
-                                 RunReport& report, Console& console) const {
-  if (!session_) throw std::logic_error("draw_kept before gpu_for_kept_particles gave a session");
-  const CudaOptions cuda = cuda_options(options);
-  report_gpu(cuda, render_gpu_particles(kept, geometry, wrap, looks, settings_->sort, cuda, image, *session_), report,
-             console);
-}
-
-void RendererDecision::draw_kept_split(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
-                                       const std::vector<TypeColour>& looks, const RenderOptions& options,
-                                       const Comm& comm, int width, int height, float* layer, RunReport& report,
-                                       Console& console) const {
-  if (!session_) throw std::logic_error("draw_kept_split before gpu_for_kept_particles gave a session");
-  const CudaOptions cuda = cuda_options(options);
-  const DeviceView view = device_view(geometry, wrap, looks, settings_->sort, cuda);
-  report_gpu(cuda, render_gpu_split(kept, view, cuda, comm, width, height, layer, report.gpu_split_parts), report,
-             console);
-}
-
-void RendererDecision::draw(const SplatView& view, const RenderOptions& options, Image& image, RunReport& report,
-                            Console& console) const {
-  if (choice_ == RendererChoice::cuda) {
-    const CudaOptions cuda = cuda_options(options);
-    report_gpu(cuda, render_gpu(view, cuda, image, session_), report, console);
-  } else {
-    render_host(view, options, image, console.progress("render"));
-  }
-  console.end_progress();
+  return ViewDrawer(*settings_, session);
 }
 
 std::string RendererDecision::note(bool drew_on_gpu) const {

@@ -10,21 +10,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "cuda/device_particles.h"
-#include "io/image.h"
 #include "params/param_file.h"
 #include "splotch/frame/frame_options.h"
 #include "splotch/frame/render_session.h"
-#include "splotch/frame/run_report.h"
 #include "splotch/frame/stage_clock.h"
+#include "splotch/frame/view_drawer.h"
 #include "splotch/render/gpu_startup.h"
 #include "splotch/render/renderer_cost.h"
 #include "splotch/settings/settings.h"
-#include "splotch/splat/splat_view.h"
-#include "splotch/stages/colour.h"
-#include "splotch/stages/geometry.h"
 #include "splotch/util/console.h"
 
 namespace splotch {
@@ -59,24 +53,12 @@ class RendererDecision {
   bool wants_particle_count(const Settings& s) const;
   void before_read(const Settings& s, std::optional<std::uint64_t> particles);
   // At the render, given the splats in view: renderer = auto weighs again, and the GPU's session
-  // is waited for (stage gpu_start).
-  void at_render(std::size_t splats, Console& console, StageClock& clock);
-  // Draws the splats with the renderer chosen: added to `image` (a_eq_e) or composited over it.
-  void draw(const SplatView& view, const RenderOptions& options, Image& image, RunReport& report,
-            Console& console) const;
-  // For particles kept on the GPU, before their projection: the GPU's session, waited for as
-  // at_render() does, when the GPU is chosen (renderer = cuda, or auto having started it); null
-  // when the host is.
-  CudaSession* gpu_for_kept_particles(Console& console, StageClock& clock);
-  // Draws a view of particles kept on the GPU (render_gpu_particles()) as draw() draws splats.
-  void draw_kept(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
-                 const std::vector<TypeColour>& looks, const RenderOptions& options, Image& image, RunReport& report,
-                 Console& console) const;
-  // Draws this process's range of the draw order of a view of particles kept on the GPU as a
-  // layer, the GPUs of `comm` splitting it (render_gpu_split(), splotch/frame/gpu_split.h).
-  void draw_kept_split(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
-                       const std::vector<TypeColour>& looks, const RenderOptions& options, const Comm& comm, int width,
-                       int height, float* layer, RunReport& report, Console& console) const;
+  // is waited for (stage gpu_start). What draws them.
+  ViewDrawer at_render(std::size_t splats, Console& console, StageClock& clock);
+  // For particles kept on the GPU, before their projection: what draws them, on the GPU's session,
+  // waited for as at_render() does, when the GPU is chosen (renderer = cuda, or auto having
+  // started it); none when the host is.
+  std::optional<ViewDrawer> gpu_for_kept_particles(Console& console, StageClock& clock);
   // renderer = auto's reasons, for the report; empty when there is nothing to say (or when the
   // GPU it chose could not be started: a warning said so).
   std::string note(bool drew_on_gpu) const;
@@ -84,9 +66,8 @@ class RendererDecision {
  private:
   RenderWork work(double particles) const;
   bool gpu_refused() const;  // no driver, or the run's first frame found the GPU would not pay
-  void wait_for_gpu(Console& console, StageClock& clock);
-  CudaOptions cuda_options(const RenderOptions& options) const;
-  void report_gpu(const CudaOptions& cuda, const CudaReport& gpu, RunReport& report, Console& console) const;
+  // The GPU's session where the GPU draws (null: the host).
+  CudaSession* wait_for_gpu(Console& console, StageClock& clock);
 
   std::string requested_;
   std::string origin_;  // of the key renderer, for renderer = cuda's errors
@@ -96,7 +77,6 @@ class RendererDecision {
   int threads_ = 1;
   const Settings* settings_ = nullptr;  // from before_read on
   RendererChoice choice_ = RendererChoice::host;
-  CudaSession* session_ = nullptr;
   std::string note_;
   bool note_says_gpu_ = false;
 };

@@ -1,9 +1,10 @@
 // The GPU renderers against the host renderer (docs/design.md section 5: within 1e-4 of the image
-// maximum), each case for both algorithms, both a_eq_e values and each way of writing Btiles.
+// maximum), each case for both algorithms and both a_eq_e values.
 // Where no GPU is present the cases marked so are skipped (tests/support/gpu_skip.h): they run for real on
 // a machine with one.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -157,7 +158,7 @@ TEST_CASE("gpu: a wide boundary keeps large splats on the GPU" * doctest::skip(n
     INFO(describe(v));
     CudaOptions o = options_for(v);
     o.tile_x = o.tile_y = 64;
-    o.boundary = 32;  // a Btile of 128 x 128 x 3 floats: 192 KiB of shared memory
+    o.boundary = 32;  // a Btile of 128 x 128 x 3 sums of 4 bytes: 192 KiB of shared memory
     const CudaReport report = check_against_host(testing::random_splats(6000, 400, 300, 17, 50.0f, 0.3f), 400, 300, o);
     if (v.a_eq_e) {
       CHECK(report.on_host > 0);  // r above 32 / 0.75
@@ -166,8 +167,39 @@ TEST_CASE("gpu: a wide boundary keeps large splats on the GPU" * doctest::skip(n
   }
 }
 
+TEST_CASE("gpu: a_eq_e pictures are the same from run to run, bit for bit, in one chunk or many" *
+          doctest::skip(no_gpu())) {
+  // Many splats on few pixels, their emissions over seven decades: a sum whose roundings depend on
+  // the order of its terms (atomic float additions, as the Btiles had, differ from run to run).
+  SplatArrays s = testing::random_splats(200000, 96, 80, 41, 9.0f, 0.5f);
+  for (std::size_t i = 0; i < s.x.size(); ++i) {
+    const float decade = std::pow(10.0f, float(int(i % 7) - 3));
+    s.e0[i] *= decade;
+    s.e1[i] *= decade * 0.5f;
+    s.e2[i] *= decade * 0.25f;
+  }
+  for (const CudaAlgorithm algorithm : {CudaAlgorithm::btile, CudaAlgorithm::fragment}) {
+    for (const std::size_t chunk : {std::size_t(0), std::size_t(30000)}) {
+      INFO(algorithm_name(algorithm) << ", chunk " << chunk);
+      CudaOptions o;
+      o.algorithm = algorithm;
+      o.chunk_particles = chunk;
+      Image first(96, 80);
+      render_gpu(s.view(), o, first);
+      for (int run = 0; run < 4; ++run) {
+        Image again(96, 80);
+        render_gpu(s.view(), o, again);
+        CHECK(again.rgb == first.rgb);
+      }
+      Image host(96, 80);
+      render_host(s.view(), o.host, host);
+      CHECK(max_abs_difference(host, first) <= 1e-4f * max_value(host));
+    }
+  }
+}
+
 TEST_CASE("btile fitting rule: the widest boundary whose Btile fits the shared memory (CPU only)") {
-  // 3 floats per pixel of (32 + 2 b)^2: 108 KiB at b = 32, 32448 bytes at b = 10, 34992 at 11.
+  // 3 sums of 4 bytes per pixel of (32 + 2 b)^2: 108 KiB at b = 32, 32448 bytes at b = 10, 34992 at 11.
   CHECK(widest_boundary_fitting(32, 32, 32, 110592) == 32);
   CHECK(widest_boundary_fitting(32, 32, 32, 110591) == 31);
   CHECK(widest_boundary_fitting(32, 32, 32, 32 * 1024) == 10);
@@ -178,7 +210,7 @@ TEST_CASE("btile fitting rule: the widest boundary whose Btile fits the shared m
 TEST_CASE("gpu btile: a default boundary too wide for the shared memory is narrowed, with the same picture" *
           doctest::skip(no_gpu())) {
   CudaOptions o;
-  o.boundary = 128;  // a Btile of 288 x 288 x 3 floats: 972 KiB, more than any GPU offers a block
+  o.boundary = 128;  // a Btile of 288 x 288 x 3 sums: 972 KiB, more than any GPU offers a block
   o.narrow_to_fit = true;
   SplatArrays s = testing::random_splats(3000, 300, 240, 23, 120.0f, 0.3f);
   const CudaReport report = check_against_host(s, 300, 240, o);
@@ -194,7 +226,7 @@ TEST_CASE("gpu btile: a Btile larger than the GPU's shared memory is an error na
           doctest::skip(no_gpu())) {
   CudaOptions o;
   o.tile_x = o.tile_y = 256;
-  o.boundary = 128;  // 512 x 512 x 3 floats: 3 MiB
+  o.boundary = 128;  // 512 x 512 x 3 sums of 4 bytes: 3 MiB
   Image image(300, 300);
   try {
     render_gpu(testing::random_splats(10, 300, 300, 1, 5.0f).view(), o, image);
