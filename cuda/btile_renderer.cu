@@ -18,12 +18,19 @@
 // land in no fixed order, and their roundings differ with it (on the H100 up to 3 pictures of
 // tests/picture_check.sh's 18 differed between two runs of one build); integer addition gives one
 // sum in any order. A piece adds its contributions in 32-bit fixed point scaled by a power of two,
-// from the piece's sum of emissions (no pixel can hold more, every weight being at most 1), so the
-// Btile stays the size of a float one; a contribution's rounding is at most 2^-30 of that sum (a
-// float addition's, 2^-24 of the pixel's value). Pieces add into a 64-bit image scaled from the chunk's
-// bound (its splats times the largest emission), which a last kernel adds to the float image, each
-// pixel by one thread. (64-bit Btiles would double the shared memory: the default 96 x 96 Btile
-// would no longer fit an H100's.)
+// from the piece's sum of |emission| (no pixel of its Btile can hold more, every weight being at
+// most 1), so the Btile stays the size of a float one; pieces add into a 64-bit image scaled from
+// the chunk's bound (its splats times the largest |emission|), which a last kernel adds to the
+// float image, each value by one thread. (64-bit Btiles would double the shared memory: the default
+// 96 x 96 Btile would no longer fit an H100's.) A contribution's rounding is at most 2^-30 of its
+// piece's sum, and a piece's at most 2^-60 of its chunk's bound: a pixel as bright as a few
+// hundredths of its piece's sum keeps the precision of a float sum, a pixel 10^4 times fainter than
+// the brightest splat of its tile still a part in 10^4 or so, and contributions below 2^-31 of the
+// piece's sum (a contrast of 10^9 within one tile) are lost. NaN and infinite emissions have no
+// bound: they add to the float image as they are, where they absorb the rest in any order. The
+// picture is the same for the same chunks: they are 2^20 splats (gpu_chunk_particles), or 2^22 of
+// the particles kept on the GPU, but fewer on a GPU short of free memory, and then the last bits of
+// the float image may differ.
 #include <algorithm>
 #include <cfloat>
 #include <cub/block/block_reduce.cuh>
@@ -62,10 +69,12 @@ __device__ inline double power_of_two(int k) {  // k within +-1022
 __device__ inline int chunk_exponent(std::uint32_t largest, std::uint32_t count) {
   return chunk_bits - exponent_above(double(count) * double(__uint_as_float(largest)));
 }
-// An emission's size for the bounds: a NaN or infinite one counts as the largest float.
-__device__ inline float bounded(float e) { return fminf(fabsf(e), FLT_MAX); }
+// An emission's size for the bounds. A NaN or infinite one has none: its splat adds to the float
+// image directly, where it absorbs whatever else is added, in any order.
+__device__ inline float bounded(float e) { return isfinite(e) ? fabsf(e) : 0.0f; }
 
-// q in units of 2^-from, in units of 2^-to, rounded to nearest (halves up).
+// q in units of 2^-from, in units of 2^-to, rounded to nearest (halves up). (From a piece to its
+// chunk d is at most 30: the chunk's bound is at least the piece's.)
 __device__ inline long long rescaled(int q, int from, int to) {
   const int d = to - from;
   if (d >= 0) return (long long)q * (long long)(1ull << min(d, 62));
@@ -92,38 +101,45 @@ __global__ void key_kernel(Chunk c, RenderGrid g, std::uint32_t* __restrict__ ke
     if (drawn)
       for (int ch = 0; ch < 3; ++ch) e[ch] = bounded(c.e[ch][i]);
   }
-  for (int ch = 0; ch < 3; ++ch) {  // (every lane of the warp is here)
+  // The block's largest, then one atomic a block. (Every thread of the block is here.)
+  __shared__ float warp_largest[3][small_block / 32];
+  for (int ch = 0; ch < 3; ++ch) {
     for (int lane = 16; lane > 0; lane /= 2) e[ch] = fmaxf(e[ch], __shfl_xor_sync(0xffffffffu, e[ch], lane));
-    if (threadIdx.x % 32 == 0 && e[ch] > 0.0f) atomicMax(largest + ch, __float_as_uint(e[ch]));
+    if (threadIdx.x % 32 == 0) warp_largest[ch][threadIdx.x / 32] = e[ch];
+  }
+  __syncthreads();
+  if (threadIdx.x < 3) {
+    float most = 0.0f;
+    for (int w = 0; w < small_block / 32; ++w) most = fmaxf(most, warp_largest[threadIdx.x][w]);
+    if (most > 0.0f) atomicMax(largest + threadIdx.x, __float_as_uint(most));
   }
 }
 
 using PieceReduce = cub::BlockReduce<double, btile_threads>;
 
-// A piece's scale per channel, 2^exponent (into `scale`, shared memory, as a float), from its
-// splats' sum of |emission|, which bounds every pixel of its Btile: summed in double, in the
-// block's fixed order, so the same from run to run. Every thread of the block calls it.
-__device__ void piece_scales(const Chunk& c, const std::uint32_t* __restrict__ order, const Piece& piece,
-                             PieceReduce::TempStorage& temp, float* scale, int* exponent) {
+// A piece's scale per channel, 2^exponent (into `exponent`, shared memory), from its splats' sum
+// of |emission|, which bounds every pixel of its Btile: summed in double, in the block's fixed
+// order, so the same from run to run. Every thread of the block calls it.
+__device__ void piece_exponents(const Chunk& c, const std::uint32_t* __restrict__ order, const Piece& piece,
+                                PieceReduce::TempStorage& temp, int* exponent) {
   const std::uint32_t mine = piece.begin + threadIdx.x;
   for (int ch = 0; ch < 3; ++ch) {
     const double e = mine < piece.end ? double(bounded(c.e[ch][order[mine]])) : 0.0;
     const double total = PieceReduce(temp).Sum(e);
-    if (threadIdx.x == 0) {
-      // At most 2^126, a float; below 2^-96 such a small sum keeps fewer bits.
-      const int k = min(piece_bits - exponent_above(total), 126);
-      exponent[ch] = k;
-      scale[ch] = __int_as_float((k + 127) << 23);
-    }
-    __syncthreads();  // the reduction's storage is used again, and `scale` is read
+    if (threadIdx.x == 0) exponent[ch] = piece_bits - exponent_above(total);
+    __syncthreads();  // the reduction's storage is used again, and `exponent` is read
   }
 }
+
+// An emission in the piece's fixed point (exact but for underflow: a power of two), or as it is
+// where it has no bound (NaN, infinite).
+__device__ inline float scaled(float e, int exponent) { return isfinite(e) ? scalbnf(e, exponent) : e; }
 
 // One block per piece of a tile; see the file comment.
 __global__ void __launch_bounds__(btile_threads)
     btile_kernel(Chunk c, const std::uint32_t* __restrict__ order, const Piece* __restrict__ pieces,
                  const std::uint32_t* __restrict__ piece_total, RenderGrid g, const std::uint32_t* __restrict__ largest,
-                 unsigned long long* __restrict__ sum) {
+                 unsigned long long* __restrict__ sum, float* __restrict__ image) {
   extern __shared__ int btile[];
   using Scan = cub::BlockScan<int, btile_threads>;
   __shared__ union {
@@ -132,8 +148,8 @@ __global__ void __launch_bounds__(btile_threads)
   } temp;
   __shared__ SplatShape s_shape[batch_splats];
   __shared__ float s_e[3][batch_splats];
+  __shared__ unsigned char s_unbounded[batch_splats];  // bit ch: emission ch NaN or infinite
   __shared__ int s_offset[batch_splats + 1];
-  __shared__ float s_scale[3];
   __shared__ int s_exponent[3];
 
   const int W = g.tile_x + 2 * g.boundary, H = g.tile_y + 2 * g.boundary, plane = W * H;
@@ -143,7 +159,7 @@ __global__ void __launch_bounds__(btile_threads)
   const int ox = (tile % g.nx) * g.tile_x - g.boundary, oy = (tile / g.nx) * g.tile_y - g.boundary;
   for (int k = threadIdx.x; k < 3 * plane; k += btile_threads) btile[k] = 0;
 
-  piece_scales(c, order, piece, temp.reduce, s_scale, s_exponent);
+  piece_exponents(c, order, piece, temp.reduce, s_exponent);
 
   for (std::uint32_t base = piece.begin; base < piece.end; base += batch_splats) {
     const int batch = int(min(piece.end - base, std::uint32_t(batch_splats)));
@@ -153,8 +169,14 @@ __global__ void __launch_bounds__(btile_threads)
       const std::uint32_t p = order[base + threadIdx.x];
       const SplatShape s = shape_of(c.x[p], c.y[p], c.radius[p], g);
       s_shape[threadIdx.x] = s;
-      for (int ch = 0; ch < 3; ++ch) s_e[ch][threadIdx.x] = c.e[ch][p] * s_scale[ch];  // (exact: a power of two)
-      pixels = s.f.width() * s.f.height();                                             // keyed here, so not empty
+      unsigned unbounded = 0;
+      for (int ch = 0; ch < 3; ++ch) {
+        const float e = c.e[ch][p];
+        s_e[ch][threadIdx.x] = scaled(e, s_exponent[ch]);
+        unbounded |= isfinite(e) ? 0u : 1u << ch;
+      }
+      s_unbounded[threadIdx.x] = (unsigned char)unbounded;
+      pixels = s.f.width() * s.f.height();  // keyed here, so not empty
     }
     int offset, total;
     Scan(temp.scan).ExclusiveSum(pixels, offset, total);
@@ -177,9 +199,20 @@ __global__ void __launch_bounds__(btile_threads)
       const float weight = weight_at(s, px, py);
       if (weight == 0.0f) continue;
       const int at = (py - oy) * W + (px - ox);
-      atomicAdd(btile + at, __float2int_rn(weight * s_e[0][j]));
-      atomicAdd(btile + plane + at, __float2int_rn(weight * s_e[1][j]));
-      atomicAdd(btile + 2 * plane + at, __float2int_rn(weight * s_e[2][j]));
+      if (s_unbounded[j] == 0) {
+        atomicAdd(btile + at, __float2int_rn(weight * s_e[0][j]));
+        atomicAdd(btile + plane + at, __float2int_rn(weight * s_e[1][j]));
+        atomicAdd(btile + 2 * plane + at, __float2int_rn(weight * s_e[2][j]));
+        continue;
+      }
+      float* to = image + (std::size_t(py) * std::size_t(g.xres) + std::size_t(px)) * 3;
+      for (int ch = 0; ch < 3; ++ch) {
+        const float v = weight * s_e[ch][j];
+        if (s_unbounded[j] & (1u << ch))
+          atomicAdd(to + ch, v);  // (NaN or infinite: the same whatever else is added, in any order)
+        else
+          atomicAdd(btile + ch * plane + at, __float2int_rn(v));
+      }
     }
   }
   __syncthreads();
@@ -244,7 +277,7 @@ class BtileRenderer : public ChunkRenderer {
     // (so that the host need not wait for the count).
     const std::uint32_t blocks = std::uint32_t(TilePieces::most_pieces(c.count, g_.tiles));
     btile_kernel<<<blocks, btile_threads, btile_bytes(g_), stream>>>(c, order.Current(), a.pieces.pieces(),
-                                                                     a.pieces.total(), g_, a.largest, a.sum);
+                                                                     a.pieces.total(), g_, a.largest, a.sum, image);
     CUDA_CHECK_LAUNCH();
     add_sums_kernel<<<sum_blocks(values), small_block, 0, stream>>>(a.sum, values, a.largest, c.count, image);
     CUDA_CHECK_LAUNCH();

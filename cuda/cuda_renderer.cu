@@ -73,11 +73,13 @@ std::size_t streaming_bytes(const ChunkRenderer& renderer, std::size_t chunk) {
 }
 
 // The default chunk (kernel_config.h): default_chunk_particles, halved until the slots and the
-// algorithm's scratch fit in a share of the free device memory.
+// algorithm's scratch fit in a share of the free device memory. What the scratch takes whatever the
+// chunk (the Btile's sums of the image) is not counted: a smaller chunk would not shrink it.
 std::size_t default_chunk(std::size_t n, const ChunkRenderer& renderer) {
   const std::size_t budget = cuda_detail::device_memory().free / cuda_detail::chunk_memory_share;
+  const std::size_t fixed = renderer.bytes_for(0);
   std::size_t chunk = std::min(n, cuda_detail::default_chunk_particles);
-  while (chunk > cuda_detail::smallest_chunk && streaming_bytes(renderer, chunk) > budget) chunk /= 2;
+  while (chunk > cuda_detail::smallest_chunk && streaming_bytes(renderer, chunk) - fixed > budget) chunk /= 2;
   return std::max<std::size_t>(chunk, 1);
 }
 

@@ -21,12 +21,13 @@ CudaOptions ViewDrawer::cuda_options(const RenderOptions& options) const {
   return cuda;
 }
 
-void ViewDrawer::report_gpu(const CudaOptions& cuda, const CudaReport& gpu, RunReport& report, Console& console) const {
-  report.gpu = gpu;
-  report.gpu->bus_id = gpu_->bus_id();
-  if (gpu.boundary >= 0)
+void ViewDrawer::report_gpu(const CudaOptions& cuda, const CudaReport& drawn, RunReport& report,
+                            Console& console) const {
+  report.gpu = drawn;
+  report.gpu->bus_id = gpu().bus_id();
+  if (drawn.boundary >= 0)
     console.warning("this GPU's shared memory is too small for a Btile with tile_boundary_width = " +
-                    std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(gpu.boundary) +
+                    std::to_string(cuda.boundary) + ": narrowed to " + std::to_string(drawn.boundary) +
                     " (splats with a footprint radius above it render on the CPU; set tile_boundary_width to "
                     "choose)");
   report.renderer = std::string("cuda (") + algorithm_name(cuda.algorithm) + ")";
@@ -54,6 +55,7 @@ void ViewDrawer::draw_kept(DeviceParticles& kept, const GeometryOptions& geometr
 void ViewDrawer::draw_kept_split(DeviceParticles& kept, const GeometryOptions& geometry, bool wrap,
                                  const std::vector<TypeColour>& looks, const RenderOptions& options, const Comm& comm,
                                  int width, int height, float* layer, RunReport& report, Console& console) const {
+  gpu();  // (a GPU drawer's only: render_gpu_split() takes the kept particles' session)
   const CudaOptions cuda = cuda_options(options);
   const DeviceView view = device_view(geometry, wrap, looks, settings_.sort, cuda);
   report_gpu(cuda, render_gpu_split(kept, view, cuda, comm, width, height, layer, report.gpu_split_parts), report,

@@ -43,7 +43,7 @@ class ViewDrawer {
 
  private:
   CudaOptions cuda_options(const RenderOptions& options) const;
-  void report_gpu(const CudaOptions& cuda, const CudaReport& gpu, RunReport& report, Console& console) const;
+  void report_gpu(const CudaOptions& cuda, const CudaReport& drawn, RunReport& report, Console& console) const;
 
   const Settings& settings_;
   CudaSession* gpu_;

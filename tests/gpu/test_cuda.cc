@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -195,6 +197,69 @@ TEST_CASE("gpu: a_eq_e pictures are the same from run to run, bit for bit, in on
       render_host(s.view(), o.host, host);
       CHECK(max_abs_difference(host, first) <= 1e-4f * max_value(host));
     }
+  }
+}
+
+TEST_CASE("gpu: a_eq_e sums keep faint pixels beside a splat 10^4 times brighter in one tile" *
+          doctest::skip(no_gpu())) {
+  // The Btile's integer sums are scaled from its piece's sum of emissions (cuda/btile_renderer.cu):
+  // a contribution rounds to at most 2^-30 of it, so faint pixels beside a bright splat of the same
+  // tile keep about 2^-30 x 10^4 of the bright one's light each: well within a part in 500 of
+  // their own value.
+  SplatArrays s;
+  s.add(48.0f, 48.0f, 3.0f, 1e4f, 5e3f, 2e3f);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(32.0f, 64.0f), ur(2.0f, 8.0f), ue(0.5f, 1.0f);
+  for (int i = 0; i < 600; ++i) s.add(u(rng), u(rng), ur(rng), ue(rng), ue(rng), ue(rng));
+  for (const CudaAlgorithm algorithm : {CudaAlgorithm::btile, CudaAlgorithm::fragment}) {
+    INFO(algorithm_name(algorithm));
+    CudaOptions o;
+    o.algorithm = algorithm;
+    Image host(128, 128), gpu(128, 128);
+    render_host(s.view(), o.host, host);
+    render_gpu(s.view(), o, gpu);
+    std::size_t faint = 0, off = 0;
+    for (std::size_t i = 0; i < host.rgb.size(); ++i) {
+      if (host.rgb[i] < 0.1f || host.rgb[i] > 50.0f) continue;  // (the bright splat's own pixels apart)
+      ++faint;
+      off += std::fabs(gpu.rgb[i] - host.rgb[i]) > 2e-3f * host.rgb[i] ? 1 : 0;
+    }
+    CHECK(faint > 1000);
+    CHECK(off == 0);
+  }
+}
+
+TEST_CASE("gpu: an infinite emission is infinite where the host's is, and the rest as the host's" *
+          doctest::skip(no_gpu())) {
+  // NaN and infinite emissions have no bound for the integer sums: they add to the float image as
+  // they are (where they absorb the rest in any order), and leave the other splats' sums alone.
+  SplatArrays s = testing::random_splats(3000, 120, 100, 29, 10.0f, 0.5f);
+  s.add(60.0f, 50.0f, 6.0f, std::numeric_limits<float>::infinity(), 0.5f, 0.25f);
+  for (const Variant& v : variants) {
+    if (!v.a_eq_e) continue;
+    INFO(describe(v));
+    const CudaOptions o = options_for(v);
+    Image host(120, 100), gpu(120, 100), again(120, 100);
+    render_host(s.view(), o.host, host);
+    render_gpu(s.view(), o, gpu);
+    render_gpu(s.view(), o, again);
+    float scale = 0.0f;
+    std::size_t infinite = 0;
+    for (float value : host.rgb) {
+      if (std::isfinite(value)) scale = std::max(scale, std::fabs(value));
+      infinite += std::isinf(value) ? 1 : 0;
+    }
+    CHECK(infinite > 20);
+    // (The host adds 0 x inf, a NaN, where the footprint's square leaves its disc; the GPU skips
+    // weights of 0: those pixels are not compared.)
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < host.rgb.size(); ++i) {
+      const float h = host.rgb[i], g = gpu.rgb[i];
+      if (std::isnan(h)) continue;
+      wrong += std::isfinite(h) ? std::fabs(g - h) > 1e-4f * scale : !(std::isinf(g) && g > 0);
+    }
+    CHECK(wrong == 0);
+    CHECK(std::memcmp(gpu.rgb.data(), again.rgb.data(), gpu.rgb.size() * sizeof(float)) == 0);
   }
 }
 

@@ -314,6 +314,90 @@ ParticleSet part_of_each_type(const ParticleSet& p, double lo, double hi) {
   return out;
 }
 
+// The median draw key of two holders' splats in view, from their counts 11, 11 and 10 bits at a
+// time, as the split between processes finds it, and the count of those splats.
+struct MedianKey {
+  std::uint32_t key = 0;
+  std::uint64_t total = 0;
+};
+MedianKey median_key(DeviceParticles& a, DeviceParticles& b, const DeviceView& view) {
+  std::uint64_t total = 0, below = 0;
+  std::uint32_t lo = 0;
+  for (const auto& [shift, bins] : {std::pair{21, 2048u}, {10, 2048u}, {0, 1024u}}) {
+    std::vector<std::uint64_t> counts = count_draw_keys(a, view, lo, shift, bins);
+    const std::vector<std::uint64_t> more = count_draw_keys(b, view, lo, shift, bins);
+    for (std::size_t k = 0; k < counts.size(); ++k) counts[k] += more[k];
+    if (shift == 21)
+      for (std::uint64_t c : counts) total += c;
+    std::uint32_t bin = 0;
+    while (bin + 1 < bins && below + counts[bin] <= total / 2) below += counts[bin++];
+    lo += bin << shift;
+  }
+  return {below > 0 ? lo : lo + 1, total};  // (a splitter below which some keys lie)
+}
+
+// Two holders' shares of a view split at `splitter`: each range the other holder draws read from a
+// copy of its own (`own`), or from the whole allocation (where the GPU has no room for a copy); the
+// shares pass through their words as between processes.
+std::vector<SplitShare> split_shares(DeviceParticles* holders[2], const DeviceView& view, int w, int h,
+                                     std::uint32_t splitter, bool own, std::uint64_t total) {
+  const std::size_t types = std::max<std::size_t>(1, view.types.size());
+  std::vector<SplitShare> shares;
+  for (std::size_t k = 0; k < 2; ++k) {
+    SplitShare share = write_split(*holders[k], view, w, h, {splitter});
+    if (own) copy_split_ranges(*holders[k], share, k, split_gather_bytes(total, w, h));
+    const std::vector<std::uint64_t> words = share.words();
+    REQUIRE(words.size() == SplitShare::word_count(2, types));
+    shares.push_back(SplitShare::from_words(words.data(), 2, types));
+  }
+  // The range the other holder draws lies in a copy of its own (where it has splats), its own
+  // range in the whole allocation.
+  for (std::size_t k = 0; k < 2; ++k) {
+    std::uint64_t other = 0;
+    for (std::size_t t = 0; t < types; ++t) other += shares[k].count[(1 - k) * types + t];
+    CHECK((shares[k].memory[1 - k].base != shares[k].memory[k].base) == (own && other > 0));
+  }
+  return shares;
+}
+
+// The view split at `splitter` between two holders, each drawing its range as a layer: the layers
+// composited are `one`, the single holder's picture (with `single` its report).
+void check_split_layers(DeviceParticles* holders[2], const DeviceView& view, const CudaOptions& o, const Image& one,
+                        const CudaReport& single, std::uint32_t splitter, bool own, std::uint64_t total) {
+  const int w = one.width, h = one.height;
+  const std::vector<SplitShare> shares = split_shares(holders, view, w, h, splitter, own, total);
+  const std::size_t pixels = std::size_t(w) * std::size_t(h);
+  std::vector<std::vector<float>> layer(2, std::vector<float>(6 * pixels, -1.0f));
+  std::size_t drawn = 0;
+  for (std::size_t me = 0; me < 2; ++me) {
+    const CudaReport r = draw_split(*holders[me], view, o, shares, me, w, h, layer[me].data());
+    if (splitter != 0) CHECK(r.on_gpu > total / 10);
+    drawn += r.on_gpu;
+  }
+  end_split(*holders[0]);
+  end_split(*holders[1]);
+  CHECK(drawn == single.on_gpu);
+  // Layer `over` over layer `under` over black: C_under T_over + C_over.
+  auto composite = [&](std::size_t under, std::size_t over) {
+    Image out(w, h);
+    for (std::size_t i = 0; i < pixels; ++i)
+      for (std::size_t c = 0; c < 3; ++c)
+        out.rgb[3 * i + c] = layer[under][6 * i + c] * layer[over][6 * i + 3 + c] + layer[over][6 * i + c];
+    return out;
+  };
+  // An empty range: nothing over black and all light through.
+  if (splitter == 0) {
+    std::size_t empty = 0;
+    for (std::size_t i = 0; i < 6 * pixels; ++i) empty += layer[0][i] == (i % 6 < 3 ? 0.0f : 1.0f);
+    CHECK(empty == 6 * pixels);
+  }
+  const float scale = max_value(one);
+  CHECK(scale > 0);
+  CHECK(max_abs_difference(one, composite(0, 1)) <= 1e-4f * scale);
+  // The layers the other way round are another picture: the test sees the order.
+  if (splitter != 0) CHECK(max_abs_difference(one, composite(1, 0)) > 1e-2f * scale);
+}
+
 TEST_CASE(
     "gpu-kept particles: a_eq_e = FALSE split between holders of the particles, layers composited, "
     "is the single holder's picture" *
@@ -336,6 +420,7 @@ TEST_CASE(
     REQUIRE(a);
     REQUIRE(b);
     REQUIRE(all);
+    DeviceParticles* holders[2] = {a.get(), b.get()};
     const std::vector<TypeColour> looks = {{false, &ramp, 1.3f}, {false, &ramp, 0.7f}};
     // Orthographic with equal radii: two draw keys by radius, equal keys by tile then particle.
     const GeometryOptions g = view_of_box(!equal_radii);
@@ -351,78 +436,17 @@ TEST_CASE(
       Image one(w, h);
       const CudaReport single = render_gpu_particles(*all, g, false, looks, sort, o, one, session);
       const DeviceView view = device_view(g, false, looks, sort, o);
-      // The median key from the two holders' counts, 11, 11 and 10 bits at a time, as the split
-      // between processes finds it; a splitter below which some keys lie. And a split with an
-      // empty range.
-      std::uint64_t total = 0, below = 0;
-      std::uint32_t lo = 0;
-      for (const auto& [shift, bins] : {std::pair{21, 2048u}, {10, 2048u}, {0, 1024u}}) {
-        std::vector<std::uint64_t> counts = count_draw_keys(*a, view, lo, shift, bins);
-        const std::vector<std::uint64_t> more = count_draw_keys(*b, view, lo, shift, bins);
-        for (std::size_t k = 0; k < counts.size(); ++k) counts[k] += more[k];
-        if (shift == 21)
-          for (std::uint64_t c : counts) total += c;
-        std::uint32_t bin = 0;
-        while (bin + 1 < bins && below + counts[bin] <= total / 2) below += counts[bin++];
-        lo += bin << shift;
-      }
-      CHECK(total == single.on_gpu);
-      const std::uint32_t median = below > 0 ? lo : lo + 1;
-      // Each range the other holder draws read from a copy of its own, and from the whole allocation
-      // (where the GPU has no room for a copy); the shares pass through their words as between processes.
-      const std::size_t types = std::max<std::size_t>(1, view.types.size());
-      for (const auto& [splitter, own] : {std::pair{median, true}, {median, false}, {std::uint32_t(0), true}}) {
+      const MedianKey median = median_key(*a, *b, view);
+      CHECK(median.total == single.on_gpu);
+      // At the median, with copies and without; and a split with an empty range.
+      for (const auto& [splitter, own] : {std::pair{median.key, true}, {median.key, false}, {std::uint32_t(0), true}}) {
         CAPTURE(splitter);
         CAPTURE(own);
-        std::vector<SplitShare> shares;
-        for (std::size_t k = 0; k < 2; ++k) {
-          SplitShare share = write_split(k == 0 ? *a : *b, view, w, h, {splitter});
-          if (own) copy_split_ranges(k == 0 ? *a : *b, share, k, split_gather_bytes(total, w, h));
-          const std::vector<std::uint64_t> words = share.words();
-          REQUIRE(words.size() == SplitShare::word_count(2, types));
-          shares.push_back(SplitShare::from_words(words.data(), 2, types));
-        }
-        // The range the other holder draws lies in a copy of its own (where it has splats), its own
-        // range in the whole allocation.
-        for (std::size_t k = 0; k < 2; ++k) {
-          std::uint64_t other = 0;
-          for (std::size_t t = 0; t < types; ++t) other += shares[k].count[(1 - k) * types + t];
-          CHECK((shares[k].memory[1 - k].base != shares[k].memory[k].base) == (own && other > 0));
-        }
-        const std::size_t pixels = std::size_t(w) * std::size_t(h);
-        std::vector<std::vector<float>> layer(2, std::vector<float>(6 * pixels, -1.0f));
-        std::size_t drawn = 0;
-        for (std::size_t me = 0; me < 2; ++me) {
-          const CudaReport r = draw_split(me == 0 ? *a : *b, view, o, shares, me, w, h, layer[me].data());
-          if (splitter != 0) CHECK(r.on_gpu > total / 10);
-          drawn += r.on_gpu;
-        }
-        end_split(*a);
-        end_split(*b);
-        CHECK(drawn == single.on_gpu);
-        // Layer `over` over layer `under` over black: C_under T_over + C_over.
-        auto composite = [&](std::size_t under, std::size_t over) {
-          Image out(w, h);
-          for (std::size_t i = 0; i < pixels; ++i)
-            for (std::size_t c = 0; c < 3; ++c)
-              out.rgb[3 * i + c] = layer[under][6 * i + c] * layer[over][6 * i + 3 + c] + layer[over][6 * i + c];
-          return out;
-        };
-        // An empty range: nothing over black and all light through.
-        if (splitter == 0) {
-          std::size_t empty = 0;
-          for (std::size_t i = 0; i < 6 * pixels; ++i) empty += layer[0][i] == (i % 6 < 3 ? 0.0f : 1.0f);
-          CHECK(empty == 6 * pixels);
-        }
-        const float scale = max_value(one);
-        CHECK(scale > 0);
-        CHECK(max_abs_difference(one, composite(0, 1)) <= 1e-4f * scale);
-        // The layers the other way round are another picture: the test sees the order.
-        if (splitter != 0) CHECK(max_abs_difference(one, composite(1, 0)) > 1e-2f * scale);
+        check_split_layers(holders, view, o, one, single, splitter, own, median.total);
       }
       // No room beside the gathers the GPU must keep: the other holder's range stays in the whole
       // allocation.
-      SplitShare crowded = write_split(*a, view, w, h, {median});
+      SplitShare crowded = write_split(*a, view, w, h, {median.key});
       copy_split_ranges(*a, crowded, 0, std::size_t(1) << 62);
       CHECK(crowded.memory[1].base == crowded.memory[0].base);
       end_split(*a);
