@@ -42,19 +42,26 @@ std::optional<double> cached_share_by_mincore(int fd, std::size_t size) {
 
 }  // namespace
 
+std::vector<std::size_t> looked_pages(std::size_t pages, std::uint64_t seed) {
+  std::vector<std::size_t> looked;
+  if (pages == 0) return looked;
+  std::uint64_t state = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (std::size_t k = 0; k < samples; ++k) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;  // xorshift64
+    const std::size_t first = pages * k / samples, last = pages * (k + 1) / samples;
+    looked.push_back(first + (last > first ? state % (last - first) : 0));
+  }
+  return looked;
+}
+
 std::optional<double> cached_share_by_reads(int fd, std::size_t size, std::uint64_t seed) {
   const std::size_t page = page_size(), pages = size / page;
   if (pages == 0) return std::nullopt;
   std::vector<char> buffer(page);
   std::size_t in = 0;
-  std::uint64_t state = seed * 0x9e3779b97f4a7c15ull + 1;
-  for (std::size_t k = 0; k < samples; ++k) {
-    state ^= state << 13, state ^= state >> 7, state ^= state << 17;  // xorshift64
-    // One page of each 64th of the file, chosen by the seed.
-    const std::size_t first = pages * k / samples, last = pages * (k + 1) / samples;
-    const std::size_t at = (first + (last > first ? state % (last - first) : 0)) * page;
+  for (const std::size_t p : looked_pages(pages, seed)) {
     iovec v{buffer.data(), page};
-    const ssize_t got = ::preadv2(fd, &v, 1, off_t(at), RWF_NOWAIT);
+    const ssize_t got = ::preadv2(fd, &v, 1, off_t(p * page), RWF_NOWAIT);
     if (got < 0 && errno != EAGAIN) return std::nullopt;  // EOPNOTSUPP, say: no way to tell
     if (got == ssize_t(page)) ++in;
   }

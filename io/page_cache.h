@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace splotch {
 
@@ -18,8 +19,12 @@ std::optional<double> cached_share(int fd, std::size_t size, const std::string& 
 
 // The same by reads that take a page only from the cache (preadv2 with RWF_NOWAIT), at pages
 // chosen by `seed`. A page not cached is then read in by the kernel all the same, so a second look
-// at the same pages would find them cached: each look takes other pages (another seed). Nullopt
-// where the file system does not take RWF_NOWAIT.
+// at the same pages would find them cached: each look takes other pages (another seed). And a disk
+// that serves the page within the call (a virtual one over its host's cache) has it counted as
+// cached: there a cold file can seem warmer than it is. Nullopt where the file system does not
+// take RWF_NOWAIT.
 std::optional<double> cached_share_by_reads(int fd, std::size_t size, std::uint64_t seed);
+// The pages such a look takes of a file of `pages` pages: one of each 64th, chosen by `seed`.
+std::vector<std::size_t> looked_pages(std::size_t pages, std::uint64_t seed);
 
 }  // namespace splotch
