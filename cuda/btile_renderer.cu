@@ -292,9 +292,7 @@ class BtileRenderer : public ChunkRenderer {
     std::uint32_t* largest;   // per channel, float bits
   };
   // Blocks of the grid-stride loop over `values`: enough to fill the GPU, no more.
-  static unsigned sum_blocks(std::size_t values) {
-    return unsigned(std::min<std::size_t>((values + small_block - 1) / small_block, 65536));
-  }
+  static std::uint32_t sum_blocks(std::size_t values) { return std::min<std::uint32_t>(blocks_for(values), 65536); }
   Scratch lay_out(DeviceLayout& l, std::size_t chunk) const {
     Scratch a{};
     for (int k = 0; k < 2; ++k) {

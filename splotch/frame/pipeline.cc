@@ -255,15 +255,13 @@ void end_report(RunReport& report, const StageClock& clock, const ParamFile& par
   if (frame.warn_unused) warn_unused(params, int(report.ranges.size()), console);
 }
 
-}  // namespace
-
-namespace {
 // A view's particles on the GPU: the copy, its name among the session's copies, and what draws it.
 struct KeptView {
   DeviceParticles& particles;
   GpuCopyKey key;
   ViewDrawer drawer;
 };
+
 }  // namespace
 
 // The frame's state from step to step, and the steps' parts.
