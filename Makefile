@@ -13,7 +13,7 @@ ARCH     ?= -march=native
 CXXFLAGS ?= -O3 $(ARCH) -g
 # -fno-math-errno: no code reads errno after maths, and it lets sqrt vectorise.
 CXXFLAGS += -std=c++17 -fopenmp -fno-math-errno -Wall -Wextra -Wshadow -I.
-LDLIBS   += -lstb -lz
+LDLIBS   += -lstb -lz -lcfitsio
 DEPFLAGS  = -MMD -MP
 # The server (bin/splotch --serve) is on Debian's cpp-httplib, a compiled library built with these
 # three options: its header must see them too.
@@ -22,7 +22,7 @@ CXXFLAGS += $(HTTPLIB_FLAGS)
 LDLIBS   += -lcpp-httplib -pthread
 
 # Debian packages the build and tests need (`make deps` installs the missing ones).
-DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev zlib1g-dev libcpp-httplib-dev
+DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev zlib1g-dev libcpp-httplib-dev libcfitsio-dev
 
 LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/app/main.cc splotch/mpi/mpi_comm.cc,$(wildcard splotch/*/*.cc))
 # The suite's folders (tests/README.md): unit/ (what the sanitized build runs too), gpu/, end_to_end/
@@ -275,7 +275,7 @@ build/san/%.o: %.cc
 build/san/tests/unit/test_hdf5_reader.o build/san/tests/unit/test_hdf5_table_reader.o: $(HDF5_STAMP)
 bin/splotch_tests_san: $(SAN_OBJ)
 	@mkdir -p bin
-	$(CXX) $(SAN_FLAGS) $^ -lstb -lz -lcpp-httplib $(HDF5_LIBS) -o $@
+	$(CXX) $(SAN_FLAGS) $^ -lstb -lz -lcfitsio -lcpp-httplib $(HDF5_LIBS) -o $@
 sanitize: bin/splotch_tests_san bin/splotch bin/make_demo
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 bin/splotch_tests_san
 

@@ -176,6 +176,9 @@ void GadgetFile::read_header(std::size_t offset, std::size_t bytes) {
   g.flag_cooling = load<std::int32_t>(h + 120, swapped_);
   g.num_files = load<std::int32_t>(h + 124, swapped_);
   g.box_size = load<double>(h + 128, swapped_);
+  g.omega0 = load<double>(h + 136, swapped_);
+  g.omega_lambda = load<double>(h + 144, swapped_);
+  g.hubble = load<double>(h + 152, swapped_);
   g.flag_stellarage = load<std::int32_t>(h + 160, swapped_);
   g.flag_metals = load<std::int32_t>(h + 164, swapped_);
   g.flag_entropy = load<std::int32_t>(h + 192, swapped_);

@@ -23,6 +23,7 @@ struct GadgetHeader {
   std::array<std::uint32_t, gadget_types> npart{};  // particles of each type in this file
   std::array<double, gadget_types> mass{};          // the mass table: non-zero where all of a type weigh the same
   double time = 0, redshift = 0, box_size = 0;
+  double omega0 = 0, omega_lambda = 0, hubble = 0;                            // HubbleParam
   std::array<std::uint32_t, gadget_types> npart_total{}, npart_total_high{};  // over all files, as written
   int num_files = 0;
   int flag_sfr = 0, flag_feedback = 0, flag_cooling = 0, flag_stellarage = 0, flag_metals = 0;

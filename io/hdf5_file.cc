@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <initializer_list>
 #include <type_traits>
 
 #include "errors/user_error.h"
@@ -82,6 +84,91 @@ std::optional<Hdf5Field> describe(hid_t group, const std::string& name) {
   return f;
 }
 
+// A string attribute (fixed or variable length); "" when there is none.
+std::string text_attribute(hid_t group, const char* name) {
+  if (H5Aexists(group, name) <= 0) return "";
+  Id a(H5Aopen(group, name, H5P_DEFAULT), H5Aclose);
+  Id type(H5Aget_type(a.get()), H5Tclose);
+  if (!a.valid() || H5Tget_class(type.get()) != H5T_STRING) return "";
+  Id space(H5Aget_space(a.get()), H5Sclose);
+  if (H5Sget_simple_extent_npoints(space.get()) != 1) return "";
+  if (H5Tis_variable_str(type.get()) > 0) {
+    char* value = nullptr;
+    Id memory(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(memory.get(), H5T_VARIABLE);
+    if (H5Aread(a.get(), memory.get(), &value) < 0 || !value) return "";
+    std::string out(value);
+    H5free_memory(value);
+    return out;
+  }
+  const std::size_t size = H5Tget_size(type.get());
+  if (size == 0 || size > 4096) return "";
+  std::string out(size, '\0');
+  Id memory(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(memory.get(), size);
+  if (H5Aread(a.get(), memory.get(), &out[0]) < 0) return "";
+  return out.substr(0, out.find('\0'));
+}
+
+// The first of `names` that one of `groups` holds as a number (its first value); none when none does.
+std::optional<double> number_in(const std::vector<hid_t>& groups, std::initializer_list<const char*> names) {
+  for (const char* name : names)
+    for (hid_t g : groups) {
+      if (g < 0) continue;
+      const std::vector<double> v = doubles(g, name);
+      if (!v.empty()) return v[0];
+    }
+  return std::nullopt;
+}
+
+// What the file says of its units: SWIFT's Units and Cosmology groups, else the Gadget family's
+// UnitLength_in_cm (and its spellings) in the Header or Parameters, with HubbleParam and
+// ComovingIntegrationOn (where no flag is written, a header whose redshift is 1 / Time - 1 with
+// Omega0 > 0 is taken as cosmological).
+SnapshotUnits read_units(hid_t file, hid_t header, const Hdf5Header& h) {
+  SnapshotUnits u;
+  auto open = [&](const char* name) {
+    return H5Lexists(file, name, H5P_DEFAULT) > 0 ? Id(H5Gopen2(file, name, H5P_DEFAULT), H5Gclose) : Id(-1, H5Gclose);
+  };
+  const Id units = open("Units"), parameters = open("Parameters"), cosmology = open("Cosmology"),
+           hydro = open("HydroScheme");
+  if (const std::optional<double> length = number_in({units.get()}, {"Unit length in cgs (U_L)"})) {
+    u.code = "SWIFT";
+    u.source = "the Units group";
+    u.length_cm = *length;
+    u.mass_g = number_in({units.get()}, {"Unit mass in cgs (U_M)"}).value_or(0);
+    const double time_s = number_in({units.get()}, {"Unit time in cgs (U_t)"}).value_or(0);
+    u.velocity_cm_s = time_s > 0 ? u.length_cm / time_s : 0;
+    u.comoving = number_in({cosmology.get()}, {"Cosmological run"}).value_or(0) != 0;
+    u.scale_factor = number_in({header}, {"Scale-factor"}).value_or(h.time > 0 ? h.time : 1);
+    u.hubble = number_in({cosmology.get()}, {"h"}).value_or(0);
+    if (hydro.valid()) {
+      u.kernel = text_attribute(hydro.get(), "Kernel function");
+      u.kernel_gamma = number_in({hydro.get()}, {"Kernel gamma"}).value_or(0);
+    }
+    return u;
+  }
+  u.code = "Gadget";
+  const std::vector<hid_t> where = {header, parameters.get()};
+  if (const std::optional<double> length =
+          number_in(where, {"UnitLength_in_cm", "UnitLength_In_CGS", "UnitLength_in_CGS", "Unit_length_in_cgs"})) {
+    u.source = "UnitLength_in_cm in the file";
+    u.length_cm = *length;
+    u.mass_g = number_in(where, {"UnitMass_in_g", "UnitMass_In_CGS", "UnitMass_in_CGS"}).value_or(0);
+    u.velocity_cm_s =
+        number_in(where, {"UnitVelocity_in_cm_per_s", "UnitVelocity_In_CGS", "UnitVelocity_in_CGS"}).value_or(0);
+  }
+  u.hubble = number_in(where, {"HubbleParam"}).value_or(0);
+  u.h_scaled = true;
+  const std::optional<double> comoving = number_in(where, {"ComovingIntegrationOn"});
+  const double omega = number_in(where, {"Omega0", "Omega_Matter"}).value_or(0);
+  u.comoving = comoving ? *comoving != 0
+                        : omega > 0 && h.time > 0 && h.time <= 1 && h.has_redshift &&
+                              std::fabs(1 / h.time - 1 - h.redshift) < 1e-3 * (1 + h.redshift);
+  u.scale_factor = u.comoving ? h.time : 1;
+  return u;
+}
+
 }  // namespace
 
 bool hdf5_supported() { return true; }
@@ -132,6 +219,7 @@ Hdf5File::Hdf5File(const std::string& path) : path_(path) {
                                                         [&](double side) { return side == h.box_sides[0]; });
   h.box_size = cube ? h.box_sides[0] : 0.0;
   h.num_files = int(scalar("NumFilesPerSnapshot", 1));
+  h.units = read_units(file_, header.get(), h);
 }
 
 Hdf5File::~Hdf5File() {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "io/particle_array.h"
+#include "io/snapshot_units.h"
 
 namespace splotch {
 
@@ -43,6 +44,9 @@ struct Hdf5Header {
   double time = 0, redshift = 0;
   bool has_redshift = false;
   int num_files = 1;
+  // Units, cosmology and kernel from the Header, Parameters, Units, Cosmology and HydroScheme groups
+  // (Gadget-4, AREPO, GIZMO, SWIFT); unknown where none is written.
+  SnapshotUnits units;
 
   int types() const { return int(npart.size()); }
   std::uint64_t count(int type) const { return type < types() ? npart[std::size_t(type)] : 0; }

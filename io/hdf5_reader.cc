@@ -164,6 +164,7 @@ ParticleSet read_hdf5(const TypedSnapshotRequest& o, const ProgressCallback& pro
   ParticleSet p = allocate_particles(first, o.types, plan);
   p.box_size = open(0).hdf5.header().box_size;
   p.time = open(0).hdf5.header().time;
+  p.units = open(0).hdf5.header().units;
   if (open(0).hdf5.header().has_redshift) p.redshift = open(0).hdf5.header().redshift;
   plan_files(
       o.types, first, files.size(), count_of, p, plan,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/particle_array.h"
+#include "io/snapshot_units.h"
 
 namespace splotch {
 
@@ -26,6 +27,7 @@ struct ParticleSet {
   double box_size = 0.0;  // periodic box size; 0 when the file has none (raw binary)
   double time = 0.0;      // the header's time (the scale factor of a cosmological run); 0 when none
   double redshift = -1;   // the header's redshift; -1 when it has none (Tipsy, raw, some SWIFT files)
+  SnapshotUnits units;    // what the file says of its units and kernel (maps)
   // What the reader took as absent and the user should hear of, one message each (a colour or
   // intensity label that names no field of the file: drawn with the absent default).
   std::vector<std::string> warnings;

@@ -37,8 +37,9 @@ struct ReadPlan {
   // and compressed datasets; even a thread-safe HDF5 holds one lock): one thread runs them, in
   // order, while the others do the rest.
   std::vector<std::function<void()>> library_reads;
-  std::vector<std::function<void()>> finish;    // after every read (derived quantities)
-  std::optional<ParticleArray<float>> scratch;  // read only to derive another quantity (densities)
+  std::vector<std::function<void()>> finish;     // after every read (derived quantities)
+  std::optional<ParticleArray<float>> scratch;   // read only to derive another quantity (densities)
+  std::optional<ParticleArray<float>> divisors;  // a map's intensity divisors (RenderTypeRequest::intensity_divisor)
 };
 
 // Runs the fills, then the library reads on one OpenMP thread while the others share the jobs
@@ -99,6 +100,15 @@ void plan_request(const RenderTypeRequest& r, int n, std::size_t at, std::size_t
   // A colour or intensity the file lacks is drawn with its absent default, as the original does,
   // and said once per type and label (the message names the fields the file has).
   auto or_absent = [&](const QuantityRequest& q, int components, QuantityTargets arrays, const std::string& name) {
+    if (r.values_required) {
+      try {
+        quantity(q, components, arrays, name, 1.0f);
+      } catch (const MissingField& e) {
+        throw UserError(std::string(e.what()) + ": the map of type " + key + " needs it (map_quantity" + key +
+                        ", map_weight" + key + "; bin/splotch --info lists the fields)");
+      }
+      return;
+    }
     try {
       quantity(q, components, arrays, name, 1.0f);
     } catch (const MissingField& e) {
@@ -111,11 +121,29 @@ void plan_request(const RenderTypeRequest& r, int n, std::size_t at, std::size_t
         p.warnings.push_back(warning);  // the first file's: the others most likely lack it too
     }
   };
+  // (a slice's densities first: without them there is no slice, whatever its quantity)
+  if (!r.intensity_divisor.label.empty()) {
+    if (!plan.divisors) plan.divisors.emplace(p.size());
+    try {
+      read(r.intensity_divisor, 1, {&*plan.divisors, nullptr, nullptr}, "map" + key);
+    } catch (const MissingField& e) {
+      throw UserError(std::string(e.what()) + ": map = slice interpolates with each particle's volume, mass / " +
+                      "density, and needs the densities (the SPH density field; a snapshot without one can be " +
+                      "drawn with map = column or average)");
+    }
+    float* values = p.intensity.data() + at;
+    const float* divisors = plan.divisors->data() + at;
+    plan.finish.push_back([values, divisors, count] {
+#pragma omp parallel for schedule(static)
+      for (std::size_t i = 0; i < count; ++i) values[i] = divisors[i] > 0 ? values[i] / divisors[i] : 0.0f;
+    });
+  }
   if (r.vector_colour)
     or_absent(r.colour, 3, {&p.colour[0], &p.colour[1], &p.colour[2]}, "color_label" + key);
   else
-    or_absent(r.colour, 1, {&p.colour[0], nullptr, nullptr}, "color_label" + key);
-  or_absent(r.intensity, 1, {&p.intensity, nullptr, nullptr}, "intensity_label" + key);
+    or_absent(r.colour, 1, {&p.colour[0], nullptr, nullptr},
+              (r.values_required ? "map_quantity" : "color_label") + key);
+  or_absent(r.intensity, 1, {&p.intensity, nullptr, nullptr}, (r.values_required ? "map" : "intensity_label") + key);
   // Interpolation between snapshots: the IDs (no components: integers, into p.id, where the
   // format has them) and for mode 2 the velocities.
   if (r.motion > 0) {

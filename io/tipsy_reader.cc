@@ -182,6 +182,7 @@ ParticleSet read_tipsy(const TypedSnapshotRequest& o, const ProgressCallback& pr
   }
   run_read_plan(plan, progress);
   p.time = file.header().time;
+  p.units.code = "Tipsy";  // (Tipsy files write no units: ChaNGa's and Gasoline's are in their .param)
   return p;
 }
 

@@ -44,6 +44,11 @@ struct RenderTypeRequest {
   // block or dataset `id_label`, as integers; Tipsy has none), 2 their velocities as well.
   int motion = 0;
   std::string id_label = "ID";
+  // A map (docs/maps.md): its values must be in the file (a label it lacks is an error, not drawn
+  // with the absent default), and a slice's intensity is divided by `intensity_divisor` as read
+  // (mass / density: each particle's volume).
+  bool values_required = false;
+  QuantityRequest intensity_divisor;
 };
 
 struct TypedSnapshotRequest {

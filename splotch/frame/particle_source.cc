@@ -82,6 +82,7 @@ class FileSource : public ParticleSource {
     return std::nullopt;
   }
   BoundingBox box() const override { return bounding_box(loaded_.particles); }
+  const ParticleSet& particles() const override { return loaded_.particles; }
   Framing framing() const override { return framing_of(loaded_, plan_.settings.input.periodic); }
   NormalizedRanges ranges() const override { return loaded_.ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
@@ -162,6 +163,7 @@ class CacheSource : public ParticleSource {
     return SnapshotLoaded{signature, loaded_->bytes(), loaded_->seconds()};
   }
   BoundingBox box() const override { return bounding_box(loaded_->particles); }
+  const ParticleSet& particles() const override { return loaded_->particles; }
   Framing framing() const override { return framing_of(*loaded_, plan_.settings.input.periodic); }
   NormalizedRanges ranges() const override { return loaded_->ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool) override {
@@ -237,6 +239,7 @@ class InterpolationSource : public ParticleSource {
     return SnapshotLoaded{second_signature, b.bytes(), b.seconds()};
   }
   BoundingBox box() const override { return bounding_box(particles_); }
+  const ParticleSet& particles() const override { return particles_; }
   Framing framing() const override { return splotch::framing(particles_, plan_.settings.input.periodic); }
   NormalizedRanges ranges() const override { return ranges_; }
   ProjectedSplats project(const GeometryOptions& geometry, bool keep) override {
@@ -333,6 +336,7 @@ class ShareSource : public ParticleSource {
     return std::nullopt;
   }
   BoundingBox box() const override { return framing().whole; }
+  const ParticleSet& particles() const override { return share_->particles; }
   // Of every process's particles: every process asks (frame_camera), and the counts are summed.
   Framing framing() const override {
     FramingReduction over_processes;

@@ -62,6 +62,8 @@ class ParticleSource {
   // The particles projected by `geometry`: their own arrays given up where nothing keeps them,
   // unless `keep` (a later view of the frame projects them again).
   virtual ProjectedSplats project(const GeometryOptions& geometry, bool keep) = 0;
+  // The particles as loaded (a map draws from them as they are: splotch/frame/map_frame.h).
+  virtual const ParticleSet& particles() const = 0;
   // What a view copies to the GPU to draw from, with the GPU chosen; `geometry` gets the preview
   // share they are. None: the source offers none (a frame between snapshots), and the frame's
   // stages run on the host.

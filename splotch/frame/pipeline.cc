@@ -18,6 +18,7 @@
 #include "splotch/frame/frame_views.h"
 #include "splotch/frame/gpu_split.h"
 #include "splotch/frame/image_combine.h"
+#include "splotch/frame/map_frame.h"
 #include "splotch/frame/memory_need.h"
 #include "splotch/frame/particle_source.h"
 #include "splotch/frame/picture.h"
@@ -279,6 +280,7 @@ struct FrameRun::Steps {
   void prepare_views();
   void draw_palette();
   void draw_view(std::size_t v);
+  void draw_map_view(std::size_t v);
   std::optional<KeptView> copy_to_gpu(GeometryOptions& geometry, bool split);
   bool draw_from_gpu_copy(GeometryOptions& geometry, bool split, Image& image, RunReport& view_report, bool first);
   std::string draw_kept(const KeptView& kept, const GeometryOptions& geometry, bool split, Image& image);
@@ -495,7 +497,34 @@ void FrameRun::Steps::add_note(bool first_view, bool drew_on_gpu) {
   if (!note.empty() && first_view) report.notes.push_back(note);
 }
 
+// A quantitative map instead of the picture (splotch/frame/map_frame.h), drawn by every process
+// from its particles and written by rank 0.
+void FrameRun::Steps::draw_map_view(std::size_t v) {
+  const Settings& s = plan.settings;
+  MapValues map;
+  agreed([&] { map = draw_map(s, views[v].camera, source->particles(), comm); });
+  clock.done("render");
+  report.renderer = "host (map)";
+  report.particles_active = std::max<std::uint64_t>(report.particles_active, source->particles().size());
+  agreed([&] {
+    if (comm && !comm->root()) return;
+    view_settings.camera = views[v].camera;
+    view_settings.output.path = views[v].path;
+    if (frame.keep_pictures)
+      throw UserError("a map (map = " + std::string(s.map.mode == MapMode::column ? "column" : "average or slice") +
+                      ") is written to its file, not shown here: leave map out for the picture");
+    write_map(params, view_settings, map, source->particles(), *palettes.at(0));
+    if (v == 0)
+      for (const std::string& n : map_notes(s, map)) report.notes.push_back(n);
+    clock.done("write");
+  });
+}
+
 void FrameRun::Steps::draw_view(std::size_t v) {
+  if (plan.settings.map.mode != MapMode::none) {
+    draw_map_view(v);
+    return;
+  }
   view_settings.camera = views[v].camera;
   view_settings.output.path = views[v].path;
   RunReport view_report;  // this view's counts, summed over the processes by the combine

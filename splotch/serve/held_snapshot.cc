@@ -60,6 +60,7 @@ class HeldSource : public ParticleSource {
     return std::nullopt;
   }
   BoundingBox box() const override { return bounding_box(held_.loaded_->particles); }
+  const ParticleSet& particles() const override { return held_.loaded_->particles; }
   Framing framing() const override { return framing_of(*held_.loaded_, plan_.settings.input.periodic); }
   NormalizedRanges ranges() const override { return held_.loaded_->ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool) override {

@@ -204,6 +204,38 @@ QuantityRequest quantity_request(ParamFile& p, const std::string& what, const st
   return q;
 }
 
+// A map (map = column | average | slice, docs/maps.md) reads its own values instead of the
+// picture's: the intensity is what a column sums (map_quantityN, MASS by default), an average's
+// weight (map_weightN, MASS) or a slice's volume (MASS / RHO); the colour the quantity an average
+// or slice takes (map_quantityN; a slice's default RHO). Every one must be in the file.
+void map_quantities(ParamFile& p, const std::string& n, RenderTypeRequest& r) {
+  if (!p.has("map")) return;  // (not looked up: used.par records no map for a picture)
+  const std::string mode = p.get<std::string>("map");
+  if (mode != "column" && mode != "average" && mode != "slice") return;  // (no map; or one the settings reject)
+  auto quantity = [&](const std::string& key, const std::string& fallback) {
+    QuantityRequest q;
+    q.label = p.get<std::string>(key + n, fallback);
+    return q;
+  };
+  r.vector_colour = false;
+  r.values_required = true;
+  r.colour = QuantityRequest{};
+  r.colour.label.clear();
+  if (mode == "column") {
+    r.intensity = quantity("map_quantity", "MASS");
+  } else if (mode == "average") {
+    r.intensity = quantity("map_weight", "MASS");
+    if (!p.has("map_quantity" + n))
+      p.reject(p.origin("map") + ": map = average needs map_quantity" + n +
+               ", the quantity averaged along the line of sight (Temperature, InternalEnergy, a metallicity, ...)");
+    r.colour = quantity("map_quantity", "");
+  } else {
+    r.intensity = quantity("map_mass", "MASS");
+    r.intensity_divisor = quantity("map_density", "RHO");
+    r.colour = quantity("map_quantity", "RHO");
+  }
+}
+
 using SurveyOf = std::function<const SnapshotSurvey*()>;
 
 std::string join(const std::vector<std::string>& parts, const std::string& between = ", ") {
@@ -346,6 +378,7 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     // that a snapshot kept for the next frame has them (splotch/settings/interpolation_settings.cc).
     r.motion = std::clamp(p.get<int>("interpolation_mode", 0), 0, 2);
     if (r.motion > 0) r.id_label = p.get<std::string>("id_label", "ID");
+    map_quantities(p, n, r);
     o.types.push_back(r);
   }
   if (!empty_types.empty() && empty_types.size() == std::size_t(ptypes))

@@ -14,6 +14,8 @@ namespace {
 const std::map<std::string, KeyKind>& per_type_keys() {
   static const std::map<std::string, KeyKind> keys = {
       {"ptype", KeyKind::integer},           {"palette", KeyKind::text},
+      {"map_quantity", KeyKind::text},       {"map_weight", KeyKind::text},
+      {"map_mass", KeyKind::text},           {"map_density", KeyKind::text},
       {"brightness", KeyKind::number},       {"smooth_factor", KeyKind::number},
       {"color_log", KeyKind::boolean},       {"color_asinh", KeyKind::boolean},
       {"intensity_log", KeyKind::boolean},   {"color_min", KeyKind::number},
@@ -121,6 +123,19 @@ const std::map<std::string, KeyKind>& global_keys() {
       {"print_snapIDs_in_file_ONLY", KeyKind::boolean},
       {"smooth_param", KeyKind::number},
       {"thresh", KeyKind::number},
+      {"map", KeyKind::text},
+      {"map_width", KeyKind::number},
+      {"map_depth", KeyKind::number},
+      {"map_kernel", KeyKind::text},
+      {"map_hsml_factor", KeyKind::number},
+      {"map_units", KeyKind::text},
+      {"map_unit_length", KeyKind::number},
+      {"map_unit_mass", KeyKind::number},
+      {"map_unit_velocity", KeyKind::number},
+      {"map_hubble", KeyKind::number},
+      {"map_log", KeyKind::boolean},
+      {"map_min", KeyKind::number},
+      {"map_max", KeyKind::number},
   };
   return keys;
 }

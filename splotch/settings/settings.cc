@@ -38,7 +38,16 @@ TypeSettings read_type(ParamFile& p, int t) {
   if (tn.intensity_min && tn.intensity_max && *tn.intensity_min > *tn.intensity_max)
     p.reject(at(p, "intensity_min" + n) + " is larger than intensity_max" + n);
   s.vector_colour = tn.vector_colour = p.get<bool>("color_is_vector" + n, false);
-  if (!s.vector_colour) {
+  if (p.has("map")) {  // a map's values are as the file holds them (splotch/settings/map_settings.cc)
+    tn = TypeNormalization{};
+    tn.as_read = true;
+    s.vector_colour = false;
+  }
+  if (!s.vector_colour && p.has("map") && !p.has("palette" + n)) {
+    // A map's figure goes through palette0 (the project's fire when none is given); the other
+    // types' palettes are not used.
+    s.palette_path = project_palette_directory() + "fire.pal";
+  } else if (!s.vector_colour) {
     if (!p.has("palette" + n))
       p.reject(p.name() + ": palette" + n + " is missing" + p.typo_hint("palette" + n) + ": type " + n +
                " has scalar colours, which need a palette: a .pal file, or a name of the project's (fire, ice, "
@@ -418,6 +427,7 @@ Settings read_settings(ParamFile& p, const SettingsFor& context) {
       gathered(p, [&] { read_image_size(p, s.camera); });
     } else {
       gathered(p, [&] { s.camera = read_camera(p, s.placement); });
+      gathered(p, [&] { read_map(p, s, context.frame, context.in_scene); });
       gathered(p, [&] { read_views(p, s); });
       gathered(p, [&] { read_render(p, s); });
       gathered(p, [&] {
@@ -430,8 +440,9 @@ Settings read_settings(ParamFile& p, const SettingsFor& context) {
                                "the same picture as fast or faster (docs/performance.md); leave the key out");
       });
     }
-    gathered(p, [&] { s.output = read_output(p, context.frame, context.in_scene, s.warnings); });
+    if (!s.map.data_file) gathered(p, [&] { s.output = read_output(p, context.frame, context.in_scene, s.warnings); });
     gathered(p, [&] {  // before any reading, not after the render
+      if (s.map.data_file) return;
       const std::string problem = image_size_problem(s.output.format, s.camera.xres, s.camera.yres);
       if (!problem.empty()) throw UserError(at(p, "outfile") + " = " + s.output.path + ": " + problem);
     });

@@ -11,13 +11,17 @@
 
 #include "cuda/cuda_renderer.h"
 #include "io/image_writer.h"
+#include "io/map_writer.h"
 #include "io/snapshot_request.h"
 #include "params/param_file.h"
 #include "splotch/load/interpolate_snapshots.h"
 #include "splotch/render/host_renderer.h"
+#include "splotch/splat/map_kernel.h"
+#include "splotch/splat/map_view.h"
 #include "splotch/stages/camera_placement.h"
 #include "splotch/stages/exposure.h"
 #include "splotch/stages/geometry.h"
+#include "splotch/stages/map_units.h"
 #include "splotch/stages/normalize.h"
 #include "splotch/stages/sort.h"
 
@@ -58,8 +62,23 @@ struct InterpolationSettings {
   std::string second_input_keys;  // as SettingsFor::input_keys, for the second (its cache signature)
 };
 
+// A quantitative map instead of the picture (map = column | average | slice: docs/maps.md).
+struct MapSettings {
+  MapMode mode = MapMode::none;
+  std::vector<std::string> quantity, weight;  // per type: what the map is of (and an average's weight)
+  std::optional<double> width, depth;         // map_width, map_depth (code units)
+  std::optional<MapKernel> kernel;            // map_kernel; else the file's code's
+  std::optional<double> support_factor;       // map_hsml_factor; else the code's convention
+  MapUnitOptions units;
+  bool log = true;                 // the figure's scale
+  std::optional<double> min, max;  // the figure's range
+  bool data_file = false;          // outfile names a data file (FITS, HDF5, .npy), not a figure
+  MapFileFormat format = MapFileFormat::fits;
+};
+
 struct Settings {
   SnapshotRequest input;
+  MapSettings map;
   InterpolationSettings interpolation;
   std::vector<TypeSettings> types;  // [ptypes]
   Camera camera;
@@ -96,6 +115,10 @@ Settings read_settings(ParamFile& params, const SettingsFor& context = {});
 // Throws a UserError (`where`: the key's origin) where the directory of `image_path` does not
 // exist or cannot be written.
 void check_writable_directory(const std::string& image_path, const std::string& where);
+
+// The map's keys (splotch/settings/map_settings.cc), after the camera's: `outfile` naming a data
+// file sets output.path; problems are rejected (gathered) in `p`.
+void read_map(ParamFile& p, Settings& s, int frame, bool in_scene);
 
 // The keys of the views and the dome (splotch/settings/view_settings.cc), after the camera's;
 // problems are rejected (gathered) in `p`.

@@ -166,6 +166,7 @@ std::vector<TypeRanges> choose_ranges(const std::vector<TypeRanges>& data,
 void apply_ranges(ParticleSet& p, const std::vector<TypeRanges>& ranges, const std::vector<TypeNormalization>& types) {
   const std::size_t n = p.size();
   for (std::size_t t = 0; t < types.size(); ++t) {
+    if (types[t].as_read) continue;
     for_type(p, int(t), [&](auto sel) {
       normalize_array(p.intensity.data(), n, sel, ranges[t].intensity);
       for (int c = 0; c < colour_channels(p, types[t]); ++c)

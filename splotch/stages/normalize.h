@@ -20,6 +20,8 @@ namespace splotch {
 struct TypeNormalization {
   bool color_log = false, color_asinh = false, intensity_log = false;
   bool vector_colour = false;
+  // A map's values (map = column | average | slice): measured, but kept as read.
+  bool as_read = false;
   std::optional<float> color_min, color_max, intensity_min, intensity_max;
 };
 

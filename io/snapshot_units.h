@@ -1,0 +1,25 @@
+// The units a snapshot declares (or its code implies), for quantitative maps (docs/maps.md): what
+// one code unit of length, mass and velocity is in cgs, whether lengths and masses carry 1/h and
+// positions are comoving, and the SPH kernel the code wrote with. A reader fills what its file
+// says; what it cannot know stays unknown (0, empty), and the map's settings say what was taken.
+#pragma once
+
+#include <string>
+
+namespace splotch {
+
+struct SnapshotUnits {
+  std::string code;    // the code family, for the report and the kernel's convention: "Gadget", "SWIFT", "Tipsy", ...
+  std::string source;  // where the units came from: "Header/Units attributes", "Gadget's defaults", ...
+  double length_cm = 0, mass_g = 0, velocity_cm_s = 0;  // one code unit in cgs; 0: unknown
+  double hubble = 0;                                    // h of the run (HubbleParam); 0: none given
+  bool h_scaled = false;    // lengths in units/h and masses in units/h (the Gadget family); SWIFT: not
+  bool comoving = false;    // positions (and lengths) comoving: physical = a times code
+  double scale_factor = 1;  // a, where comoving
+  // The SPH kernel the file names (SWIFT's HydroScheme "Kernel function") and the ratio of its
+  // support to the smoothing lengths written (SWIFT's "Kernel gamma"; 0: not written).
+  std::string kernel;
+  double kernel_gamma = 0;
+};
+
+}  // namespace splotch

@@ -1,0 +1,239 @@
+#include "splotch/frame/map_frame.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "errors/user_error.h"
+#include "io/image_writer.h"
+#include "io/map_writer.h"
+#include "io/text_file.h"
+#include "splotch/frame/picture.h"
+#include "splotch/mpi/comm.h"
+#include "splotch/render/host_map.h"
+#include "splotch/stages/map_splats.h"
+
+namespace splotch {
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+
+// SWIFT's kernels by the name its HydroScheme writes, with the ratio of support to smoothing
+// length its kernel_hydro.h defines (used where the file writes no "Kernel gamma").
+struct SwiftKernel {
+  const char* name;
+  MapKernel kernel;
+  double gamma;
+};
+constexpr SwiftKernel swift_kernels[] = {{"Cubic spline (M4)", MapKernel::cubic, 1.825742},
+                                         {"Quintic spline (M6)", MapKernel::quintic, 2.018932},
+                                         {"Wendland C2", MapKernel::wendland_c2, 1.936492},
+                                         {"Wendland C4", MapKernel::wendland_c4, 2.207940}};
+
+bool along_an_axis(Vec3 a) { return std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(a.z)}) > 1 - 1e-9; }
+
+std::string number_text(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+}  // namespace
+
+MapKernelChoice choose_map_kernel(const MapSettings& map, const SnapshotUnits& units) {
+  MapKernelChoice c;
+  std::string kernel_why = "the cubic spline (M4) of " + (units.code.empty() ? std::string("Gadget") : units.code);
+  double factor = 1;
+  std::string factor_why = "its smoothing lengths are the kernel's support (Gadget's convention)";
+  if (units.code == "SWIFT") {
+    const SwiftKernel* found = nullptr;
+    for (const SwiftKernel& k : swift_kernels)
+      if (units.kernel == k.name) found = &k;
+    if (found) {
+      c.kernel = found->kernel;
+      kernel_why = "the file's HydroScheme: " + units.kernel;
+    } else {
+      kernel_why = units.kernel.empty() ? "SWIFT's default, the cubic spline (the file names no kernel)"
+                                        : "the cubic spline: the file's kernel '" + units.kernel +
+                                              "' is none of map_kernel's; give map_kernel and map_hsml_factor";
+    }
+    factor = units.kernel_gamma > 0 ? units.kernel_gamma : found ? found->gamma : 1.825742;
+    factor_why = std::string("SWIFT's smoothing lengths h with the support gamma h, gamma = ") + number_text(factor) +
+                 (units.kernel_gamma > 0 ? " (the file's Kernel gamma)" : " (SWIFT's for the kernel)");
+  } else if (units.code == "Tipsy") {
+    factor = 2;
+    factor_why = "Gasoline's and ChaNGa's smoothing lengths h with the support 2h";
+  }
+  if (map.kernel) {
+    c.kernel = *map.kernel;
+    kernel_why = "map_kernel";
+  }
+  if (map.support_factor) {
+    factor = *map.support_factor;
+    factor_why = "map_hsml_factor";
+  }
+  c.support_factor = factor;
+  c.why = std::string("kernel: ") + kernel_description(c.kernel) + " (" + kernel_why + "), support " +
+          number_text(factor) + " x the smoothing length (" + factor_why + ")";
+  return c;
+}
+
+MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& particles, const Comm* comm) {
+  const MapSettings& m = s.map;
+  MapValues out;
+  out.kernel = choose_map_kernel(m, particles.units);
+  const CameraFrame frame = camera_frame(camera);
+  MapGeometry g;
+  g.mode = m.mode;
+  g.lookat = camera.lookat;
+  g.x_axis = frame.x_axis;
+  g.y_axis = frame.y_axis;
+  g.z_axis = frame.z_axis;
+  g.camera_distance = length(camera.center - camera.lookat);
+  g.xres = camera.xres;
+  g.yres = camera.yres;
+  g.box = s.input.periodic ? particles.box_size : 0;
+  // By default the width the picture shows at lookat; a periodic box seen along an axis, the box
+  // (a map of the whole box that wraps, splotch/stages/map_splats.h).
+  g.width = m.width.value_or(2 * std::tan(camera.fov_degrees * pi / 360) * g.camera_distance);
+  if (!m.width && g.box > 0 && along_an_axis(g.x_axis) && along_an_axis(g.y_axis) && g.xres == g.yres) g.width = g.box;
+  g.height = g.width * g.yres / g.xres;
+  g.zmin = camera.zmin;
+  g.zmax = camera.zmax;
+  g.depth = m.depth;
+  g.support_factor.assign(std::max<std::size_t>(1, s.types.size()), out.kernel.support_factor);
+  g.preview_fraction = s.input.keep_fraction;
+  const MapKernelTables tables = make_kernel_tables(out.kernel.kernel);
+  const KernelTableView k = table_view(tables);
+  MapSums sums(g.xres, g.yres, m.mode == MapMode::average ? 2 : 1);
+  {
+    const MapParticles splats = map_particles(particles, g, k);
+    draw_map_host(splats.view(), m.mode, k, sums);
+  }
+  const std::size_t pixels = std::size_t(g.xres) * std::size_t(g.yres);
+  if (comm && comm->size() > 1) {  // (in float: each process's sums hold to 1e-7 already)
+    std::vector<float> both(pixels * std::size_t(sums.planes()));
+    for (int p = 0; p < sums.planes(); ++p)
+      for (std::size_t i = 0; i < pixels; ++i) both[std::size_t(p) * pixels + i] = float(sums.plane[p][i]);
+    comm->sum_to_root(both.data(), both.size());
+    for (int p = 0; p < sums.planes(); ++p)
+      for (std::size_t i = 0; i < pixels; ++i) sums.plane[p][i] = double(both[std::size_t(p) * pixels + i]);
+  }
+  out.xres = g.xres;
+  out.yres = g.yres;
+  out.pixel = g.pixel();
+  const std::string quantity = m.quantity.empty() ? "MASS" : m.quantity[0];
+  out.units = map_units(m.mode, quantity, m.weight.empty() ? "MASS" : m.weight[0], particles.units, m.units);
+  // Sums per pixel to values: a column's amount over the pixel's area, a slice's per pixel volume.
+  const double area = out.pixel * out.pixel;
+  const double scale = m.mode == MapMode::column  ? out.units.value / area
+                       : m.mode == MapMode::slice ? out.units.value / (area * out.pixel)
+                                                  : out.units.value;
+  out.values.resize(pixels);
+  double total = 0;
+  for (std::size_t i = 0; i < pixels; ++i) {
+    const double v = m.mode == MapMode::average
+                         ? (sums.plane[0][i] != 0 ? sums.plane[1][i] / sums.plane[0][i] : std::nan(""))
+                         : sums.plane[0][i];
+    total += m.mode == MapMode::average ? sums.plane[0][i] : v;
+    out.values[i] = float(v * scale);
+  }
+  const double pixel_area = out.units.physical ? area * out.units.length * out.units.length : area;
+  out.total = m.mode == MapMode::column ? total * scale * pixel_area : total;
+  return out;
+}
+
+namespace {
+
+// The figure's range: the keys', else the data's (log: from the 1st percentile of the values above
+// 0, so that a few faint pixels at the edge do not take the scale).
+void figure_range(const MapSettings& m, const std::vector<float>& values, double& lo, double& hi) {
+  std::vector<float> shown;
+  for (float v : values)
+    if (std::isfinite(v) && (!m.log || v > 0)) shown.push_back(v);
+  if (shown.empty()) {
+    lo = 0, hi = 1;
+  } else {
+    const auto top = std::max_element(shown.begin(), shown.end());
+    hi = *top;
+    const std::size_t at = m.log ? shown.size() / 100 : 0;
+    std::nth_element(shown.begin(), shown.begin() + std::ptrdiff_t(at), shown.end());
+    lo = shown[at];
+  }
+  if (m.min) lo = *m.min;
+  if (m.max) hi = *m.max;
+  if (!(hi > lo)) hi = lo + (lo != 0 ? std::fabs(lo) : 1);
+}
+
+Image8 map_figure(const MapSettings& m, const MapValues& map, const Palette& palette) {
+  double lo = 0, hi = 1;
+  figure_range(m, map.values, lo, hi);
+  const double a = m.log ? std::log10(lo) : lo, b = m.log ? std::log10(hi) : hi;
+  Image8 image(map.xres, map.yres);
+  for (int y = 0; y < map.yres; ++y)
+    for (int x = 0; x < map.xres; ++x) {
+      const float v = map.values[std::size_t(map.yres - 1 - y) * std::size_t(map.xres) + std::size_t(x)];
+      const double t =
+          !(v == v) || (m.log && !(v > 0)) ? 0.0 : ((m.log ? std::log10(double(v)) : double(v)) - a) / (b - a);
+      const Rgb c = palette.at(float(t));
+      std::uint8_t* p = image.pixel(x, y);
+      p[0] = to_8bit(c.r);
+      p[1] = to_8bit(c.g);
+      p[2] = to_8bit(c.b);
+    }
+  return image;
+}
+
+}  // namespace
+
+void write_map(const ParamFile& params, const Settings& s, const MapValues& map, const ParticleSet& particles,
+               const Palette& palette) {
+  if (s.map.data_file) {
+    MapFile f;
+    f.xres = map.xres;
+    f.yres = map.yres;
+    f.values = map.values;
+    f.quantity = map.units.quantity;
+    f.unit = map.units.value_name;
+    f.length_unit = map.units.length_name;
+    f.pixel = map.pixel * map.units.length;
+    const Vec3 c = s.camera.lookat;
+    const CameraFrame frame = camera_frame(s.camera);
+    for (int a = 0; a < 3; ++a) {
+      f.centre[a] = a == 0 ? c.x : a == 1 ? c.y : c.z;
+      f.x_axis[a] = a == 0 ? frame.x_axis.x : a == 1 ? frame.x_axis.y : frame.x_axis.z;
+      f.y_axis[a] = a == 0 ? frame.y_axis.x : a == 1 ? frame.y_axis.y : frame.y_axis.z;
+    }
+    f.time = particles.time;
+    f.redshift = particles.redshift;
+    f.snapshot = s.input.path;
+    f.kernel = map.kernel.why;
+    const std::string used = used_par_text(params, {});
+    for (std::size_t at = 0; at < used.size();) {
+      const std::size_t end = used.find('\n', at);
+      const std::string line = used.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      if (!line.empty() && line[0] != '#') f.history.push_back(line);
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+    write_map_file(s.output.path, s.map.format, f);
+  } else {
+    write_image(s.output.path, map_figure(s.map, map, palette), s.output.format, s.output.jpeg_quality);
+  }
+  write_text_file(s.output.path + ".used.par", used_par_text(params, {}));
+}
+
+std::vector<std::string> map_notes(const Settings& s, const MapValues& map) {
+  std::vector<std::string> notes;
+  notes.push_back("map: " + map.units.quantity + ", " + std::to_string(map.xres) + " x " + std::to_string(map.yres) +
+                  " pixels of " + number_text(map.pixel * map.units.length) + " " + map.units.length_name + ", in " +
+                  map.units.value_name);
+  notes.push_back(map.kernel.why);
+  for (const std::string& n : map.units.notes) notes.push_back(n);
+  if (s.map.mode == MapMode::column)
+    notes.push_back("map: its values times the pixel area sum to " + number_text(map.total) + " (" +
+                    map.units.value_name + " times " + map.units.length_name + "^2)");
+  return notes;
+}
+
+}  // namespace splotch

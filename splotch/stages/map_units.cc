@@ -1,0 +1,92 @@
+#include "splotch/stages/map_units.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "io/field_names.h"
+
+namespace splotch {
+namespace {
+
+constexpr double msun_g = 1.98841e33, kpc_cm = 3.0856776e21, km_s_cm = 1e5;
+
+// A quantity's dimensions: powers of mass, length and velocity (and a unit of its own, such as
+// K, which no code unit changes). Known by its Gadget label (io/field_names.h) or its name.
+struct Dimensions {
+  int mass = 0, length = 0, velocity = 0;
+  bool known = false;
+  std::string own;  // "K": not converted
+};
+
+Dimensions dimensions_of(const std::string& label) {
+  const std::string block = gadget_block_label(label), lower = lower_case(label);
+  if (block == "MASS") return {1, 0, 0, true, ""};
+  if (block == "RHO") return {1, -3, 0, true, ""};
+  if (block == "U") return {0, 0, 2, true, ""};
+  if (block == "HSML") return {0, 1, 0, true, ""};
+  if (lower == "temperature" || lower == "temperatures" || lower == "temp") return {0, 0, 0, true, "K"};
+  return {};
+}
+
+std::string power(const char* name, int p) {
+  if (p == 0) return "";
+  return std::string(name) + (p == 1 ? "" : "^" + std::to_string(p));
+}
+
+std::string joined(const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + " " + b; }
+
+}  // namespace
+
+MapUnits map_units(MapMode mode, const std::string& quantity, const std::string& weight, const SnapshotUnits& file,
+                   const MapUnitOptions& o) {
+  MapUnits u;
+  const Dimensions d = dimensions_of(quantity);
+  // A column sums the quantity per area; an average and a slice keep its own units.
+  const int area = mode == MapMode::column ? -2 : 0;
+  u.quantity = mode == MapMode::column    ? "column of " + quantity + " (per area)"
+               : mode == MapMode::average ? weight + "-weighted average of " + quantity
+                                          : quantity + " in the plane through lookat";
+  const double length_cm = o.length_cm > 0 ? o.length_cm : file.length_cm;
+  const double mass_g = o.mass_g > 0 ? o.mass_g : file.mass_g;
+  const double velocity = o.velocity_cm_s > 0 ? o.velocity_cm_s : file.velocity_cm_s;
+  const double h = o.hubble > 0 ? o.hubble : file.hubble;
+  const bool lengths_known = length_cm > 0 && (!file.h_scaled || h > 0);
+  if (!o.physical || !lengths_known) {
+    if (o.physical)
+      u.notes.push_back(
+          std::string("map_units = physical: the file declares no ") +
+          (length_cm > 0 ? "h (HubbleParam), give map_hubble" : "length unit, give map_unit_length (cm)") +
+          "; the map is in code units");
+    u.length_name = "code length";
+    const std::string q = d.known && !d.own.empty() ? d.own : "code units of " + quantity;
+    u.value_name = area ? q + " per code length^2" : q;
+    return u;
+  }
+  u.physical = true;
+  const double a = file.comoving ? file.scale_factor : 1.0;
+  const double hinv = file.h_scaled ? 1.0 / h : 1.0;
+  u.length = a * length_cm * hinv / kpc_cm;
+  u.length_name = "kpc";
+  char length[32];
+  std::snprintf(length, sizeof length, "%.6g", u.length);
+  u.notes.push_back(std::string("units: 1 code length = ") + length + " kpc" +
+                    (file.comoving ? " (comoving, at a = " + std::to_string(a) + ")" : "") + ", from " +
+                    (o.length_cm > 0 ? std::string("map_unit_length") : file.source));
+  const bool mass_known = mass_g > 0, velocity_known = velocity > 0;
+  if (!d.known || (d.mass && !mass_known) || (d.velocity && !velocity_known) || !d.own.empty()) {
+    const std::string q = !d.own.empty() ? d.own : "code units of " + quantity;
+    u.value = area ? std::pow(u.length, area) : 1.0;
+    u.value_name = area ? q + " kpc^-2" : q;
+    if (!d.known)
+      u.notes.push_back("units: " + quantity + " has no known dimensions: its values are as the file holds them");
+    return u;
+  }
+  const double mass = mass_g * hinv / msun_g, speed = velocity / km_s_cm;
+  u.value = std::pow(mass, d.mass) * std::pow(u.length, d.length + area) * std::pow(speed, d.velocity);
+  const int length_power = d.length + area;
+  u.value_name = joined(joined(power("Msun", d.mass), power("kpc", length_power)), power("(km/s)", d.velocity));
+  if (u.value_name.empty()) u.value_name = "dimensionless";
+  return u;
+}
+
+}  // namespace splotch

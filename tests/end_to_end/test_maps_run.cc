@@ -1,0 +1,162 @@
+// bin/splotch's quantitative maps (docs/maps.md) on the real snapshots of ../shared/data: what a
+// column keeps (the mass of a periodic box, seen along an axis and rotated, at several
+// resolutions), what a slice and an average give against the file's own values, the data files,
+// and the errors a map's keys can meet.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "io/hdf5_file.h"
+#include "tests/support/test_support.h"
+
+using namespace splotch;
+using namespace splotch::testing;
+
+namespace {
+
+const std::string splotch_binary = "bin/splotch";
+
+// A .npy file's float32 values (the map writer's: a version 1 header, then the values).
+std::vector<float> read_npy(const std::string& path) {
+  const std::string bytes = read_file(path);
+  REQUIRE(bytes.size() > 10);
+  REQUIRE(bytes.compare(1, 5, "NUMPY") == 0);
+  const std::size_t header =
+      std::size_t(static_cast<unsigned char>(bytes[8])) | std::size_t(static_cast<unsigned char>(bytes[9])) << 8;
+  const std::size_t start = 10 + header;
+  std::vector<float> values((bytes.size() - start) / 4);
+  std::memcpy(values.data(), bytes.data() + start, values.size() * 4);
+  return values;
+}
+
+double sum(const std::vector<float>& v) {
+  double s = 0;
+  for (float x : v) s += double(x);
+  return s;
+}
+
+CommandResult run_par(const TempDir& dir, const std::string& par) {
+  const std::string file = dir.write("map.par", par);
+  return run_command(splotch_binary + " " + file);
+}
+
+std::string gadget4_map(const std::string& data, const std::string& view, int side, double width,
+                        const std::string& out) {
+  return "simtype = 8\ninfile = " + data + "/gadget4_lcdm_gas_snapshot_000.hdf5\nptypes = 1\nptype0 = 0\n" +
+         "map = column\nmap_units = code\nxres = " + std::to_string(side) + "\nyres = " + std::to_string(side) +
+         "\nmap_width = " + std::to_string(width) + "\nlookat_x = 25000\nlookat_y = 25000\nlookat_z = 25000\n" + view +
+         "outfile = " + out + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("maps: a column of a periodic box seen whole keeps its mass, along an axis and rotated") {
+  const std::string data = real_data_dir();
+  if (data.empty()) {
+    MESSAGE("real-snapshot map test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  const Hdf5File file(data + "/gadget4_lcdm_gas_snapshot_000.hdf5");
+  const double mass = double(file.header().count(0)) * file.header().mass_of(0), box = file.header().box_size;
+  REQUIRE(box == 50000);
+  const std::string along_z =
+      "camera_x = 25000\ncamera_y = 25000\ncamera_z = 125000\nsky_x = 0\nsky_y = 1\nsky_z = 0\n";
+  const std::string rotated = "camera_x = 85000\ncamera_y = 65000\ncamera_z = 45000\nsky_x = 0\nsky_y = 0\nsky_z = 1\n";
+  TempDir dir;
+  for (int side : {16, 64, 256}) {
+    for (const auto& [view, width] : {std::pair{along_z, box}, std::pair{rotated, 2 * box}}) {
+      const std::string out = dir.path("column.npy");
+      const CommandResult r = run_par(dir, gadget4_map(data, view, side, width, out));
+      REQUIRE_MESSAGE(r.status == 0, r.err);
+      const std::vector<float> map = read_npy(out);
+      REQUIRE(map.size() == std::size_t(side) * std::size_t(side));
+      const double pixel = width / side;
+      CAPTURE(side);
+      CAPTURE(width);
+      CHECK(std::fabs(sum(map) * pixel * pixel / mass - 1) < 1e-5);
+    }
+  }
+}
+
+TEST_CASE("maps: a slice of a glass gives its density, an average lies within the values it averages") {
+  const std::string data = real_data_dir();
+  if (data.empty()) {
+    MESSAGE("real-snapshot map test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  TempDir dir;
+  {
+    const std::string path = data + "/swift_sodshock3d_glass_002.hdf5";
+    const Hdf5File file(path);
+    const ParticleArray<float> rho = file.read_field(0, *file.find(0, "Density"), 0);
+    double mean = 0;
+    for (float v : rho) mean += double(v) / double(rho.size());
+    const std::string out = dir.path("slice.npy");
+    const CommandResult r = run_par(dir, "simtype = 8\ninfile = " + path +
+                                             "\nptypes = 1\nptype0 = 0\nmap = slice\nxres = 64\nyres = 64\n"
+                                             "map_width = 0.9\noutfile = " +
+                                             out + "\n");
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    std::vector<float> map = read_npy(out);
+    std::nth_element(map.begin(), map.begin() + std::ptrdiff_t(map.size() / 2), map.end());
+    CHECK(map[map.size() / 2] == doctest::Approx(mean).epsilon(0.01));
+  }
+  {
+    const std::string path = data + "/gadget4_lcdm_gas_snapshot_000.hdf5";
+    const Hdf5File file(path);
+    const ParticleArray<float> rho = file.read_field(0, *file.find(0, "Density"), 0);
+    const auto [lo, hi] = std::minmax_element(rho.begin(), rho.end());
+    const std::string out = dir.path("average.npy");
+    const CommandResult r = run_par(dir, gadget4_map(data,
+                                                     "camera_x = 25000\ncamera_y = 25000\ncamera_z = 125000\n"
+                                                     "sky_x = 0\nsky_y = 1\nsky_z = 0\n",
+                                                     32, 50000, out) +
+                                             "map = average\nmap_quantity0 = Density\n");
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const std::vector<float> map = read_npy(out);
+    for (float v : map) REQUIRE((v >= *lo * 0.9999f && v <= *hi * 1.0001f));
+  }
+}
+
+TEST_CASE("maps: a FITS map names its unit and axes; the keys' errors say what to do") {
+  const std::string data = real_data_dir();
+  if (data.empty()) {
+    MESSAGE("real-snapshot map test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  TempDir dir;
+  const std::string along_z =
+      "camera_x = 25000\ncamera_y = 25000\ncamera_z = 125000\nsky_x = 0\nsky_y = 1\nsky_z = 0\n";
+  const std::string base = gadget4_map(data, along_z, 32, 50000, dir.path("m.fits")) + "map_units = physical\n";
+  const CommandResult r = run_par(dir, base);
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const std::string header = read_file(dir.path("m.fits")).substr(0, 2880 * 3);
+  CHECK(header.find("BUNIT   = 'Msun kpc^-2'") != std::string::npos);
+  CHECK(header.find("CUNIT1  = 'kpc     '") != std::string::npos);
+  CHECK(header.find("REDSHIFT=") != std::string::npos);
+  CHECK(header.find("HISTORY map = column") != std::string::npos);
+  CHECK(r.out.find("1 code length = 0.236514 kpc (comoving") != std::string::npos);
+  struct Bad {
+    std::string keys, says;
+  };
+  for (const Bad& bad :
+       {Bad{"map = density\n", "is not a map: column"}, Bad{"projection = TRUE\n", "a map is orthographic"},
+        Bad{"map = average\n", "map = average needs map_quantity0"},
+        Bad{"map_kernel = spline\n", "is not one of cubic, quintic"},
+        Bad{"map_quantity0 = Metals\n", "the map of type 0 needs it"}}) {
+    const CommandResult e = run_par(dir, base + bad.keys);
+    CAPTURE(bad.keys);
+    CHECK(e.status != 0);
+    CHECK(e.err.find(bad.says) != std::string::npos);
+    if (e.err.find(bad.says) == std::string::npos) MESSAGE(e.err);
+  }
+  const CommandResult no_density =
+      run_par(dir, "simtype = 2\ninfile = " + data + "/vaex_gassphere_littleendian.dat\nptypes = 1\nmap = slice\n" +
+                       "outfile = " + dir.path("s.npy") + "\n");
+  CHECK(no_density.status != 0);
+  CHECK(no_density.err.find("needs the densities") != std::string::npos);
+}
