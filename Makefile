@@ -22,7 +22,7 @@ CXXFLAGS += $(HTTPLIB_FLAGS)
 LDLIBS   += -lcpp-httplib -pthread
 
 # Debian packages the build and tests need (`make deps` installs the missing ones).
-DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev zlib1g-dev libcpp-httplib-dev libcfitsio-dev
+DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev zlib1g-dev libcpp-httplib-dev libcfitsio-dev fonts-dejavu-core
 
 LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/app/main.cc splotch/mpi/mpi_comm.cc,$(wildcard splotch/*/*.cc))
 # The suite's folders (tests/README.md): unit/ (what the sanitized build runs too), gpu/, end_to_end/

@@ -5,6 +5,7 @@
 
 #include "cuda/cuda_renderer.h"
 #include "cuda/device_particles.h"
+#include "cuda/map_renderer.h"
 
 namespace splotch {
 
@@ -55,6 +56,10 @@ void end_split(DeviceParticles&) { throw std::logic_error("end_split called in a
 CudaReport draw_split(DeviceParticles&, const DeviceView&, const CudaOptions&, const std::vector<SplitShare>&,
                       std::size_t, int, int, float*, SplitDrawTimes*) {
   throw std::logic_error("draw_split called in a build without CUDA");
+}
+
+void draw_map_cuda(const MapSplats&, MapMode, const MapKernelTables&, MapSums&, int) {
+  throw std::runtime_error("this build of splotch has no GPU renderer (built without CUDA)");
 }
 
 }  // namespace splotch

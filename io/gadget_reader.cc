@@ -15,24 +15,6 @@
 namespace splotch {
 namespace {
 
-// A binary Gadget file writes no units: Gadget's defaults (1 kpc/h, 1e10 Msun/h, 1 km/s), which a
-// parameter file overrides (map_unit_length ...); cosmological where the redshift is 1 / Time - 1
-// of a run with Omega0 > 0.
-SnapshotUnits gadget_units(const GadgetHeader& h) {
-  SnapshotUnits u;
-  u.code = "Gadget";
-  u.source = "Gadget's defaults (a binary snapshot writes none)";
-  u.length_cm = 3.085678e21;
-  u.mass_g = 1.989e43;
-  u.velocity_cm_s = 1e5;
-  u.hubble = h.hubble;
-  u.h_scaled = true;
-  u.comoving =
-      h.omega0 > 0 && h.time > 0 && h.time <= 1 && std::fabs(1 / h.time - 1 - h.redshift) < 1e-3 * (1 + h.redshift);
-  u.scale_factor = u.comoving ? h.time : 1;
-  return u;
-}
-
 // Where `block`'s values lie. A block of three values per particle (VEL) named for one value says
 // so, rather than that its size fits no set of types.
 GadgetBlockLayout layout_of(const GadgetFile& f, const GadgetBlock& block, int components, const QuantityRequest& q,
@@ -170,7 +152,8 @@ ParticleSet read_gadget(const TypedSnapshotRequest& o, const ProgressCallback& p
   p.box_size = open(0).header().box_size;
   p.time = open(0).header().time;
   p.redshift = open(0).header().redshift;
-  p.units = gadget_units(open(0).header());
+  p.units = gadget_default_units(open(0).header().hubble, open(0).header().omega0, open(0).header().time,
+                                 open(0).header().redshift);
   plan_files(
       o.types, first, files.size(), count_of, p, plan,
       [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets, std::size_t at,

@@ -12,6 +12,7 @@
 #include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
 #include "io/read_snapshot.h"
+#include "io/snapshot_units.h"
 #include "io/tipsy_file.h"
 
 namespace splotch {
@@ -140,7 +141,7 @@ void print_gadget_info(const SnapshotRequest& input, const ReadProgress& progres
       << (files.size() == 1 ? " file" : " files") << "\n";
   char line[300];
   std::snprintf(line, sizeof line, "  time %g, redshift %g, box size %g\n", h.time, h.redshift, h.box_size);
-  out << line;
+  out << line << units_description(gadget_default_units(h.hubble, h.omega0, h.time, h.redshift));
   out << "  header npartTotal:";
   for (auto n : h.npart_total) out << " " << n;
   out << "; num_files " << h.num_files << "\n";
@@ -231,7 +232,7 @@ void print_hdf5_info(const SnapshotRequest& input, std::ostream& out) {
   }
   std::snprintf(line, sizeof line, "  time %g, %s, %s\n", h.time,
                 h.has_redshift ? ("redshift " + std::to_string(h.redshift)).c_str() : "no redshift", box.c_str());
-  out << line;
+  out << line << units_description(h.units);
   out << "  header NumPart_Total:";
   for (auto n : h.npart_total) out << " " << n;
   out << "; NumFilesPerSnapshot " << h.num_files << "\n";
@@ -303,7 +304,7 @@ void print_tipsy_info(const SnapshotRequest& input, std::ostream& out) {
   char line[300];
   std::snprintf(line, sizeof line, "  time %g, nbodies %llu, ndim %u\n", f.time(),
                 static_cast<unsigned long long>(f.total()), unsigned(f.header().ndim));
-  out << line;
+  out << line << "  units: none written (Gasoline's and ChaNGa's are in the run's .param: give map_unit_length ...)\n";
   for (int t = 0; t < tipsy_types; ++t) {
     if (f.count(t) == 0) continue;
     print_type_head(out, t, tipsy_type_name(t), f.count(t), 0.0);

@@ -22,4 +22,13 @@ struct SnapshotUnits {
   double kernel_gamma = 0;
 };
 
+// A binary Gadget file's units: it writes none, so Gadget's defaults (1 kpc/h, 1e10 Msun/h, 1 km/s),
+// which a parameter file overrides (map_unit_length ...); cosmological where the redshift is
+// 1 / time - 1 of a run with Omega0 > 0.
+SnapshotUnits gadget_default_units(double hubble, double omega0, double time, double redshift);
+
+// "units: 1 length = 3.086e+21 cm, 1 mass = 1.989e+43 g, 1 velocity = 1e+05 cm/s, h = 0.7 (lengths
+// and masses in units/h), comoving (a = 0.166), from ...; kernel: ..." for --info.
+std::string units_description(const SnapshotUnits& u);
+
 }  // namespace splotch

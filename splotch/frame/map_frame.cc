@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
+#include "cuda/map_renderer.h"
 #include "errors/user_error.h"
 #include "io/image_writer.h"
 #include "io/map_writer.h"
 #include "io/text_file.h"
+#include "splotch/frame/map_figure.h"
 #include "splotch/frame/picture.h"
 #include "splotch/mpi/comm.h"
 #include "splotch/render/host_map.h"
@@ -78,7 +81,7 @@ MapKernelChoice choose_map_kernel(const MapSettings& map, const SnapshotUnits& u
   return c;
 }
 
-MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& particles, const Comm* comm) {
+MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& particles, const Comm* comm, int gpu) {
   const MapSettings& m = s.map;
   MapValues out;
   out.kernel = choose_map_kernel(m, particles.units);
@@ -108,7 +111,16 @@ MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& p
   MapSums sums(g.xres, g.yres, m.mode == MapMode::average ? 2 : 1);
   {
     const MapParticles splats = map_particles(particles, g, k);
-    draw_map_host(splats.view(), m.mode, k, sums);
+    if (gpu >= 0) {
+      try {
+        draw_map_cuda(splats.view(), m.mode, tables, sums, gpu);
+        out.on_gpu = true;
+      } catch (const std::runtime_error& e) {
+        out.gpu_failure = e.what();
+        for (std::vector<double>& plane : sums.plane) std::fill(plane.begin(), plane.end(), 0.0);
+      }
+    }
+    if (!out.on_gpu) draw_map_host(splats.view(), m.mode, k, sums);
   }
   const std::size_t pixels = std::size_t(g.xres) * std::size_t(g.yres);
   if (comm && comm->size() > 1) {  // (in float: each process's sums hold to 1e-7 already)
@@ -143,49 +155,6 @@ MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& p
   return out;
 }
 
-namespace {
-
-// The figure's range: the keys', else the data's (log: from the 1st percentile of the values above
-// 0, so that a few faint pixels at the edge do not take the scale).
-void figure_range(const MapSettings& m, const std::vector<float>& values, double& lo, double& hi) {
-  std::vector<float> shown;
-  for (float v : values)
-    if (std::isfinite(v) && (!m.log || v > 0)) shown.push_back(v);
-  if (shown.empty()) {
-    lo = 0, hi = 1;
-  } else {
-    const auto top = std::max_element(shown.begin(), shown.end());
-    hi = *top;
-    const std::size_t at = m.log ? shown.size() / 100 : 0;
-    std::nth_element(shown.begin(), shown.begin() + std::ptrdiff_t(at), shown.end());
-    lo = shown[at];
-  }
-  if (m.min) lo = *m.min;
-  if (m.max) hi = *m.max;
-  if (!(hi > lo)) hi = lo + (lo != 0 ? std::fabs(lo) : 1);
-}
-
-Image8 map_figure(const MapSettings& m, const MapValues& map, const Palette& palette) {
-  double lo = 0, hi = 1;
-  figure_range(m, map.values, lo, hi);
-  const double a = m.log ? std::log10(lo) : lo, b = m.log ? std::log10(hi) : hi;
-  Image8 image(map.xres, map.yres);
-  for (int y = 0; y < map.yres; ++y)
-    for (int x = 0; x < map.xres; ++x) {
-      const float v = map.values[std::size_t(map.yres - 1 - y) * std::size_t(map.xres) + std::size_t(x)];
-      const double t =
-          !(v == v) || (m.log && !(v > 0)) ? 0.0 : ((m.log ? std::log10(double(v)) : double(v)) - a) / (b - a);
-      const Rgb c = palette.at(float(t));
-      std::uint8_t* p = image.pixel(x, y);
-      p[0] = to_8bit(c.r);
-      p[1] = to_8bit(c.g);
-      p[2] = to_8bit(c.b);
-    }
-  return image;
-}
-
-}  // namespace
-
 void write_map(const ParamFile& params, const Settings& s, const MapValues& map, const ParticleSet& particles,
                const Palette& palette) {
   if (s.map.data_file) {
@@ -218,7 +187,16 @@ void write_map(const ParamFile& params, const Settings& s, const MapValues& map,
     }
     write_map_file(s.output.path, s.map.format, f);
   } else {
-    write_image(s.output.path, map_figure(s.map, map, palette), s.output.format, s.output.jpeg_quality);
+    FigureText text;
+    text.unit = map.units.value_name;
+    text.length_unit = map.units.length_name;
+    text.pixel = map.pixel * map.units.length;
+    text.redshift = particles.redshift;
+    text.time = particles.time;
+    const FigureScale scale =
+        figure_scale(map.values, s.map.log, s.map.min.value_or(std::nan("")), s.map.max.value_or(std::nan("")));
+    write_image(s.output.path, map_figure(map.values, map.xres, map.yres, scale, palette, text), s.output.format,
+                s.output.jpeg_quality);
   }
   write_text_file(s.output.path + ".used.par", used_par_text(params, {}));
 }

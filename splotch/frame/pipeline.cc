@@ -502,10 +502,17 @@ void FrameRun::Steps::add_note(bool first_view, bool drew_on_gpu) {
 void FrameRun::Steps::draw_map_view(std::size_t v) {
   const Settings& s = plan.settings;
   MapValues map;
-  agreed([&] { map = draw_map(s, views[v].camera, source->particles(), comm); });
+  // (renderer = auto chose the GPU where a driver is loaded: only a GPU that answers is asked)
+  const int device = comm ? comm->gpu_index() : 0;
+  const int gpu = s.renderer == RendererChoice::cuda && cuda_device_present(nullptr, device) ? device : -1;
+  agreed([&] { map = draw_map(s, views[v].camera, source->particles(), comm, gpu); });
   clock.done("render");
-  report.renderer = "host (map)";
-  report.particles_active = std::max<std::uint64_t>(report.particles_active, source->particles().size());
+  report.renderer = map.on_gpu ? "cuda (map)" : "host (map)";
+  if (!map.gpu_failure.empty() && v == 0)
+    console.warning("the map is drawn on the host: the GPU could not draw it (" + map.gpu_failure +
+                    "); renderer = host says so without trying the GPU");
+  const std::uint64_t drawn = comm ? comm->sum(std::uint64_t(source->particles().size())) : source->particles().size();
+  report.particles_active = std::max<std::uint64_t>(report.particles_active, drawn);
   agreed([&] {
     if (comm && !comm->root()) return;
     view_settings.camera = views[v].camera;

@@ -54,11 +54,10 @@ void add_by_corners(const KernelTableView& k, float x, float y, float radius, co
 
 // The kernel's profile at each pixel's centre within the support: the column's (F(q) + lap(F)(q) /
 // (24 H^2)) / H^2 (the midpoint rule and its correction for the pixel's integral), or the slice's
-// W(q) / H^3 with the particle `dz` from the plane (no correction: `correction` null).
-void add_by_centres(const float* profile, const float* correction, int steps, float x, float y, float radius, float dz,
-                    float power, const float* w, int planes, const Block& b, int xres, std::vector<double>* plane) {
+// W(q) / H^3 with the particle `dz` from the plane (`column` false).
+void add_by_centres(const KernelTableView& k, bool column, float x, float y, float radius, float dz, float power,
+                    const float* w, int planes, const Block& b, int xres, std::vector<double>* plane) {
   const float inverse2 = 1.0f / (radius * radius);
-  const float corrected = inverse2 * (1.0f / 24.0f);
   const double scale = 1.0 / std::pow(double(radius), double(power));
   const float dz2 = dz * dz * inverse2;
   for (int j = b.y_lo; j < b.y_hi; ++j) {
@@ -70,8 +69,7 @@ void add_by_centres(const float* profile, const float* correction, int steps, fl
       const float dx = float(i) + 0.5f - x;
       const float q2 = dx * dx * inverse2 + row2;
       if (!(q2 < 1.0f)) continue;
-      float value = profile_at(profile, steps, q2);
-      if (correction) value += corrected * profile_at(correction, steps, q2);
+      const float value = column ? centre_share(k, q2, inverse2) : profile_at(k.volume, k.profile_steps, q2);
       for (int p = 0; p < planes; ++p) plane[p][at + std::size_t(i)] += scale * double(value) * double(w[p]);
     }
   }
@@ -118,11 +116,11 @@ void draw_map_host(const MapSplats& s, MapMode mode, const KernelTableView& k, M
         const Block b = block_of(x, y, radius, xres, row_lo, row_hi);
         if (b.x_lo >= b.x_hi || b.y_lo >= b.y_hi) continue;
         if (mode == MapMode::slice)
-          add_by_centres(k.volume, nullptr, k.profile_steps, x, y, radius, s.z[i], 3, w, planes, b, xres, plane);
+          add_by_centres(k, false, x, y, radius, s.z[i], 3, w, planes, b, xres, plane);
         else if (radius * midpoint_pixel_fraction < 1.0f)
           add_by_corners(k, x, y, radius, w, planes, b, xres, plane, low, high);
         else
-          add_by_centres(k.column, k.laplacian, k.profile_steps, x, y, radius, 0.0f, 2, w, planes, b, xres, plane);
+          add_by_centres(k, true, x, y, radius, 0.0f, 2, w, planes, b, xres, plane);
       }
     }
   }

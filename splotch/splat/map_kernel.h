@@ -109,4 +109,18 @@ SPLOTCH_HOST_DEVICE inline float marginal_at(const KernelTableView& t, float z) 
   return t.marginal[i] + f * (t.marginal[i + 1] - t.marginal[i]);
 }
 
+// The share of a kernel of support 1 centred at 0 in the square [a0, a1] x [b0, b1] (units of H),
+// from the corner table: the host and the GPU difference the corners in this order.
+SPLOTCH_HOST_DEVICE inline float corner_share(const KernelTableView& t, float a0, float a1, float b0, float b1) {
+  return (corner_at(t, a1, b1) - corner_at(t, a0, b1)) - (corner_at(t, a1, b0) - corner_at(t, a0, b0));
+}
+
+// A pixel's share by the midpoint rule and its correction, at q^2 from the centre, for a support
+// of `radius` pixels (the share of the pixel, not yet over its area: times 1 / radius^2).
+SPLOTCH_HOST_DEVICE inline float centre_share(const KernelTableView& t, float q2, float inverse2) {
+  if (!(q2 < 1.0f)) return 0.0f;
+  return profile_at(t.column, t.profile_steps, q2) +
+         inverse2 * (1.0f / 24.0f) * profile_at(t.laplacian, t.profile_steps, q2);
+}
+
 }  // namespace splotch

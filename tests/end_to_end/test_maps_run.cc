@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -19,19 +18,6 @@ using namespace splotch::testing;
 namespace {
 
 const std::string splotch_binary = "bin/splotch";
-
-// A .npy file's float32 values (the map writer's: a version 1 header, then the values).
-std::vector<float> read_npy(const std::string& path) {
-  const std::string bytes = read_file(path);
-  REQUIRE(bytes.size() > 10);
-  REQUIRE(bytes.compare(1, 5, "NUMPY") == 0);
-  const std::size_t header =
-      std::size_t(static_cast<unsigned char>(bytes[8])) | std::size_t(static_cast<unsigned char>(bytes[9])) << 8;
-  const std::size_t start = 10 + header;
-  std::vector<float> values((bytes.size() - start) / 4);
-  std::memcpy(values.data(), bytes.data() + start, values.size() * 4);
-  return values;
-}
 
 double sum(const std::vector<float>& v) {
   double s = 0;
@@ -140,6 +126,9 @@ TEST_CASE("maps: a FITS map names its unit and axes; the keys' errors say what t
   CHECK(header.find("REDSHIFT=") != std::string::npos);
   CHECK(header.find("HISTORY map = column") != std::string::npos);
   CHECK(r.out.find("1 code length = 0.236514 kpc (comoving") != std::string::npos);
+  const CommandResult info = run_command(splotch_binary + " --info " + data + "/gadget4_lcdm_gas_snapshot_000.hdf5");
+  CHECK(info.out.find("units: 1 length = 3.08568e+21 cm, 1 mass = 1.989e+43 g") != std::string::npos);
+  CHECK(info.out.find("h = 0.7 (lengths and masses in units/h), comoving (a = 0.16556)") != std::string::npos);
   struct Bad {
     std::string keys, says;
   };

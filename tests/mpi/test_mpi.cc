@@ -739,3 +739,37 @@ TEST_CASE("mpi: mpi_mode = auto weighs who draws a single frame and says so; mpi
   CHECK(refused.status == 1);
   CHECK(refused.err.find("cannot run with 2 MPI processes") != std::string::npos);
 }
+
+TEST_CASE("mpi: a column map of 3 processes is the single process's, and keeps the box's mass") {
+  if (!mpi_runs()) return;
+  const std::string data = real_data_dir();
+  if (data.empty()) {
+    MESSAGE("MPI map test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  TempDir dir;
+  const std::string par = dir.write("map.par", "simtype = 8\ninfile = " + data +
+                                                   "/gadget4_lcdm_gas_snapshot_000.hdf5\nptypes = 1\nptype0 = 0\n"
+                                                   "map = column\nmap_units = code\nxres = 64\nyres = 64\n"
+                                                   "map_width = 50000\ncamera_x = 25000\ncamera_y = 25000\n"
+                                                   "camera_z = 125000\nlookat_x = 25000\nlookat_y = 25000\n"
+                                                   "lookat_z = 25000\nsky_x = 0\nsky_y = 1\nsky_z = 0\n");
+  std::vector<std::vector<float>> maps;
+  for (int processes : {1, 3}) {
+    const std::string out = dir.path("m" + std::to_string(processes) + ".npy");
+    const CommandResult r = mpirun(processes, par + " outfile=" + out);
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    maps.push_back(read_npy(out));
+    REQUIRE(maps.back().size() == 64u * 64u);
+  }
+  const splotch::Hdf5File file(data + "/gadget4_lcdm_gas_snapshot_000.hdf5");
+  const double mass = double(file.header().count(0)) * file.header().mass_of(0), pixel = 50000.0 / 64;
+  double total = 0, top = 0, worst = 0;
+  for (std::size_t i = 0; i < maps[0].size(); ++i) {
+    total += double(maps[1][i]) * pixel * pixel;
+    top = std::max(top, double(maps[0][i]));
+    worst = std::max(worst, std::fabs(double(maps[1][i]) - double(maps[0][i])));
+  }
+  CHECK(std::fabs(total / mass - 1) < 1e-5);
+  CHECK(worst < 1e-6 * top);
+}

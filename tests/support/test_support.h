@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -132,6 +133,20 @@ inline PictureDifference picture_difference(const Image8& a, const Image8& b) {
     d.lit += a.rgb[i] > 0;
   }
   return d;
+}
+
+// A .npy file's float32 values (the map writer's: a version 1 header, then the values); empty
+// when it is not one.
+inline std::vector<float> read_npy(const std::string& path) {
+  const std::string bytes = read_file(path);
+  if (bytes.size() < 10 || bytes.compare(1, 5, "NUMPY") != 0) return {};
+  const std::size_t header =
+      std::size_t(static_cast<unsigned char>(bytes[8])) | std::size_t(static_cast<unsigned char>(bytes[9])) << 8;
+  const std::size_t start = 10 + header;
+  if (start > bytes.size()) return {};
+  std::vector<float> values((bytes.size() - start) / 4);
+  std::memcpy(values.data(), bytes.data() + start, values.size() * 4);
+  return values;
 }
 
 struct CommandResult {

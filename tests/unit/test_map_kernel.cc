@@ -10,6 +10,7 @@
 
 #include "splotch/render/host_map.h"
 #include "splotch/splat/map_kernel.h"
+#include "tests/support/map_test_splats.h"
 
 using namespace splotch;
 
@@ -36,19 +37,6 @@ MapSums one_particle(const MapKernelTables& t, float x, float y, float radius, i
   MapSums sums(side, side, 1);
   draw_map_host(s, MapMode::column, table_view(t), sums);
   return sums;
-}
-
-// The splats of arrays (z: a slice's distances from the plane, or empty).
-MapSplats splats_of(const std::vector<float>& x, const std::vector<float>& y, const std::vector<float>& r,
-                    const std::vector<float>& w, const std::vector<float>& z = {}) {
-  MapSplats s;
-  s.n = x.size();
-  s.x = x.data();
-  s.y = y.data();
-  s.radius = r.data();
-  s.w[0] = w.data();
-  s.z = z.empty() ? nullptr : z.data();
-  return s;
 }
 
 }  // namespace
@@ -129,7 +117,7 @@ TEST_CASE("a uniform lattice of particles gives a flat column") {
         w.push_back(spacing * spacing);  // amount per particle: a surface density of 1 per pixel
       }
     MapSums sums(64, 64, 1);
-    draw_map_host(splats_of(x, y, r, w), MapMode::column, table_view(t), sums);
+    draw_map_host(testing::MapArrays{x, y, r, w, {}, {}}.view(), MapMode::column, table_view(t), sums);
     CAPTURE(spacing);
     for (double v : sums.plane[0]) REQUIRE(v == doctest::Approx(1).epsilon(2e-3));
   }
@@ -149,7 +137,7 @@ TEST_CASE("a slice through a uniform lattice gives its density") {
         w.push_back(spacing * spacing * spacing * 2.0f);  // volume times a density of 2
       }
   MapSums sums(32, 32, 1);
-  draw_map_host(splats_of(x, y, r, w, z), MapMode::slice, table_view(t), sums);
+  draw_map_host(testing::MapArrays{x, y, r, w, {}, z}.view(MapMode::slice), MapMode::slice, table_view(t), sums);
   for (double v : sums.plane[0]) REQUIRE(v == doctest::Approx(2).epsilon(5e-3));
 }
 
@@ -159,7 +147,8 @@ TEST_CASE("the map's sums do not depend on the number of threads") {
   std::uniform_real_distribution<float> place(-5.0f, 70.0f), size(0.2f, 30.0f);
   std::vector<float> x(5000), y(5000), r(5000), w(5000, 1.0f);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = place(random), y[i] = place(random), r[i] = size(random);
-  const MapSplats s = splats_of(x, y, r, w);
+  const testing::MapArrays arrays{x, y, r, w, {}, {}};
+  const MapSplats s = arrays.view();
   std::vector<std::vector<double>> maps;
   for (int threads : {1, 3}) {
     const int before = omp_get_max_threads();

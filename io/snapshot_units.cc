@@ -1,0 +1,48 @@
+#include "io/snapshot_units.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace splotch {
+
+SnapshotUnits gadget_default_units(double hubble, double omega0, double time, double redshift) {
+  SnapshotUnits u;
+  u.code = "Gadget";
+  u.source = "Gadget's defaults (a binary snapshot writes none)";
+  u.length_cm = 3.085678e21;
+  u.mass_g = 1.989e43;
+  u.velocity_cm_s = 1e5;
+  u.hubble = hubble;
+  u.h_scaled = true;
+  u.comoving = omega0 > 0 && time > 0 && time <= 1 && std::fabs(1 / time - 1 - redshift) < 1e-3 * (1 + redshift);
+  u.scale_factor = u.comoving ? time : 1;
+  return u;
+}
+
+std::string units_description(const SnapshotUnits& u) {
+  char text[512];
+  if (u.length_cm > 0)
+    std::snprintf(text, sizeof text, "  units: 1 length = %g cm, 1 mass = %g g, 1 velocity = %g cm/s", u.length_cm,
+                  u.mass_g, u.velocity_cm_s);
+  else
+    std::snprintf(text, sizeof text, "  units: none written (maps in physical units need map_unit_length ...)");
+  std::string out = text;
+  if (u.hubble > 0) {
+    std::snprintf(text, sizeof text, ", h = %g%s", u.hubble, u.h_scaled ? " (lengths and masses in units/h)" : "");
+    out += text;
+  }
+  if (u.comoving) {
+    std::snprintf(text, sizeof text, ", comoving (a = %g)", u.scale_factor);
+    out += text;
+  }
+  if (!u.source.empty()) out += ", from " + u.source;
+  out += "\n";
+  if (!u.kernel.empty() || u.kernel_gamma > 0) {
+    std::snprintf(text, sizeof text, "  kernel: %s%s", u.kernel.empty() ? "not named" : u.kernel.c_str(),
+                  u.kernel_gamma > 0 ? (", support " + std::to_string(u.kernel_gamma) + " h").c_str() : "");
+    out += std::string(text) + "\n";
+  }
+  return out;
+}
+
+}  // namespace splotch

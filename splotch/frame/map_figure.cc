@@ -1,0 +1,133 @@
+#include "splotch/frame/map_figure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "io/text_draw.h"
+
+namespace splotch {
+namespace {
+
+std::string tick_text(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// The nice step (1, 2 or 5 times a power of ten) at or above `raw`.
+double nice_step(double raw) {
+  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * decade >= raw * (1 - 1e-9)) return m * decade;
+  return 10 * decade;
+}
+
+double position(const FigureScale& s, double v) {
+  return s.log ? (std::log10(v) - std::log10(s.lo)) / (std::log10(s.hi) - std::log10(s.lo))
+               : (v - s.lo) / (s.hi - s.lo);
+}
+
+void fill(Image8& image, int x0, int y0, int x1, int y1, const std::uint8_t rgb[3]) {
+  for (int y = std::max(0, y0); y < std::min(image.height, y1); ++y)
+    for (int x = std::max(0, x0); x < std::min(image.width, x1); ++x) std::copy(rgb, rgb + 3, image.pixel(x, y));
+}
+
+}  // namespace
+
+FigureScale figure_scale(const std::vector<float>& values, bool log, double min, double max) {
+  FigureScale s;
+  s.log = log;
+  std::vector<float> shown;
+  for (float v : values)
+    if (std::isfinite(v) && (!log || v > 0)) shown.push_back(v);
+  if (!shown.empty()) {
+    s.hi = *std::max_element(shown.begin(), shown.end());
+    const std::size_t at = log ? shown.size() / 100 : 0;
+    std::nth_element(shown.begin(), shown.begin() + std::ptrdiff_t(at), shown.end());
+    s.lo = shown[at];
+  } else if (log) {
+    s.lo = 1, s.hi = 10;
+  }
+  if (!std::isnan(min)) s.lo = min;
+  if (!std::isnan(max)) s.hi = max;
+  if (!(s.hi > s.lo)) s.hi = log ? s.lo * 10 : s.lo + (s.lo != 0 ? std::fabs(s.lo) : 1);
+  return s;
+}
+
+std::vector<double> colour_bar_ticks(const FigureScale& s) {
+  std::vector<double> ticks;
+  if (s.log) {
+    const int first = int(std::ceil(std::log10(s.lo) - 1e-9)), last = int(std::floor(std::log10(s.hi) + 1e-9));
+    const bool few = last - first < 2;
+    for (int k = first - 1; k <= last; ++k)
+      for (double m : few ? std::vector<double>{1, 2, 5} : std::vector<double>{1}) {
+        const double v = m * std::pow(10.0, k);
+        if (v >= s.lo * (1 - 1e-9) && v <= s.hi * (1 + 1e-9)) ticks.push_back(v);
+      }
+  } else {
+    const double step = nice_step((s.hi - s.lo) / 5);
+    for (double v = std::ceil(s.lo / step - 1e-9) * step; v <= s.hi + 1e-9 * step; v += step)
+      ticks.push_back(std::fabs(v) < 1e-12 * step ? 0.0 : v);
+  }
+  return ticks;
+}
+
+double scale_bar_length(double width) {
+  return nice_step(width / 5) > width / 3 ? nice_step(width / 10) : nice_step(width / 5);
+}
+
+Image8 map_figure(const std::vector<float>& values, int xres, int yres, const FigureScale& s, const Palette& palette,
+                  const FigureText& text) {
+  const Font font(default_font_path());
+  const float height = float(std::clamp(yres / 32, 10, 32));
+  const int margin = int(height);
+  const std::vector<double> ticks = colour_bar_ticks(s);
+  int labels = 0;
+  for (double t : ticks) labels = std::max(labels, font.width(tick_text(t), height));
+  const int bar = int(height);
+  const int panel = std::max(2 * margin + bar + margin / 2 + labels, 2 * margin + font.width(text.unit, height));
+  Image8 image(xres + panel, yres);
+  const double a = s.log ? std::log10(s.lo) : s.lo, b = s.log ? std::log10(s.hi) : s.hi;
+  for (int y = 0; y < yres; ++y)
+    for (int x = 0; x < xres; ++x) {
+      const float v = values[std::size_t(yres - 1 - y) * std::size_t(xres) + std::size_t(x)];
+      const double t =
+          !(v == v) || (s.log && !(v > 0)) ? 0.0 : ((s.log ? std::log10(double(v)) : double(v)) - a) / (b - a);
+      const Rgb c = palette.at(float(t));
+      std::uint8_t* p = image.pixel(x, y);
+      p[0] = to_8bit(c.r);
+      p[1] = to_8bit(c.g);
+      p[2] = to_8bit(c.b);
+    }
+  const std::uint8_t white[3] = {255, 255, 255};
+  // The colour bar: its title, then the bar from hi (top) to lo, ticks and their values.
+  const int bar_x = xres + margin, top = 2 * margin + int(height), bottom = yres - margin;
+  font.draw(image, xres + margin, margin / 2, height, text.unit, white);
+  for (int y = top; y < bottom; ++y) {
+    const Rgb c = palette.at(float(double(bottom - 1 - y) / std::max(1, bottom - 1 - top)));
+    const std::uint8_t rgb[3] = {to_8bit(c.r), to_8bit(c.g), to_8bit(c.b)};
+    fill(image, bar_x, y, bar_x + bar, y + 1, rgb);
+  }
+  for (double t : ticks) {
+    const int y = bottom - 1 - int(std::lround(position(s, t) * (bottom - 1 - top)));
+    fill(image, bar_x + bar, y, bar_x + bar + margin / 3, y + 1, white);
+    font.draw(image, bar_x + bar + margin / 2, y - int(height) / 2, height, tick_text(t), white);
+  }
+  // The scale bar at the map's bottom left, and the redshift or time at its top left.
+  const double width = text.pixel * xres, length = scale_bar_length(width);
+  const int pixels = std::max(1, int(std::lround(length / text.pixel)));
+  const int thick = std::max(2, int(height) / 5);
+  fill(image, margin, yres - margin - thick, margin + pixels, yres - margin, white);
+  font.draw(image, margin, yres - margin - thick - int(height) - 2, height, tick_text(length) + " " + text.length_unit,
+            white);
+  char when[48] = "";
+  if (text.redshift >= 0)
+    std::snprintf(when, sizeof when, "z = %.3g", text.redshift);
+  else if (text.time == 0 || (std::isfinite(text.time) && std::fabs(text.time) > 1e-30))  // (not a header's garbage)
+    std::snprintf(when, sizeof when, "t = %.4g", text.time);
+  font.draw(image, margin, margin / 2, height, when, white);
+  return image;
+}
+
+}  // namespace splotch

@@ -1,0 +1,57 @@
+// A map's figure (splotch/frame/map_figure.h): its colour bar's ticks, its scale bar, its range,
+// and the figure drawn with text beside the map.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "io/palette.h"
+#include "io/text_draw.h"
+#include "splotch/frame/map_figure.h"
+#include "tests/support/test_support.h"
+
+using namespace splotch;
+
+TEST_CASE("map figure: ticks at decades (and 2, 5 where few) or nice linear steps; a nice scale bar") {
+  CHECK(colour_bar_ticks({true, 3e2, 4e6}) == std::vector<double>{1e3, 1e4, 1e5, 1e6});
+  const std::vector<double> few = colour_bar_ticks({true, 1.5e7, 6e7});
+  CHECK(few == std::vector<double>{2e7, 5e7});
+  const std::vector<double> linear = colour_bar_ticks({false, 0.246, 0.2525});
+  REQUIRE(linear.size() >= 3);
+  CHECK(linear.front() == doctest::Approx(0.246));
+  CHECK(linear[1] - linear[0] == doctest::Approx(0.002));
+  CHECK(scale_bar_length(11826) == 2000);
+  CHECK(scale_bar_length(0.9) == doctest::Approx(0.2));
+  CHECK(scale_bar_length(100) == 20);
+}
+
+TEST_CASE("map figure: the range from the data, or the keys'") {
+  std::vector<float> values(1000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = float(i + 1);
+  values[3] = 0.0f;  // no log: left out of the range
+  const FigureScale log = figure_scale(values, true, std::nan(""), std::nan(""));
+  CHECK(log.hi == 1000);
+  CHECK(log.lo == doctest::Approx(11).epsilon(0.1));  // the 1st percentile of the values above 0
+  const FigureScale given = figure_scale(values, false, 5, 50);
+  CHECK(given.lo == 5);
+  CHECK(given.hi == 50);
+}
+
+TEST_CASE("map figure: the map keeps its pixels, the colour bar and its labels lie beside it") {
+  const Font font(default_font_path());  // (fonts-dejavu-core: the README's set-up installs it)
+  CHECK(font.width("1e+07", 16) > 20);
+  std::vector<float> values(64 * 48);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = float(1 + i % 64);
+  const Palette grey("grey", {{0, 0, 0}, {1, 1, 1}});
+  FigureText text{"Msun kpc^-2", "kpc", 2.0, 1.5, 0.4};
+  const Image8 figure = map_figure(values, 64, 48, figure_scale(values, false, 1, 64), grey, text);
+  CHECK(figure.width > 64);
+  CHECK(figure.height == 48);
+  // The map's right half (rows away from the text) holds its values: brighter to the right.
+  CHECK(figure.pixel(60, 20)[0] > figure.pixel(40, 20)[0]);
+  // The panel holds text: some white pixels right of the map.
+  int lit = 0;
+  for (int y = 0; y < 48; ++y)
+    for (int x = 64; x < figure.width; ++x) lit += figure.pixel(x, y)[0] > 200;
+  CHECK(lit > 20);
+}
