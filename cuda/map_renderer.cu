@@ -76,11 +76,16 @@ void draw_map_cuda(const MapSplats& s, MapMode mode, const MapKernelTables& tabl
   const bool slice = mode == MapMode::slice;
   // Each plane's bound: the sum of |w| times a splat's largest share of one pixel (1 for a column's
   // pixel integrals; a slice's W(0) / H^3, H in pixels).
-  double bound[2] = {0, 0};
-  for (std::size_t i = 0; i < s.n; ++i) {
-    const double largest = slice ? double(tables.volume[0]) / std::pow(double(s.radius[i]), 3) : 1.0;
-    for (int q = 0; q < planes; ++q) bound[q] += std::fabs(double(s.w[q][i])) * largest;
+  double bound0 = 0, bound1 = 0;
+  const long n = long(s.n);
+  const double peak = double(tables.volume[0]);
+#pragma omp parallel for schedule(static) reduction(+ : bound0, bound1)
+  for (long i = 0; i < n; ++i) {
+    const double largest = slice ? peak / (double(s.radius[i]) * s.radius[i] * s.radius[i]) : 1.0;
+    bound0 += std::fabs(double(s.w[0][i])) * largest;
+    if (planes > 1) bound1 += std::fabs(double(s.w[1][i])) * largest;
   }
+  const double bound[2] = {bound0, bound1};
   MapArgs a{};
   for (int q = 0; q < planes; ++q) {
     if (!std::isfinite(bound[q])) throw std::runtime_error("the map's weights have no finite sum for the GPU's sums");

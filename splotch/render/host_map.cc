@@ -59,18 +59,26 @@ void add_by_centres(const KernelTableView& k, bool column, float x, float y, flo
                     const float* w, int planes, const Block& b, int xres, std::vector<double>* plane) {
   const float inverse2 = 1.0f / (radius * radius);
   const double scale = 1.0 / std::pow(double(radius), double(power));
+  const double weight[2] = {scale * double(w[0]), planes > 1 ? scale * double(w[1]) : 0.0};
   const float dz2 = dz * dz * inverse2;
   for (int j = b.y_lo; j < b.y_hi; ++j) {
     const float dy = float(j) + 0.5f - y;
     const float row2 = dy * dy * inverse2 + dz2;
     if (!(row2 < 1.0f)) continue;
-    const std::size_t at = std::size_t(j) * std::size_t(xres);
-    for (int i = b.x_lo; i < b.x_hi; ++i) {
+    // Only the columns whose centres may lie within the support (one spare on either side: the
+    // test below decides, in the arithmetic the GPU does).
+    const float half = std::sqrt(1.0f - row2) * radius;
+    const int from = std::max(b.x_lo, int(std::floor(x - half - 0.5f)) - 1);
+    const int to = std::min(b.x_hi, int(std::floor(x + half - 0.5f)) + 2);
+    double* row[2] = {plane[0].data() + std::size_t(j) * std::size_t(xres),
+                      planes > 1 ? plane[1].data() + std::size_t(j) * std::size_t(xres) : nullptr};
+    for (int i = from; i < to; ++i) {
       const float dx = float(i) + 0.5f - x;
       const float q2 = dx * dx * inverse2 + row2;
       if (!(q2 < 1.0f)) continue;
-      const float value = column ? centre_share(k, q2, inverse2) : profile_at(k.volume, k.profile_steps, q2);
-      for (int p = 0; p < planes; ++p) plane[p][at + std::size_t(i)] += scale * double(value) * double(w[p]);
+      const double value = double(column ? centre_share(k, q2, inverse2) : profile_at(k.volume, k.profile_steps, q2));
+      row[0][i] += value * weight[0];
+      if (planes > 1) row[1][i] += value * weight[1];
     }
   }
 }

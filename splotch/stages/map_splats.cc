@@ -32,17 +32,21 @@ struct Emitter {
   const MapGeometry& g;
   const KernelTableView& k;
   bool wraps;
-  double w_lo, w_hi;  // the depth range along z_axis, from lookat
-  bool cut;           // whether it cuts anything
-  MapParticles& out;
+  double w_lo, w_hi;   // the depth range along z_axis, from lookat
+  bool cut;            // whether it cuts anything
+  MapParticles* out;   // null: only counted
+  std::size_t at = 0;  // the next splat's place in `out` (or the count)
 
   void emit(float X, float Y, float R, float w0, float w1, float z) {
-    out.x.push_back(X);
-    out.y.push_back(Y);
-    out.radius.push_back(R);
-    out.w0.push_back(w0);
-    if (g.mode == MapMode::average) out.w1.push_back(w1);
-    if (g.mode == MapMode::slice) out.z.push_back(z);
+    if (out) {
+      out->x[at] = X;
+      out->y[at] = Y;
+      out->radius[at] = R;
+      out->w0[at] = w0;
+      if (g.mode == MapMode::average) out->w1[at] = w1;
+      if (g.mode == MapMode::slice) out->z[at] = z;
+    }
+    ++at;
   }
 
   void add(const Copy& c, double H, float I, float colour) {
@@ -80,6 +84,43 @@ struct Emitter {
   }
 };
 
+// Particle i, its images across the box's faces, and each in the map's pixel units, to `e`.
+void emit_particle(const ParticleSet& p, long i, const MapGeometry& g, const KernelTableView& k, bool wraps,
+                   Emitter& e) {
+  const int t = p.type_of(std::size_t(i));
+  const double H = g.support_factor[std::size_t(t)] * double(p.hsml[std::size_t(i)]);
+  if (!(H > 0)) return;
+  Vec3 at{p.x[std::size_t(i)], p.y[std::size_t(i)], p.z[std::size_t(i)]};
+  Copy copies[27];
+  int count = 1;
+  if (g.box > 0) {
+    for (int a = 0; a < 3; ++a) {
+      const double c = component(at, a), centre = component(g.lookat, a);
+      const double moved = c - g.box * std::floor((c - centre) / g.box + 0.5);
+      at = at + unit(a, moved - c);
+    }
+  }
+  copies[0] = {at, 1.0};
+  if (g.box > 0 && !wraps) {
+    // Across each face the kernel crosses: the share beyond it goes to the image over there.
+    for (int a = 0; a < 3; ++a) {
+      const double c = component(at, a), centre = component(g.lookat, a);
+      const double below = double(marginal_at(k, float((centre - 0.5 * g.box - c) / H)));
+      const double above = 1 - double(marginal_at(k, float((centre + 0.5 * g.box - c) / H)));
+      if (below <= 0 && above <= 0) continue;
+      const int before = count;
+      for (int m = 0; m < before; ++m) {
+        const Copy original = copies[m];
+        copies[m].share = original.share * (1 - below - above);
+        if (below > 0) copies[count++] = {original.at + unit(a, g.box), original.share * below};
+        if (above > 0) copies[count++] = {original.at + unit(a, -g.box), original.share * above};
+      }
+    }
+  }
+  const float I = p.intensity[std::size_t(i)], colour = p.colour[0].empty() ? 1.0f : p.colour[0][std::size_t(i)];
+  for (int m = 0; m < count; ++m) e.add(copies[m], H, I, colour);
+}
+
 }  // namespace
 
 MapSplats MapParticles::view() const {
@@ -103,59 +144,28 @@ MapParticles map_particles(const ParticleSet& p, const MapGeometry& g, const Ker
   }
   const bool cut = w_lo > -1e30 || w_hi < 1e30;
   const int threads = omp_get_max_threads();
-  std::vector<MapParticles> parts(static_cast<std::size_t>(threads));
-  const long n = long(p.size());
-#pragma omp parallel num_threads(threads)
-  {
-    MapParticles& mine = parts[std::size_t(omp_get_thread_num())];
-    Emitter e{g, k, wraps, w_lo, w_hi, cut, mine};
-    // (static: each thread's particles in order, so the merged list is in the particles' order)
-#pragma omp for schedule(static)
-    for (long i = 0; i < n; ++i) {
-      const int t = p.type_of(std::size_t(i));
-      const double H = g.support_factor[std::size_t(t)] * double(p.hsml[std::size_t(i)]);
-      if (!(H > 0)) continue;
-      Vec3 at{p.x[std::size_t(i)], p.y[std::size_t(i)], p.z[std::size_t(i)]};
-      Copy copies[27];
-      int count = 1;
-      if (g.box > 0) {
-        for (int a = 0; a < 3; ++a) {
-          const double c = component(at, a), centre = component(g.lookat, a);
-          const double moved = c - g.box * std::floor((c - centre) / g.box + 0.5);
-          at = at + unit(a, moved - c);
-        }
-      }
-      copies[0] = {at, 1.0};
-      if (g.box > 0 && !wraps) {
-        // Across each face the kernel crosses: the share beyond it goes to the image over there.
-        for (int a = 0; a < 3; ++a) {
-          const double c = component(at, a), centre = component(g.lookat, a);
-          const double below = double(marginal_at(k, float((centre - 0.5 * g.box - c) / H)));
-          const double above = 1 - double(marginal_at(k, float((centre + 0.5 * g.box - c) / H)));
-          if (below <= 0 && above <= 0) continue;
-          const int before = count;
-          for (int m = 0; m < before; ++m) {
-            const Copy original = copies[m];
-            copies[m].share = original.share * (1 - below - above);
-            if (below > 0) copies[count++] = {original.at + unit(a, g.box), original.share * below};
-            if (above > 0) copies[count++] = {original.at + unit(a, -g.box), original.share * above};
-          }
-        }
-      }
-      const float I = p.intensity[std::size_t(i)], colour = p.colour[0].empty() ? 1.0f : p.colour[0][std::size_t(i)];
-      for (int m = 0; m < count; ++m) e.add(copies[m], H, I, colour);
-    }
-  }
+  // Counted first, then written where each thread's part begins: the splats in the particles'
+  // order (a static schedule gives each thread the same particles both times), with no copy.
+  std::vector<std::size_t> start(std::size_t(threads) + 1, 0);
   MapParticles out;
   out.periodic_map = wraps;
-  for (MapParticles& part : parts) {
-    out.x.insert(out.x.end(), part.x.begin(), part.x.end());
-    out.y.insert(out.y.end(), part.y.begin(), part.y.end());
-    out.radius.insert(out.radius.end(), part.radius.begin(), part.radius.end());
-    out.w0.insert(out.w0.end(), part.w0.begin(), part.w0.end());
-    out.w1.insert(out.w1.end(), part.w1.begin(), part.w1.end());
-    out.z.insert(out.z.end(), part.z.begin(), part.z.end());
-    part = MapParticles();
+  const long n = long(p.size());
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      for (int t = 0; t < threads; ++t) start[std::size_t(t) + 1] += start[std::size_t(t)];
+      const std::size_t total = start.back();
+      for (ParticleArray<float>* a : {&out.x, &out.y, &out.radius, &out.w0}) a->resize(total);
+      if (g.mode == MapMode::average) out.w1.resize(total);
+      if (g.mode == MapMode::slice) out.z.resize(total);
+    }
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      Emitter e{g, k, wraps, w_lo, w_hi, cut, pass ? &out : nullptr, pass ? start[std::size_t(t)] : 0};
+#pragma omp for schedule(static)
+      for (long i = 0; i < n; ++i) emit_particle(p, i, g, k, wraps, e);
+      if (pass == 0) start[std::size_t(t) + 1] = e.at;
+    }
   }
   return out;
 }

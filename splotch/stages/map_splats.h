@@ -42,7 +42,7 @@ struct MapGeometry {
 };
 
 struct MapParticles {
-  std::vector<float> x, y, radius, w0, w1, z;
+  ParticleArray<float> x, y, radius, w0, w1, z;
   bool periodic_map = false;  // the map is one box across and wraps (see above)
   MapSplats view() const;
 };
