@@ -126,10 +126,10 @@ void plan_request(const RenderTypeRequest& r, int n, std::size_t at, std::size_t
     if (!plan.divisors) plan.divisors.emplace(p.size());
     try {
       read(r.intensity_divisor, 1, {&*plan.divisors, nullptr, nullptr}, "map" + key);
-    } catch (const MissingField& e) {
+    } catch (const UserError& e) {  // (a MissingField, or a block without this type's values)
       throw UserError(std::string(e.what()) + ": map = slice interpolates with each particle's volume, mass / " +
-                      "density, and needs the densities (the SPH density field; a snapshot without one can be " +
-                      "drawn with map = column or average)");
+                      "density, and needs the densities (the SPH density field; particles without one, dark " +
+                      "matter or stars, can be drawn with map = column or average)");
     }
     float* values = p.intensity.data() + at;
     const float* divisors = plan.divisors->data() + at;

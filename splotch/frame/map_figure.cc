@@ -65,10 +65,13 @@ std::vector<double> colour_bar_ticks(const FigureScale& s) {
         const double v = m * std::pow(10.0, k);
         if (v >= s.lo * (1 - 1e-9) && v <= s.hi * (1 + 1e-9)) ticks.push_back(v);
       }
-  } else {
-    const double step = nice_step((s.hi - s.lo) / 5);
+  }
+  // A linear scale, or a log one too narrow for two of its ticks: nice steps.
+  if (ticks.size() < 2) {
+    ticks.clear();
+    const double step = nice_step((s.hi - s.lo) / (s.log ? 4 : 5));
     for (double v = std::ceil(s.lo / step - 1e-9) * step; v <= s.hi + 1e-9 * step; v += step)
-      ticks.push_back(std::fabs(v) < 1e-12 * step ? 0.0 : v);
+      if (!s.log || v > 0) ticks.push_back(std::fabs(v) < 1e-12 * step ? 0.0 : v);
   }
   return ticks;
 }
@@ -92,10 +95,14 @@ Image8 map_figure(const std::vector<float>& values, int xres, int yres, const Fi
   for (int y = 0; y < yres; ++y)
     for (int x = 0; x < xres; ++x) {
       const float v = values[std::size_t(yres - 1 - y) * std::size_t(xres) + std::size_t(x)];
+      std::uint8_t* p = image.pixel(x, y);
+      if (!(v == v)) {  // no value (an average where no particle reaches): grey, no colour of the scale
+        p[0] = p[1] = p[2] = 96;
+        continue;
+      }
       const double t =
           !(v == v) || (s.log && !(v > 0)) ? 0.0 : ((s.log ? std::log10(double(v)) : double(v)) - a) / (b - a);
       const Rgb c = palette.at(float(t));
-      std::uint8_t* p = image.pixel(x, y);
       p[0] = to_8bit(c.r);
       p[1] = to_8bit(c.g);
       p[2] = to_8bit(c.b);

@@ -33,7 +33,8 @@ Image8 map_figure(const std::vector<float>& values, int xres, int yres, const Fi
                   const Palette& palette, const FigureText& text);
 
 // The ticks of a colour bar from lo to hi: decades (and 2 and 5 where few) on a log scale, steps
-// of 1, 2 or 5 times a power of ten on a linear one.
+// of 1, 2 or 5 times a power of ten on a linear one or a log one too narrow for two of those.
+// NaN pixels (no value) are drawn grey.
 std::vector<double> colour_bar_ticks(const FigureScale& scale);
 // A scale bar's length: 1, 2 or 5 times a power of ten, about a fifth of `width`.
 double scale_bar_length(double width);

@@ -69,6 +69,8 @@ void read_map(ParamFile& p, Settings& s, int frame, bool in_scene) {
              " = TRUE: a map is orthographic along the view (every pixel the same area); leave projection out "
              "or give FALSE");
   s.camera.perspective = false;
+  // (recorded so, that the map's used.par draws it again)
+  p.resolve("projection", "FALSE", "a map is orthographic");
   m.width = positive(p, "map_width", "the map's width in the snapshot's length unit");
   m.depth = positive(p, "map_depth", "the thickness of the slab about lookat that the map takes");
   if (p.has("map_kernel")) {

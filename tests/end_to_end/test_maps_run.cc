@@ -125,6 +125,14 @@ TEST_CASE("maps: a FITS map names its unit and axes; the keys' errors say what t
   CHECK(header.find("CUNIT1  = 'kpc     '") != std::string::npos);
   CHECK(header.find("REDSHIFT=") != std::string::npos);
   CHECK(header.find("HISTORY map = column") != std::string::npos);
+  // The map's used.par draws it again (a map records projection = FALSE).
+  const CommandResult again =
+      run_command(splotch_binary + " " + dir.path("m.fits.used.par") + " outfile=" + dir.path("again.fits"));
+  CHECK_MESSAGE(again.status == 0, again.err);
+  // (the values: the last two 2880-byte blocks, 32 x 32 floats and their padding)
+  const std::string first = read_file(dir.path("m.fits")), second = read_file(dir.path("again.fits"));
+  REQUIRE(first.size() > 5760);
+  CHECK(second.substr(second.size() - 5760) == first.substr(first.size() - 5760));
   CHECK(r.out.find("1 code length = 0.236514 kpc (comoving") != std::string::npos);
   const CommandResult info = run_command(splotch_binary + " --info " + data + "/gadget4_lcdm_gas_snapshot_000.hdf5");
   CHECK(info.out.find("units: 1 length = 3.08568e+21 cm, 1 mass = 1.989e+43 g") != std::string::npos);

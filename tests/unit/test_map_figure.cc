@@ -20,6 +20,11 @@ TEST_CASE("map figure: ticks at decades (and 2, 5 where few) or nice linear step
   REQUIRE(linear.size() >= 3);
   CHECK(linear.front() == doctest::Approx(0.246));
   CHECK(linear[1] - linear[0] == doctest::Approx(0.002));
+  const std::vector<double> narrow = colour_bar_ticks({true, 0.248, 0.253});  // (no decade, no 2 or 5 in it)
+  REQUIRE(narrow.size() >= 2);
+  CHECK(narrow.front() >= 0.248);
+  CHECK(narrow.back() <= 0.253);
+  CHECK(colour_bar_ticks({true, 243, 960}).size() >= 3);
   CHECK(scale_bar_length(11826) == 2000);
   CHECK(scale_bar_length(0.9) == doctest::Approx(0.2));
   CHECK(scale_bar_length(100) == 20);
