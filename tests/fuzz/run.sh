@@ -13,7 +13,7 @@ SECONDS_EACH=${SECONDS_EACH:-600}
 READERS=${*:-gadget tipsy}
 CXX=${FUZZ_CXX:-clang++}
 FLAGS="-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fopenmp -I."
-COMMON="io/input_file.cc io/page_cache.cc io/read_ahead.cc io/gadget_file.cc io/field_names.cc io/read_plan.cc io/block_copy.cc"
+COMMON="io/input_file.cc io/page_cache.cc io/read_ahead.cc io/gadget_file.cc io/field_names.cc io/read_plan.cc io/block_copy.cc io/snapshot_units.cc"
 declare -A SOURCES=(
   [gadget]="io/gadget_reader.cc"
   [tipsy]="io/tipsy_reader.cc io/tipsy_file.cc io/tipsy_aux_array.cc"
