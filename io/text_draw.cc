@@ -74,9 +74,10 @@ int Font::width(const std::string& text, float height) const {
   return int(std::ceil(x));
 }
 
-void Font::draw(Image8& image, int x, int y, float height, const std::string& text, const std::uint8_t rgb[3]) const {
-  const float scale = face_->scale(height);
-  const int baseline = y + face_->ascent(height);
+template <class Blend>
+void Font::each_pixel(int width, int height, int x, int y, float size, const std::string& text, Blend&& blend) const {
+  const float scale = face_->scale(size);
+  const int baseline = y + face_->ascent(size);
   const std::vector<int> points = code_points(text);
   float pen = float(x);
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -86,10 +87,8 @@ void Font::draw(Image8& image, int x, int y, float height, const std::string& te
     for (int r = 0; r < h; ++r)
       for (int c = 0; c < w; ++c) {
         const int px = left + c, py = top + r;
-        if (px < 0 || py < 0 || px >= image.width || py >= image.height) continue;
-        const int a = glyph[r * w + c];
-        std::uint8_t* p = image.pixel(px, py);
-        for (int k = 0; k < 3; ++k) p[k] = std::uint8_t((p[k] * (255 - a) + rgb[k] * a + 127) / 255);
+        if (px < 0 || py < 0 || px >= width || py >= height) continue;
+        blend(px, py, int(glyph[r * w + c]));
       }
     stbtt_FreeBitmap(glyph, nullptr);
     int advance = 0, bearing = 0;
@@ -97,6 +96,21 @@ void Font::draw(Image8& image, int x, int y, float height, const std::string& te
     pen += advance * scale;
     if (i + 1 < points.size()) pen += scale * stbtt_GetCodepointKernAdvance(&face_->info, points[i], points[i + 1]);
   }
+}
+
+void Font::draw(Image8& image, int x, int y, float height, const std::string& text, const std::uint8_t rgb[3]) const {
+  each_pixel(image.width, image.height, x, y, height, text, [&](int px, int py, int a) {
+    std::uint8_t* p = image.pixel(px, py);
+    for (int k = 0; k < 3; ++k) p[k] = std::uint8_t((p[k] * (255 - a) + rgb[k] * a + 127) / 255);
+  });
+}
+
+void Font::draw(Image& image, int x, int y, float height, const std::string& text, const float rgb[3]) const {
+  each_pixel(image.width, image.height, x, y, height, text, [&](int px, int py, int a) {
+    float* p = image.pixel(px, py);
+    const float cover = float(a) / 255.0f;
+    for (int k = 0; k < 3; ++k) p[k] = p[k] * (1.0f - cover) + rgb[k] * cover;
+  });
 }
 
 }  // namespace splotch

@@ -27,8 +27,13 @@ class Font {
   int width(const std::string& text, float height) const;
   // Draws `text` with its top-left corner at (x, y); outside the image it is cut.
   void draw(Image8& image, int x, int y, float height, const std::string& text, const std::uint8_t rgb[3]) const;
+  // The same on a picture before its conversion to 8 bits (values 0 to 1).
+  void draw(Image& image, int x, int y, float height, const std::string& text, const float rgb[3]) const;
 
  private:
+  // Calls blend(px, py, coverage 0..255) for each pixel of the text's glyphs within width x height.
+  template <class Blend>
+  void each_pixel(int width, int height, int x, int y, float size, const std::string& text, Blend&& blend) const;
   struct Face;
   std::unique_ptr<Face> face_;
 };

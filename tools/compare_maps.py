@@ -395,6 +395,21 @@ def side_by_side(path, maps, ratios, title):
     return path
 
 
+def repeated(runs, fn, *a, **k):
+    """fn's result of the last of `runs` calls, with the median of their wall times (result[1])
+    in its place, and the list of them appended."""
+    results = [fn(*a, **k) for _ in range(max(1, runs))]
+    walls = sorted(r[1] for r in results)
+    last = list(results[-1])
+    last[1] = walls[len(walls) // 2]
+    return tuple(last) + (walls,)
+
+
+def stage_times(log):
+    """splotch's stage times (seconds) from its report."""
+    return dict((m.group(1), float(m.group(2))) for m in re.finditer(r"^\s*([a-z_]+)\s+([0-9.eE+-]+) s\b", log, re.M))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--inputs", default="gadget4,bench", help="comma-separated: gadget4, bench")
@@ -406,6 +421,12 @@ def main():
     ap.add_argument("--bench", default=None, help="benchmark snapshot (default: WORK/bench_1e5, made if absent)")
     ap.add_argument("--no-yt", action="store_true")
     ap.add_argument("--no-splash", action="store_true")
+    ap.add_argument("--splash-variants", default="splash,splash_pg,splash_pg_exact",
+                    help="which SPLASH runs (comma-separated): splash, splash_pg, splash_pg_exact")
+    ap.add_argument("--runs", type=int, default=1, help="runs of each tool per map: the wall times are their median")
+    ap.add_argument("--timing", action="store_true",
+                    help="also print the speed table (make bench: tests/bench/bench_maps.sh); leave out the "
+                         "physical-units and format-1 rewrite checks")
     args = ap.parse_args()
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
@@ -425,7 +446,7 @@ def main():
         else:
             sys.exit("unknown input %r" % name)
 
-    rows, notes, figs = [], [], []
+    rows, notes, figs, timing = [], [], [], []
     for s in snaps:
         M = s.total_mass
         notes.append("%s: %s, %d gas, box %g, z = %.4g (a = %.5g), h = %g, gas mass %.7g code units; "
@@ -434,7 +455,7 @@ def main():
         # SPLASH inputs: the gas as Gadget format 1 (this SPLASH has no HDF5), with and without
         # periodic images (SPLASH's 3-D projection draws none)
         sp_plain = sp_ghost = None
-        if not args.no_splash:
+        if not args.no_splash and any(v.startswith("splash") for v in args.splash_variants.split(",")):
             t0 = time.perf_counter()
             if s.fmt == "hdf5":
                 sp_plain = (os.path.join(work, "splash_%s_gas.gadget1" % s.name), False)
@@ -450,8 +471,9 @@ def main():
         for n in args.n:
             pix_area = (s.box / n) ** 2
             log("== %s N=%d: splotch" % (s.name, n))
-            ref, wall, render, sinfo = run_splotch(splotch, s, n, work)
+            ref, wall, render, sinfo, swalls = repeated(args.runs, run_splotch, splotch, s, n, work)
             rows.append((s.name, n, "splotch", ref.sum() * pix_area / M, None, None, None, wall, render, ""))
+            timing.append((s.name, len(s.mass), n, "splotch", wall, stage_times(sinfo["log"]), swalls))
             if n == args.n[0]:
                 notes.append("%s: splotch %s; map in %s" % (s.name, sinfo["kernel"], sinfo["unit"]))
             edge = np.zeros_like(ref, dtype=bool)       # pixels within the 95th-percentile HSML of a face
@@ -460,10 +482,11 @@ def main():
             peers = []
             if not args.no_yt:
                 log("== %s N=%d: yt" % (s.name, n))
-                img, wall, yinfo = run_yt(s, n)
+                img, wall, yinfo, ywalls = repeated(args.runs, run_yt, s, n)
                 best, img, scores = orient(img, ref)
                 peers.append(("yt", img, wall, yinfo["t_pixelize"], best, scores))
-                if n == args.n[0]:
+                timing.append((s.name, len(s.mass), n, "yt", wall, {"pixelize": yinfo["t_pixelize"]}, ywalls))
+                if n == args.n[0] and not args.timing:
                     notes.append("%s: yt kernel %s, periodicity %s, length unit %s, mass unit %s, FRB bounds %s, "
                                  "FRB units %s -> code_mass/code_length**2 (yt import %.2f s, not counted); "
                                  "by-hand cgs->code conversion (a^2 L^2/(M h)) agrees to %.1e"
@@ -479,15 +502,19 @@ def main():
             if not args.no_splash:
                 for tag, (gf, f2), exact in (("splash", sp_plain, False), ("splash_pg", sp_ghost, False),
                                              ("splash_pg_exact", sp_ghost, True)):
+                    if tag not in args.splash_variants.split(","):
+                        continue
                     log("== %s N=%d: %s" % (s.name, n, tag))
-                    img, wall, spinfo = run_splash(gf, f2, n, s, os.path.join(work, "splash_%s_%d_%s" % (s.name, n, tag)),
-                                                   exact=exact)
+                    img, wall, spinfo, spwalls = repeated(args.runs, run_splash, gf, f2, n, s,
+                                                          os.path.join(work, "splash_%s_%d_%s" % (s.name, n, tag)),
+                                                          exact=exact)
                     best, img, scores = orient(img, ref)
                     peers.append((tag, img, wall, None, best, scores))
+                    timing.append((s.name, len(s.mass), n, tag, wall, {}, spwalls))
                     if spinfo["subpixel"]:
                         notes.append("%s N=%d %s: SPLASH warns pixel size > 2h for %d particles (h floored at half "
                                      "a pixel)" % (s.name, n, tag, spinfo["subpixel"]))
-                if s.fmt != "hdf5" and n == args.n[0]:
+                if s.fmt != "hdf5" and n == args.n[0] and not args.timing and "splash" in args.splash_variants.split(","):
                     # check of the Gadget format-1 writer: SPLASH on the rewritten file = on the original
                     chk = os.path.join(work, "splash_%s_rewritten.gadget1" % s.name)
                     write_gadget1(chk, s, s.pos, s.vel, s.ids, s.mass, s.u, s.rho, s.hsml)
@@ -529,6 +556,27 @@ def main():
         print("note: " + nline)
     for fg in figs:
         print("figure: " + fg)
+    if args.timing:
+        print_timing(timing, args.runs)
+
+
+def print_timing(timing, runs):
+    """The speed table of make bench: splotch's stages, each tool's wall time (the whole process;
+    yt: from yt.load, its import not counted) and splotch's speed-up over each peer."""
+    print()
+    cols = ("dataset", "N", "image", "tool", "read", "render", "write", "total", "wall", "Mpart/s", "vs_splotch", "walls")
+    fmt = "%-9s %9s %10s %-16s %7s %7s %7s %7s %8s %8s %10s  %s"
+    print(fmt % cols)
+    mine = dict(((d, n), w) for d, _, n, tool, w, _, _ in timing if tool == "splotch")
+    for d, count, n, tool, wall, stages, walls in timing:
+        g = lambda k: ("%.3f" % stages[k]) if k in stages else "-"
+        ratio = wall / mine[(d, n)] if (d, n) in mine and mine[(d, n)] > 0 else float("nan")
+        print(fmt % (d, count, "%dx%d" % (n, n), tool, g("read"), g("render") if tool == "splotch" else g("pixelize"),
+                     g("write"), g("total"), "%.2f" % wall, "%.2f" % (count / wall / 1e6),
+                     "1.00x" if tool == "splotch" else "%.2fx" % ratio, " ".join("%.2f" % w for w in walls)))
+    print("(seconds; wall: median of %d runs of the whole process (yt: from yt.load to the map's array, its "
+          "import not counted); read/render/write/total: splotch's report, of its last run (for yt the render "
+          "column is its pixelisation); vs_splotch: this tool's wall over splotch's; Mpart/s from wall)" % runs)
 
 
 if __name__ == "__main__":

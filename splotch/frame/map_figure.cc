@@ -7,7 +7,6 @@
 #include "io/text_draw.h"
 
 namespace splotch {
-namespace {
 
 std::string tick_text(double v) {
   char text[32];
@@ -15,17 +14,19 @@ std::string tick_text(double v) {
   return text;
 }
 
+double tick_position(const FigureScale& s, double v) {
+  return s.log ? (std::log10(v) - std::log10(s.lo)) / (std::log10(s.hi) - std::log10(s.lo))
+               : (v - s.lo) / (s.hi - s.lo);
+}
+
+namespace {
+
 // The nice step (1, 2 or 5 times a power of ten) at or above `raw`.
 double nice_step(double raw) {
   const double decade = std::pow(10.0, std::floor(std::log10(raw)));
   for (double m : {1.0, 2.0, 5.0})
     if (m * decade >= raw * (1 - 1e-9)) return m * decade;
   return 10 * decade;
-}
-
-double position(const FigureScale& s, double v) {
-  return s.log ? (std::log10(v) - std::log10(s.lo)) / (std::log10(s.hi) - std::log10(s.lo))
-               : (v - s.lo) / (s.hi - s.lo);
 }
 
 void fill(Image8& image, int x0, int y0, int x1, int y1, const std::uint8_t rgb[3]) {
@@ -117,7 +118,7 @@ Image8 map_figure(const std::vector<float>& values, int xres, int yres, const Fi
     fill(image, bar_x, y, bar_x + bar, y + 1, rgb);
   }
   for (double t : ticks) {
-    const int y = bottom - 1 - int(std::lround(position(s, t) * (bottom - 1 - top)));
+    const int y = bottom - 1 - int(std::lround(tick_position(s, t) * (bottom - 1 - top)));
     fill(image, bar_x + bar, y, bar_x + bar + margin / 3, y + 1, white);
     font.draw(image, bar_x + bar + margin / 2, y - int(height) / 2, height, tick_text(t), white);
   }

@@ -36,6 +36,9 @@ Image8 map_figure(const std::vector<float>& values, int xres, int yres, const Fi
 // of 1, 2 or 5 times a power of ten on a linear one or a log one too narrow for two of those.
 // NaN pixels (no value) are drawn grey.
 std::vector<double> colour_bar_ticks(const FigureScale& scale);
+// A tick's value as the figures write it ("%g"), and where it lies on the scale, 0 (lo) to 1 (hi).
+std::string tick_text(double v);
+double tick_position(const FigureScale& scale, double v);
 // A scale bar's length: 1, 2 or 5 times a power of ten, about a fifth of `width`.
 double scale_bar_length(double width);
 

@@ -5,10 +5,36 @@
 #include "io/image_writer.h"
 #include "io/text_file.h"
 #include "params/number_text.h"
+#include "splotch/frame/colour_bar_labels.h"
 #include "splotch/stages/exposure.h"
 #include "splotch/stages/postprocess.h"
 
 namespace splotch {
+
+namespace {
+
+// The bars of colorbar = labels: one per type with a palette, in the order of the plain bars.
+std::vector<LabelledBar> labelled_bars(const Settings& s, const Palettes& palettes, const NormalizedRanges& ranges,
+                                       const ParamFile& params) {
+  std::vector<LabelledBar> out;
+  for (std::size_t t = 0; t < s.types.size() && t < palettes.size(); ++t) {
+    if (!palettes[t]) continue;
+    LabelledBar b;
+    b.palette = palettes[t].get();
+    const std::string label = params.peek("color_label" + std::to_string(t));
+    b.name = "type " + std::to_string(t) + ": " + (label.empty() ? "colour" : label);
+    if (t < ranges.used.size() && !ranges.used[t].colour.empty()) {
+      b.lo = ranges.used[t].colour.min;
+      b.hi = ranges.used[t].colour.max;
+    }
+    b.log = s.types[t].normalization.color_log;
+    b.asinh = s.types[t].normalization.color_asinh;
+    out.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace
 
 double finish_picture(Image& image, const Settings& s, const Palettes& palettes, bool particles_in_view,
                       const NormalizedRanges& ranges, ParamFile& params, std::vector<std::string>& notes,
@@ -45,7 +71,10 @@ double finish_picture(Image& image, const Settings& s, const Palettes& palettes,
                                               s.render.gray_absorption, values_below_range(ranges));
     if (!warning.empty()) console.warning(warning);
   }
-  draw_colour_bars(image, bars);
+  if (s.output.colour_bar_labels)
+    draw_labelled_colour_bars(image, labelled_bars(s, palettes, ranges, params));
+  else
+    draw_colour_bars(image, bars);
   return factor;
 }
 

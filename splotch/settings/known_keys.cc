@@ -79,7 +79,7 @@ const std::map<std::string, KeyKind>& global_keys() {
       {"outfile", KeyKind::text},
       {"pictype", KeyKind::integer},
       {"jpeg_quality", KeyKind::integer},
-      {"colorbar", KeyKind::boolean},
+      {"colorbar", KeyKind::text},
       {"pic_gamma", KeyKind::number},
       {"pic_contrast", KeyKind::number},
       {"pic_brightness", KeyKind::number},

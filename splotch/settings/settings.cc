@@ -224,7 +224,22 @@ OutputSettings read_output(ParamFile& p, int frame, bool in_scene, std::vector<s
   else
     p.resolve("pictype", std::to_string(pictype_of(o.format)),
               pictype_given ? "the file name's type (given as " + std::to_string(pictype) + ")" : "the image's type");
-  o.colour_bar = p.get<bool>("colorbar", false);
+  // colorbar = labels: the original's bars with their values (splotch/frame/colour_bar_labels.h)
+  std::string bar = p.peek("colorbar");
+  std::transform(bar.begin(), bar.end(), bar.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (bar == "labels") {
+    p.get<std::string>("colorbar");
+    o.colour_bar = o.colour_bar_labels = true;
+  } else {
+    try {
+      if (p.has("colorbar")) parse_bool(p.peek("colorbar"), "colorbar");
+      o.colour_bar = p.get<bool>("colorbar", false);
+    } catch (const UserError&) {
+      p.get<std::string>("colorbar");
+      p.reject(p.origin("colorbar") + ": colorbar = '" + p.peek("colorbar") +
+               "' is none of TRUE, FALSE and labels (the bars with their values)");
+    }
+  }
   o.gamma = p.get<double>("pic_gamma", 1.0);
   o.contrast = p.get<double>("pic_contrast", 1.0);
   // The original reads this key misspelt as pic_brighness; accept both.

@@ -40,6 +40,7 @@ struct OutputSettings {
   ImageFormat format = ImageFormat::tga;
   int jpeg_quality = 90;  // ImageFormat::jpeg
   bool colour_bar = false;
+  bool colour_bar_labels = false;  // colorbar = labels: with the values (colour_bar is true too)
   double gamma = 1.0, contrast = 1.0, brightness = 0.0;
 };
 

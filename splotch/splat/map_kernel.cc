@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "splotch/splat/symmetric_modes.h"
+
 namespace splotch {
 namespace {
 
@@ -42,6 +44,7 @@ struct FineProfile {
   int steps = 1 << 16;
   std::vector<double> values;
   explicit FineProfile(MapKernel k) : values(std::size_t(steps) + 1) {
+#pragma omp parallel for schedule(static)
     for (int i = 0; i <= steps; ++i) values[std::size_t(i)] = projected(k, std::sqrt(double(i) / steps));
   }
   double at(double R2) const {
@@ -52,7 +55,8 @@ struct FineProfile {
   }
 };
 
-std::vector<float> corner_table(const FineProfile& F, int m) {
+// Q(a, b) on the grid a = i / m, b = j / m (row j after row j - 1), in double.
+std::vector<double> corner_table(const FineProfile& F, int m) {
   // Each cell's integral (4 x 4 Gauss points of the 8-point rule's half: the cell is small),
   // then sums along rows and columns.
   std::vector<double> q(std::size_t(m + 1) * std::size_t(m + 1), 0.0);
@@ -78,9 +82,35 @@ std::vector<float> corner_table(const FineProfile& F, int m) {
     }
   // A quarter of the kernel in the quadrant, so that a particle's pixels sum to one.
   const double scale = 0.25 / q.back();
-  std::vector<float> out(q.size());
-  for (std::size_t i = 0; i < q.size(); ++i) out[i] = float(q[i] * scale);
-  return out;
+  for (double& v : q) v *= scale;
+  return q;
+}
+
+// Q(a, b) as sum_k lambda_k u_k(a) u_k(b) (the modes of the symmetric matrix Q on the grid), the
+// weights scaled so that the sum is exactly 1/4 at (1, 1): a particle's pixels telescope to one
+// with these as with the table.
+void corner_modes(const std::vector<double>& q, int m, MapKernelTables& t) {
+  const int n = m + 1;
+  std::vector<double> a(q.size());
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      a[std::size_t(j) * std::size_t(n) + std::size_t(i)] = 0.5 * (q[std::size_t(j) * std::size_t(n) + std::size_t(i)] +
+                                                                   q[std::size_t(i) * std::size_t(n) + std::size_t(j)]);
+  const SymmetricModes modes = symmetric_modes(a, n, map_corner_modes);
+  const int K = map_corner_modes;
+  t.corner_modes.assign(std::size_t(n + 1) * K, 0.0f);
+  t.corner_weights.assign(K, 0.0f);
+  double at_one = 0;
+  for (int k = 0; k < modes.count; ++k) {
+    const double* u = modes.vector.data() + std::size_t(k) * std::size_t(n);
+    at_one += modes.value[std::size_t(k)] * u[n - 1] * u[n - 1];
+  }
+  for (int k = 0; k < modes.count; ++k) {
+    const double* u = modes.vector.data() + std::size_t(k) * std::size_t(n);
+    t.corner_weights[std::size_t(k)] = float(modes.value[std::size_t(k)] * 0.25 / at_one);
+    for (int i = 0; i <= n; ++i)  // a spare entry at a = 1 + 1/m, equal to u_k(1)
+      t.corner_modes[std::size_t(i) * K + std::size_t(k)] = float(u[std::min(i, n - 1)]);
+  }
 }
 
 // C(t) on [-1, 1]: the share of the kernel below the plane z = t, from the plane's integral of W,
@@ -97,6 +127,60 @@ std::vector<float> marginal_table(MapKernel k, int steps) {
   for (std::size_t i = 0; i < c.size(); ++i) out[i] = float(c[i] / c.back());
   out.back() = 1.0f;
   return out;
+}
+
+// The laplacian of the column, lap F = 4 G' + 4 u G'' with F(R) = G(R^2), by differences of step
+// 1e-3 in u = R^2 (its share of a pixel is at most 1/1536 of F's: this is ample).
+double projected_laplacian(MapKernel k, double u) {
+  const double d = 1e-3, lo = std::max(u - d, 0.0), hi = lo + 2 * d, mid = lo + d;
+  const double g_lo = projected(k, std::sqrt(lo)), g_mid = projected(k, std::sqrt(mid)),
+               g_hi = projected(k, std::sqrt(hi));
+  return 4 * (g_hi - g_lo) / (2 * d) + 4 * u * (g_hi - 2 * g_mid + g_lo) / (d * d);
+}
+
+}  // namespace
+
+double column_laplacian(MapKernel k, double q) {
+  // lap F = F'' + F' / q, by central differences in q of step h: F is even in q, so the stencil
+  // reaches below 0 through F(-q) = F(q) and stays centred.
+  const double h = 1e-3, lo = std::fabs(q - h);
+  const double f_lo = projected(k, lo), f_mid = projected(k, q), f_hi = projected(k, q + h);
+  const double second = (f_hi - 2 * f_mid + f_lo) / (h * h), first = (f_hi - f_lo) / (2 * h);
+  return second + (q > 0 ? first / q : second);
+}
+
+double column_profile(MapKernel k, double q) { return projected(k, q); }
+
+namespace {
+
+// f(q) on each of the segments of [0, 1] in q as a polynomial in t = segments q - segment, t in
+// [0, 1): interpolation at the Chebyshev points of degree map_poly_degree, solved in double.
+template <class F>
+std::vector<float> piecewise_polynomial(F&& f) {
+  constexpr int n = map_poly_degree + 1, segments = map_poly_segments;
+  std::vector<float> c(std::size_t(n) * segments);
+  for (int s = 0; s < segments; ++s) {
+    double a[n][n + 1];
+    for (int j = 0; j < n; ++j) {
+      const double t = 0.5 - 0.5 * std::cos(pi * (j + 0.5) / n);
+      double power = 1;
+      for (int p = 0; p < n; ++p, power *= t) a[j][p] = power;
+      a[j][n] = f((s + t) / segments);
+    }
+    for (int col = 0; col < n; ++col) {  // Gaussian elimination with partial pivoting
+      int best = col;
+      for (int r = col + 1; r < n; ++r)
+        if (std::fabs(a[r][col]) > std::fabs(a[best][col])) best = r;
+      for (int p = 0; p <= n; ++p) std::swap(a[col][p], a[best][p]);
+      for (int r = 0; r < n; ++r) {
+        if (r == col) continue;
+        const double m = a[r][col] / a[col][col];
+        for (int p = col; p <= n; ++p) a[r][p] -= m * a[col][p];
+      }
+    }
+    for (int p = 0; p < n; ++p) c[std::size_t(p) * segments + std::size_t(s)] = float(a[p][n] / a[p][p]);
+  }
+  return c;
 }
 
 }  // namespace
@@ -163,23 +247,25 @@ MapKernelTables make_kernel_tables(MapKernel k) {
   MapKernelTables t;
   t.kernel = k;
   const int n = t.profile_steps;
-  t.column.resize(std::size_t(n) + 1);
-  t.laplacian.resize(std::size_t(n) + 1);
-  t.volume.resize(std::size_t(n) + 1);
+  // One zero beyond the last entry, so that a reader may clamp q^2 to 1 and interpolate without a
+  // branch (the host's vectorised rows).
+  t.column.assign(std::size_t(n) + 2, 0.0f);
+  t.laplacian.assign(std::size_t(n) + 2, 0.0f);
+  t.volume.assign(std::size_t(n) + 2, 0.0f);
 #pragma omp parallel for schedule(static)
   for (int i = 0; i <= n; ++i) {
     const double u = double(i) / n, q = std::sqrt(u);
     t.column[std::size_t(i)] = float(projected(k, q));
-    // With F(R) = G(R^2): lap F = F'' + F' / R = 4 G' + 4 u G'', by differences of step d in u.
-    const double d = 1e-3, lo = std::max(u - d, 0.0), hi = lo + 2 * d, mid = lo + d;
-    const double g_lo = projected(k, std::sqrt(lo)), g_mid = projected(k, std::sqrt(mid)),
-                 g_hi = projected(k, std::sqrt(hi));
-    t.laplacian[std::size_t(i)] = float(4 * (g_hi - g_lo) / (2 * d) + 4 * u * (g_hi - 2 * g_mid + g_lo) / (d * d));
+    t.laplacian[std::size_t(i)] = float(projected_laplacian(k, u));
     t.volume[std::size_t(i)] = float(kernel_value(k, q));
   }
   t.column[std::size_t(n)] = t.laplacian[std::size_t(n)] = t.volume[std::size_t(n)] = 0.0f;
-  t.corner = corner_table(FineProfile(k), t.corner_steps);
+  const std::vector<double> quadrant = corner_table(FineProfile(k), t.corner_steps);
+  t.corner.assign(quadrant.begin(), quadrant.end());
+  corner_modes(quadrant, t.corner_steps, t);
   t.marginal = marginal_table(k, n);
+  t.column_poly = piecewise_polynomial([k](double q) { return q < 1 ? projected(k, q) : 0.0; });
+  t.laplacian_poly = piecewise_polynomial([k](double q) { return q < 1 ? column_laplacian(k, q) : 0.0; });
   return t;
 }
 

@@ -40,20 +40,43 @@ const char* kernel_description(MapKernel k);
 
 // W(q), normalised over the unit ball (double precision, host only).
 double kernel_value(MapKernel k, double q);
+// F(q), the kernel projected along a line at q from its centre, and its laplacian (2-D, in units
+// of H^-2), in double precision (host only).
+double column_profile(MapKernel k, double q);
+double column_laplacian(MapKernel k, double q);
 
 // Where the midpoint rule takes over from the corner table: a pixel at most this fraction of H.
 constexpr float midpoint_pixel_fraction = 0.125f;
 
+// The host's form of the column profiles, F and lap(F): a polynomial in q of this degree on each
+// of this many equal segments of [0, 1] (evaluated without table lookups, which the CPU's vector
+// units gather slowly; segments in q, not q^2, so that the first is short where F has its
+// logarithmic term; tests/unit/test_map_kernel.cc measures its error).
+constexpr int map_poly_degree = 5;
+constexpr int map_poly_segments = 16;
+
+// The host's form of the corner table: Q(a, b) = sum_k w_k U_k(a) U_k(b) over this many modes
+// (odd in each argument), so that a particle's pixel integrals are products of differences along x
+// and along y, without 2-D table lookups (tests/unit/test_map_kernel.cc measures its error).
+constexpr int map_corner_modes = 8;
+
 // The kernel's tables, made once per map on the host.
 struct MapKernelTables {
   MapKernel kernel = MapKernel::cubic;
-  int profile_steps = 4096;      // the profiles' entries are at q^2 = i / profile_steps, i = 0 .. steps
+  int profile_steps = 4096;      // the profiles' entries are at q^2 = i / profile_steps, i = 0 .. steps + 1
+                                 // (the last two 0)
   int corner_steps = 512;        // the corner table's at a = i / corner_steps, b = j / corner_steps
   std::vector<float> column;     // F(q)
   std::vector<float> laplacian;  // lap(F)(q), in units of H^-2
   std::vector<float> volume;     // W(q)
   std::vector<float> corner;     // Q(a, b), row j (b) after row j - 1, (corner_steps + 1)^2 values
   std::vector<float> marginal;   // C(t), the share of the kernel below the plane z = t, t = -1 + 2 i / profile_steps
+  // F and lap(F) as polynomials in t = segments q - s on segment s: coefficient p of segment s at
+  // [p * map_poly_segments + s] (host only).
+  std::vector<float> column_poly, laplacian_poly;
+  // U_k(a) at a = i / corner_steps, i = 0 .. corner_steps + 1 (the last = U_k(1)), mode k at
+  // [i * map_corner_modes + k]; the weights w_k (host only).
+  std::vector<float> corner_modes, corner_weights;
 };
 MapKernelTables make_kernel_tables(MapKernel k);
 
@@ -65,10 +88,15 @@ struct KernelTableView {
   const float* corner = nullptr;
   const float* marginal = nullptr;
   int profile_steps = 0, corner_steps = 0;
+  const float* column_poly = nullptr;  // the host's only (nullptr in the GPU's copy)
+  const float* laplacian_poly = nullptr;
+  const float* corner_modes = nullptr;
+  const float* corner_weights = nullptr;
 };
 inline KernelTableView table_view(const MapKernelTables& t) {
-  return {t.column.data(),   t.laplacian.data(), t.volume.data(), t.corner.data(),
-          t.marginal.data(), t.profile_steps,    t.corner_steps};
+  return {t.column.data(),         t.laplacian.data(),    t.volume.data(),        t.corner.data(),
+          t.marginal.data(),       t.profile_steps,       t.corner_steps,         t.column_poly.data(),
+          t.laplacian_poly.data(), t.corner_modes.data(), t.corner_weights.data()};
 }
 
 // A profile (column or volume) at q^2, 0 from q^2 = 1 on.
@@ -113,6 +141,17 @@ SPLOTCH_HOST_DEVICE inline float marginal_at(const KernelTableView& t, float z) 
 // from the corner table: the host and the GPU difference the corners in this order.
 SPLOTCH_HOST_DEVICE inline float corner_share(const KernelTableView& t, float a0, float a1, float b0, float b1) {
   return (corner_at(t, a1, b1) - corner_at(t, a0, b1)) - (corner_at(t, a1, b0) - corner_at(t, a0, b0));
+}
+
+// A piecewise polynomial of MapKernelTables (column_poly, laplacian_poly) at q^2 in [0, 1), 0 from 1 on.
+inline float poly_at(const float* poly, float q2) {
+  if (!(q2 < 1.0f)) return 0.0f;
+  const float scaled = std::sqrt(q2) * float(map_poly_segments);
+  const int s = int(scaled) < map_poly_segments ? int(scaled) : map_poly_segments - 1;
+  const float t = scaled - float(s);
+  float v = poly[map_poly_degree * map_poly_segments + s];
+  for (int p = map_poly_degree - 1; p >= 0; --p) v = v * t + poly[p * map_poly_segments + s];
+  return v;
 }
 
 // A pixel's share by the midpoint rule and its correction, at q^2 from the centre, for a support

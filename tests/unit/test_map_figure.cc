@@ -7,6 +7,7 @@
 
 #include "io/palette.h"
 #include "io/text_draw.h"
+#include "splotch/frame/colour_bar_labels.h"
 #include "splotch/frame/map_figure.h"
 #include "tests/support/test_support.h"
 
@@ -59,4 +60,36 @@ TEST_CASE("map figure: the map keeps its pixels, the colour bar and its labels l
   for (int y = 0; y < 48; ++y)
     for (int x = 64; x < figure.width; ++x) lit += figure.pixel(x, y)[0] > 200;
   CHECK(lit > 20);
+}
+
+TEST_CASE("colorbar = labels: a log bar's ticks at its decades, the text over the original's rows") {
+  const Palette grey("grey", {{0, 0, 0}, {1, 1, 1}});
+  LabelledBar bar;
+  bar.palette = &grey;
+  bar.name = "type 0: U";
+  bar.lo = 3, bar.hi = 7, bar.log = true;  // log10 of the values, as color_log leaves them
+  const std::vector<BarTick> ticks = bar_ticks(bar);
+  REQUIRE(ticks.size() == 5);
+  for (int i = 0; i < 5; ++i) {
+    CHECK(ticks[std::size_t(i)].value == doctest::Approx(std::pow(10.0, 3 + i)));
+    CHECK(ticks[std::size_t(i)].position == doctest::Approx(0.25 * i));
+  }
+  bar.log = false, bar.lo = -1, bar.hi = 1;
+  const std::vector<BarTick> linear = bar_ticks(bar);
+  REQUIRE(!linear.empty());
+  CHECK(linear.front().value >= -1);
+  CHECK(linear.back().value <= 1);
+  bar.hi = bar.lo;  // one value: no ticks, the name alone
+  CHECK(bar_ticks(bar).empty());
+
+  Image image(200, 100);
+  bar.lo = 3, bar.hi = 7, bar.log = true;
+  draw_labelled_colour_bars(image, {bar});
+  // The palette in the bottom 10 rows, as the original's bar; white text in the rows above.
+  CHECK(image.pixel(0, 99)[0] == doctest::Approx(0.0f));
+  CHECK(image.pixel(199, 95)[0] > 0.98f);
+  int lit = 0;
+  for (int y = 0; y < 90; ++y)
+    for (int x = 0; x < 200; ++x) lit += image.pixel(x, y)[0] > 0.7f;
+  CHECK(lit > 30);
 }

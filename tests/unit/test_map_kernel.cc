@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "splotch/render/host_map.h"
+#include "splotch/render/map_rows.h"
 #include "splotch/splat/map_kernel.h"
 #include "tests/support/map_test_splats.h"
 
@@ -59,6 +60,55 @@ TEST_CASE("each kernel integrates to one over the ball, its profile over the dis
     CHECK(marginal_at(table_view(t), 0.0f) == doctest::Approx(0.5).epsilon(1e-6));
     CHECK(t.corner.back() == doctest::Approx(0.25).epsilon(1e-7));
     CHECK(corner_at(table_view(t), -2.0f, 3.0f) == doctest::Approx(-0.25).epsilon(1e-7));
+  }
+}
+
+TEST_CASE("the host's piecewise polynomials of the column and its laplacian follow the profiles") {
+  for (MapKernel k : all_kernels) {
+    CAPTURE(std::string(kernel_name(k)));
+    const MapKernelTables t = make_kernel_tables(k);
+    double column_error = 0, laplacian_error = 0, laplacian_size = 0, table_error = 0;
+    for (int i = 0; i <= 20000; ++i) {
+      const double q = i / 20000.0;
+      const float q2 = float(q * q);
+      const double F = column_profile(k, q), L = q < 1 ? column_laplacian(k, q) : 0.0;
+      column_error = std::max(column_error, std::fabs(double(poly_at(t.column_poly.data(), q2)) - F));
+      laplacian_error = std::max(laplacian_error, std::fabs(double(poly_at(t.laplacian_poly.data(), q2)) - L));
+      laplacian_size = std::max(laplacian_size, std::fabs(L));
+      // the GPU's table, by differences in q^2 (one-sided below q^2 = 1e-3)
+      if (q2 > 2e-3f)
+        table_error = std::max(table_error, std::fabs(double(profile_at(t.laplacian.data(), t.profile_steps, q2)) - L));
+    }
+    MESSAGE(std::string(kernel_name(k)), ": column within ", column_error, " of F(0) = ", t.column[0],
+            ", laplacian within ", laplacian_error / laplacian_size, " of its largest (the table ",
+            table_error / laplacian_size, ")");
+    CHECK(column_error < 1e-6 * t.column[0]);
+    // lap(F)'s share of a pixel is at most 1/1536 of F's (a support of 8 pixels): 1e-3 of it is
+    // below 1e-5 of F(0)
+    CHECK(laplacian_error < 1e-3 * laplacian_size);
+    CHECK(table_error < 1e-3 * laplacian_size);
+    CHECK(poly_at(t.column_poly.data(), 1.0f) == 0.0f);
+  }
+}
+
+TEST_CASE("the host's modes of the corner table give it back") {
+  for (MapKernel k : all_kernels) {
+    CAPTURE(std::string(kernel_name(k)));
+    const MapKernelTables t = make_kernel_tables(k);
+    const int m = t.corner_steps, K = map_corner_modes;
+    double worst = 0, at_one = 0;
+    for (int j = 0; j <= m; ++j)
+      for (int i = 0; i <= m; ++i) {
+        double q = 0;
+        for (int c = 0; c < K; ++c)
+          q += double(t.corner_weights[c]) * t.corner_modes[std::size_t(i) * K + c] *
+               t.corner_modes[std::size_t(j) * K + c];
+        worst = std::max(worst, std::fabs(q - t.corner[std::size_t(j) * (m + 1) + i]));
+        if (i == m && j == m) at_one = q;
+      }
+    MESSAGE(std::string(kernel_name(k)), ": ", K, " modes give the corner table to ", worst);
+    CHECK(worst < 2e-7);
+    CHECK(at_one == doctest::Approx(0.25).epsilon(1e-7));
   }
 }
 
@@ -159,4 +209,34 @@ TEST_CASE("the map's sums do not depend on the number of threads") {
     maps.push_back(sums.plane[0]);
   }
   CHECK(maps[0] == maps[1]);
+}
+
+TEST_CASE("the vector units' rows of a large particle are the portable rows' to rounding") {
+#if !defined(__AVX512F__)
+  MESSAGE("built without AVX-512 (ARCH): add_centre_row is the portable row, the comparison is of it with itself");
+#endif
+  const MapKernelTables t = make_kernel_tables(MapKernel::wendland_c4);
+  const KernelTableView k = table_view(t);
+  std::mt19937 random(11);
+  std::uniform_real_distribution<float> place(0.0f, 60.0f), size(8.0f, 40.0f), across(-1.0f, 1.0f);
+  for (int trial = 0; trial < 200; ++trial) {
+    const float radius = size(random), x = place(random), dy = across(random) * radius;
+    const float inverse2 = 1.0f / (radius * radius);
+    const RowPolynomial p = row_polynomial(k, inverse2 / 24.0f);
+    // rows of 0 .. 40 pixels at any start: the vectors' masked ends
+    const int from = int(place(random)), to = from + trial % 41;
+    const CentreRow r{x, dy * dy * inverse2, inverse2, from, to};
+    const double weight[2] = {1.5, -0.25};
+    std::vector<double> a0(128, 1.0), a1(128, 2.0), b0 = a0, b1 = a1;
+    double* const a[2] = {a0.data(), a1.data()};
+    double* const b[2] = {b0.data(), b1.data()};
+    add_centre_row(p, r, weight, 2, a);
+    add_centre_row_portable(p, r, weight, 2, b);
+    for (int i = 0; i < 128; ++i) {
+      CAPTURE(i);
+      CHECK(a0[std::size_t(i)] == doctest::Approx(b0[std::size_t(i)]).epsilon(1e-6));
+      CHECK(a1[std::size_t(i)] == doctest::Approx(b1[std::size_t(i)]).epsilon(1e-6));
+      if (i < from || i >= to) CHECK((a0[std::size_t(i)] == 1.0 && a1[std::size_t(i)] == 2.0));
+    }
+  }
 }
