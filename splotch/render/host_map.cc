@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "splotch/render/map_rows.h"
@@ -38,89 +39,69 @@ void add_row(const float* share, const double* w, int planes, std::vector<double
   }
 }
 
-// The corner modes' U_k at the edges a = (lo + i - x) / radius, i = 0 .. count - 1 (odd in a,
-// constant beyond 1), then, in place, their differences across each pixel: mode k's at
-// out[k * count + i], i = 0 .. count - 2.
-void mode_differences(const KernelTableView& t, int lo, float x, float inverse, int count, float* __restrict out) {
-  constexpr int K = map_corner_modes;
-  const int m = t.corner_steps;
-  for (int i = 0; i < count; ++i) {
-    const float a = (float(lo + i) - x) * inverse;
-    const float size = std::fabs(a);
-    const float u = (size < 1.0f ? size : 1.0f) * float(m);
-    const int at = int(u);  // at most m: the table has a spare entry after it
-    const float f = u - float(at), sign = a < 0.0f ? -1.0f : 1.0f;
-    const float* __restrict e = t.corner_modes + std::size_t(at) * K;
-    for (int k = 0; k < K; ++k) out[k * count + i] = sign * (e[k] + f * (e[K + k] - e[k]));
-  }
-  for (int k = 0; k < K; ++k)
-    for (int i = 0; i + 1 < count; ++i) out[k * count + i] = out[k * count + i + 1] - out[k * count + i];
+// The kernel's integral over each pixel of a particle's block from the corner table's modes
+// (splotch/splat/map_kernel.h): the pixel [x0, x1] x [y0, y1] holds
+// sum_k w_k (U_k(x1) - U_k(x0)) (U_k(y1) - U_k(y0)). The 8 modes are one vector and a row's pixels
+// another of 8, 16 or 32 lanes (GCC's vector extension: AVX where the build targets it, SSE pieces
+// elsewhere), in fixed arrays: a particle drawn so (its support below 8 pixels, so at most 18
+// pixels wide) costs a few vector operations per pixel edge and per row (per pixel touched, 2
+// threads of the test machine's CPU, particles of one size: 4.9 ns at 1 pixel, 2.4 at 3, 1.3 at
+// 7.9; the corner table's four lookups a corner took 8.6, 6.3 and 4.6).
+using Modes8 = float __attribute__((vector_size(32)));
+using Row16 = float __attribute__((vector_size(64)));
+using Row32 = float __attribute__((vector_size(128)));
+static_assert(map_corner_modes == 8, "one vector of the 8 modes");
+
+inline Modes8 modes_at(const KernelTableView& t, float a) {
+  const float size = std::fabs(a);
+  const float u = (size < 1.0f ? size : 1.0f) * float(t.corner_steps);
+  const int at = int(u);
+  const float f = u - float(at), sign = a < 0.0f ? -1.0f : 1.0f;
+  Modes8 lo, hi;
+  std::memcpy(&lo, t.corner_modes + std::size_t(at) * map_corner_modes, sizeof lo);
+  std::memcpy(&hi, t.corner_modes + std::size_t(at + 1) * map_corner_modes, sizeof hi);
+  return sign * (lo + f * (hi - lo));
 }
 
-// The kernel's integral over each pixel of the block, from the corner table's modes: the pixel
-// [x0, x1] x [y0, y1] holds sum_k w_k (U_k(x1) - U_k(x0)) (U_k(y1) - U_k(y0)).
-void add_by_modes(const KernelTableView& k, float x, float y, float radius, const double* w, int planes, const Block& b,
-                  int xres, std::vector<double>* plane, std::vector<float>& scratch) {
-  constexpr int K = map_corner_modes;
+template <class Row>
+void add_by_modes_small(const KernelTableView& k, float x, float y, float radius, const double* w, int planes,
+                        const Block& b, int xres, std::vector<double>* plane) {
   const int width = b.x_hi - b.x_lo, height = b.y_hi - b.y_lo;
   const float inverse = 1.0f / radius;
-  scratch.resize(std::size_t(K) * std::size_t(width + height + 2) + std::size_t(width));
-  float* across = scratch.data();
-  float* up = across + std::size_t(K) * std::size_t(width + 1);
-  float* __restrict share = up + std::size_t(K) * std::size_t(height + 1);
-  mode_differences(k, b.x_lo, x, inverse, width + 1, across);
-  mode_differences(k, b.y_lo, y, inverse, height + 1, up);
+  Row across[map_corner_modes];  // mode m's difference across pixel i of the row: across[m][i]
+  for (Row& a : across) a = Row{};
+  Modes8 before = modes_at(k, (float(b.x_lo) - x) * inverse);
+  for (int i = 0; i < width; ++i) {
+    const Modes8 after = modes_at(k, (float(b.x_lo + i + 1) - x) * inverse), d = after - before;
+    for (int m = 0; m < map_corner_modes; ++m) across[m][i] = d[m];
+    before = after;
+  }
+  Modes8 weights;
+  std::memcpy(&weights, k.corner_weights, sizeof weights);
+  Modes8 below = modes_at(k, (float(b.y_lo) - y) * inverse);
   for (int j = 0; j < height; ++j) {
-    float c[K];
-    for (int m = 0; m < K; ++m) c[m] = k.corner_weights[m] * up[m * (height + 1) + j];
-    for (int i = 0; i < width; ++i) {
-      float v = 0.0f;
-      for (int m = 0; m < K; ++m) v += c[m] * across[m * (width + 1) + i];
-      share[i] = v;
+    const Modes8 above = modes_at(k, (float(b.y_lo + j + 1) - y) * inverse);
+    const Modes8 c = (above - below) * weights;
+    below = above;
+    Row share = c[0] * across[0];
+    for (int m = 1; m < map_corner_modes; ++m) share += c[m] * across[m];
+    const std::size_t at = std::size_t(b.y_lo + j) * std::size_t(xres) + std::size_t(b.x_lo);
+    for (int p = 0; p < planes; ++p) {
+      double* row = plane[p].data() + at;
+      for (int i = 0; i < width; ++i) row[i] += double(share[i]) * w[p];
     }
-    add_row(share, w, planes, plane, std::size_t(b.y_lo + j) * std::size_t(xres) + std::size_t(b.x_lo), width);
   }
 }
-
-// The kernel's integral over each pixel of the block, from the corner table: a row of corners
-// (x edges i = x_lo .. x_hi) at the row's lower edge, then at its upper, differences of the two.
-void add_by_corner_table(const KernelTableView& k, float x, float y, float radius, const double* w, int planes,
-                         const Block& b, int xres, std::vector<double>* plane, std::vector<float>& low,
-                         std::vector<float>& high) {
-  const int width = b.x_hi - b.x_lo;
-  const float inverse = 1.0f / radius;
-  low.resize(std::size_t(width) + 1);
-  high.resize(std::size_t(width) + 1);
-  auto corners = [&](std::vector<float>& row, int j) {
-    const float v = (float(j) - y) * inverse;
-    for (int i = 0; i <= width; ++i) row[std::size_t(i)] = corner_at(k, (float(b.x_lo + i) - x) * inverse, v);
-  };
-  corners(low, b.y_lo);
-  for (int j = b.y_lo; j < b.y_hi; ++j) {
-    corners(high, j + 1);
-    const std::size_t at = std::size_t(j) * std::size_t(xres) + std::size_t(b.x_lo);
-    for (int i = 0; i < width; ++i) {
-      const double share =
-          double((high[std::size_t(i) + 1] - high[std::size_t(i)]) - (low[std::size_t(i) + 1] - low[std::size_t(i)]));
-      for (int p = 0; p < planes; ++p) plane[p][at + std::size_t(i)] += share * w[p];
-    }
-    std::swap(low, high);
-  }
-}
-
-// Below this support (pixels) a particle's few pixels come from the corner table itself, above
-// it from the modes: the modes' rows of arithmetic pay from about 2 pixels on (per pixel touched,
-// 2 threads of the test machine's CPU, particles of one size: the table 8.6 ns at 1 pixel, 6.6 at 2,
-// 6.3 at 3; the modes 10.4, 6.5, 4.9, and 2.7 at 4, 1.9 at 7.9), their per-particle set-up below.
-constexpr float corner_modes_from = 2.0f;
 
 void add_by_corners(const KernelTableView& k, float x, float y, float radius, const double* w, int planes,
-                    const Block& b, int xres, std::vector<double>* plane, std::vector<float>& scratch,
-                    std::vector<float>& low, std::vector<float>& high) {
-  if (radius < corner_modes_from)
-    add_by_corner_table(k, x, y, radius, w, planes, b, xres, plane, low, high);
-  else
-    add_by_modes(k, x, y, radius, w, planes, b, xres, plane, scratch);
+                    const Block& b, int xres, std::vector<double>* plane) {
+  const int width = b.x_hi - b.x_lo;
+  if (width <= 8)
+    add_by_modes_small<Modes8>(k, x, y, radius, w, planes, b, xres, plane);
+  else if (width <= 16)
+    add_by_modes_small<Row16>(k, x, y, radius, w, planes, b, xres, plane);
+  else  // (at most 2 H + 2 < 32 pixels: H < 8 here)
+    add_by_modes_small<Row32>(k, x, y, radius, w, planes, b, xres, plane);
 }
 
 // One row's pixel centres [from, to) of a slice, q^2 = ((i + 1/2 - x) / H)^2 + row2: W(q) (0 from
@@ -248,7 +229,7 @@ void draw_map_host(const MapSplats& s, MapMode mode, const KernelTableView& k, M
   std::vector<double>* plane = sums.plane;
 #pragma omp parallel
   {
-    std::vector<float> scratch, lowv, highv;
+    std::vector<float> scratch;
 #pragma omp for schedule(dynamic, 1)
     for (int t = 0; t < l.strips; ++t) {
       const int row_lo = t * l.strip_rows, row_hi = std::min(yres, row_lo + l.strip_rows);
@@ -261,7 +242,7 @@ void draw_map_host(const MapSplats& s, MapMode mode, const KernelTableView& k, M
         if (mode == MapMode::slice)
           add_by_centres(k, false, x, y, radius, r[l.fields - 1], w, planes, b, xres, plane, scratch);
         else if (radius * midpoint_pixel_fraction < 1.0f)
-          add_by_corners(k, x, y, radius, w, planes, b, xres, plane, scratch, lowv, highv);
+          add_by_corners(k, x, y, radius, w, planes, b, xres, plane);
         else
           add_by_centres(k, true, x, y, radius, 0.0f, w, planes, b, xres, plane, scratch);
       }

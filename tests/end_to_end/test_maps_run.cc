@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/hdf5_file.h"
+#include "tests/support/gadget_test_file.h"
 #include "tests/support/test_support.h"
 
 using namespace splotch;
@@ -156,4 +157,59 @@ TEST_CASE("maps: a FITS map names its unit and axes; the keys' errors say what t
                        "outfile = " + dir.path("s.npy") + "\n");
   CHECK(no_density.status != 0);
   CHECK(no_density.err.find("needs the densities") != std::string::npos);
+}
+
+TEST_CASE("maps: an interpolated movie's map between two snapshots keeps the mass and lies between them") {
+  TempDir dir;
+  // 400 gas particles in a clump that moves +20 in x from snapshot 5 to 6 (the same IDs).
+  auto snapshot = [&](double shift, const std::string& name) {
+    GadgetTestFile g;
+    g.npart = {400, 0, 0, 0, 0, 0};
+    g.npart_total = g.npart;
+    g.box_size = 100;
+    GadgetTestBlock pos{"POS", {}, 4}, vel{"VEL", {}, 4}, id{"ID", {}, 4, true}, mass{"MASS", {}, 4}, u{"U", {}, 4},
+        rho{"RHO", {}, 4}, hsml{"HSML", {}, 4};
+    for (int i = 0; i < 400; ++i) {
+      const double a = 0.37 * i, r = 0.02 * i;
+      pos.values.insert(pos.values.end(), {40 + shift + r * std::cos(a), 50 + r * std::sin(a), 50 + 0.01 * i});
+      vel.values.insert(vel.values.end(), {0, 0, 0});
+      id.values.push_back(i + 1);
+      mass.values.push_back(1.0 + 0.01 * (i % 7));
+      u.values.push_back(1);
+      rho.values.push_back(1);
+      hsml.values.push_back(1.5 + 0.01 * (i % 13));
+    }
+    g.blocks = {pos, vel, id, mass, u, rho, hsml};
+    g.write(dir.path(name));
+  };
+  snapshot(0, "move_005");
+  snapshot(20, "move_006");
+  const std::string par =
+      "simtype = 2\ninfile = " + dir.path("move_") +
+      "\nfidx = 5\nptypes = 1\nptype0 = 0\nmap = column\n"
+      "map_units = code\nxres = 128\nyres = 64\nmap_width = 60\nlookat_x = 50\nlookat_y = 50\nlookat_z = 50\n"
+      "camera_x = 50\ncamera_y = 50\ncamera_z = 150\nsky_x = 0\nsky_y = 1\nsky_z = 0\ninterpolation_mode = 1\n"
+      "outfile = " +
+      dir.path("movie.npy") + "\n";
+  const std::string scene = dir.write("scene.txt", "fidx\n5\n5.5\n6\n");
+  const CommandResult r = run_command(splotch_binary + " " + dir.write("movie.par", par) + " scene_file=" + scene);
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  double total_mass = 0;
+  for (int i = 0; i < 400; ++i) total_mass += double(float(1.0 + 0.01 * (i % 7)));
+  const double pixel = 60.0 / 128;
+  std::vector<double> centre;
+  for (int k = 0; k < 3; ++k) {
+    const std::vector<float> map = read_npy(dir.path("movie000" + std::to_string(k) + ".npy"));
+    REQUIRE(map.size() == 128u * 64u);
+    double m = 0, mx = 0;
+    for (std::size_t p = 0; p < map.size(); ++p) {
+      m += double(map[p]);
+      mx += double(map[p]) * (double(p % 128) + 0.5);
+    }
+    CAPTURE(k);
+    CHECK(m * pixel * pixel == doctest::Approx(total_mass).epsilon(1e-5));
+    centre.push_back(mx / m * pixel);  // the map's centroid in x, code lengths from its left edge
+  }
+  CHECK(centre[2] - centre[0] == doctest::Approx(20).epsilon(1e-3));
+  CHECK(centre[1] == doctest::Approx(0.5 * (centre[0] + centre[2])).epsilon(1e-4));
 }
