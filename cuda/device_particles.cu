@@ -466,6 +466,10 @@ Written write_window(DeviceParticles::Memory& m, const ViewPass& whole, std::siz
 DeviceParticles::DeviceParticles(std::unique_ptr<Memory> memory) : memory_(std::move(memory)) {}
 DeviceParticles::~DeviceParticles() = default;
 std::size_t DeviceParticles::size() const { return memory_->n; }
+DeviceParticles::Fields DeviceParticles::fields() const {
+  const Memory& m = *memory_;
+  return {m.x, m.y, m.z, m.hsml, m.intensity, m.colour[0], m.typed ? m.type : nullptr, m.n, m.session.device()};
+}
 CudaSession& DeviceParticles::session() { return memory_->session; }
 double DeviceParticles::device_mib() const { return double(memory_->bytes) / (1024.0 * 1024.0); }
 

@@ -74,6 +74,14 @@ class DeviceParticles {
 
   CudaSession& session();  // the one they were uploaded with
 
+  // The fields on the device, for the GPU's other drawers (a map: cuda/map_renderer.h).
+  struct Fields {
+    const float *x, *y, *z, *hsml, *intensity, *colour;
+    const std::uint8_t* type;  // null: all of type 0
+    std::size_t n;
+    int device;
+  };
+  Fields fields() const;
   struct Memory;  // defined by the CUDA code
   Memory& memory() { return *memory_; }
 

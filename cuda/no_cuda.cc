@@ -33,6 +33,9 @@ std::unique_ptr<DeviceParticles> DeviceParticles::upload(const ParticleSet&, Cud
 }
 void DeviceParticles::refresh_values(const ParticleSet&) {}
 std::size_t DeviceParticles::size() const { return 0; }
+DeviceParticles::Fields DeviceParticles::fields() const {
+  throw std::logic_error("DeviceParticles::fields in a build without CUDA");
+}
 std::size_t DeviceParticles::window() const { return 0; }
 double DeviceParticles::device_mib() const { return 0; }
 CudaReport render_particles_cuda(DeviceParticles&, const DeviceView&, const CudaOptions&, Image&, CudaSession&,
@@ -60,6 +63,10 @@ CudaReport draw_split(DeviceParticles&, const DeviceView&, const CudaOptions&, c
 
 void draw_map_cuda(const MapSplats&, MapMode, const MapKernelTables&, MapSums&, int) {
   throw std::runtime_error("this build of splotch has no GPU renderer (built without CUDA)");
+}
+void draw_map_cuda_kept(const DeviceParticles::Fields&, const MapProjection&, double, const MapKernelTables&,
+                        MapSums&) {
+  throw std::runtime_error("this build of splotch has no GPU renderer");
 }
 
 }  // namespace splotch

@@ -81,7 +81,8 @@ MapKernelChoice choose_map_kernel(const MapSettings& map, const SnapshotUnits& u
   return c;
 }
 
-MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& particles, const Comm* comm, int gpu) {
+MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& particles, const Comm* comm, int gpu,
+                   DeviceParticles* kept) {
   const MapSettings& m = s.map;
   MapValues out;
   out.kernel = choose_map_kernel(m, particles.units);
@@ -109,12 +110,24 @@ MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& p
   const MapKernelTables tables = make_kernel_tables(out.kernel.kernel);
   const KernelTableView k = table_view(tables);
   MapSums sums(g.xres, g.yres, m.mode == MapMode::average ? 2 : 1);
-  {
+  const bool one_support =
+      std::all_of(g.support_factor.begin(), g.support_factor.end(), [&](double f) { return f == g.support_factor[0]; });
+  if (gpu >= 0 && kept && one_support) {
+    try {
+      draw_map_cuda_kept(kept->fields(), map_projection(g), g.support_factor[0], tables, sums);
+      out.on_gpu = out.from_kept = true;
+    } catch (const std::runtime_error& e) {
+      out.gpu_failure = e.what();
+      for (std::vector<double>& plane : sums.plane) std::fill(plane.begin(), plane.end(), 0.0);
+    }
+  }
+  if (!out.on_gpu) {
     const MapParticles splats = map_particles(particles, g, k);
     if (gpu >= 0) {
       try {
         draw_map_cuda(splats.view(), m.mode, tables, sums, gpu);
         out.on_gpu = true;
+        out.gpu_failure.clear();  // (the kept particles' drawer may have failed: these splats did not)
       } catch (const std::runtime_error& e) {
         out.gpu_failure = e.what();
         for (std::vector<double>& plane : sums.plane) std::fill(plane.begin(), plane.end(), 0.0);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device_particles.h"
 #include "io/particle_set.h"
 #include "params/param_file.h"
 #include "splotch/frame/frame_plan.h"
@@ -35,14 +36,16 @@ struct MapValues {
   double total = 0;  // column: the sum of value times pixel area, in the value's units times length^2
   MapKernelChoice kernel;
   bool on_gpu = false;      // drawn by the GPU's map drawer (cuda/map_renderer.h)
+  bool from_kept = false;   // ... from the particles kept on the GPU (no splats made on the host)
   std::string gpu_failure;  // why the GPU did not draw it where it was asked to ("" otherwise)
 };
 
 // The map of the view `camera` from `particles` (this process's share under MPI: every process
 // calls it, and rank 0's values hold the sum), drawn on GPU `gpu` where it is not -1 (on the host
-// where that fails, said in MapValues::gpu_failure).
+// where that fails, said in MapValues::gpu_failure): from `kept`, the particles' copy on that GPU,
+// where given, else from splats made on the host.
 MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& particles, const Comm* comm,
-                   int gpu = -1);
+                   int gpu = -1, DeviceParticles* kept = nullptr);
 
 // Writes `map` to s.output.path: a data file, or a figure through `palette` (and used.par).
 void write_map(const ParamFile& params, const Settings& s, const MapValues& map, const ParticleSet& particles,

@@ -505,9 +505,20 @@ void FrameRun::Steps::draw_map_view(std::size_t v) {
   // (renderer = auto chose the GPU where a driver is loaded: only a GPU that answers is asked)
   const int device = comm ? comm->gpu_index() : 0;
   const int gpu = s.renderer == RendererChoice::cuda && cuda_device_present(nullptr, device) ? device : -1;
-  agreed([&] { map = draw_map(s, views[v].camera, source->particles(), comm, gpu); });
+  // The particles kept on the GPU (copied there now, or before for another view), as a picture
+  // takes them: the map's splats are then made there.
+  const std::optional<KeptView> kept = [&]() -> std::optional<KeptView> {
+    if (gpu < 0 || source->particles().colour[0].size() != source->particles().size()) return std::nullopt;
+    GeometryOptions geometry = geometry_options(s, views[v].camera);
+    std::optional<KeptView> copy = copy_to_gpu(geometry, false);
+    if (copy) clock.done("to_gpu");
+    return copy;
+  }();
+  agreed(
+      [&] { map = draw_map(s, views[v].camera, source->particles(), comm, gpu, kept ? &kept->particles : nullptr); });
   clock.done("render");
-  report.renderer = map.on_gpu ? "cuda (map)" : "host (map)";
+  report.renderer =
+      map.on_gpu ? (map.from_kept ? "cuda (map, from the particles on the GPU)" : "cuda (map)") : "host (map)";
   if (!map.gpu_failure.empty() && v == 0)
     console.warning("the map is drawn on the host: the GPU could not draw it (" + map.gpu_failure +
                     "); renderer = host says so without trying the GPU");

@@ -129,15 +129,6 @@ std::vector<float> marginal_table(MapKernel k, int steps) {
   return out;
 }
 
-// The laplacian of the column, lap F = 4 G' + 4 u G'' with F(R) = G(R^2), by differences of step
-// 1e-3 in u = R^2 (its share of a pixel is at most 1/1536 of F's: this is ample).
-double projected_laplacian(MapKernel k, double u) {
-  const double d = 1e-3, lo = std::max(u - d, 0.0), hi = lo + 2 * d, mid = lo + d;
-  const double g_lo = projected(k, std::sqrt(lo)), g_mid = projected(k, std::sqrt(mid)),
-               g_hi = projected(k, std::sqrt(hi));
-  return 4 * (g_hi - g_lo) / (2 * d) + 4 * u * (g_hi - 2 * g_mid + g_lo) / (d * d);
-}
-
 }  // namespace
 
 double column_laplacian(MapKernel k, double q) {
@@ -256,7 +247,7 @@ MapKernelTables make_kernel_tables(MapKernel k) {
   for (int i = 0; i <= n; ++i) {
     const double u = double(i) / n, q = std::sqrt(u);
     t.column[std::size_t(i)] = float(projected(k, q));
-    t.laplacian[std::size_t(i)] = float(projected_laplacian(k, u));
+    t.laplacian[std::size_t(i)] = float(column_laplacian(k, q));
     t.volume[std::size_t(i)] = float(kernel_value(k, q));
   }
   t.column[std::size_t(n)] = t.laplacian[std::size_t(n)] = t.volume[std::size_t(n)] = 0.0f;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "io/particle_set.h"
+#include "splotch/splat/map_copies.h"
 #include "splotch/splat/map_kernel.h"
 #include "splotch/splat/map_view.h"
 #include "splotch/util/vec3.h"
@@ -48,5 +49,9 @@ struct MapParticles {
 };
 
 MapParticles map_particles(const ParticleSet& particles, const MapGeometry& geometry, const KernelTableView& kernel);
+
+// The geometry as the splats' function takes it (splotch/splat/map_copies.h), for the host's stage
+// and the GPU's.
+MapProjection map_projection(const MapGeometry& geometry);
 
 }  // namespace splotch
