@@ -1,10 +1,13 @@
 // The map's keys (docs/maps.md): map, map_quantityN and map_weightN (read with the input, splotch/
 // settings/input_settings.cc), map_width, map_depth, map_kernel, map_hsml_factor, map_units and
 // the units given, map_log, map_min, map_max, and an outfile that names a data file.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "errors/user_error.h"
+#include "splotch/settings/known_keys.h"
 #include "splotch/settings/settings.h"
 #include "splotch/settings/settings_keys.h"
 #include "splotch/util/file_paths.h"
@@ -35,6 +38,32 @@ void read_data_file(ParamFile& p, Settings& s, int frame, bool in_scene) {
   s.output.path = path;
   check_writable_directory(path, at(p, "outfile"));
   p.resolve("outfile", absolute_path(path), "given as " + outfile);
+}
+
+// The edit distance of a and b, a swap of neighbours counting one (a typo's usual kinds).
+std::size_t typo_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// The map key a misspelt one most likely meant ("" when none is within two typos).
+std::string closest_map_key(const std::string& key, int types) {
+  std::string best;
+  std::size_t distance = 3;
+  for (const std::string& known : known_keys(types)) {
+    if (known.rfind("map_", 0) != 0) continue;
+    const std::size_t d = typo_distance(key, known);
+    if (d < distance) distance = d, best = known;
+  }
+  return best;
 }
 
 }  // namespace
@@ -96,6 +125,16 @@ void read_map(ParamFile& p, Settings& s, int frame, bool in_scene) {
   if (m.min && m.max && !(*m.min < *m.max)) p.reject(at(p, "map_min") + " must be below map_max");
   if (m.log && m.min && !(*m.min > 0)) p.reject(at(p, "map_min") + " must be above 0 with map_log = TRUE");
   read_data_file(p, s, frame, in_scene);
+  // A map's key misspelt would leave the map drawn otherwise than asked (its width, depth or units
+  // silently the defaults): an error, where other unknown keys are a warning.
+  for (const std::string& unused : p.unused_keys()) {
+    const std::string key = unused.substr(0, unused.find(' '));  // ("key (where)")
+    if (key.rfind("map_", 0) != 0 || key_kind(key)) continue;
+    const std::string guess = closest_map_key(key, s.input.ptypes);
+    p.reject(p.origin(key) + ": " + key + " is not a map key" +
+             (guess.empty() ? "" : " (did you mean " + guess + "?)") +
+             "; the map's keys are in docs/parameters.md and docs/maps.md");
+  }
 }
 
 }  // namespace splotch

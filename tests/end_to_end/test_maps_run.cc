@@ -145,7 +145,8 @@ TEST_CASE("maps: a FITS map names its unit and axes; the keys' errors say what t
        {Bad{"map = density\n", "is not a map: column"}, Bad{"projection = TRUE\n", "a map is orthographic"},
         Bad{"map = average\n", "map = average needs map_quantity0"},
         Bad{"map_kernel = spline\n", "is not one of cubic, quintic"},
-        Bad{"map_quantity0 = Metals\n", "the map of type 0 needs it"}}) {
+        Bad{"map_quantity0 = Metals\n", "the map of type 0 needs it"},
+        Bad{"map_widht = 10000\n", "map_widht is not a map key (did you mean map_width?)"}}) {
     const CommandResult e = run_par(dir, base + bad.keys);
     CAPTURE(bad.keys);
     CHECK(e.status != 0);
