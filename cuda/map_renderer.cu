@@ -229,22 +229,21 @@ void draw_map_cuda_kept(const DeviceParticles::Fields& p, const MapProjection& g
   MapArgs a{};
   a.slice = g.mode == MapMode::slice;
   KeptArgs k{p, g, support_factor, double(tables.volume[0])};
+  // The tables and sums first: the bound's kernel reads the tables (the marginal, for the depth
+  // cut and the faces); the scales it gives are needed only by the drawing after it.
+  MapDevice d(tables, sums, a);
   double bound[2] = {0, 0};
   {
-    MapArgs tables_only{};
-    MapSums none(1, 1, 1);
-    MapDevice t(tables, none, tables_only);  // (the marginal table for the depth cut and the faces)
     DeviceBuffer<double> sum;
     if (!sum.try_allocate(2)) throw std::runtime_error("the GPU has too little free memory for the map");
     CUDA_CHECK(cudaMemset(sum.get(), 0, 2 * sizeof(double)));
     if (p.n) {
-      bound_kernel<<<warp_blocks((p.n + 31) / 32, p.device), 256>>>(k, tables_only.k, sum.get());
+      bound_kernel<<<warp_blocks((p.n + 31) / 32, p.device), 256>>>(k, a.k, sum.get());
       CUDA_CHECK_LAUNCH();
     }
     CUDA_CHECK(cudaMemcpy(bound, sum.get(), 2 * sizeof(double), cudaMemcpyDeviceToHost));
   }
   set_scales(a, bound, sums.planes());
-  MapDevice d(tables, sums, a);
   a.n = p.n;
   if (p.n) {
     kept_kernel<<<warp_blocks(p.n, p.device), 256>>>(a, k);

@@ -174,21 +174,21 @@ StripLists list_by_strip(const MapSplats& s, int yres, int strips) {
   // strip holds its particles in their order whatever the number of threads.
   const int chunks = omp_get_max_threads();
   std::vector<std::size_t> count(std::size_t(chunks) * std::size_t(strips), 0);
-  auto chunk_of = [&](int c, std::size_t& from, std::size_t& to) {
-    from = s.n * std::size_t(c) / std::size_t(chunks);
-    to = s.n * std::size_t(c + 1) / std::size_t(chunks);
-  };
+  // Calls visit(strip, place of the chunk's counts or fills) for each strip each particle touches,
+  // a chunk of particles per thread.
+  auto each_touch = [&](std::vector<std::size_t>& per_chunk, auto&& visit) {
 #pragma omp parallel for schedule(static, 1)
-  for (int c = 0; c < chunks; ++c) {
-    std::size_t from, to;
-    chunk_of(c, from, to);
-    std::size_t* mine = count.data() + std::size_t(c) * std::size_t(strips);
-    for (std::size_t i = from; i < to; ++i) {
-      int first, last;
-      range(i, first, last);
-      for (int t = first; t <= last; ++t) ++mine[t];
+    for (int c = 0; c < chunks; ++c) {
+      std::size_t* mine = per_chunk.data() + std::size_t(c) * std::size_t(strips);
+      for (std::size_t i = s.n * std::size_t(c) / std::size_t(chunks);
+           i < s.n * std::size_t(c + 1) / std::size_t(chunks); ++i) {
+        int first, last;
+        range(i, first, last);
+        for (int t = first; t <= last; ++t) visit(i, mine[t]);
+      }
     }
-  }
+  };
+  each_touch(count, [](std::size_t, std::size_t& n) { ++n; });
   l.start.assign(std::size_t(strips) + 1, 0);
   std::vector<std::size_t> fill(count.size());
   std::size_t at = 0;
@@ -201,23 +201,13 @@ StripLists list_by_strip(const MapSplats& s, int yres, int strips) {
   }
   l.start.back() = at;
   l.records.resize(at * std::size_t(l.fields));
-#pragma omp parallel for schedule(static, 1)
-  for (int c = 0; c < chunks; ++c) {
-    std::size_t from, to;
-    chunk_of(c, from, to);
-    std::size_t* mine = fill.data() + std::size_t(c) * std::size_t(strips);
-    for (std::size_t i = from; i < to; ++i) {
-      int first, last;
-      range(i, first, last);
-      for (int t = first; t <= last; ++t) {
-        float* r = l.records.data() + (mine[t]++) * std::size_t(l.fields);
-        r[0] = s.x[i], r[1] = s.y[i], r[2] = s.radius[i], r[3] = s.w[0][i];
-        int f = 4;
-        if (s.w[1]) r[f++] = s.w[1][i];
-        if (s.z) r[f] = s.z[i];
-      }
-    }
-  }
+  each_touch(fill, [&](std::size_t i, std::size_t& place) {
+    float* r = l.records.data() + (place++) * std::size_t(l.fields);
+    r[0] = s.x[i], r[1] = s.y[i], r[2] = s.radius[i], r[3] = s.w[0][i];
+    int f = 4;
+    if (s.w[1]) r[f++] = s.w[1][i];
+    if (s.z) r[f] = s.z[i];
+  });
   return l;
 }
 
