@@ -152,7 +152,7 @@ SnapshotUnits read_units(hid_t file, hid_t header, const Hdf5Header& h) {
   const std::vector<hid_t> where = {header, parameters.get()};
   if (const std::optional<double> length =
           number_in(where, {"UnitLength_in_cm", "UnitLength_In_CGS", "UnitLength_in_CGS", "Unit_length_in_cgs"})) {
-    u.source = "UnitLength_in_cm in the file";
+    u.source = "the file's UnitLength, UnitMass and UnitVelocity attributes";
     u.length_cm = *length;
     u.mass_g = number_in(where, {"UnitMass_in_g", "UnitMass_In_CGS", "UnitMass_in_CGS"}).value_or(0);
     u.velocity_cm_s =

@@ -113,7 +113,7 @@ Id open_dataset(hid_t file, const std::string& path, const std::string& key, con
 void complete(ParticleSet& set, const Hdf5TableOptions& o) {
   const std::size_t n = set.x.size();
   if (o.hsml.empty()) set.hsml.assign(n, o.hsml_absent);
-  if (o.intensity.empty()) set.intensity.assign(n, 0.5f);
+  if (o.intensity.empty()) set.intensity.assign(n, o.intensity_absent);
   for (int c = 0; c < (o.vector_colour ? 3 : 1); ++c) {
     if (o.colour[c].empty())
       set.colour[c].assign(n, c == 0 ? 1.0f : 0.0f);

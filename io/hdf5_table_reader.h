@@ -32,9 +32,10 @@ struct Hdf5TableOptions {
   std::string dataset;         // the compound dataset (dataset_name)
   std::string snapshot_field;  // the compound member selecting rows; empty: every row
   std::int64_t snapshot_id = 0;
-  float hsml_absent = 1.0f;    // smooth_param
-  float colour_offset = 0.0f;  // thresh, added to every colour value read
-  ReadShare share;             // an MPI process's slice of the (selected) rows
+  float hsml_absent = 1.0f;       // smooth_param
+  float intensity_absent = 0.5f;  // I where no dataset is named (a map's amount per particle: 1)
+  float colour_offset = 0.0f;     // thresh, added to every colour value read
+  ReadShare share;                // an MPI process's slice of the (selected) rows
 };
 
 // Every particle is of type 0; box_size is 0 (the file says nothing of a periodic box). A missing

@@ -55,7 +55,19 @@ void write_fits(const std::string& temp, const std::string& path, const MapFile&
   long axes[2] = {m.xres, m.yres};
   fits_create_img(f, FLOAT_IMG, 2, axes, &status);
   fits_write_img(f, TFLOAT, 1, LONGLONG(m.values.size()), const_cast<float*>(m.values.data()), &status);
-  fits_text(f, "BUNIT", m.unit, "unit of the values", status);
+  // BUNIT in the standard's unit syntax, which code units have none of (their words in VALUNIT).
+  if (!m.fits_unit.empty()) fits_text(f, "BUNIT", m.fits_unit, "unit of the values", status);
+  fits_text(f, "VALUNIT", m.unit, "unit of the values, in words", status);
+  fits_text(f, "MAPUNITS", m.physical ? "physical" : "code", "map_units", status);
+  int comoving = m.comoving ? 1 : 0;
+  fits_write_key_log(f, const_cast<char*>("COMOVING"), comoving,
+                     const_cast<char*>(m.physical ? "the file's lengths comoving: made physical with SCALEFAC"
+                                                  : "the map's lengths comoving (code units)"),
+                     &status);
+  fits_number(f, "SCALEFAC", m.scale_factor, "scale factor a of the snapshot (1: not comoving)", status);
+  if (m.hubble > 0)
+    fits_number(f, "HUBBLE", m.hubble,
+                m.physical ? "h taken out of the file's units/h" : "h: the map's units are the file's units/h", status);
   fits_text(f, "BTYPE", m.quantity, "what the map is of", status);
   // Linear coordinates about lookat: pixel (xres + 1) / 2 (FITS counts from 1) is 0.
   for (int a = 0; a < 2; ++a) {
@@ -64,7 +76,7 @@ void write_fits(const std::string& temp, const std::string& path, const MapFile&
     fits_number(f, ("CRPIX" + n).c_str(), 0.5 * ((a == 0 ? m.xres : m.yres) + 1), "the centre (lookat)", status);
     fits_number(f, ("CRVAL" + n).c_str(), 0.0, "offset from lookat", status);
     fits_number(f, ("CDELT" + n).c_str(), m.pixel, "pixel side", status);
-    fits_text(f, ("CUNIT" + n).c_str(), m.length_unit, "", status);
+    if (m.physical) fits_text(f, ("CUNIT" + n).c_str(), m.length_unit, "", status);
   }
   for (int a = 0; a < 3; ++a) {
     const char* axis = a == 0 ? "X" : a == 1 ? "Y" : "Z";
@@ -135,6 +147,12 @@ void write_hdf5(const std::string& temp, const std::string& path, const MapFile&
     h5_text(set, "unit", m.unit);
     h5_text(set, "quantity", m.quantity);
     h5_text(set, "length_unit", m.length_unit);
+    if (!m.fits_unit.empty()) h5_text(set, "fits_unit", m.fits_unit);
+    h5_text(set, "units", m.physical ? "physical" : "code");
+    const double comoving = m.comoving ? 1 : 0;
+    h5_numbers(set, "comoving", &comoving, 1);
+    h5_numbers(set, "scale_factor", &m.scale_factor, 1);
+    if (m.hubble > 0) h5_numbers(set, "hubble", &m.hubble, 1);
     h5_numbers(set, "pixel", &m.pixel, 1);
     h5_numbers(set, "lookat", m.centre, 3);
     h5_numbers(set, "x_axis", m.x_axis, 3);

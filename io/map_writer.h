@@ -18,9 +18,15 @@ struct MapFile {
   int xres = 0, yres = 0;
   std::vector<float> values;  // row 0 at the bottom (y increasing upwards), xres values a row
   std::string quantity;       // what the map is of
-  std::string unit;           // BUNIT: "Msun kpc^-2", ...
+  std::string unit;           // the values' unit in words: "Msun kpc^-2", "code units of MASS per code length^2"
+  std::string fits_unit;      // the same in the FITS standard's syntax, BUNIT ("solMass kpc-2"); empty: none
   std::string length_unit;    // of the axes: "kpc", "code length"
-  double pixel = 1;           // a pixel's side in length_unit
+  bool physical = false;      // physical units (lengths in kpc); else the file's code units
+  // The file's lengths comoving (at scale factor a), and in units/h (hubble: h; 0 not): taken out
+  // of a physical map, kept in a code map.
+  bool comoving = false;
+  double scale_factor = 1, hubble = 0;
+  double pixel = 1;  // a pixel's side in length_unit
   // The world point of the map's centre (lookat) and the axes, for the record (code units).
   double centre[3] = {0, 0, 0}, x_axis[3] = {1, 0, 0}, y_axis[3] = {0, 1, 0};
   double time = 0, redshift = -1;  // redshift < 0: none

@@ -64,7 +64,7 @@ std::vector<Field> plan_fields(ParticleSet& p, const RawOptions& o, std::size_t 
   p.y.resize(n);
   p.z.resize(n);
   wanted(p.hsml, o.hsml, o.smooth_factor, o.smooth_factor);
-  wanted(p.intensity, o.intensity, 0.5f, 1.0f);
+  wanted(p.intensity, o.intensity, o.intensity_absent, 1.0f);
   wanted(p.colour[0], o.colour[0], 1.0f, 1.0f);
   if (o.vector_colour) {
     // The original's table reader takes green and blue only when both columns are given.

@@ -19,13 +19,14 @@ struct RawOptions {
   int num_fields = 0;
   // 0-based field index of each quantity; -1 when absent.
   int x = 0, y = 1, z = 2;
-  int hsml = -1;                 // absent: hsml = smooth_factor
-  int intensity = -1;            // absent: I = 0.5
-  int colour[3] = {-1, -1, -1};  // absent: colour[0] = 1, colour[1..2] = 0
-  bool vector_colour = false;    // read colour[1] and colour[2] as well
-  bool swap_endian = true;       // the original's default for raw files
-  float smooth_factor = 1.0f;    // multiplies the hsml field
-  ReadShare share;               // an MPI process's slice of the particles
+  int hsml = -1;                  // absent: hsml = smooth_factor
+  int intensity = -1;             // absent: I = intensity_absent
+  float intensity_absent = 0.5f;  // the original's; a map's amount per particle, 1
+  int colour[3] = {-1, -1, -1};   // absent: colour[0] = 1, colour[1..2] = 0
+  bool vector_colour = false;     // read colour[1] and colour[2] as well
+  bool swap_endian = true;        // the original's default for raw files
+  float smooth_factor = 1.0f;     // multiplies the hsml field
+  ReadShare share;                // an MPI process's slice of the particles
 };
 
 ParticleSet read_raw(const std::string& path, const RawOptions& options, const ProgressCallback& progress = {});

@@ -177,7 +177,12 @@ void write_map(const ParamFile& params, const Settings& s, const MapValues& map,
     f.values = map.values;
     f.quantity = map.units.quantity;
     f.unit = map.units.value_name;
+    f.fits_unit = map.units.fits_unit;
     f.length_unit = map.units.length_name;
+    f.physical = map.units.physical;
+    f.comoving = map.units.comoving;
+    f.scale_factor = map.units.scale_factor;
+    f.hubble = map.units.hubble;
     f.pixel = map.pixel * map.units.length;
     const Vec3 c = s.camera.lookat;
     const CameraFrame frame = camera_frame(s.camera);

@@ -365,6 +365,7 @@ void FrameRun::Steps::prepare_views() {
   const Settings& s = plan.settings;
   ranges = source->ranges();
   report.ranges = range_lines(ranges, plan.normalization, type_names(s.input));
+  report.show_ranges = s.map.mode == MapMode::none;
   warn_colours_without_log(ranges, plan.normalization, s.input, console);
   const Camera camera = frame_camera(s, *source, params, report.notes);
   if (s.placement.from_data)

@@ -58,7 +58,8 @@ std::string RunReport::text() const {
                              : "read",
                 particles_dropped, particles_active);
   out += line;
-  for (const std::string& r : ranges) out += "  " + r + "\n";
+  if (show_ranges)
+    for (const std::string& r : ranges) out += "  " + r + "\n";
   for (const std::string& n : notes) out += "  note: " + n + "\n";
   if (gpu && gpu->geometry_on_gpu) {
     // Too many for a view's working memory beside them: drawn a window (or a slab of the draw

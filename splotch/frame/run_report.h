@@ -32,6 +32,7 @@ struct RunReport {
   std::size_t particles_read = 0, particles_dropped = 0, particles_active = 0;
   std::vector<std::string> notes;   // what the user should know of how the input was taken (one line each)
   std::vector<std::string> ranges;  // per type, the colour and intensity ranges found in the data and used
+  bool show_ranges = true;          // false for a map, whose values are not the picture's colours
   std::optional<CudaReport> gpu;    // a GPU render: how the splats were divided, and its parts' times
   // The camera placed from the data, for a caller that keeps it (the server's later views).
   std::optional<PlacedCamera> placed_camera;

@@ -55,15 +55,14 @@ std::vector<bool> types_to_estimate(ParticleSet& p, const SnapshotRequest& input
       warnings.push_back(what +
                          "; they are drawn with it, as the estimate from neighbours needs one process (give "
                          "size_fix" +
-                         N + " for another length, or size_estimate" + N +
-                         " = none to keep this one "
-                         "without this warning)");
+                         N + " for another length, or size_label" + N + " = " + r.size.label +
+                         " to keep this one without this warning)");
       continue;
     }
     std::fill(p.hsml.begin() + std::ptrdiff_t(lo), p.hsml.begin() + std::ptrdiff_t(hi), 1.0f);
     which[n] = true;
     notes.push_back(what + ", so they are estimated from the " + std::to_string(r.neighbours) +
-                    " nearest neighbours instead (size_estimate" + N + " = none keeps the file's)");
+                    " nearest neighbours instead (size_label" + N + " = " + r.size.label + " keeps the file's)");
   }
   return which;
 }

@@ -4,6 +4,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 
 #include "errors/user_error.h"
@@ -133,6 +134,29 @@ int column(ParamFile& p, const std::string& key, bool required) {
   return v >= 1 ? v - 1 : -1;
 }
 
+// map = ..., or "" (no map; the map's settings say whether the value is one).
+std::string map_mode(ParamFile& p) { return p.has("map") ? p.get<std::string>("map") : std::string(); }
+
+// A map of a file whose fields are chosen by the parameter file (raw: column numbers; simtype 7:
+// dataset names): a column sums map_quantity0, else I, else 1 per particle (a number surface
+// density); an average weights map_quantity0 by map_weight0, else I, else 1. `field_of` gives a
+// key's field, `none` where it is absent.
+template <class Field, class FieldOf>
+void map_fields(ParamFile& p, Field& amount, Field& averaged, float& amount_absent, FieldOf field_of, Field none) {
+  const std::string mode = map_mode(p);
+  amount_absent = 1.0f;
+  if (mode == "column") {
+    const Field q = field_of("map_quantity0");
+    if (q != none) amount = q;
+    return;
+  }
+  const Field w = field_of("map_weight0");
+  if (w != none) amount = w;
+  averaged = field_of("map_quantity0");
+  if (averaged == none)
+    p.reject(p.origin("map") + ": map = average needs map_quantity0, the field averaged along the line of sight");
+}
+
 RawOptions read_raw_options(ParamFile& p, SnapshotFormat format) {
   RawOptions o;
   o.layout = format == SnapshotFormat::raw_table ? RawOptions::Layout::table : RawOptions::Layout::blocks;
@@ -156,6 +180,22 @@ RawOptions read_raw_options(ParamFile& p, SnapshotFormat format) {
     if (cols[k] >= o.num_fields)
       p.reject(at(p, keys[k]) + " = " + std::to_string(cols[k] + 1) +
                " is beyond num_blocks = " + std::to_string(o.num_fields));
+  if (map_mode(p) == "column" || map_mode(p) == "average") {
+    // A map of a raw file: its columns have numbers, not names.
+    auto numbered = [&](const std::string& key) {
+      if (!p.has(key)) return -1;
+      const std::string v = p.get<std::string>(key);
+      char* end = nullptr;
+      const long c = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end != '\0' || c < 1 || c > o.num_fields) {
+        p.reject(at(p, key) + " = " + v + ": a raw file's fields have no names; give the column's number, 1 to " +
+                 "num_blocks = " + std::to_string(o.num_fields));
+        return -1;
+      }
+      return int(c - 1);
+    };
+    map_fields(p, o.intensity, o.colour[0], o.intensity_absent, numbered, -1);
+  }
   o.swap_endian = p.get<bool>("swap_endian", true);
   o.smooth_factor = p.get<float>("smooth_factor", 1.0f);
   if (!(o.smooth_factor > 0)) p.reject(at(p, "smooth_factor") + " must be positive");
@@ -422,6 +462,11 @@ Hdf5TableOptions read_table_options(ParamFile& p, int ptypes) {
   if (o.hsml.empty() && !(o.hsml_absent > 0))
     p.reject(at(p, "smooth_param") + " must be positive: it is every particle's smoothing length when r is -1");
   o.colour_offset = p.get<float>("thresh", 0.0f);
+  if (map_mode(p) == "column" || map_mode(p) == "average") {
+    o.colour_offset = 0;  // (a map's values as the file holds them)
+    auto named = [&](const std::string& key) { return p.has(key) ? p.get<std::string>(key) : std::string(); };
+    map_fields(p, o.intensity, o.colour[0], o.intensity_absent, named, std::string());
+  }
   return o;
 }
 

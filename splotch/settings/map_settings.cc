@@ -84,13 +84,28 @@ void read_map(ParamFile& p, Settings& s, int frame, bool in_scene) {
              "(weighted by map_weight) or slice (the plane through lookat); leave map out for the picture");
     return;
   }
-  if (!has_particle_types(s.input.format))
-    p.reject(at(p, "map") + " needs a snapshot of named fields (simtype 2 Gadget, 8 HDF5, 11 Tipsy): " +
-             format_description(s.input.format) + " names no mass or density");
-  for (int t = 0; t < s.input.ptypes; ++t) {
-    const std::string n = std::to_string(t);
-    m.quantity.push_back(p.get<std::string>("map_quantity" + n, m.mode == MapMode::slice ? "RHO" : "MASS"));
-    m.weight.push_back(p.get<std::string>("map_weight" + n, "MASS"));
+  if (has_particle_types(s.input.format)) {
+    for (int t = 0; t < s.input.ptypes; ++t) {
+      const std::string n = std::to_string(t);
+      m.quantity.push_back(p.get<std::string>("map_quantity" + n, m.mode == MapMode::slice ? "RHO" : "MASS"));
+      m.weight.push_back(p.get<std::string>("map_weight" + n, "MASS"));
+    }
+  } else if (m.mode == MapMode::slice) {
+    p.reject(at(p, "map") + " = slice needs each particle's mass and density, which " +
+             format_description(s.input.format) +
+             " does not name (simtype 2 Gadget, 8 HDF5 and 11 Tipsy do): draw map = column or average");
+  } else {
+    // A raw file's or an HDF5 table's fields, as the input's settings chose them for the map
+    // (map_quantity0, map_weight0, else I, else 1 per particle).
+    const bool raw = s.input.format != SnapshotFormat::hdf5_table;
+    auto name = [&](int column, const std::string& dataset) {
+      if (raw) return column >= 0 ? "column " + std::to_string(column + 1) : std::string("particles");
+      return dataset.empty() ? std::string("particles") : dataset;
+    };
+    const std::string amount = name(s.input.raw.intensity, s.input.table.intensity);
+    const std::string averaged = name(s.input.raw.colour[0], s.input.table.colour[0]);
+    m.quantity.push_back(m.mode == MapMode::column ? amount : averaged);
+    m.weight.push_back(amount);
   }
   // A map is orthographic along the view: a perspective has no one pixel area.
   if (p.has("projection") && p.get<bool>("projection"))

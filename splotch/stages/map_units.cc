@@ -25,12 +25,24 @@ Dimensions dimensions_of(const std::string& label) {
   if (block == "U") return {0, 0, 2, true, ""};
   if (block == "HSML") return {0, 1, 0, true, ""};
   if (lower == "temperature" || lower == "temperatures" || lower == "temp") return {0, 0, 0, true, "K"};
+  if (lower == "particles") return {0, 0, 0, true, ""};  // (a count: a raw file's map without I)
   return {};
 }
 
 std::string power(const char* name, int p) {
   if (p == 0) return "";
   return std::string(name) + (p == 1 ? "" : "^" + std::to_string(p));
+}
+// The FITS standard's form (its section 4.3: a power follows the unit's name, "kpc-2").
+std::string fits_power(const char* name, int p) {
+  if (p == 0) return "";
+  return std::string(name) + (p == 1 ? "" : std::to_string(p));
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
 }
 
 std::string joined(const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + " " + b; }
@@ -51,6 +63,9 @@ MapUnits map_units(MapMode mode, const std::string& quantity, const std::string&
   const double velocity = o.velocity_cm_s > 0 ? o.velocity_cm_s : file.velocity_cm_s;
   const double h = o.hubble > 0 ? o.hubble : file.hubble;
   const bool lengths_known = length_cm > 0 && (!file.h_scaled || h > 0);
+  u.comoving = file.comoving;
+  u.scale_factor = file.comoving ? file.scale_factor : 1.0;
+  u.hubble = file.h_scaled ? h : 0;
   if (!o.physical || !lengths_known) {
     if (o.physical)
       u.notes.push_back(
@@ -63,20 +78,23 @@ MapUnits map_units(MapMode mode, const std::string& quantity, const std::string&
     return u;
   }
   u.physical = true;
-  const double a = file.comoving ? file.scale_factor : 1.0;
+  const double a = u.scale_factor;
   const double hinv = file.h_scaled ? 1.0 / h : 1.0;
   u.length = a * length_cm * hinv / kpc_cm;
   u.length_name = "kpc";
-  char length[32];
-  std::snprintf(length, sizeof length, "%.6g", u.length);
-  u.notes.push_back(std::string("units: 1 code length = ") + length + " kpc" +
-                    (file.comoving ? " (comoving, at a = " + std::to_string(a) + ")" : "") + ", from " +
+  const std::string h_out = file.h_scaled ? ", 1/h taken out with h = " + number(h) : "";
+  u.notes.push_back("units: 1 code length = " + number(u.length) + " kpc" +
+                    (file.comoving ? " (comoving, made physical at a = " + number(a) + ")" : "") + h_out + ", from " +
                     (o.length_cm > 0 ? std::string("map_unit_length") : file.source));
+  if (mass_g > 0)
+    u.notes.push_back("units: 1 code mass = " + number(mass_g * hinv / msun_g) + " Msun" + h_out + ", from " +
+                      (o.mass_g > 0 ? std::string("map_unit_mass") : file.source));
   const bool mass_known = mass_g > 0, velocity_known = velocity > 0;
   if (!d.known || (d.mass && !mass_known) || (d.velocity && !velocity_known) || !d.own.empty()) {
     const std::string q = !d.own.empty() ? d.own : "code units of " + quantity;
     u.value = area ? std::pow(u.length, area) : 1.0;
     u.value_name = area ? q + " kpc^-2" : q;
+    if (!d.own.empty()) u.fits_unit = area ? d.own + " kpc-2" : d.own;
     if (!d.known)
       u.notes.push_back("units: " + quantity + " has no known dimensions: its values are as the file holds them");
     return u;
@@ -85,6 +103,8 @@ MapUnits map_units(MapMode mode, const std::string& quantity, const std::string&
   u.value = std::pow(mass, d.mass) * std::pow(u.length, d.length + area) * std::pow(speed, d.velocity);
   const int length_power = d.length + area;
   u.value_name = joined(joined(power("Msun", d.mass), power("kpc", length_power)), power("(km/s)", d.velocity));
+  u.fits_unit = joined(joined(fits_power("solMass", d.mass), fits_power("kpc", length_power)),
+                       joined(fits_power("km", d.velocity), fits_power("s", -d.velocity)));
   if (u.value_name.empty()) u.value_name = "dimensionless";
   return u;
 }

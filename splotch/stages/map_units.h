@@ -21,10 +21,15 @@ struct MapUnitOptions {
 // What the map's numbers are in.
 struct MapUnits {
   bool physical = false;
-  double length = 1;               // one code length is `length` length units (the map's axes: kpc, or code)
-  std::string length_name;         // "kpc" or "code length"
-  double value = 1;                // one code unit of the map's value is `value` of `value_name`
-  std::string value_name;          // "Msun kpc^-2", "K", "code units of Temperature", ...
+  double length = 1;        // one code length is `length` length units (the map's axes: kpc, or code)
+  std::string length_name;  // "kpc" or "code length"
+  double value = 1;         // one code unit of the map's value is `value` of `value_name`
+  std::string value_name;   // "Msun kpc^-2", "K", "code units of Temperature", ...
+  std::string fits_unit;    // the same in the FITS standard's syntax ("solMass kpc-2"); empty in code units
+  // The file's lengths: comoving (physical = a times code, a = scale_factor) or not, and in units/h
+  // (hubble: that h) or not (0). A physical map has taken both out; a code map keeps them.
+  bool comoving = false;
+  double scale_factor = 1, hubble = 0;
   std::string quantity;            // what the map is of: "surface density of MASS", ...
   std::vector<std::string> notes;  // for the report: where each unit came from, what was missing
 };

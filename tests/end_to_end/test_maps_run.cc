@@ -122,7 +122,14 @@ TEST_CASE("maps: a FITS map names its unit and axes; the keys' errors say what t
   const CommandResult r = run_par(dir, base);
   REQUIRE_MESSAGE(r.status == 0, r.err);
   const std::string header = read_file(dir.path("m.fits")).substr(0, 2880 * 3);
-  CHECK(header.find("BUNIT   = 'Msun kpc^-2'") != std::string::npos);
+  // BUNIT in the FITS standard's syntax (astropy's Unit(..., format="fits") reads it), the words
+  // beside it, and how comoving lengths and 1/h were taken out.
+  CHECK(header.find("BUNIT   = 'solMass kpc-2'") != std::string::npos);
+  CHECK(header.find("VALUNIT = 'Msun kpc^-2'") != std::string::npos);
+  CHECK(header.find("MAPUNITS= 'physical'") != std::string::npos);
+  CHECK(header.find("COMOVING=                    T") != std::string::npos);
+  CHECK(header.find("SCALEFAC=   1.655600262003E-01") != std::string::npos);
+  CHECK(header.find("HUBBLE  =   7.000000000000E-01") != std::string::npos);
   CHECK(header.find("CUNIT1  = 'kpc     '") != std::string::npos);
   CHECK(header.find("REDSHIFT=") != std::string::npos);
   CHECK(header.find("HISTORY map = column") != std::string::npos);
@@ -134,7 +141,11 @@ TEST_CASE("maps: a FITS map names its unit and axes; the keys' errors say what t
   const std::string first = read_file(dir.path("m.fits")), second = read_file(dir.path("again.fits"));
   REQUIRE(first.size() > 5760);
   CHECK(second.substr(second.size() - 5760) == first.substr(first.size() - 5760));
-  CHECK(r.out.find("1 code length = 0.236514 kpc (comoving") != std::string::npos);
+  CHECK(
+      r.out.find("1 code length = 0.236514 kpc (comoving, made physical at a = 0.16556), 1/h taken out with h = 0.7") !=
+      std::string::npos);
+  CHECK(r.out.find("1 code mass = 1.429e+10 Msun, 1/h taken out with h = 0.7") != std::string::npos);
+  CHECK(r.out.find("): colour ") == std::string::npos);  // (a map's report has no picture's ranges)
   const CommandResult info = run_command(splotch_binary + " --info " + data + "/gadget4_lcdm_gas_snapshot_000.hdf5");
   CHECK(info.out.find("units: 1 length = 3.08568e+21 cm, 1 mass = 1.989e+43 g") != std::string::npos);
   CHECK(info.out.find("h = 0.7 (lengths and masses in units/h), comoving (a = 0.16556)") != std::string::npos);
@@ -213,4 +224,63 @@ TEST_CASE("maps: an interpolated movie's map between two snapshots keeps the mas
   }
   CHECK(centre[2] - centre[0] == doctest::Approx(20).epsilon(1e-3));
   CHECK(centre[1] == doctest::Approx(0.5 * (centre[0] + centre[2])).epsilon(1e-4));
+}
+
+TEST_CASE("maps: a raw table's map takes its fields by column number; without one each particle counts 1") {
+  TempDir dir;
+  // 300 particles (x, y, z, r, mass, temperature as little-endian float rows) about (5, 5, 5).
+  std::string rows;
+  double mass = 0;
+  float t_lo = 1e30f, t_hi = 0;
+  for (int i = 0; i < 300; ++i) {
+    const float a = 0.37f * float(i), r = 0.01f * float(i);
+    const float row[6] = {5 + r * std::cos(a),      5 + r * std::sin(a),  5 + 0.001f * float(i),
+                          0.2f + 0.001f * float(i), 1 + 0.01f * float(i), 100 + float(i)};
+    mass += double(row[4]);
+    t_lo = std::min(t_lo, row[5]);
+    t_hi = std::max(t_hi, row[5]);
+    rows.append(reinterpret_cast<const char*>(row), sizeof row);
+  }
+  const std::string file = dir.write("table.bin", rows);
+  const std::string base = "simtype = 0\ninfile = " + file +
+                           "\nnum_blocks = 6\nswap_endian = FALSE\nx = 1\ny = 2\nz = 3\nr = 4\n"
+                           "camera_x = 5\ncamera_y = 5\ncamera_z = 50\nlookat_x = 5\nlookat_y = 5\nlookat_z = 5\n"
+                           "sky_x = 0\nsky_y = 1\nsky_z = 0\nxres = 64\nyres = 64\nmap_width = 12\n";
+  const double area = (12.0 / 64) * (12.0 / 64);
+  {
+    const CommandResult r =
+        run_par(dir, base + "map = column\nmap_quantity0 = 5\noutfile = " + dir.path("m.npy") + "\n");
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    CHECK(sum(read_npy(dir.path("m.npy"))) * area == doctest::Approx(mass).epsilon(1e-5));
+    CHECK(r.out.find("column of column 5") != std::string::npos);
+  }
+  {
+    const CommandResult r = run_par(dir, base + "map = column\noutfile = " + dir.path("n.npy") + "\n");
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    CHECK(sum(read_npy(dir.path("n.npy"))) * area == doctest::Approx(300).epsilon(1e-5));
+  }
+  {
+    const CommandResult r =
+        run_par(dir, base + "map = average\nmap_quantity0 = 6\nmap_weight0 = 5\noutfile = " + dir.path("t.npy") + "\n");
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    int drawn = 0;
+    for (float v : read_npy(dir.path("t.npy")))
+      if (!std::isnan(v)) {
+        ++drawn;
+        REQUIRE((v >= t_lo * 0.9999f && v <= t_hi * 1.0001f));
+      }
+    CHECK(drawn > 100);
+  }
+  struct Bad {
+    std::string keys, says;
+  };
+  for (const Bad& bad : {Bad{"map = column\nmap_quantity0 = MASS\n", "give the column's number, 1 to num_blocks = 6"},
+                         Bad{"map = column\nmap_quantity0 = 7\n", "give the column's number"},
+                         Bad{"map = average\n", "map = average needs map_quantity0"},
+                         Bad{"map = slice\n", "map = slice needs each particle's mass and density"}}) {
+    const CommandResult e = run_par(dir, base + bad.keys + "outfile = " + dir.path("bad.npy") + "\n");
+    CAPTURE(bad.keys);
+    CHECK(e.status != 0);
+    CHECK_MESSAGE(e.err.find(bad.says) != std::string::npos, e.err);
+  }
 }
