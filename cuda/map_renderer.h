@@ -1,7 +1,10 @@
 // The GPU's map drawer (docs/maps.md): draw_map_host's sums (splotch/render/host_map.h) drawn on a
 // GPU from the same splats and the same per-pixel arithmetic (splotch/splat/map_kernel.h).
 //
-// A warp takes a particle, its lanes the pixels of its support. The sums are 64-bit integers, in
+// A thread draws each splat of at most 16 pixels (most of a large snapshot's particles cover one to
+// four), a warp each larger one, its lanes the pixels of its support (the particles kept on the
+// GPU: their threads make the splats, and set the large ones aside for the warps after them). The
+// sums are 64-bit integers, in
 // fixed point at a scale per plane that the splats' weights bound (no pixel can exceed the sum of
 // |w| times a splat's largest share of one pixel): integer additions give the same map whatever
 // the order the GPU runs them in, and the rounding of each contribution is 2^-63 of that bound,

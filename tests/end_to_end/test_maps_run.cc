@@ -284,3 +284,21 @@ TEST_CASE("maps: a raw table's map takes its fields by column number; without on
     CHECK_MESSAGE(e.err.find(bad.says) != std::string::npos, e.err);
   }
 }
+
+TEST_CASE("maps: the figure of docs/maps.md is drawn by its parameter file") {
+  const std::string data = real_data_dir();
+  if (data.empty()) {
+    MESSAGE("docs/figures map test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  TempDir dir;
+  const Hdf5File file(data + "/gadget4_lcdm_gas_snapshot_000.hdf5");
+  const double mass = double(file.header().count(0)) * file.header().mass_of(0);
+  // (the snapshot named where this checkout finds it; the figure's keys otherwise as committed)
+  const CommandResult r = run_command(
+      splotch_binary + " docs/figures/map_gadget4_box.par infile=" + data +
+      "/gadget4_lcdm_gas_snapshot_000.hdf5 xres=64 yres=64 map_units=code outfile=" + dir.path("figure.npy"));
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const double pixel = 50000.0 / 64;
+  CHECK(sum(read_npy(dir.path("figure.npy"))) * pixel * pixel == doctest::Approx(mass).epsilon(1e-5));
+}
