@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <initializer_list>
 #include <type_traits>
 
@@ -121,6 +122,77 @@ std::optional<double> number_in(const std::vector<hid_t>& groups, std::initializ
   return std::nullopt;
 }
 
+// SWIFT's exponents of U_M, U_L, U_t, U_T from an older file's "Conversion factor" text
+// ("a^-3 h^2 U_M U_L^-3  [ g cm^-3 ]"), where it wrote no exponent attributes.
+void parse_swift_exponents(const std::string& text, FieldUnits& f) {
+  std::size_t at = 0;
+  const std::string words = text.substr(0, text.find('['));
+  while (at < words.size()) {
+    while (at < words.size() && words[at] == ' ') ++at;
+    const std::size_t end = std::min(words.find(' ', at), words.size());
+    const std::string word = words.substr(at, end - at);
+    at = end;
+    if (word.size() < 3 || word.compare(0, 2, "U_") != 0) continue;
+    const std::size_t hat = word.find('^');
+    const double power = hat == std::string::npos ? 1.0 : std::atof(word.c_str() + hat + 1);
+    switch (word[2]) {
+      case 'M': f.mass += power; break;
+      case 'L': f.length += power; break;
+      case 't': f.time += power; break;
+      case 'T': f.temperature += power; break;
+      default: break;  // (U_I, a current: no map unit names it)
+    }
+  }
+}
+
+// The units of each dataset of the particle groups that names its own: SWIFT's (newer: the
+// exponent attributes; older: the "Conversion factor" text) and Gadget-4's and AREPO's.
+std::vector<FieldUnits> read_field_units(hid_t file) {
+  QuietErrors quiet;
+  std::vector<FieldUnits> out;
+  for (int t = 0; t < 6; ++t) {
+    const std::string group = "PartType" + std::to_string(t);
+    if (H5Lexists(file, group.c_str(), H5P_DEFAULT) <= 0) continue;
+    Id g(H5Gopen2(file, group.c_str(), H5P_DEFAULT), H5Gclose);
+    if (!g.valid()) continue;
+    for (const std::string& name : link_names(g.get())) {
+      bool known = false;
+      for (const FieldUnits& f : out) known = known || f.field == name;
+      if (known) continue;
+      Id d(H5Dopen2(g.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+      if (!d.valid()) continue;
+      const std::vector<hid_t> at = {d.get()};
+      FieldUnits f;
+      f.field = name;
+      if (const std::optional<double> cgs = number_in(
+              at, {"Conversion factor to CGS (not including cosmological corrections)", "CGS conversion factor"})) {
+        f.cgs = *cgs;
+        f.a_exponent = number_in(at, {"a-scale exponent"}).value_or(0);
+        f.h_exponent = number_in(at, {"h-scale exponent"}).value_or(0);
+        if (const std::optional<double> m = number_in(at, {"U_M exponent"})) {
+          f.mass = *m;
+          f.length = number_in(at, {"U_L exponent"}).value_or(0);
+          f.time = number_in(at, {"U_t exponent"}).value_or(0);
+          f.temperature = number_in(at, {"U_T exponent"}).value_or(0);
+        } else {
+          parse_swift_exponents(text_attribute(d.get(), "Conversion factor"), f);
+        }
+      } else if (const std::optional<double> to_cgs = number_in(at, {"to_cgs"})) {
+        // Gadget-4 and AREPO: powers of mass, length and velocity (L / t)
+        f.cgs = *to_cgs;
+        f.a_exponent = number_in(at, {"a_scaling"}).value_or(0);
+        f.h_exponent = number_in(at, {"h_scaling"}).value_or(0);
+        const double velocity = number_in(at, {"velocity_scaling"}).value_or(0);
+        f.mass = number_in(at, {"mass_scaling"}).value_or(0);
+        f.length = number_in(at, {"length_scaling"}).value_or(0) + velocity;
+        f.time = -velocity;
+      }
+      if (f.cgs > 0 && std::isfinite(f.cgs)) out.push_back(f);  // (AREPO writes to_cgs = 0 for none)
+    }
+  }
+  return out;
+}
+
 // What the file says of its units: SWIFT's Units and Cosmology groups, else the Gadget family's
 // UnitLength_in_cm (and its spellings) in the Header or Parameters, with HubbleParam and
 // ComovingIntegrationOn (where no flag is written, a header whose redshift is 1 / Time - 1 with
@@ -146,6 +218,7 @@ SnapshotUnits read_units(hid_t file, hid_t header, const Hdf5Header& h) {
       u.kernel = text_attribute(hydro.get(), "Kernel function");
       u.kernel_gamma = number_in({hydro.get()}, {"Kernel gamma"}).value_or(0);
     }
+    u.fields = read_field_units(file);
     return u;
   }
   u.code = "Gadget";
@@ -166,6 +239,7 @@ SnapshotUnits read_units(hid_t file, hid_t header, const Hdf5Header& h) {
                         : omega > 0 && h.time > 0 && h.time <= 1 && h.has_redshift &&
                               std::fabs(1 / h.time - 1 - h.redshift) < 1e-3 * (1 + h.redshift);
   u.scale_factor = u.comoving ? h.time : 1;
+  u.fields = read_field_units(file);
   return u;
 }
 

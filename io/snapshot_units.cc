@@ -1,5 +1,6 @@
 #include "io/snapshot_units.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -19,6 +20,16 @@ SnapshotUnits gadget_default_units(double hubble, double omega0, double time, do
   return u;
 }
 
+const FieldUnits* field_units(const SnapshotUnits& file, const std::string& name) {
+  auto lower = [](std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (const FieldUnits& f : file.fields)
+    if (lower(f.field) == lower(name)) return &f;
+  return nullptr;
+}
+
 std::string units_description(const SnapshotUnits& u) {
   char text[512];
   if (u.length_cm > 0)
@@ -36,6 +47,10 @@ std::string units_description(const SnapshotUnits& u) {
     out += text;
   }
   if (!u.source.empty()) out += ", from " + u.source;
+  if (!u.fields.empty()) {
+    std::snprintf(text, sizeof text, "; %zu datasets name their own units (maps convert them)", u.fields.size());
+    out += text;
+  }
   out += "\n";
   if (!u.kernel.empty() || u.kernel_gamma > 0) {
     std::snprintf(text, sizeof text, "  kernel: %s%s", u.kernel.empty() ? "not named" : u.kernel.c_str(),

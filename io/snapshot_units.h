@@ -5,8 +5,19 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace splotch {
+
+// One field's units as its own dataset says (SWIFT's "CGS conversion factor" and exponents,
+// Gadget-4's and AREPO's to_cgs and scalings): physical cgs = code x cgs x a^a_exponent x
+// h^h_exponent, in g^mass cm^length s^time K^temperature.
+struct FieldUnits {
+  std::string field;  // the dataset's name
+  double cgs = 0;
+  double a_exponent = 0, h_exponent = 0;
+  double mass = 0, length = 0, time = 0, temperature = 0;
+};
 
 struct SnapshotUnits {
   std::string code;    // the code family, for the report and the kernel's convention: "Gadget", "SWIFT", "Tipsy", ...
@@ -20,7 +31,11 @@ struct SnapshotUnits {
   // support to the smoothing lengths written (SWIFT's "Kernel gamma"; 0: not written).
   std::string kernel;
   double kernel_gamma = 0;
+  std::vector<FieldUnits> fields;  // the datasets that name their units (the lowest type's, per name)
 };
+
+// The units `file` declares for the field named `name` (case aside); nullptr where it declares none.
+const FieldUnits* field_units(const SnapshotUnits& file, const std::string& name);
 
 // A binary Gadget file's units: it writes none, so Gadget's defaults (1 kpc/h, 1e10 Msun/h, 1 km/s),
 // which a parameter file overrides (map_unit_length ...); cosmological where the redshift is

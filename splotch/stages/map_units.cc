@@ -47,6 +47,53 @@ std::string number(double v) {
 
 std::string joined(const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + " " + b; }
 
+std::string exponent_text(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", p);
+  return text;
+}
+std::string power_of(const char* name, double p) {
+  return p == 0 ? "" : p == 1 ? std::string(name) : std::string(name) + "^" + exponent_text(p);
+}
+std::string fits_power_of(const char* name, double p) {
+  return p == 0 ? "" : p == 1 ? std::string(name) : std::string(name) + exponent_text(p);
+}
+
+// A quantity whose dataset names its units (io/snapshot_units.h, FieldUnits), made physical: in
+// Msun, kpc, km/s or yr, and K, where its powers are whole numbers (see below); else in cgs.
+// `area` is the column's -2 (per area), 0 otherwise; u.length already holds one code length in kpc.
+void field_value(MapUnits& u, const FieldUnits& f, double h, int area) {
+  const double cgs = f.cgs * std::pow(u.scale_factor, f.a_exponent) * std::pow(h, f.h_exponent);
+  auto whole = [](double p) { return std::fabs(p - std::round(p)) < 1e-6; };
+  std::string name, fits;
+  const double m = std::round(f.mass), l = std::round(f.length), t = std::round(f.time), T = std::round(f.temperature);
+  // Time as km/s where it makes velocities (L t^-1, L^2 t^-2: speeds, specific energies), in years
+  // for rates (M t^-1: a star formation rate), else (pressures, accelerations) all in cgs.
+  const bool velocity = t < 0 && l + t >= 0;
+  if (whole(f.mass) && whole(f.length) && whole(f.time) && whole(f.temperature) && (t == 0 || velocity || l == 0)) {
+    const double v = velocity ? -t : 0, length = velocity ? l + t : l, years = velocity ? 0 : t;
+    constexpr double yr_s = 3.15576e7;
+    u.value = cgs / (std::pow(msun_g, m) * std::pow(kpc_cm, length) * std::pow(km_s_cm, v) * std::pow(yr_s, years)) *
+              std::pow(u.length, area);
+    name = joined(joined(joined(power_of("Msun", m), power_of("kpc", length + area)), power_of("(km/s)", v)),
+                  joined(power_of("yr", years), power_of("K", T)));
+    fits = joined(joined(joined(fits_power_of("solMass", m), fits_power_of("kpc", length + area)),
+                         joined(fits_power_of("km", v), fits_power_of("s", -v))),
+                  joined(fits_power_of("yr", years), fits_power_of("K", T)));
+  } else {
+    u.value = cgs * std::pow(u.length * kpc_cm, area);
+    name = joined(joined(power_of("g", f.mass), power_of("cm", f.length + area)),
+                  joined(power_of("s", f.time), power_of("K", f.temperature)));
+    if (whole(f.mass) && whole(f.length) && whole(f.time) && whole(f.temperature))
+      fits = joined(joined(fits_power_of("g", m), fits_power_of("cm", l + area)),
+                    joined(fits_power_of("s", t), fits_power_of("K", T)));
+  }
+  u.value_name = name.empty() ? "dimensionless" : name;
+  u.fits_unit = fits;
+  u.notes.push_back("units: " + f.field + " from its dataset's own attributes: 1 code unit = " + number(cgs) +
+                    " in cgs (with the scale factor's and h's powers)");
+}
+
 }  // namespace
 
 MapUnits map_units(MapMode mode, const std::string& quantity, const std::string& weight, const SnapshotUnits& file,
@@ -90,6 +137,12 @@ MapUnits map_units(MapMode mode, const std::string& quantity, const std::string&
     u.notes.push_back("units: 1 code mass = " + number(mass_g * hinv / msun_g) + " Msun" + h_out + ", from " +
                       (o.mass_g > 0 ? std::string("map_unit_mass") : file.source));
   const bool mass_known = mass_g > 0, velocity_known = velocity > 0;
+  if (!d.known) {
+    if (const FieldUnits* f = field_units(file, quantity)) {
+      field_value(u, *f, file.h_scaled ? h : 1.0, area);
+      return u;
+    }
+  }
   if (!d.known || (d.mass && !mass_known) || (d.velocity && !velocity_known) || !d.own.empty()) {
     const std::string q = !d.own.empty() ? d.own : "code units of " + quantity;
     u.value = area ? std::pow(u.length, area) : 1.0;
