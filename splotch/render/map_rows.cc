@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 // GCC 12 takes the intrinsics' own undefined source vectors for uninitialised variables (a false
 // warning of theirs, GCC bug 105593).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -75,6 +75,61 @@ void add_centre_row(const RowPolynomial& p, const CentreRow& r, const double* we
     for (int k = 0; k < planes; ++k) {
       add_eight(row[k] + i, __mmask8(inside & 0xff), low, weight[k]);
       if (inside >> 8) add_eight(row[k] + i + 8, __mmask8(inside >> 8), high, weight[k]);
+    }
+  }
+}
+#elif defined(__AVX2__) && defined(__FMA__)
+namespace {
+
+// Segment s's coefficient (s from 0 to 15) of the 16 in two registers: AVX2 permutes 8 lanes.
+inline __m256 coefficient(__m256 low, __m256 high, __m256i s, __m256 in_high) {
+  return _mm256_blendv_ps(_mm256_permutevar8x32_ps(low, s), _mm256_permutevar8x32_ps(high, s), in_high);
+}
+
+// 4 doubles of row[at ..] += 4 values * weight, the first n (all where n >= 4).
+inline void add_four(double* row, __m256d values, double weight, int n) {
+  if (n <= 0) return;
+  if (n >= 4) {
+    _mm256_storeu_pd(row, _mm256_fmadd_pd(values, _mm256_set1_pd(weight), _mm256_loadu_pd(row)));
+    return;
+  }
+  const __m256i mask = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+  _mm256_maskstore_pd(row, mask, _mm256_fmadd_pd(values, _mm256_set1_pd(weight), _mm256_maskload_pd(row, mask)));
+}
+
+}  // namespace
+
+// The AVX-512 row's arithmetic, 8 pixels at a time (the lanes outside the support add 0).
+void add_centre_row(const RowPolynomial& p, const CentreRow& r, const double* weight, int planes, double* const* row) {
+  static_assert(map_poly_segments == 16, "two registers' 8 lanes hold a coefficient of every segment");
+  __m256 low[map_poly_degree + 1], high[map_poly_degree + 1];
+  for (int d = 0; d <= map_poly_degree; ++d) {
+    low[d] = _mm256_load_ps(p.c[d]);
+    high[d] = _mm256_load_ps(p.c[d] + 8);
+  }
+  const __m256 lane = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256 one = _mm256_set1_ps(1.0f), segments = _mm256_set1_ps(float(map_poly_segments));
+  const __m256i last = _mm256_set1_epi32(map_poly_segments - 1), seven = _mm256_set1_epi32(7);
+  for (int i = r.from; i < r.to; i += 8) {
+    const int n = r.to - i < 8 ? r.to - i : 8;
+    const __m256 dx = _mm256_sub_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(float(i)), lane), _mm256_set1_ps(0.5f)),
+                                    _mm256_set1_ps(r.x));
+    const __m256 q2 = _mm256_fmadd_ps(_mm256_mul_ps(dx, dx), _mm256_set1_ps(r.inverse2), _mm256_set1_ps(r.row2));
+    const __m256 inside =
+        _mm256_and_ps(_mm256_cmp_ps(q2, one, _CMP_LT_OQ), _mm256_cmp_ps(lane, _mm256_set1_ps(float(n)), _CMP_LT_OQ));
+    if (!_mm256_movemask_ps(inside)) continue;
+    const __m256 scaled = _mm256_mul_ps(_mm256_sqrt_ps(_mm256_min_ps(q2, one)), segments);
+    const __m256i s = _mm256_min_epi32(_mm256_cvttps_epi32(scaled), last);
+    const __m256 t = _mm256_sub_ps(scaled, _mm256_cvtepi32_ps(s));
+    const __m256 in_high = _mm256_castsi256_ps(_mm256_cmpgt_epi32(s, seven));
+    __m256 v = coefficient(low[map_poly_degree], high[map_poly_degree], s, in_high);
+    for (int d = map_poly_degree - 1; d >= 0; --d) v = _mm256_fmadd_ps(v, t, coefficient(low[d], high[d], s, in_high));
+    v = _mm256_and_ps(v, inside);
+    const __m256d first = _mm256_cvtps_pd(_mm256_castps256_ps128(v)),
+                  second = _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
+    for (int k = 0; k < planes; ++k) {
+      add_four(row[k] + i, first, weight[k], n);
+      add_four(row[k] + i + 4, second, weight[k], n - 4);
     }
   }
 }

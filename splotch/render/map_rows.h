@@ -17,7 +17,8 @@ RowPolynomial row_polynomial(const KernelTableView& k, float c);
 
 // Pixels [from, to) of one row: q^2 = ((i + 1/2 - x)^2) inverse2 + row2; row[p][i] += share *
 // weight[p] for each of `planes` planes (1 or 2). add_centre_row uses the CPU's vector units where
-// the build targets AVX-512, add_centre_row_portable is the same arithmetic one pixel at a time
+// the build targets AVX-512 or AVX2 with FMA, add_centre_row_portable is the same arithmetic one
+// pixel at a time
 // (what other CPUs run; tests/unit/test_map_kernel.cc holds them equal).
 struct CentreRow {
   float x, row2, inverse2;
