@@ -1,10 +1,14 @@
 #include "splotch/frame/frame_plan.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 
+#include "errors/user_error.h"
 #include "splotch/frame/renderer_decision.h"
 #include "splotch/mpi/comm.h"
+#include "splotch/util/file_paths.h"
 
 namespace splotch {
 
@@ -39,8 +43,20 @@ FramePlan plan_frame(ParamFile& params, const FrameOptions& frame, RendererDecis
 
 Palettes read_palettes(const Settings& s) {
   Palettes out;
-  for (const TypeSettings& t : s.types)
-    out.push_back(t.vector_colour ? nullptr : std::make_unique<Palette>(Palette::read(t.palette_path)));
+  // (a map written as data has no colours: no palette is read, so none is needed beside the program)
+  const bool none = s.map.mode != MapMode::none && s.map.data_file;
+  const std::string project = project_palette_directory();
+  for (std::size_t n = 0; n < s.types.size(); ++n) {
+    const TypeSettings& t = s.types[n];
+    if (t.vector_colour || none) {
+      out.push_back(nullptr);
+      continue;
+    }
+    if (t.palette_path.rfind(project, 0) == 0 && ::access(project.c_str(), F_OK) != 0)
+      throw UserError("the project's palettes (" + project + ") are not beside this program: give palette" +
+                      std::to_string(n) + " = the path of a .pal file, or run the bin/splotch of a built checkout");
+    out.push_back(std::make_unique<Palette>(Palette::read(t.palette_path)));
+  }
   return out;
 }
 

@@ -169,7 +169,7 @@ MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& p
 }
 
 void write_map(const ParamFile& params, const Settings& s, const MapValues& map, const ParticleSet& particles,
-               const Palette& palette) {
+               const Palette* palette) {
   if (s.map.data_file) {
     MapFile f;
     f.xres = map.xres;
@@ -213,7 +213,7 @@ void write_map(const ParamFile& params, const Settings& s, const MapValues& map,
     text.time = particles.time;
     const FigureScale scale =
         figure_scale(map.values, s.map.log, s.map.min.value_or(std::nan("")), s.map.max.value_or(std::nan("")));
-    write_image(s.output.path, map_figure(map.values, map.xres, map.yres, scale, palette, text), s.output.format,
+    write_image(s.output.path, map_figure(map.values, map.xres, map.yres, scale, *palette, text), s.output.format,
                 s.output.jpeg_quality);
   }
   write_text_file(s.output.path + ".used.par", used_par_text(params, {}));

@@ -47,9 +47,10 @@ struct MapValues {
 MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& particles, const Comm* comm,
                    int gpu = -1, DeviceParticles* kept = nullptr);
 
-// Writes `map` to s.output.path: a data file, or a figure through `palette` (and used.par).
+// Writes `map` to s.output.path: a data file, or a figure through `palette` (and used.par); a data
+// file needs no palette (nullptr).
 void write_map(const ParamFile& params, const Settings& s, const MapValues& map, const ParticleSet& particles,
-               const Palette& palette);
+               const Palette* palette);
 
 // The report's lines for the map.
 std::vector<std::string> map_notes(const Settings& s, const MapValues& map);

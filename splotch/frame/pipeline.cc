@@ -532,7 +532,7 @@ void FrameRun::Steps::draw_map_view(std::size_t v) {
     if (frame.keep_pictures)
       throw UserError("a map (map = " + std::string(s.map.mode == MapMode::column ? "column" : "average or slice") +
                       ") is written to its file, not shown here: leave map out for the picture");
-    write_map(params, view_settings, map, source->particles(), *palettes.at(0));
+    write_map(params, view_settings, map, source->particles(), palettes.at(0).get());
     if (v == 0)
       for (const std::string& n : map_notes(s, map)) report.notes.push_back(n);
     clock.done("write");

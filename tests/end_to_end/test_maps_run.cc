@@ -302,3 +302,30 @@ TEST_CASE("maps: the figure of docs/maps.md is drawn by its parameter file") {
   const double pixel = 50000.0 / 64;
   CHECK(sum(read_npy(dir.path("figure.npy"))) * pixel * pixel == doctest::Approx(mass).epsilon(1e-5));
 }
+
+TEST_CASE("maps: a map written as data needs no palette, so bin/splotch copied away from its checkout writes it") {
+  TempDir dir;
+  std::string rows;
+  for (int i = 0; i < 50; ++i) {
+    const float row[4] = {5 + 0.01f * float(i), 5, 5, 0.5f};
+    rows.append(reinterpret_cast<const char*>(row), sizeof row);
+  }
+  const std::string file = dir.write("points.bin", rows);
+  REQUIRE(run_command("mkdir -p " + dir.path("elsewhere") + " && cp " + splotch_binary + " " + dir.path("elsewhere"))
+              .status == 0);
+  const std::string par = dir.write("raw.par", "simtype = 0\ninfile = " + file +
+                                                   "\nnum_blocks = 4\nswap_endian = FALSE\nx = 1\ny = 2\nz = 3\n"
+                                                   "r = 4\nlookat_x = 5\nlookat_y = 5\nlookat_z = 5\ncamera_x = 5\n"
+                                                   "camera_y = 5\ncamera_z = 50\nsky_x = 0\nsky_y = 1\nsky_z = 0\n"
+                                                   "xres = 32\nyres = 32\nmap_width = 4\nmap = column\n");
+  const std::string copy = dir.path("elsewhere") + "/splotch";
+  const CommandResult data = run_command(copy + " " + par + " outfile=" + dir.path("n.npy"));
+  REQUIRE_MESSAGE(data.status == 0, data.err);
+  CHECK(sum(read_npy(dir.path("n.npy"))) * (4.0 / 32) * (4.0 / 32) == doctest::Approx(50).epsilon(1e-5));
+  // A figure needs a palette: the project's are not beside the copy, and the error says what to give.
+  const CommandResult figure = run_command(copy + " " + par + " outfile=" + dir.path("n.png"));
+  CHECK(figure.status != 0);
+  CHECK_MESSAGE(
+      figure.err.find("are not beside this program: give palette0 = the path of a .pal file") != std::string::npos,
+      figure.err);
+}
