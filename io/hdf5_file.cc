@@ -147,10 +147,10 @@ void parse_swift_exponents(const std::string& text, FieldUnits& f) {
 
 // The units of each dataset of the particle groups that names its own: SWIFT's (newer: the
 // exponent attributes; older: the "Conversion factor" text) and Gadget-4's and AREPO's.
-std::vector<FieldUnits> read_field_units(hid_t file) {
+std::vector<FieldUnits> read_field_units(hid_t file, int types) {
   QuietErrors quiet;
   std::vector<FieldUnits> out;
-  for (int t = 0; t < 6; ++t) {
+  for (int t = 0; t < std::max(types, 6); ++t) {  // (SWIFT writes 7 types)
     const std::string group = "PartType" + std::to_string(t);
     if (H5Lexists(file, group.c_str(), H5P_DEFAULT) <= 0) continue;
     Id g(H5Gopen2(file, group.c_str(), H5P_DEFAULT), H5Gclose);
@@ -218,7 +218,7 @@ SnapshotUnits read_units(hid_t file, hid_t header, const Hdf5Header& h) {
       u.kernel = text_attribute(hydro.get(), "Kernel function");
       u.kernel_gamma = number_in({hydro.get()}, {"Kernel gamma"}).value_or(0);
     }
-    u.fields = read_field_units(file);
+    u.fields = read_field_units(file, h.types());
     return u;
   }
   u.code = "Gadget";
@@ -239,7 +239,7 @@ SnapshotUnits read_units(hid_t file, hid_t header, const Hdf5Header& h) {
                         : omega > 0 && h.time > 0 && h.time <= 1 && h.has_redshift &&
                               std::fabs(1 / h.time - 1 - h.redshift) < 1e-3 * (1 + h.redshift);
   u.scale_factor = u.comoving ? h.time : 1;
-  u.fields = read_field_units(file);
+  u.fields = read_field_units(file, h.types());
   return u;
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "io/field_names.h"
+
 namespace splotch {
 
 SnapshotUnits gadget_default_units(double hubble, double omega0, double time, double redshift) {
@@ -27,6 +29,10 @@ const FieldUnits* field_units(const SnapshotUnits& file, const std::string& name
   };
   for (const FieldUnits& f : file.fields)
     if (lower(f.field) == lower(name)) return &f;
+  // A block label (VEL for Velocities) names the same dataset.
+  const std::string block = gadget_block_label(name);
+  for (const FieldUnits& f : file.fields)
+    if (!block.empty() && gadget_block_label(f.field) == block) return &f;
   return nullptr;
 }
 

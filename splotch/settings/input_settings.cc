@@ -463,8 +463,11 @@ Hdf5TableOptions read_table_options(ParamFile& p, int ptypes) {
     p.reject(at(p, "smooth_param") + " must be positive: it is every particle's smoothing length when r is -1");
   o.colour_offset = p.get<float>("thresh", 0.0f);
   if (map_mode(p) == "column" || map_mode(p) == "average") {
-    o.colour_offset = 0;  // (a map's values as the file holds them)
-    auto named = [&](const std::string& key) { return p.has(key) ? p.get<std::string>(key) : std::string(); };
+    o.colour_offset = 0;                        // (a map's values as the file holds them)
+    auto named = [&](const std::string& key) {  // ("-1", the original's word for none)
+      const std::string v = p.has(key) ? p.get<std::string>(key) : std::string();
+      return v == "-1" ? std::string() : v;
+    };
     map_fields(p, o.intensity, o.colour[0], o.intensity_absent, named, std::string());
   }
   return o;

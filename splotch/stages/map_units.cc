@@ -139,8 +139,15 @@ MapUnits map_units(MapMode mode, const std::string& quantity, const std::string&
   const bool mass_known = mass_g > 0, velocity_known = velocity > 0;
   if (!d.known) {
     if (const FieldUnits* f = field_units(file, quantity)) {
-      field_value(u, *f, file.h_scaled ? h : 1.0, area);
-      return u;
+      // (its factor is in the file's units: with the units given instead, the values stay as read)
+      if (o.length_cm > 0 || o.mass_g > 0 || o.velocity_cm_s > 0) {
+        u.notes.push_back("units: " + f->field +
+                          "'s dataset names its units in the file's own, which map_unit_* replaces: its values "
+                          "are as the file holds them");
+      } else {
+        field_value(u, *f, file.h_scaled ? h : 1.0, area);
+        return u;
+      }
     }
   }
   if (!d.known || (d.mass && !mass_known) || (d.velocity && !velocity_known) || !d.own.empty()) {

@@ -45,6 +45,7 @@ TEST_CASE("map units: the HDF5 reader takes each dataset's own units, SWIFT's an
     CHECK(rho.a_exponent == doctest::Approx(-3));
     CHECK(rho.h_exponent == doctest::Approx(2));
     CHECK(field_units(u, "ParticleIDs") == nullptr);  // (no units written for it)
+    CHECK(units_of(u, "VEL").field == "Velocities");  // (a block label names the same dataset)
   }
   {
     // SWIFT 0.4: the CGS factor and the exponents only in the "Conversion factor" text.
@@ -119,6 +120,13 @@ TEST_CASE("map units: a quantity in its dataset's own units is made physical and
   CHECK(s.value == doctest::Approx(1000));
   CHECK(s.value_name == "g^-1.6667 cm^4 s^-2");
   CHECK(s.fits_unit.empty());  // (no FITS unit for a fractional power)
+
+  // The file's units replaced by map_unit_*: the dataset's factor (in the file's units) is not used.
+  MapUnitOptions given;
+  given.length_cm = 2 * kpc_cm;
+  const MapUnits replaced = map_units(MapMode::average, "StarFormationRates", "MASS", file, given);
+  CHECK(replaced.value == 1);
+  CHECK(replaced.value_name == "code units of StarFormationRates");
 
   // Code units: as the file holds them, whatever the dataset says.
   MapUnitOptions code;
