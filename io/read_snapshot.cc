@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "errors/user_error.h"
+#include "io/column_reader.h"
 #include "io/count_text.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
@@ -11,6 +12,8 @@
 #include "io/hdf5_reader.h"
 #include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
+#include "io/ramses_output.h"
+#include "io/ramses_reader.h"
 #include "io/raw_reader.h"
 #include "io/tipsy_file.h"
 #include "io/tipsy_reader.h"
@@ -25,6 +28,9 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
     case SnapshotFormat::hdf5_table: return read_hdf5_table(input.table, progress);
     case SnapshotFormat::hdf5: return read_hdf5(input.typed, progress);
     case SnapshotFormat::tipsy: return read_tipsy(input.typed, progress);
+    case SnapshotFormat::ramses:
+      return particles_from_columns(load_ramses(input.typed.files[0], columns_wanted(input.typed), progress),
+                                    input.typed);
     case SnapshotFormat::palette_only: break;
   }
   throw std::logic_error("read_snapshot: a request with no snapshot (simtype -1)");
@@ -44,6 +50,7 @@ int simtype_number(SnapshotFormat format) {
     case SnapshotFormat::hdf5_table: return 7;
     case SnapshotFormat::hdf5: return 8;
     case SnapshotFormat::tipsy: return 11;
+    case SnapshotFormat::ramses: return 13;
   }
   return -1;
 }
@@ -51,7 +58,7 @@ int simtype_number(SnapshotFormat format) {
 std::optional<SnapshotFormat> format_of_simtype(int simtype) {
   for (SnapshotFormat f :
        {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks, SnapshotFormat::gadget,
-        SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy})
+        SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy, SnapshotFormat::ramses})
     if (simtype_number(f) == simtype) return f;
   return std::nullopt;
 }
@@ -65,11 +72,13 @@ const char* format_description(SnapshotFormat format) {
     case SnapshotFormat::hdf5_table: return "an HDF5 file of named datasets";
     case SnapshotFormat::hdf5: return "an HDF5 file";
     case SnapshotFormat::tipsy: return "a Tipsy snapshot";
+    case SnapshotFormat::ramses: return "a RAMSES output";
   }
   return "";
 }
 
 std::optional<SnapshotFormat> detect_snapshot_format(const std::string& path) {
+  if (is_ramses_output(path)) return SnapshotFormat::ramses;
   unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   try {
     InputFile f(path);
@@ -93,6 +102,7 @@ std::string describe_snapshot(const std::string& path, SnapshotFormat format) {
       return "an HDF5 snapshot (" + plural(std::uint64_t(Hdf5File(path).header().num_files), "file") + ")";
     if (format == SnapshotFormat::tipsy)
       return "a Tipsy snapshot (" + plural(TipsyFile(path).total(), "particle") + ")";
+    if (format == SnapshotFormat::ramses) return "a " + ramses_outline(path).description;
   } catch (const UserError&) {  // a damaged one is still a snapshot (and not a parameter file)
   }
   return format_description(format);

@@ -11,6 +11,7 @@
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
+#include "io/ramses_reader.h"
 #include "io/read_snapshot.h"
 #include "io/snapshot_units.h"
 #include "io/tipsy_file.h"
@@ -320,6 +321,25 @@ void print_tipsy_info(const SnapshotRequest& input, std::ostream& out) {
   }
 }
 
+// A snapshot of columns (RAMSES): the format's description, its header, units and per type each
+// column's range.
+void print_columns_info(const ColumnSnapshot& s, std::ostream& out) {
+  out << s.path << ": " << s.description << "\n";
+  for (const auto& [key, value] : s.header) out << "  " << key << " = " << value << "\n";
+  char line[200], box[64] = "no periodic box";
+  if (s.box_size > 0) std::snprintf(box, sizeof box, "periodic box %g", s.box_size);
+  std::snprintf(line, sizeof line, "  time %g, %s, %s\n", s.time,
+                s.redshift >= 0 ? ("redshift " + std::to_string(s.redshift)).c_str() : "no redshift", box);
+  out << line << units_description(s.units);
+  for (const std::string& note : s.notes) out << "  note: " << note << "\n";
+  for (const ColumnType& t : s.types) {
+    if (t.count == 0) continue;
+    print_type_head(out, t.file_type, t.name, t.count, 0.0);
+    for (const Column& c : t.columns) print_row(out, c.name, c.type, c.values);
+    if (!t.ids.empty()) print_integer_row(out, t.id_name, "integer", t.ids);
+  }
+}
+
 }  // namespace
 
 void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& progress, std::ostream& out) {
@@ -329,7 +349,14 @@ void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& p
     print_hdf5_info(input, out);
   else if (input.format == SnapshotFormat::tipsy)
     print_tipsy_info(input, out);
-  else
+  else if (input.format == SnapshotFormat::ramses) {
+    ColumnWanted all;
+    all.all = true;
+    all.ids = true;
+    const ColumnSnapshot s = load_ramses(input.typed.files[0], all, progress.start("read"));
+    progress.end();
+    print_columns_info(s, out);
+  } else
     print_raw_info(input, progress, out);
 }
 

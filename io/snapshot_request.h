@@ -20,6 +20,7 @@ enum class SnapshotFormat {
   hdf5_table,    // simtype 7: HDF5 datasets named by the parameter file
   hdf5,          // simtype 8: Gadget-layout HDF5 (Gadget, AREPO, GIZMO, SWIFT); a simtype 7 file without names too
   tipsy,         // simtype 11
+  ramses,        // simtype 13: an output directory (io/ramses_reader.h)
 };
 
 // The original's simtype of a format, and the format of a simtype (none for a number with no reader).
@@ -30,8 +31,12 @@ const char* format_description(SnapshotFormat format);
 // Whether the format's particles come in types, read through a TypedSnapshotRequest (and may have
 // several files).
 inline bool has_particle_types(SnapshotFormat f) {
-  return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy;
+  return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
+         f == SnapshotFormat::ramses;
 }
+// Whether the format's reader delivers a snapshot as columns (io/column_snapshot.h): its survey,
+// --info and particles come from that.
+inline bool reads_columns(SnapshotFormat f) { return f == SnapshotFormat::ramses; }
 // Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
 inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }
 inline bool reads_hdf5(SnapshotFormat f) { return f == SnapshotFormat::hdf5 || f == SnapshotFormat::hdf5_table; }

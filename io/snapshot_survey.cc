@@ -11,6 +11,7 @@
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_reader.h"
+#include "io/ramses_reader.h"
 #include "io/tipsy_file.h"
 
 namespace splotch {
@@ -159,6 +160,28 @@ SnapshotSurvey survey_tipsy(const std::string& path, std::optional<bool> swap_en
   return s;
 }
 
+// A snapshot of columns (RAMSES) from its outline: the counts and the columns' names.
+SnapshotSurvey survey_columns(SnapshotFormat format, const ColumnSnapshot& c) {
+  SnapshotSurvey s;
+  s.format = format;
+  for (const ColumnType& t : c.types) {
+    TypeSurvey ts;
+    ts.file_type = t.file_type;
+    ts.name = t.name;
+    ts.count = t.count;
+    if (const std::vector<const Column*> h = t.find("HSML", 1); !h.empty()) ts.smoothing = h[0]->name;
+    ts.cell_sizes = ts.smoothing == "cell_size";
+    if (const std::vector<const Column*> d = t.find("RHO", 1); !d.empty()) ts.density = d[0]->name;
+    ts.has_mass = !t.find("MASS", 1).empty();
+    s.types.push_back(ts);
+  }
+  s.time = c.time;
+  s.cosmological = c.redshift >= 0;
+  s.box_size = c.box_size;
+  s.dimensions = c.dimensions;
+  return s;
+}
+
 }  // namespace
 
 const TypeSurvey* SnapshotSurvey::type(int file_type) const {
@@ -183,6 +206,7 @@ SnapshotSurvey survey_snapshot(SnapshotFormat format, const std::vector<std::str
     case SnapshotFormat::gadget: return survey_gadget(files, swap_endian);
     case SnapshotFormat::hdf5: return survey_hdf5(files);
     case SnapshotFormat::tipsy: return survey_tipsy(files[0], swap_endian);
+    case SnapshotFormat::ramses: return survey_columns(format, ramses_outline(files[0]));
     default: throw std::invalid_argument("survey_snapshot: not a snapshot of particle types");
   }
 }

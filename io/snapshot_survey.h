@@ -21,6 +21,9 @@ struct TypeSurvey {
   std::string smoothing;    // the label of its smoothing lengths (HSML, SmoothingLength, an aux array), or ""
   std::string density;      // of its densities (RHO, Density, rho), or ""
   bool has_mass = false;    // a mass per particle (a field or the mass table)
+  // The smoothing lengths are the sizes of cells (RAMSES), right even where all are alike (a
+  // uniform grid), so not replaced by an estimate as a constant HSML would be.
+  bool cell_sizes = false;
 };
 
 struct SnapshotSurvey {
@@ -29,6 +32,7 @@ struct SnapshotSurvey {
   double time = 0;                // the header's time (a scale factor in cosmological runs)
   bool cosmological = false;      // the header gives a redshift other than 0, or the time is one
   double box_size = 0;
+  int dimensions = 3;  // 2: every particle in z = 0 (a 2-D RAMSES run)
 
   const TypeSurvey* type(int file_type) const;
   // The type a picture draws first: gas where the snapshot has any, else the most numerous.

@@ -52,20 +52,6 @@ std::string looks_like(const std::string& bytes) {
   return describe_file_start(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
 }
 
-// Whether the directory holds a RAMSES output (info_NNNNN.txt beside amr_, hydro_ or part_ files).
-bool ramses_output(const std::string& path) {
-  bool info = false, data = false;
-  if (DIR* d = ::opendir(path.c_str())) {
-    while (const dirent* e = ::readdir(d)) {
-      const std::string name = e->d_name;
-      info = info || (name.rfind("info_", 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") == 0);
-      data = data || name.rfind("amr_", 0) == 0 || name.rfind("hydro_", 0) == 0 || name.rfind("part_", 0) == 0;
-    }
-    ::closedir(d);
-  }
-  return info && data;
-}
-
 // A snapshot named by the base name of its files (snap_010 for snap_010.0, snap_010.1, ...; for
 // snap_010.0.hdf5 or snap_010.hdf5): its first file, or "".
 std::string first_file_of(const std::string& base) {
@@ -93,8 +79,14 @@ InputKind input_kind(const std::string& path) {
     return k;
   }
   if (S_ISDIR(st.st_mode)) {
+    if (detect_snapshot_format(path) == SnapshotFormat::ramses) {
+      k.kind = InputKind::Kind::snapshot;
+      k.format = SnapshotFormat::ramses;
+      k.description = describe_snapshot(path, SnapshotFormat::ramses);
+      return k;
+    }
     k.kind = InputKind::Kind::directory;
-    k.description = ramses_output(path) ? "a RAMSES output directory (RAMSES is not read yet)" : "a directory";
+    k.description = "a directory";
     return k;
   }
   if (!S_ISREG(st.st_mode)) {  // a device or a pipe: read as text, within the bound
@@ -188,8 +180,8 @@ std::string init_parameter_text(const std::string& path) {
                     "a name without one (ln -s), or render it without a parameter file: bin/splotch '" + path + "'");
   if (k.kind == InputKind::Kind::snapshot) return starter_parameter_text(path, *k.format);
   if (k.kind == InputKind::Kind::missing) throw UserError("cannot open '" + path + "': " + k.description);
-  throw UserError("--init writes a parameter file for a snapshot (Gadget, HDF5 or Tipsy), and '" + path + "' is " +
-                  (k.description.empty() ? std::string("not one") : k.description) +
+  throw UserError("--init writes a parameter file for a snapshot (Gadget, HDF5, Tipsy or RAMSES), and '" + path +
+                  "' is " + (k.description.empty() ? std::string("not one") : k.description) +
                   (k.kind == InputKind::Kind::text ? " (a parameter file? render it: bin/splotch " + path + ")" : ""));
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "errors/user_error.h"
+#include "io/ramses_reader.h"
 #include "io/snapshot_request.h"
 #include "splotch/frame/frame_camera.h"
 #include "splotch/frame/frame_plan.h"
@@ -47,9 +48,9 @@ std::vector<std::string> type_names(const SnapshotRequest& in) {
   std::vector<std::string> names;
   static const char* const tipsy[] = {"gas", "dark", "star"};
   for (const RenderTypeRequest& r : in.typed.types)
-    names.push_back(in.format == SnapshotFormat::tipsy && r.file_type >= 0 && r.file_type < 3
-                        ? tipsy[r.file_type]
-                        : "file type " + std::to_string(r.file_type));
+    names.push_back(in.format == SnapshotFormat::tipsy && r.file_type >= 0 && r.file_type < 3 ? tipsy[r.file_type]
+                    : in.format == SnapshotFormat::ramses ? ramses_type_name(r.file_type)
+                                                          : "file type " + std::to_string(r.file_type));
   return names;
 }
 

@@ -6,6 +6,7 @@
 
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"
+#include "io/ramses_reader.h"
 #include "io/tipsy_file.h"
 
 namespace splotch {
@@ -34,6 +35,15 @@ std::uint64_t whole_snapshot(const SnapshotRequest& in) {
       for (const std::string& path : in.typed.files) {
         const TipsyFile f(path, in.typed.swap_endian);
         counts.emplace_back(f.header().count.begin(), f.header().count.end());
+      }
+      return requested(counts, in.typed);
+    }
+    case SnapshotFormat::ramses: {
+      const ColumnSnapshot s = ramses_outline(in.typed.files[0]);
+      std::vector<std::vector<std::uint64_t>> counts(1);
+      for (const ColumnType& t : s.types) {
+        counts[0].resize(std::max(counts[0].size(), std::size_t(t.file_type) + 1), 0);
+        counts[0][std::size_t(t.file_type)] = t.count;
       }
       return requested(counts, in.typed);
     }

@@ -12,6 +12,8 @@
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
+#include "io/ramses_output.h"
+#include "io/ramses_reader.h"
 #include "io/snapshot_survey.h"
 #include "io/tipsy_file.h"
 #include "params/number_text.h"
@@ -79,6 +81,17 @@ std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat forma
     return snapshot_files(
         p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; }, warnings);
   if (format == SnapshotFormat::tipsy) return snapshot_files(p, "", [](const std::string&) { return 1; });
+  if (format == SnapshotFormat::ramses) {  // an output directory (or its info file), whose files its info names
+    const std::string given = p.get<std::string>("infile");
+    const std::string found = resolve(given, p);
+    if (!is_ramses_output(found))
+      throw UserError(at(p, "infile") + " = " + given +
+                      (path_exists(found) ? " is not a RAMSES output: simtype = 13 reads an output_NNNNN directory "
+                                            "(with its info_NNNNN.txt), named by the directory or its info file"
+                                          : ": no such directory or file, here or beside the parameter file"));
+    p.resolve("infile", absolute_path(found), "given as " + given);
+    return {found};
+  }
   return snapshot_files(
       p, "", [](const std::string& f) { return GadgetFile(f).header().num_files; }, warnings);
 }
@@ -328,7 +341,8 @@ std::string read_type_sizes(ParamFile& p, const std::string& n, RenderTypeReques
     const std::string field = label_given ? label(p, "size_label" + n, "HSML") : found ? found->smoothing : "";
     if (!field.empty()) {
       r.size = quantity_request(p, "size", n, field, gadget ? r.file_type : -1, notes);
-      r.estimate_if_constant = true;
+      // (a uniform grid's cells are all alike, and their sizes right)
+      r.estimate_if_constant = !(found && found->cell_sizes && !label_given);
       r.neighbours = p.get<int>("hsml_neighbours" + n, 32);
       return type + ": the file's " + field + why;
     }
@@ -368,9 +382,11 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   std::vector<std::string>& notes = in.notes;
   TypedSnapshotRequest o;
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
+  const bool ramses = in.format == SnapshotFormat::ramses;
   o.files = typed_snapshot_files(p, in.format, &in.warnings);
-  if (!hdf5 && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
-  const int max_type = hdf5 ? 63 : tipsy ? 2 : 5;  // Gadget-4 may have more than 6 types in HDF5
+  if (!hdf5 && !ramses && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
+  // (Gadget-4 may have more than 6 types in HDF5)
+  const int max_type = hdf5 ? 63 : tipsy ? 2 : ramses ? ramses_types - 1 : 5;
   // What the snapshot offers (its headers and field lists), looked at once when first needed; a
   // snapshot that cannot be surveyed is left to its reader, which says what is wrong with it.
   std::optional<std::optional<SnapshotSurvey>> surveyed;
@@ -387,8 +403,10 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     r.file_type = p.get<int>("ptype" + n, 0);
     if (r.file_type < 0 || r.file_type > max_type) {
       p.reject(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " +
-               (tipsy
-                    ? "Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)"
+               (tipsy ? std::string("Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)")
+                : ramses
+                    ? std::string("RAMSES types are 0 (gas: the leaf cells), 1 dark matter, 2 stars, 3 clouds, "
+                                  "4 debris, 5 other, 6 undefined family, 7 tracers, 8 sinks")
                     : std::string(hdf5 ? "HDF5" : "Gadget") + " particle types are 0 to " + std::to_string(max_type)));
       r.file_type = 0;
     }
@@ -497,7 +515,7 @@ SnapshotRequest read_format_request(ParamFile& p) {
   if (!format)
     throw UserError(at(p, "simtype") + " = " + std::to_string(simtype) +
                     " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7 HDF5 datasets by name, 8 "
-                    "Gadget-layout HDF5, 11 Tipsy; -1 an image of the palette)");
+                    "Gadget-layout HDF5, 11 Tipsy, 13 RAMSES; -1 an image of the palette)");
   in.format = *format;
   if (in.format == SnapshotFormat::palette_only) return in;
   in.ptypes = p.get<int>("ptypes", 1);
@@ -525,6 +543,7 @@ SnapshotRequest read_format_request(ParamFile& p) {
     case SnapshotFormat::gadget:
     case SnapshotFormat::hdf5:
     case SnapshotFormat::tipsy:
+    case SnapshotFormat::ramses:
       in.typed = read_typed_request(p, in);
       in.path = in.typed.files[0];
       if (in.typed.swap_endian) note_byte_order(p, in);

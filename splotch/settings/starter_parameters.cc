@@ -58,6 +58,7 @@ const char* format_words(SnapshotFormat f) {
   switch (f) {
     case SnapshotFormat::gadget: return "Gadget binary";
     case SnapshotFormat::hdf5: return "HDF5 (Gadget, AREPO, GIZMO, SWIFT)";
+    case SnapshotFormat::ramses: return "a RAMSES output";
     default: return "Tipsy";
   }
 }
@@ -102,10 +103,12 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
   comment("");
   comment("# the snapshot");
   key("simtype", std::to_string(simtype_number(format)),
-      std::string("its format, ") + format_words(format) + " (2 Gadget binary, 8 HDF5, 11 Tipsy, 0/1 raw floats)");
+      std::string("its format, ") + format_words(format) +
+          " (2 Gadget binary, 8 HDF5, 11 Tipsy, 13 RAMSES, 0/1 raw floats)");
   key("infile", absolute_path(path),
       files.size() > 1 ? "the first of its " + std::to_string(files.size()) + " files (the others are found from it)"
-                       : "the snapshot file");
+      : format == SnapshotFormat::ramses ? "the output directory (its CPU files are found from its info file)"
+                                         : "the snapshot file");
   comment("");
   comment("# what is drawn");
   key("ptypes", "1", "how many particle types are drawn (for a second: ptypes = 2, ptype1, palette1, ...)");
@@ -144,6 +147,8 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
   comment("# No camera_x/y/z: the camera frames the particles from +y; face = BACK (-y), LEFT (+x), RIGHT (-x),");
   comment("# TOP (+z) or BOTTOM (-z) frames them from another side; camera_x/y/z and lookat_x/y/z place it yourself");
   comment("# (the report and the picture's used.par say where it went).");
+  if (survey.dimensions < 3)
+    key("face", "TOP", "a " + std::to_string(survey.dimensions) + "-D run lies in z = 0: seen from +z, x to the right");
   key("fov", "45", "the horizontal field of view, in degrees");
   key("xres", "800", "the picture's width in pixels (yres: its height, the width by default)");
   key("outfile", starter_picture_name(path, files.size() > 1),
