@@ -34,9 +34,6 @@ inline bool has_particle_types(SnapshotFormat f) {
   return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
          f == SnapshotFormat::ramses;
 }
-// Whether the format's reader delivers a snapshot as columns (io/column_snapshot.h): its survey,
-// --info and particles come from that.
-inline bool reads_columns(SnapshotFormat f) { return f == SnapshotFormat::ramses; }
 // Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
 inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }
 inline bool reads_hdf5(SnapshotFormat f) { return f == SnapshotFormat::hdf5 || f == SnapshotFormat::hdf5_table; }
