@@ -76,6 +76,36 @@ TEST_CASE("input kind: a snapshot given as the parameter file is drawn with the 
   CHECK(contains(info.out, "300 particles"));
 }
 
+TEST_CASE("input kind: a RAMSES output directory is drawn, and --init writes its parameter file") {
+  const std::string data = real_data_dir();
+  if (data.empty()) {
+    MESSAGE("RAMSES first-picture test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  TempDir dir;
+  char here[4096];
+  REQUIRE(::getcwd(here, sizeof here));
+  const std::string bin = std::string(here) + "/bin/splotch";
+  const std::string output = absolute_path(data + "/ramses_multimat2d_output_00001");
+  CHECK(input_kind(output).format == SnapshotFormat::ramses);
+  CHECK(input_kind(output + "/info_00001.txt").format == SnapshotFormat::ramses);
+  const CommandResult r = run_command("cd " + dir.path() + " && " + bin + " " + output + " xres=64");
+  CHECK(r.status == 0);
+  CHECK(contains(r.err + r.out, "6712 read"));
+  CHECK(contains(r.err + r.out, "face = TOP"));  // a 2-D run, seen from +z
+  CHECK(file_exists(dir.path("ramses_multimat2d_output_00001.png")));
+  const CommandResult init = run_command(bin + " --init " + output);
+  CHECK(init.status == 0);
+  CHECK(contains(init.out, "simtype"));
+  CHECK(contains(init.out, "13"));
+  CHECK(contains(init.out, "color_label0"));
+  CHECK(contains(init.out, "density"));
+  const CommandResult info = run_command(bin + " --info " + output);
+  CHECK(info.status == 0);
+  CHECK(contains(info.out, "RAMSES output 00001 (1 CPU file, 2-D, levels 3 to 7)"));
+  CHECK(contains(info.out, "true_dens_01"));
+}
+
 TEST_CASE("input kind: a Tipsy auxiliary array is named by --info and by a render") {
   TempDir dir;
   const std::string snap = dir.path("run.00100");
@@ -120,9 +150,10 @@ TEST_CASE("input kind: a directory, an empty file, a device, binary bytes, a hug
   // A RAMSES output directory, and a text that is mostly not key = value lines (a README).
   const std::string ramses = dir.path("output_00001");
   REQUIRE(::mkdir(ramses.c_str(), 0755) == 0);
-  write_file(ramses + "/info_00001.txt", "ncpu = 1\n");
+  write_file(ramses + "/info_00001.txt", "ncpu = 1\nndim = 3\n");
   write_file(ramses + "/amr_00001.out00001", "x");
-  CHECK(contains(error_of(ramses), "is a RAMSES output directory (RAMSES is not read yet)"));
+  // (a damaged one: its AMR file of one byte is named)
+  CHECK(contains(error_of(ramses), "amr_00001.out00001' is too short for a Fortran unformatted file"));
   std::string readme = "simtype = 2\ninfile = x\n";
   for (int i = 0; i < 20; ++i) readme += "A line of prose about the project, with no key in it.\n";
   CHECK(contains(error_of(dir.write("README.md", readme)), "is mostly lines that are no key = value (20, and 2 keys)"));
