@@ -33,6 +33,8 @@ std::vector<const Column*> ColumnType::find(const std::string& label, int compon
 
 std::string ColumnType::field_list() const {
   std::string s;
+  for (const std::string& f : all_fields) s += (s.empty() ? "" : ", ") + f;
+  if (!s.empty()) return s;
   for (const Column& c : columns) s += (s.empty() ? "" : ", ") + c.name;
   if (!id_name.empty()) s += (s.empty() ? "" : ", ") + id_name;
   return s.empty() ? "none" : s;

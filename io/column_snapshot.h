@@ -29,8 +29,9 @@ struct ColumnType {
   std::string name;  // "gas (leaf cells)", "dark matter", ... for a user
   std::size_t count = 0;
   std::vector<Column> columns;
-  std::vector<std::uint64_t> ids;  // when read (ColumnWanted::ids)
-  std::string id_name;             // its name in the file ("identity"), or "" where it has none
+  std::vector<std::uint64_t> ids;       // when read (ColumnWanted::ids)
+  std::string id_name;                  // its name in the file ("identity"), or "" where it has none
+  std::vector<std::string> all_fields;  // every field the type has, read or not (for messages)
   // Scalar: the column `label` names (a name, any case, or what its Gadget label is); vector: the
   // three components. Empty where the type has none.
   std::vector<const Column*> find(const std::string& label, int components) const;

@@ -127,7 +127,14 @@ bool RamsesOutput::cosmological() const { return (aexp > 0 && aexp != 1) || time
 bool is_ramses_output(const std::string& path) {
   if (is_directory(path)) return !find_info(path.back() == '/' ? path : path + "/").empty();
   const std::size_t slash = path.rfind('/');
-  return is_file(path) && !info_number(path.substr(slash == std::string::npos ? 0 : slash + 1)).empty();
+  const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  if (!is_file(path)) return false;
+  if (!info_number(name).empty()) return true;
+  // One of its CPU files (amr_00010.out00003, ...): the output it is of.
+  for (const char* kind : {"amr_", "hydro_", "part_", "grav_", "rt_"})
+    if (name.rfind(kind, 0) == 0 && name.find(".out") != std::string::npos)
+      return !find_info(slash == std::string::npos ? "./" : path.substr(0, slash + 1)).empty();
+  return false;
 }
 
 std::vector<RamsesField> classic_hydro_fields(int ndim, int nvar) {
@@ -135,7 +142,7 @@ std::vector<RamsesField> classic_hydro_fields(int ndim, int nvar) {
   static const char* const axes[] = {"velocity_x", "velocity_y", "velocity_z"};
   for (int d = 0; d < ndim && d < 3; ++d) f.push_back({axes[d], 'd'});
   f.push_back({"pressure", 'd'});
-  for (int k = 1; int(f.size()) < nvar; ++k) {
+  for (int k = 0; int(f.size()) < nvar; ++k) {  // (numbered from 0, as RAMSES' descriptors name them)
     char name[32];
     std::snprintf(name, sizeof name, "scalar_%02d", k);
     f.push_back({name, 'd'});

@@ -35,7 +35,7 @@ void label_of(const std::string& name, std::string& label, int& component) {
   }
   if (name == "density") label = "RHO";
   if (name == "mass") label = "MASS";
-  if (name == "cell_size") label = "HSML";
+  if (name == "smoothing_length") label = "HSML";
   if (name == "internal_energy") label = "U";
   if (name == "metallicity") label = "Z";
   if (name == "birth_time") label = "AGE";
@@ -98,16 +98,23 @@ bool energy_derivable(const HydroLayout& h) {
   return h.gamma > 1 && has_field(h, "density") && (has_field(h, "pressure") || has_field(h, "thermal_pressure"));
 }
 
-// The gas's columns, in order: position, cell_size, level, the hydro variables, mass, U.
+// The gas's columns, in order: position, smoothing_length, cell_size, level, the hydro variables,
+// then what is derived from them: mass, column_density, internal_energy, T_over_mu.
 std::vector<Column> cell_columns(const RamsesOutput& o, const HydroLayout& h) {
   std::vector<Column> c;
   for (int d = 0; d < 3; ++d) c.push_back(named(std::string("position") + axes[d], "float64"));
+  c.push_back(named("smoothing_length", "float64"));
   c.push_back(named("cell_size", "float64"));
   c.push_back(named("level", "int32"));
   for (const RamsesField& f : h.fields) c.push_back(named(f.name, kind_type(f.kind, 8)));
-  if (has_field(h, "density")) c.push_back(named("mass", "float64"));
+  if (has_field(h, "density")) {
+    c.push_back(named("mass", "float64"));
+    c.push_back(named("column_density", "float64"));
+  }
   if (energy_derivable(h)) c.push_back(named("internal_energy", "float64"));
-  (void)o;
+  if (has_field(h, "density") && (has_field(h, "pressure") || has_field(h, "thermal_pressure")) && o.unit_l > 0 &&
+      o.unit_t > 0)
+    c.push_back(named("T_over_mu", "float64"));
   return c;
 }
 
@@ -195,7 +202,7 @@ struct CellReader {
 
     std::unique_ptr<FortranRecords> hydro;
     std::size_t hr = 6;
-    const bool wants_hydro = h.present && std::any_of(wanted.begin() + 5, wanted.end(), [](bool b) { return b; });
+    const bool wants_hydro = h.present && std::any_of(wanted.begin() + 6, wanted.end(), [](bool b) { return b; });
     if (wants_hydro) {
       hydro = std::make_unique<FortranRecords>(o.hydro_path(cpu), true);
       if (hydro->value<std::int32_t>(1, "nvar") != h.nvar)
@@ -203,22 +210,28 @@ struct CellReader {
                         " variables, and '" + o.hydro_path(1) + "' " + std::to_string(h.nvar));
     }
     const int twotondim = 1 << ndim, nvar = h.nvar;
-    const std::size_t fields = columns.size();
-    const std::size_t first_var = 5, mass_col = first_var + std::size_t(nvar);
+    constexpr std::size_t first_var = 6;  // (after position, smoothing_length, cell_size, level)
+    auto at = [&](const char* name) {
+      for (std::size_t k = first_var + std::size_t(nvar); k < columns.size(); ++k)
+        if (columns[k].name == name) return k;
+      return columns.size();
+    };
+    const std::size_t mass_col = at("mass"), column_col = at("column_density"), energy_col = at("internal_energy"),
+                      temperature_col = at("T_over_mu");
+    auto derived = [&](std::size_t k) { return k < columns.size() && wanted[k]; };
     std::size_t density_var = std::size_t(nvar), pressure_var = std::size_t(nvar);
     for (std::size_t v = 0; v < h.fields.size(); ++v) {
       if (h.fields[v].name == "density") density_var = v;
       if (h.fields[v].name == "pressure" || h.fields[v].name == "thermal_pressure") pressure_var = v;
     }
-    const bool has_mass = mass_col < fields && columns[mass_col].name == "mass";
-    const std::size_t energy_col = has_mass ? mass_col + 1 : mass_col;
-    const bool has_energy = energy_col < fields && columns[energy_col].name == "internal_energy";
     std::vector<bool> var_needed(std::size_t(nvar), false);
     for (std::size_t v = 0; v < std::size_t(nvar); ++v) var_needed[v] = wanted[first_var + v];
-    if (has_mass && wanted[mass_col] && density_var < std::size_t(nvar)) var_needed[density_var] = true;
-    if (has_energy && wanted[energy_col]) var_needed[density_var] = var_needed[pressure_var] = true;
+    if (derived(mass_col) || derived(column_col)) var_needed[density_var] = true;
+    if (derived(energy_col) || derived(temperature_col)) var_needed[density_var] = var_needed[pressure_var] = true;
     if (std::any_of(var_needed.begin(), var_needed.end(), [](bool b) { return b; }) && !hydro)
       hydro = std::make_unique<FortranRecords>(o.hydro_path(cpu), true);
+    // T / mu in K: (P / rho) in (unit_l / unit_t)^2 times m_H / k_B.
+    const double velocity = o.unit_l / o.unit_t, m_h_over_k = 1.6735575e-24 / 1.380649e-16;
 
     for (int lev = 0; lev < nlevelmax; ++lev) {
       const double dx = std::ldexp(1.0, -(lev + 1));
@@ -255,15 +268,25 @@ struct CellReader {
               const double side = dx * scale;
               for (int d = 0; d < 3; ++d)
                 if (wanted[std::size_t(d)]) part.columns[std::size_t(d)].push_back(float(pos[d]));
-              if (wanted[3]) part.columns[3].push_back(float(side));
-              if (wanted[4]) part.columns[4].push_back(float(lev + 1));
+              // The kernel's support twice the side: a uniform grid's cells then sum to a flat
+              // column (within 0.1%), as an SPH snapshot's particles do; at the side alone a
+              // map shows every cell as a dot.
+              if (wanted[3]) part.columns[3].push_back(float(2 * side));
+              if (wanted[4]) part.columns[4].push_back(float(side));
+              if (wanted[5]) part.columns[5].push_back(float(lev + 1));
               for (std::size_t v = 0; v < std::size_t(nvar); ++v)
                 if (wanted[first_var + v]) part.columns[first_var + v].push_back(float(vars[v][g]));
-              if (has_mass && wanted[mass_col])
+              if (derived(mass_col))
                 part.columns[mass_col].push_back(float(vars[density_var][g] * std::pow(side, ndim)));
-              if (has_energy && wanted[energy_col])
+              // (a cell's share of the column through it; in 2-D, the density itself)
+              if (derived(column_col))
+                part.columns[column_col].push_back(float(vars[density_var][g] * (ndim == 3 ? side : 1.0)));
+              if (derived(energy_col))
                 part.columns[energy_col].push_back(
                     float(vars[pressure_var][g] / ((h.gamma - 1) * vars[density_var][g])));
+              if (derived(temperature_col))
+                part.columns[temperature_col].push_back(
+                    float(vars[pressure_var][g] / vars[density_var][g] * velocity * velocity * m_h_over_k));
             }
           }
         }
@@ -602,6 +625,7 @@ ColumnSnapshot load_ramses(const std::string& path, const ColumnWanted& wanted, 
   };
   if (cells) {
     ColumnType& g = s.types[0];
+    for (const Column& c : gas_columns) g.all_fields.push_back(c.name);
     std::vector<std::size_t> which;
     for (std::size_t c = 0; c < gas_columns.size(); ++c)
       if (gas_wanted[c]) g.columns.push_back(gas_columns[c]), which.push_back(c);
@@ -620,6 +644,8 @@ ColumnSnapshot load_ramses(const std::string& path, const ColumnWanted& wanted, 
     for (int t = 1; t < sink_type; ++t) {
       ColumnType& ct = s.types[std::size_t(t)];
       for (std::size_t c : kept[std::size_t(t)]) ct.columns.push_back(part_columns[c]);
+      for (const Column& c : part_columns) ct.all_fields.push_back(c.name);
+      if (has_id) ct.all_fields.push_back("identity");
       if (has_id) ct.id_name = "identity";
       std::vector<Part*> pieces;
       for (auto& file : parts) pieces.push_back(&file[std::size_t(t)]);

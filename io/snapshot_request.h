@@ -46,6 +46,7 @@ struct SnapshotRequest {
   TypedSnapshotRequest typed;  // gadget, hdf5, tipsy: the files and what to read of each type
   bool periodic = true;
   int ptypes = 1;
+  int dimensions = 3;  // 2: a 2-D run, in z = 0 (RAMSES)
   // A quick preview (boost_fraction < 1): the share of the particles kept, chosen by position
   // (splotch/load/preview_subset.h); 1 reads and keeps every particle.
   double keep_fraction = 1.0;

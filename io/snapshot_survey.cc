@@ -170,7 +170,8 @@ SnapshotSurvey survey_columns(SnapshotFormat format, const ColumnSnapshot& c) {
     ts.name = t.name;
     ts.count = t.count;
     if (const std::vector<const Column*> h = t.find("HSML", 1); !h.empty()) ts.smoothing = h[0]->name;
-    ts.cell_sizes = ts.smoothing == "cell_size";
+    ts.cell_sizes = !t.find("cell_size", 1).empty();
+    if (ts.cell_sizes && !t.find("column_density", 1).empty()) ts.brightness = "column_density";
     if (const std::vector<const Column*> d = t.find("RHO", 1); !d.empty()) ts.density = d[0]->name;
     ts.has_mass = !t.find("MASS", 1).empty();
     s.types.push_back(ts);

@@ -24,6 +24,9 @@ struct TypeSurvey {
   // The smoothing lengths are the sizes of cells (RAMSES), right even where all are alike (a
   // uniform grid), so not replaced by an estimate as a constant HSML would be.
   bool cell_sizes = false;
+  // A field that a picture's intensity should take so that brightness follows the gas as it does
+  // for SPH particles of equal mass (cells: column_density, each cell's share of the column), or "".
+  std::string brightness;
 };
 
 struct SnapshotSurvey {

@@ -439,6 +439,7 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     map_quantities(p, n, r);
     o.types.push_back(r);
   }
+  if (ramses && survey()) in.dimensions = survey()->dimensions;
   if (!empty_types.empty() && empty_types.size() == std::size_t(ptypes))
     in.nothing_to_draw = ("'" + o.files[0] + "'" + (o.files.size() > 1 ? " (and its other files)" : "") +
                           " holds no particles of the types asked for (" + join(empty_types) + "); it holds " +

@@ -84,6 +84,11 @@ void read_map(ParamFile& p, Settings& s, int frame, bool in_scene) {
              "(weighted by map_weight) or slice (the plane through lookat); leave map out for the picture");
     return;
   }
+  if (m.mode == MapMode::slice && s.input.dimensions < 3)
+    p.reject(at(p, "map") + " = slice of a " + std::to_string(s.input.dimensions) +
+             "-D run: its cells are one layer, whose masses are per unit of the missing depth, so a 3-D kernel's " +
+             "slice through them is no value of the field; draw map = average with map_quantity0 = the field " +
+             "(one layer: each pixel the field there)");
   if (has_particle_types(s.input.format)) {
     for (int t = 0; t < s.input.ptypes; ++t) {
       const std::string n = std::to_string(t);

@@ -131,6 +131,10 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
     key("color_label0", "XXXX",
         "one colour for all: the file has no density for this type (name a field --info lists to colour by it)");
   }
+  if (!drawn->brightness.empty())
+    key("intensity_label0", drawn->brightness,
+        "each cell as bright as its share of the column through it (density x side), so that the picture shows "
+        "where the gas is, as equal-mass SPH particles would (without it every cell shines alike)");
   key("palette0", gas || coloured ? "fire" : "ice",
       "the colours: fire, ice, temperature, bluered, grey (the project's), or a .pal file");
   comment(

@@ -104,6 +104,8 @@ TEST_CASE("input kind: a RAMSES output directory is drawn, and --init writes its
   CHECK(info.status == 0);
   CHECK(contains(info.out, "RAMSES output 00001 (1 CPU file, 2-D, levels 3 to 7)"));
   CHECK(contains(info.out, "true_dens_01"));
+  // A slice through one layer of cells is no value of the field: an error saying what to draw.
+  CHECK(contains(error_of(output + " map=slice xres=16"), "map = average with map_quantity0"));
 }
 
 TEST_CASE("input kind: a Tipsy auxiliary array is named by --info and by a render") {

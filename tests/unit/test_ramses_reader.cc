@@ -176,7 +176,10 @@ TEST_CASE("ramses: a 3-D output of two CPU files, every variant: the leaf cells 
     CHECK(ramses_outline(out).types[0].count == 15);  // from the header's grid counts alone
     const Column& rho = column(gas, "RHO");
     CHECK(std::none_of(rho.values.begin(), rho.values.end(), [](float r) { return r == 999; }));
-    const Column& side = column(gas, "HSML");
+    const Column& side = column(gas, "cell_size");
+    // The smoothing lengths: twice the side, the support over which a lattice of cells sums flat.
+    CHECK(column(gas, "HSML").name == "smoothing_length");
+    CHECK(column(gas, "HSML").values[7] == doctest::Approx(2 * side.values[7]));
     double volume = 0, mass_expected = 0;
     for (std::size_t i = 0; i < gas.count; ++i) {
       volume += std::pow(double(side.values[i]), 3);
@@ -198,6 +201,11 @@ TEST_CASE("ramses: a 3-D output of two CPU files, every variant: the leaf cells 
     CHECK(column(gas, "level").values[7] == 2);
     // U = p / ((gamma - 1) rho): cell 3 of level 1, rho 4, p 5.
     CHECK(column(gas, "U").values[3] == doctest::Approx(5.0 / (0.4 * 4.0)));
+    // Derived: the column through a cell (density x side), and T / mu in K from P / rho.
+    CHECK(column(gas, "column_density").values[3] == doctest::Approx(4.0 * 5.0));
+    const double v_unit = 3.085677581282e21 / 3.1536e13;
+    CHECK(column(gas, "T_over_mu").values[3] ==
+          doctest::Approx(5.0 / 4.0 * v_unit * v_unit * 1.6735575e-24 / 1.380649e-16).epsilon(1e-5));
     const std::vector<const Column*> vel = gas.find("VEL", 3);
     REQUIRE(vel.size() == 3);
     CHECK(vel[1]->values[3] == doctest::Approx(-3.0));
@@ -237,7 +245,7 @@ TEST_CASE("ramses: a 3-D output of two CPU files, every variant: the leaf cells 
     in.typed = o;
     const ParticleSet p = read_snapshot(in);
     REQUIRE(p.size() == 16);
-    CHECK(p.hsml[7] == doctest::Approx(2.5));
+    CHECK(p.hsml[7] == doctest::Approx(5.0));
     CHECK(p.colour[0][7] == doctest::Approx(10.0));
     CHECK(p.type_of(15) == 1);
     CHECK(p.intensity[15] == doctest::Approx(0.2));
@@ -248,8 +256,10 @@ TEST_CASE("ramses: a 3-D output of two CPU files, every variant: the leaf cells 
     CHECK(half.size() == ReadShare(1, 2).size_of(15) + ReadShare(1, 2).size_of(1));
     CHECK(half.x[0] == doctest::Approx(p.x[ReadShare(1, 2).of(15).first]));
     const SnapshotSurvey survey = survey_snapshot(SnapshotFormat::ramses, {out});
-    CHECK(survey.type(0)->smoothing == "cell_size");
+    CHECK(survey.type(0)->smoothing == "smoothing_length");
     CHECK(survey.type(0)->cell_sizes);
+    CHECK(survey.type(0)->brightness == "column_density");
+    CHECK(is_ramses_output(out + "/amr_00003.out00002"));  // a CPU file names its output
     CHECK(survey.type(0)->density == "density");
     CHECK(survey.type(1)->count == 3);
     CHECK(survey.type(2)->count == 1);
@@ -270,6 +280,9 @@ TEST_CASE("ramses: a field the type lacks, a damaged file and a directory of som
   in.format = SnapshotFormat::ramses;
   in.typed = o;
   CHECK_THROWS_WITH_AS(read_snapshot(in), doctest::Contains("has no field 'HSML' for type 1 (dark matter)"), UserError);
+  // (the fields named are all the type's, not only those read)
+  CHECK_THROWS_WITH_AS(read_snapshot(in),
+                       doctest::Contains("velocity_z, mass, levelp, birth_time, metallicity, identity"), UserError);
   // Truncated within a record.
   const std::string amr = out + "/amr_00003.out00002";
   REQUIRE(::truncate(amr.c_str(), 700) == 0);
@@ -304,14 +317,14 @@ TEST_CASE("ramses: the real outputs of ../shared/data (2-D hydro new and old sty
     CHECK(gas.count == ramses_outline(path).types[0].count);
     CHECK(gas.count == 517);
     double area = 0;
-    for (float h : column(gas, "HSML").values) area += double(h) * double(h);
+    for (float h : column(gas, "cell_size").values) area += double(h) * double(h);
     CHECK(area == doctest::Approx(1.0).epsilon(1e-9));  // the leaves tile the box
     CHECK(std::abs(sum(column(gas, "MASS").values) - 1.0) < 1e-6);
     CHECK(s.dimensions == 2);
     CHECK(s.box_size == 0);  // walls: nboundary = 4
     const Column& z = *gas.find("POS", 3)[2];
     CHECK(std::all_of(z.values.begin(), z.values.end(), [](float v) { return v == 0; }));
-    CHECK(!gas.find("scalar_01", 1).empty());  // the classic order's fifth variable
+    CHECK(!gas.find("scalar_00", 1).empty());  // the classic order's fifth variable
   }
   {  // The multi-material patch: the mass an independent reading of the files gives.
     const std::string path = data + "/ramses_multimat2d_output_00001";
