@@ -24,6 +24,7 @@ class FortranRecords {
 
   const std::string& path() const { return file_.path(); }
   bool swapped() const { return swap_; }
+  std::size_t file_size() const { return file_.size(); }
   // Whether record i (from 0) exists; finds the records up to it.
   bool has(std::size_t i);
   // Its length in bytes; a record past the end of the file is an error naming `what`.

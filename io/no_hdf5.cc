@@ -1,9 +1,10 @@
-// Stands in for io/hdf5_file.cc and io/hdf5_table_reader.cc in a build without the HDF5 library
+// Stands in for io/hdf5_file.cc, io/hdf5_table_reader.cc and io/phantom_hdf5.cc in a build without the HDF5 library
 // (make HDF5=0, or /usr/include/hdf5/serial missing): HDF5 snapshots and tables are then refused
 // with a message saying how to get them read.
 #include "errors/user_error.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
+#include "io/phantom_reader.h"
 
 namespace splotch {
 namespace {
@@ -32,6 +33,10 @@ ParticleSet read_hdf5_table(const Hdf5TableOptions& options, const ProgressCallb
 }
 std::vector<std::pair<std::int64_t, std::size_t>> hdf5_table_snapshot_ids(const Hdf5TableOptions& options) {
   throw without_hdf5("table", options.path);
+}
+bool is_phantom_hdf5(const std::string&) { return false; }
+PhantomDump read_phantom_hdf5(const std::string& path, const ColumnWanted&, bool) {
+  throw without_hdf5("Phantom dump", path);
 }
 // Without the library nothing is HDF5 to us: the caller goes on to say so when it reads the file.
 bool is_gadget_layout_hdf5(const std::string&) { return false; }

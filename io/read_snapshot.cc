@@ -12,6 +12,7 @@
 #include "io/hdf5_reader.h"
 #include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
+#include "io/phantom_reader.h"
 #include "io/ramses_output.h"
 #include "io/ramses_reader.h"
 #include "io/raw_reader.h"
@@ -30,6 +31,9 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
     case SnapshotFormat::tipsy: return read_tipsy(input.typed, progress);
     case SnapshotFormat::ramses:
       return particles_from_columns(load_ramses(input.typed.files[0], columns_wanted(input.typed), progress),
+                                    input.typed);
+    case SnapshotFormat::phantom:
+      return particles_from_columns(load_phantom(input.typed.files[0], columns_wanted(input.typed), progress),
                                     input.typed);
     case SnapshotFormat::palette_only: break;
   }
@@ -51,14 +55,15 @@ int simtype_number(SnapshotFormat format) {
     case SnapshotFormat::hdf5: return 8;
     case SnapshotFormat::tipsy: return 11;
     case SnapshotFormat::ramses: return 13;
+    case SnapshotFormat::phantom: return 20;
   }
   return -1;
 }
 
 std::optional<SnapshotFormat> format_of_simtype(int simtype) {
-  for (SnapshotFormat f :
-       {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks, SnapshotFormat::gadget,
-        SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy, SnapshotFormat::ramses})
+  for (SnapshotFormat f : {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks,
+                           SnapshotFormat::gadget, SnapshotFormat::hdf5_table, SnapshotFormat::hdf5,
+                           SnapshotFormat::tipsy, SnapshotFormat::ramses, SnapshotFormat::phantom})
     if (simtype_number(f) == simtype) return f;
   return std::nullopt;
 }
@@ -73,6 +78,7 @@ const char* format_description(SnapshotFormat format) {
     case SnapshotFormat::hdf5: return "an HDF5 file";
     case SnapshotFormat::tipsy: return "a Tipsy snapshot";
     case SnapshotFormat::ramses: return "a RAMSES output";
+    case SnapshotFormat::phantom: return "a Phantom dump";
   }
   return "";
 }
@@ -86,6 +92,7 @@ std::optional<SnapshotFormat> detect_snapshot_format(const std::string& path) {
     f.read_at(b, 8, 0);
   } catch (const UserError&) { return std::nullopt; }
   if (is_gadget_start(b)) return SnapshotFormat::gadget;
+  if (is_phantom_dump(path)) return SnapshotFormat::phantom;
   if (is_hdf5_start(b, 8)) return SnapshotFormat::hdf5;
   if (is_tipsy_file(path)) return SnapshotFormat::tipsy;
   return std::nullopt;
@@ -103,6 +110,7 @@ std::string describe_snapshot(const std::string& path, SnapshotFormat format) {
     if (format == SnapshotFormat::tipsy)
       return "a Tipsy snapshot (" + plural(TipsyFile(path).total(), "particle") + ")";
     if (format == SnapshotFormat::ramses) return "a " + ramses_outline(path).description;
+    if (format == SnapshotFormat::phantom) return "a " + phantom_outline(path).description;
   } catch (const UserError&) {  // a damaged one is still a snapshot (and not a parameter file)
   }
   return format_description(format);

@@ -11,6 +11,7 @@
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
+#include "io/phantom_reader.h"
 #include "io/ramses_reader.h"
 #include "io/read_snapshot.h"
 #include "io/snapshot_units.h"
@@ -349,11 +350,13 @@ void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& p
     print_hdf5_info(input, out);
   else if (input.format == SnapshotFormat::tipsy)
     print_tipsy_info(input, out);
-  else if (input.format == SnapshotFormat::ramses) {
+  else if (input.format == SnapshotFormat::ramses || input.format == SnapshotFormat::phantom) {
     ColumnWanted all;
     all.all = true;
     all.ids = true;
-    const ColumnSnapshot s = load_ramses(input.typed.files[0], all, progress.start("read"));
+    const ColumnSnapshot s = input.format == SnapshotFormat::ramses
+                                 ? load_ramses(input.typed.files[0], all, progress.start("read"))
+                                 : load_phantom(input.typed.files[0], all, progress.start("read"));
     progress.end();
     print_columns_info(s, out);
   } else

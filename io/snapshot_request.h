@@ -21,6 +21,7 @@ enum class SnapshotFormat {
   hdf5,          // simtype 8: Gadget-layout HDF5 (Gadget, AREPO, GIZMO, SWIFT); a simtype 7 file without names too
   tipsy,         // simtype 11
   ramses,        // simtype 13: an output directory (io/ramses_reader.h)
+  phantom,       // simtype 20: a Phantom dump, binary or HDF5 (io/phantom_reader.h)
 };
 
 // The original's simtype of a format, and the format of a simtype (none for a number with no reader).
@@ -32,7 +33,7 @@ const char* format_description(SnapshotFormat format);
 // several files).
 inline bool has_particle_types(SnapshotFormat f) {
   return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
-         f == SnapshotFormat::ramses;
+         f == SnapshotFormat::ramses || f == SnapshotFormat::phantom;
 }
 // Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
 inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }

@@ -11,6 +11,7 @@
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_reader.h"
+#include "io/phantom_reader.h"
 #include "io/ramses_reader.h"
 #include "io/tipsy_file.h"
 
@@ -193,7 +194,9 @@ const TypeSurvey* SnapshotSurvey::type(int file_type) const {
 
 const TypeSurvey* SnapshotSurvey::main_type() const {
   const TypeSurvey* gas = type(0);
-  if (gas && gas->count > 0) return gas;
+  if (gas && gas->count > 0 && gas->name.rfind("gas", 0) == 0) return gas;
+  for (const TypeSurvey& t : types)  // (Phantom's gas is its type 1)
+    if (t.count > 0 && t.name == "gas") return &t;
   const TypeSurvey* most = nullptr;
   for (const TypeSurvey& t : types)
     if (t.count > 0 && (!most || t.count > most->count)) most = &t;
@@ -208,6 +211,7 @@ SnapshotSurvey survey_snapshot(SnapshotFormat format, const std::vector<std::str
     case SnapshotFormat::hdf5: return survey_hdf5(files);
     case SnapshotFormat::tipsy: return survey_tipsy(files[0], swap_endian);
     case SnapshotFormat::ramses: return survey_columns(format, ramses_outline(files[0]));
+    case SnapshotFormat::phantom: return survey_columns(format, phantom_outline(files[0]));
     default: throw std::invalid_argument("survey_snapshot: not a snapshot of particle types");
   }
 }

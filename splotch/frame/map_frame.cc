@@ -66,6 +66,12 @@ MapKernelChoice choose_map_kernel(const MapSettings& map, const SnapshotUnits& u
   } else if (units.code == "Tipsy") {
     factor = 2;
     factor_why = "Gasoline's and ChaNGa's smoothing lengths h with the support 2h";
+  } else if (units.code == "Phantom") {
+    factor = 2;
+    factor_why = "Phantom's smoothing lengths h with the support 2h";
+  } else if (units.code == "RAMSES") {
+    kernel_why = "RAMSES' cells taken as particles";
+    factor_why = "the support twice the cell's side, over which a uniform grid sums flat";
   }
   if (map.kernel) {
     c.kernel = *map.kernel;

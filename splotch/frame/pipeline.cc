@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "errors/user_error.h"
+#include "io/phantom_reader.h"
 #include "io/ramses_reader.h"
 #include "io/snapshot_request.h"
 #include "splotch/frame/frame_camera.h"

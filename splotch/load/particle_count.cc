@@ -6,6 +6,7 @@
 
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"
+#include "io/phantom_reader.h"
 #include "io/ramses_reader.h"
 #include "io/tipsy_file.h"
 
@@ -38,8 +39,10 @@ std::uint64_t whole_snapshot(const SnapshotRequest& in) {
       }
       return requested(counts, in.typed);
     }
-    case SnapshotFormat::ramses: {
-      const ColumnSnapshot s = ramses_outline(in.typed.files[0]);
+    case SnapshotFormat::ramses:
+    case SnapshotFormat::phantom: {
+      const ColumnSnapshot s =
+          in.format == SnapshotFormat::ramses ? ramses_outline(in.typed.files[0]) : phantom_outline(in.typed.files[0]);
       std::vector<std::vector<std::uint64_t>> counts(1);
       for (const ColumnType& t : s.types) {
         counts[0].resize(std::max(counts[0].size(), std::size_t(t.file_type) + 1), 0);

@@ -12,6 +12,7 @@
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
+#include "io/phantom_reader.h"
 #include "io/ramses_output.h"
 #include "io/ramses_reader.h"
 #include "io/snapshot_survey.h"
@@ -80,7 +81,8 @@ std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat forma
   if (reads_hdf5(format))
     return snapshot_files(
         p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; }, warnings);
-  if (format == SnapshotFormat::tipsy) return snapshot_files(p, "", [](const std::string&) { return 1; });
+  if (format == SnapshotFormat::tipsy || format == SnapshotFormat::phantom)
+    return snapshot_files(p, "", [](const std::string&) { return 1; });
   if (format == SnapshotFormat::ramses) {  // an output directory (or its info file), whose files its info names
     const std::string given = p.get<std::string>("infile");
     const std::string found = resolve(given, p);
@@ -382,11 +384,11 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   std::vector<std::string>& notes = in.notes;
   TypedSnapshotRequest o;
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
-  const bool ramses = in.format == SnapshotFormat::ramses;
+  const bool ramses = in.format == SnapshotFormat::ramses, phantom = in.format == SnapshotFormat::phantom;
   o.files = typed_snapshot_files(p, in.format, &in.warnings);
-  if (!hdf5 && !ramses && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
+  if (!hdf5 && !ramses && !phantom && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
   // (Gadget-4 may have more than 6 types in HDF5)
-  const int max_type = hdf5 ? 63 : tipsy ? 2 : ramses ? ramses_types - 1 : 5;
+  const int max_type = hdf5 ? 63 : tipsy ? 2 : ramses ? ramses_types - 1 : phantom ? phantom_max_type : 5;
   // What the snapshot offers (its headers and field lists), looked at once when first needed; a
   // snapshot that cannot be surveyed is left to its reader, which says what is wrong with it.
   std::optional<std::optional<SnapshotSurvey>> surveyed;
@@ -516,7 +518,7 @@ SnapshotRequest read_format_request(ParamFile& p) {
   if (!format)
     throw UserError(at(p, "simtype") + " = " + std::to_string(simtype) +
                     " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7 HDF5 datasets by name, 8 "
-                    "Gadget-layout HDF5, 11 Tipsy, 13 RAMSES; -1 an image of the palette)");
+                    "Gadget-layout HDF5, 11 Tipsy, 13 RAMSES, 20 Phantom; -1 an image of the palette)");
   in.format = *format;
   if (in.format == SnapshotFormat::palette_only) return in;
   in.ptypes = p.get<int>("ptypes", 1);
@@ -545,6 +547,7 @@ SnapshotRequest read_format_request(ParamFile& p) {
     case SnapshotFormat::hdf5:
     case SnapshotFormat::tipsy:
     case SnapshotFormat::ramses:
+    case SnapshotFormat::phantom:
       in.typed = read_typed_request(p, in);
       in.path = in.typed.files[0];
       if (in.typed.swap_endian) note_byte_order(p, in);

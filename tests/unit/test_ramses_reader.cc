@@ -20,7 +20,7 @@
 #include "io/ramses_reader.h"
 #include "io/read_snapshot.h"
 #include "io/snapshot_survey.h"
-#include "tests/support/ramses_test_output.h"
+#include "tests/support/fortran_test_file.h"
 #include "tests/support/test_support.h"
 
 namespace splotch {

@@ -1,5 +1,6 @@
-// RAMSES outputs written by the tests, as RAMSES writes them (amr/output_amr.f90, hydro/output_hydro.f90,
-// pm/output_part.f90): Fortran unformatted records with 4-byte markers, in either byte order.
+// Fortran unformatted files written by the tests, as RAMSES (amr/output_amr.f90, hydro/output_hydro.f90,
+// pm/output_part.f90) and Phantom (readwrite_dumps) write them: records with 4-byte markers, in
+// either byte order.
 #pragma once
 
 #include <cstdint>
@@ -34,8 +35,16 @@ class FortranWriter {
     padded.resize(length, ' ');
     raw(std::vector<unsigned char>(padded.begin(), padded.end()));
   }
-
- private:
+  // A record of values of several kinds (Phantom's check integers, its array lengths): each
+  // appended in the file's byte order, then written as one record.
+  template <class T>
+  void append(std::vector<unsigned char>& bytes, T v) const {
+    unsigned char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    if (big_)
+      for (std::size_t a = 0, z = sizeof(T) - 1; a < z; ++a, --z) std::swap(b[a], b[z]);
+    bytes.insert(bytes.end(), b, b + sizeof(T));
+  }
   void raw(const std::vector<unsigned char>& bytes) {
     std::uint32_t n = std::uint32_t(bytes.size());
     if (big_) n = __builtin_bswap32(n);
@@ -43,6 +52,8 @@ class FortranWriter {
     out_.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     out_.write(reinterpret_cast<const char*>(&n), 4);
   }
+
+ private:
   std::ofstream out_;
   bool big_;
 };
