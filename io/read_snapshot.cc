@@ -32,6 +32,9 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
     case SnapshotFormat::ramses:
       return particles_from_columns(load_ramses(input.typed.files[0], columns_wanted(input.typed), progress),
                                     input.typed);
+    case SnapshotFormat::ascii:
+      return particles_from_columns(
+          load_ascii(input.typed.files[0], input.ascii, columns_wanted(input.typed), progress), input.typed);
     case SnapshotFormat::phantom:
       return particles_from_columns(load_phantom(input.typed.files[0], columns_wanted(input.typed), progress),
                                     input.typed);
@@ -55,15 +58,17 @@ int simtype_number(SnapshotFormat format) {
     case SnapshotFormat::hdf5: return 8;
     case SnapshotFormat::tipsy: return 11;
     case SnapshotFormat::ramses: return 13;
+    case SnapshotFormat::ascii: return 15;
     case SnapshotFormat::phantom: return 20;
   }
   return -1;
 }
 
 std::optional<SnapshotFormat> format_of_simtype(int simtype) {
-  for (SnapshotFormat f : {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks,
-                           SnapshotFormat::gadget, SnapshotFormat::hdf5_table, SnapshotFormat::hdf5,
-                           SnapshotFormat::tipsy, SnapshotFormat::ramses, SnapshotFormat::phantom})
+  for (SnapshotFormat f :
+       {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks, SnapshotFormat::gadget,
+        SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy, SnapshotFormat::ramses,
+        SnapshotFormat::ascii, SnapshotFormat::phantom})
     if (simtype_number(f) == simtype) return f;
   return std::nullopt;
 }
@@ -78,6 +83,7 @@ const char* format_description(SnapshotFormat format) {
     case SnapshotFormat::hdf5: return "an HDF5 file";
     case SnapshotFormat::tipsy: return "a Tipsy snapshot";
     case SnapshotFormat::ramses: return "a RAMSES output";
+    case SnapshotFormat::ascii: return "an ASCII table";
     case SnapshotFormat::phantom: return "a Phantom dump";
   }
   return "";

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "errors/user_error.h"
+#include "io/ascii_reader.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
@@ -350,13 +351,16 @@ void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& p
     print_hdf5_info(input, out);
   else if (input.format == SnapshotFormat::tipsy)
     print_tipsy_info(input, out);
-  else if (input.format == SnapshotFormat::ramses || input.format == SnapshotFormat::phantom) {
+  else if (input.format == SnapshotFormat::ramses || input.format == SnapshotFormat::phantom ||
+           input.format == SnapshotFormat::ascii) {
     ColumnWanted all;
     all.all = true;
     all.ids = true;
-    const ColumnSnapshot s = input.format == SnapshotFormat::ramses
-                                 ? load_ramses(input.typed.files[0], all, progress.start("read"))
-                                 : load_phantom(input.typed.files[0], all, progress.start("read"));
+    const std::string& path = input.typed.files[0];
+    const ColumnSnapshot s = input.format == SnapshotFormat::ramses ? load_ramses(path, all, progress.start("read"))
+                             : input.format == SnapshotFormat::phantom
+                                 ? load_phantom(path, all, progress.start("read"))
+                                 : load_ascii(path, input.ascii, all, progress.start("read"));
     progress.end();
     print_columns_info(s, out);
   } else

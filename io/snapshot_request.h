@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/ascii_reader.h"
 #include "io/hdf5_table_reader.h"
 #include "io/raw_reader.h"
 #include "io/typed_snapshot_request.h"
@@ -21,6 +22,7 @@ enum class SnapshotFormat {
   hdf5,          // simtype 8: Gadget-layout HDF5 (Gadget, AREPO, GIZMO, SWIFT); a simtype 7 file without names too
   tipsy,         // simtype 11
   ramses,        // simtype 13: an output directory (io/ramses_reader.h)
+  ascii,         // simtype 15: a text table (io/ascii_reader.h)
   phantom,       // simtype 20: a Phantom dump, binary or HDF5 (io/phantom_reader.h)
 };
 
@@ -33,7 +35,7 @@ const char* format_description(SnapshotFormat format);
 // several files).
 inline bool has_particle_types(SnapshotFormat f) {
   return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
-         f == SnapshotFormat::ramses || f == SnapshotFormat::phantom;
+         f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii;
 }
 // Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
 inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }
@@ -44,7 +46,8 @@ struct SnapshotRequest {
   std::string path;            // the snapshot file, resolved (the first, when there are several)
   RawOptions raw;              // raw_table, raw_blocks
   Hdf5TableOptions table;      // hdf5_table
-  TypedSnapshotRequest typed;  // gadget, hdf5, tipsy: the files and what to read of each type
+  TypedSnapshotRequest typed;  // gadget, hdf5, tipsy, ramses, phantom, ascii: the files and what to read of each type
+  AsciiLayout ascii;           // ascii: the positions' (and smoothing lengths') columns
   bool periodic = true;
   int ptypes = 1;
   int dimensions = 3;  // 2: a 2-D run, in z = 0 (RAMSES)

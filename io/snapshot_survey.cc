@@ -161,7 +161,8 @@ SnapshotSurvey survey_tipsy(const std::string& path, std::optional<bool> swap_en
   return s;
 }
 
-// A snapshot of columns (RAMSES) from its outline: the counts and the columns' names.
+}  // namespace
+
 SnapshotSurvey survey_columns(SnapshotFormat format, const ColumnSnapshot& c) {
   SnapshotSurvey s;
   s.format = format;
@@ -183,8 +184,6 @@ SnapshotSurvey survey_columns(SnapshotFormat format, const ColumnSnapshot& c) {
   s.dimensions = c.dimensions;
   return s;
 }
-
-}  // namespace
 
 const TypeSurvey* SnapshotSurvey::type(int file_type) const {
   for (const TypeSurvey& t : types)

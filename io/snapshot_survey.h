@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "io/column_snapshot.h"
 #include "io/snapshot_request.h"
 
 namespace splotch {
@@ -41,6 +42,9 @@ struct SnapshotSurvey {
   // The type a picture draws first: gas where the snapshot has any, else the most numerous.
   const TypeSurvey* main_type() const;
 };
+
+// A snapshot held as columns (RAMSES, Phantom, ASCII tables) from its outline.
+SnapshotSurvey survey_columns(SnapshotFormat format, const ColumnSnapshot& outline);
 
 // `files`: the snapshot's files (the first's header and fields, all files' counts);
 // `swap_endian`: the first guess of the byte order (Gadget, Tipsy).

@@ -399,8 +399,27 @@ KnnHsmlResult knn_hsml(const float* x, const float* y, const float* z, std::size
                        float* hsml, const ProgressCallback& progress) {
   using namespace knn;
   check_arguments(n, neighbours, box_size);
+  check_finite(Positions{{x, y, z}, box_size}, n);
+  // Squared distances in float overflow beyond about 1e19 (positions in cm): such positions are
+  // scaled by a power of two first, which float holds exactly, and the lengths back after.
+  float largest = float(box_size);
+  for (const float* axis : {x, y, z})
+    for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, std::fabs(axis[i]));
+  if (largest > 1e12f) {
+    int exponent = 0;
+    std::frexp(largest, &exponent);
+    std::vector<float> scaled[3];
+    const float* axes[3] = {x, y, z};
+    for (int a = 0; a < 3; ++a) {
+      scaled[a].resize(n);
+      for (std::size_t i = 0; i < n; ++i) scaled[a][i] = std::ldexp(axes[a][i], -exponent);
+    }
+    const KnnHsmlResult r = knn_hsml(scaled[0].data(), scaled[1].data(), scaled[2].data(), n, neighbours,
+                                     std::ldexp(box_size, -exponent), hsml, progress);
+    for (std::size_t i = 0; i < n; ++i) hsml[i] = std::ldexp(hsml[i], exponent);
+    return r;
+  }
   const Positions positions{{x, y, z}, box_size};
-  check_finite(positions, n);
   const Tree tree = build_tree(positions, n, progress);
   // Fewer particles than neighbours: all of them, the farthest one sets the radius.
   const std::size_t k = std::min(std::size_t(neighbours), n);

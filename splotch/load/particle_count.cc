@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "io/ascii_reader.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"
 #include "io/phantom_reader.h"

@@ -81,7 +81,7 @@ std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat forma
   if (reads_hdf5(format))
     return snapshot_files(
         p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; }, warnings);
-  if (format == SnapshotFormat::tipsy || format == SnapshotFormat::phantom)
+  if (format == SnapshotFormat::tipsy || format == SnapshotFormat::phantom || format == SnapshotFormat::ascii)
     return snapshot_files(p, "", [](const std::string&) { return 1; });
   if (format == SnapshotFormat::ramses) {  // an output directory (or its info file), whose files its info names
     const std::string given = p.get<std::string>("infile");
@@ -384,17 +384,20 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   std::vector<std::string>& notes = in.notes;
   TypedSnapshotRequest o;
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
-  const bool ramses = in.format == SnapshotFormat::ramses, phantom = in.format == SnapshotFormat::phantom;
+  const bool ramses = in.format == SnapshotFormat::ramses, phantom = in.format == SnapshotFormat::phantom,
+             ascii = in.format == SnapshotFormat::ascii;
   o.files = typed_snapshot_files(p, in.format, &in.warnings);
-  if (!hdf5 && !ramses && !phantom && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
+  if (!hdf5 && !ramses && !phantom && !ascii && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
   // (Gadget-4 may have more than 6 types in HDF5)
-  const int max_type = hdf5 ? 63 : tipsy ? 2 : ramses ? ramses_types - 1 : phantom ? phantom_max_type : 5;
+  const int max_type = hdf5 ? 63 : tipsy ? 2 : ramses ? ramses_types - 1 : phantom ? phantom_max_type : ascii ? 0 : 5;
   // What the snapshot offers (its headers and field lists), looked at once when first needed; a
   // snapshot that cannot be surveyed is left to its reader, which says what is wrong with it.
   std::optional<std::optional<SnapshotSurvey>> surveyed;
   const SurveyOf survey = [&]() -> const SnapshotSurvey* {
     if (!surveyed) try {
-        surveyed.emplace(survey_snapshot(hdf5 ? SnapshotFormat::hdf5 : in.format, o.files, o.swap_endian));
+        surveyed.emplace(in.format == SnapshotFormat::ascii
+                             ? survey_columns(in.format, ascii_outline(o.files[0], in.ascii))
+                             : survey_snapshot(hdf5 ? SnapshotFormat::hdf5 : in.format, o.files, o.swap_endian));
       } catch (const std::exception&) { surveyed.emplace(); }  // (the reader says what is wrong, if it is)
     return *surveyed ? &**surveyed : nullptr;
   };
@@ -494,6 +497,65 @@ Hdf5TableOptions read_table_options(ParamFile& p, int ptypes) {
   return o;
 }
 
+// simtype 15: the positions' columns (x, y, z: numbers from 1 or the header's names; none: the
+// original's catalogue of 39 columns), the smoothing lengths' (r), and the original's C1 and I.
+AsciiLayout read_ascii_layout(ParamFile& p) {
+  AsciiLayout a;
+  if (p.has("x") || p.has("y") || p.has("z")) {
+    a.x = p.get<std::string>("x");
+    a.y = p.get<std::string>("y");
+    a.z = p.get<std::string>("z");
+    if (p.has("r")) a.hsml = p.get<std::string>("r");
+  } else if (p.has("r") && !p.has("size_fix0") && !p.has("size_label0") && !p.has("size_estimate0")) {
+    // The original's catalogue: r, a whole number, every point's radius.
+    p.set("size_fix0", std::to_string(p.get<int>("r", 1)), p.origin("r"));
+  }
+  return a;
+}
+
+// C1 and I (the original's keys) choose the colour and the intensity: a catalogue's quantity by its
+// index (0 gDES ... 7 gDES-zDES), a table's column by its number or name.
+void ascii_quantities(ParamFile& p, SnapshotRequest& in) {
+  if (in.typed.types.empty()) return;
+  RenderTypeRequest& r = in.typed.types[0];
+  const ColumnSnapshot outline = ascii_outline(in.typed.files[0], in.ascii);
+  const std::vector<std::string>& names = outline.types[0].all_fields;
+  auto name = [&](const char* key) -> std::string {
+    const std::string v = p.get<std::string>(key);
+    char* end = nullptr;
+    const long k = std::strtol(v.c_str(), &end, 10);
+    const bool whole = end != v.c_str() && *end == '\0';
+    if (in.ascii.x.empty()) {  // the catalogue's indices
+      if (whole && k == -1) return "";
+      if (!whole || catalogue_quantity(int(k)).empty())
+        p.reject(at(p, key) + " = " + v + ": the original's catalogue has the quantities 0 gDES, 1 rDES, 2 iDES, " +
+                 "3 zDES, 5 gDES-rDES, 6 gDES-iDES, 7 gDES-zDES (-1 none)");
+      return catalogue_quantity(int(k));
+    }
+    if (whole) {
+      if (k < 1 || std::size_t(k) > names.size()) {
+        p.reject(at(p, key) + " = " + v + ": the table has columns 1 to " + std::to_string(names.size()));
+        return "";
+      }
+      return names[std::size_t(k - 1)];
+    }
+    return v;
+  };
+  for (const char* key : {"C1", "I"}) {
+    if (!p.has(key)) continue;
+    const std::string other = key[0] == 'C' ? "color_label0" : "intensity_label0";
+    if (p.has(other))
+      p.reject(at(p, key) + " and " + other + " both choose the " + (key[0] == 'C' ? "colour" : "intensity") +
+               ": drop one");
+    (key[0] == 'C' ? r.colour : r.intensity).label = name(key);
+  }
+  if (p.has("C2") || p.has("C3") || p.get<bool>("color_is_vector0", false))
+    p.reject(at(p, p.has("C2")   ? "C2"
+                   : p.has("C3") ? "C3"
+                                 : "color_is_vector0") +
+             ": an ASCII table's colours are one column (C1, or color_label0) here; three columns as RGB are not read");
+}
+
 // swap_endian is only the first guess for Gadget and Tipsy files, whose own markers decide (as
 // the original's Gadget reader does): the report says so when the guess was wrong.
 void note_byte_order(ParamFile& p, SnapshotRequest& in) {
@@ -518,7 +580,7 @@ SnapshotRequest read_format_request(ParamFile& p) {
   if (!format)
     throw UserError(at(p, "simtype") + " = " + std::to_string(simtype) +
                     " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7 HDF5 datasets by name, 8 "
-                    "Gadget-layout HDF5, 11 Tipsy, 13 RAMSES, 20 Phantom; -1 an image of the palette)");
+                    "Gadget-layout HDF5, 11 Tipsy, 13 RAMSES, 15 ASCII table, 20 Phantom; -1 an image of the palette)");
   in.format = *format;
   if (in.format == SnapshotFormat::palette_only) return in;
   in.ptypes = p.get<int>("ptypes", 1);
@@ -546,6 +608,12 @@ SnapshotRequest read_format_request(ParamFile& p) {
     case SnapshotFormat::gadget:
     case SnapshotFormat::hdf5:
     case SnapshotFormat::tipsy:
+    case SnapshotFormat::ascii:
+      in.ascii = read_ascii_layout(p);
+      in.typed = read_typed_request(p, in);
+      in.path = in.typed.files[0];
+      ascii_quantities(p, in);
+      return in;
     case SnapshotFormat::ramses:
     case SnapshotFormat::phantom:
       in.typed = read_typed_request(p, in);
