@@ -6,6 +6,7 @@
 #include "errors/user_error.h"
 #include "io/column_reader.h"
 #include "io/count_text.h"
+#include "io/fits_reader.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
@@ -35,6 +36,9 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
     case SnapshotFormat::ascii:
       return particles_from_columns(
           load_ascii(input.typed.files[0], input.ascii, columns_wanted(input.typed), progress), input.typed);
+    case SnapshotFormat::fits:
+      return particles_from_columns(load_fits(input.typed.files[0], input.fits, columns_wanted(input.typed), progress),
+                                    input.typed);
     case SnapshotFormat::phantom:
       return particles_from_columns(load_phantom(input.typed.files[0], columns_wanted(input.typed), progress),
                                     input.typed);
@@ -59,16 +63,20 @@ int simtype_number(SnapshotFormat format) {
     case SnapshotFormat::tipsy: return 11;
     case SnapshotFormat::ramses: return 13;
     case SnapshotFormat::ascii: return 15;
+    case SnapshotFormat::fits: return 16;
     case SnapshotFormat::phantom: return 20;
   }
   return -1;
 }
 
 std::optional<SnapshotFormat> format_of_simtype(int simtype) {
+  // The original's 5 reads raw blocks through MPI-IO, each process its share: the blocks reader
+  // here, which shares them under MPI as it does every format.
+  if (simtype == 5) return SnapshotFormat::raw_blocks;
   for (SnapshotFormat f :
        {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks, SnapshotFormat::gadget,
         SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy, SnapshotFormat::ramses,
-        SnapshotFormat::ascii, SnapshotFormat::phantom})
+        SnapshotFormat::ascii, SnapshotFormat::fits, SnapshotFormat::phantom})
     if (simtype_number(f) == simtype) return f;
   return std::nullopt;
 }
@@ -84,6 +92,7 @@ const char* format_description(SnapshotFormat format) {
     case SnapshotFormat::tipsy: return "a Tipsy snapshot";
     case SnapshotFormat::ramses: return "a RAMSES output";
     case SnapshotFormat::ascii: return "an ASCII table";
+    case SnapshotFormat::fits: return "a FITS file";
     case SnapshotFormat::phantom: return "a Phantom dump";
   }
   return "";
@@ -99,6 +108,7 @@ std::optional<SnapshotFormat> detect_snapshot_format(const std::string& path) {
   } catch (const UserError&) { return std::nullopt; }
   if (is_gadget_start(b)) return SnapshotFormat::gadget;
   if (is_phantom_dump(path)) return SnapshotFormat::phantom;
+  if (is_fits_file(path)) return SnapshotFormat::fits;
   if (is_hdf5_start(b, 8)) return SnapshotFormat::hdf5;
   if (is_tipsy_file(path)) return SnapshotFormat::tipsy;
   return std::nullopt;
@@ -117,6 +127,7 @@ std::string describe_snapshot(const std::string& path, SnapshotFormat format) {
       return "a Tipsy snapshot (" + plural(TipsyFile(path).total(), "particle") + ")";
     if (format == SnapshotFormat::ramses) return "a " + ramses_outline(path).description;
     if (format == SnapshotFormat::phantom) return "a " + phantom_outline(path).description;
+    if (format == SnapshotFormat::fits) return "a " + fits_outline(path, FitsLayout{}).description;
   } catch (const UserError&) {  // a damaged one is still a snapshot (and not a parameter file)
   }
   return format_description(format);

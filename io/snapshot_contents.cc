@@ -7,6 +7,7 @@
 
 #include "errors/user_error.h"
 #include "io/ascii_reader.h"
+#include "io/fits_reader.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
@@ -352,15 +353,16 @@ void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& p
   else if (input.format == SnapshotFormat::tipsy)
     print_tipsy_info(input, out);
   else if (input.format == SnapshotFormat::ramses || input.format == SnapshotFormat::phantom ||
-           input.format == SnapshotFormat::ascii) {
+           input.format == SnapshotFormat::ascii || input.format == SnapshotFormat::fits) {
     ColumnWanted all;
     all.all = true;
     all.ids = true;
     const std::string& path = input.typed.files[0];
-    const ColumnSnapshot s = input.format == SnapshotFormat::ramses ? load_ramses(path, all, progress.start("read"))
-                             : input.format == SnapshotFormat::phantom
-                                 ? load_phantom(path, all, progress.start("read"))
-                                 : load_ascii(path, input.ascii, all, progress.start("read"));
+    const ProgressCallback read = progress.start("read");
+    const ColumnSnapshot s = input.format == SnapshotFormat::ramses    ? load_ramses(path, all, read)
+                             : input.format == SnapshotFormat::phantom ? load_phantom(path, all, read)
+                             : input.format == SnapshotFormat::fits    ? load_fits(path, input.fits, all, read)
+                                                                       : load_ascii(path, input.ascii, all, read);
     progress.end();
     print_columns_info(s, out);
   } else

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/ascii_reader.h"
+#include "io/fits_reader.h"
 #include "io/hdf5_table_reader.h"
 #include "io/raw_reader.h"
 #include "io/typed_snapshot_request.h"
@@ -23,6 +24,7 @@ enum class SnapshotFormat {
   tipsy,         // simtype 11
   ramses,        // simtype 13: an output directory (io/ramses_reader.h)
   ascii,         // simtype 15: a text table (io/ascii_reader.h)
+  fits,          // simtype 16: a FITS image (a point per voxel) or table (io/fits_reader.h)
   phantom,       // simtype 20: a Phantom dump, binary or HDF5 (io/phantom_reader.h)
 };
 
@@ -35,7 +37,8 @@ const char* format_description(SnapshotFormat format);
 // several files).
 inline bool has_particle_types(SnapshotFormat f) {
   return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
-         f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii;
+         f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii ||
+         f == SnapshotFormat::fits;
 }
 // Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
 inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }
@@ -48,6 +51,7 @@ struct SnapshotRequest {
   Hdf5TableOptions table;      // hdf5_table
   TypedSnapshotRequest typed;  // gadget, hdf5, tipsy, ramses, phantom, ascii: the files and what to read of each type
   AsciiLayout ascii;           // ascii: the positions' (and smoothing lengths') columns
+  FitsLayout fits;             // fits: a table's positions, an image's slices
   bool periodic = true;
   int ptypes = 1;
   int dimensions = 3;  // 2: a 2-D run, in z = 0 (RAMSES)

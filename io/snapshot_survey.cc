@@ -7,6 +7,7 @@
 
 #include "errors/user_error.h"
 #include "io/field_names.h"
+#include "io/fits_reader.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
@@ -174,6 +175,10 @@ SnapshotSurvey survey_columns(SnapshotFormat format, const ColumnSnapshot& c) {
     if (const std::vector<const Column*> h = t.find("HSML", 1); !h.empty()) ts.smoothing = h[0]->name;
     ts.cell_sizes = !t.find("cell_size", 1).empty();
     if (ts.cell_sizes && !t.find("column_density", 1).empty()) ts.brightness = "column_density";
+    if (format == SnapshotFormat::fits && t.name == "voxels") {  // (a cube's emission, its voxels alike)
+      ts.brightness = "value";
+      ts.cell_sizes = true;
+    }
     if (const std::vector<const Column*> d = t.find("RHO", 1); !d.empty()) ts.density = d[0]->name;
     ts.has_mass = !t.find("MASS", 1).empty();
     s.types.push_back(ts);
@@ -211,6 +216,7 @@ SnapshotSurvey survey_snapshot(SnapshotFormat format, const std::vector<std::str
     case SnapshotFormat::tipsy: return survey_tipsy(files[0], swap_endian);
     case SnapshotFormat::ramses: return survey_columns(format, ramses_outline(files[0]));
     case SnapshotFormat::phantom: return survey_columns(format, phantom_outline(files[0]));
+    case SnapshotFormat::fits: return survey_columns(format, fits_outline(files[0], FitsLayout{}));
     default: throw std::invalid_argument("survey_snapshot: not a snapshot of particle types");
   }
 }

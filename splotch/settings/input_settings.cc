@@ -9,6 +9,7 @@
 
 #include "errors/user_error.h"
 #include "io/byte_order.h"
+#include "io/fits_reader.h"
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
@@ -81,7 +82,8 @@ std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat forma
   if (reads_hdf5(format))
     return snapshot_files(
         p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; }, warnings);
-  if (format == SnapshotFormat::tipsy || format == SnapshotFormat::phantom || format == SnapshotFormat::ascii)
+  if (format == SnapshotFormat::tipsy || format == SnapshotFormat::phantom || format == SnapshotFormat::ascii ||
+      format == SnapshotFormat::fits)
     return snapshot_files(p, "", [](const std::string&) { return 1; });
   if (format == SnapshotFormat::ramses) {  // an output directory (or its info file), whose files its info names
     const std::string given = p.get<std::string>("infile");
@@ -385,11 +387,17 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   TypedSnapshotRequest o;
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
   const bool ramses = in.format == SnapshotFormat::ramses, phantom = in.format == SnapshotFormat::phantom,
-             ascii = in.format == SnapshotFormat::ascii;
+             ascii = in.format == SnapshotFormat::ascii, fits = in.format == SnapshotFormat::fits;
   o.files = typed_snapshot_files(p, in.format, &in.warnings);
-  if (!hdf5 && !ramses && !phantom && !ascii && p.has("swap_endian")) o.swap_endian = p.get<bool>("swap_endian");
+  if (!hdf5 && !ramses && !phantom && !ascii && !fits && p.has("swap_endian"))
+    o.swap_endian = p.get<bool>("swap_endian");
   // (Gadget-4 may have more than 6 types in HDF5)
-  const int max_type = hdf5 ? 63 : tipsy ? 2 : ramses ? ramses_types - 1 : phantom ? phantom_max_type : ascii ? 0 : 5;
+  const int max_type = hdf5            ? 63
+                       : tipsy         ? 2
+                       : ramses        ? ramses_types - 1
+                       : phantom       ? phantom_max_type
+                       : ascii || fits ? 0
+                                       : 5;
   // What the snapshot offers (its headers and field lists), looked at once when first needed; a
   // snapshot that cannot be surveyed is left to its reader, which says what is wrong with it.
   std::optional<std::optional<SnapshotSurvey>> surveyed;
@@ -397,6 +405,8 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     if (!surveyed) try {
         surveyed.emplace(in.format == SnapshotFormat::ascii
                              ? survey_columns(in.format, ascii_outline(o.files[0], in.ascii))
+                         : in.format == SnapshotFormat::fits
+                             ? survey_columns(in.format, fits_outline(o.files[0], in.fits))
                              : survey_snapshot(hdf5 ? SnapshotFormat::hdf5 : in.format, o.files, o.swap_endian));
       } catch (const std::exception&) { surveyed.emplace(); }  // (the reader says what is wrong, if it is)
     return *surveyed ? &**surveyed : nullptr;
@@ -556,6 +566,25 @@ void ascii_quantities(ParamFile& p, SnapshotRequest& in) {
              ": an ASCII table's colours are one column (C1, or color_label0) here; three columns as RGB are not read");
 }
 
+// simtype 16: a table's positions (x, y, z), an image's slices (cube_begin, cube_end), the original's
+// r (every voxel's radius); an image's voxels coloured by their value unless a key says otherwise.
+void read_fits_request(ParamFile& p, SnapshotRequest& in) {
+  FitsLayout& f = in.fits;
+  if (p.has("x")) f.x = p.get<std::string>("x");
+  if (p.has("y")) f.y = p.get<std::string>("y");
+  if (p.has("z")) f.z = p.get<std::string>("z");
+  if (p.has("cube_begin")) f.cube_begin = p.get<long long>("cube_begin");
+  if (p.has("cube_end")) f.cube_end = p.get<long long>("cube_end");
+  if (p.has("r") && !p.has("size_fix0") && !p.has("size_label0") && !p.has("size_estimate0"))
+    p.set("size_fix0", p.get<std::string>("r"), p.origin("r"));
+  in.typed = read_typed_request(p, in);
+  in.path = in.typed.files[0];
+  if (!in.typed.types.empty() && !p.has("color_label0") && !p.has("map")) {
+    const ColumnSnapshot outline = fits_outline(in.path, f);
+    if (!outline.types.empty() && outline.types[0].name == "voxels") in.typed.types[0].colour.label = "value";
+  }
+}
+
 // swap_endian is only the first guess for Gadget and Tipsy files, whose own markers decide (as
 // the original's Gadget reader does): the report says so when the guess was wrong.
 void note_byte_order(ParamFile& p, SnapshotRequest& in) {
@@ -578,9 +607,11 @@ SnapshotRequest read_format_request(ParamFile& p) {
   const int simtype = p.get<int>("simtype");
   const std::optional<SnapshotFormat> format = format_of_simtype(simtype);
   if (!format)
-    throw UserError(at(p, "simtype") + " = " + std::to_string(simtype) +
-                    " is not a known input type (0 raw table, 1 raw blocks, 2 Gadget, 7 HDF5 datasets by name, 8 "
-                    "Gadget-layout HDF5, 11 Tipsy, 13 RAMSES, 15 ASCII table, 20 Phantom; -1 an image of the palette)");
+    throw UserError(
+        at(p, "simtype") + " = " + std::to_string(simtype) +
+        " is not a known input type (0 raw table, 1 raw blocks (5 too, the original's MPI reader of them), 2 Gadget, 7 "
+        "HDF5 datasets by name, 8 "
+        "Gadget-layout HDF5, 11 Tipsy, 13 RAMSES, 15 ASCII table, 16 FITS, 20 Phantom; -1 an image of the palette)");
   in.format = *format;
   if (in.format == SnapshotFormat::palette_only) return in;
   in.ptypes = p.get<int>("ptypes", 1);
@@ -605,15 +636,16 @@ SnapshotRequest read_format_request(ParamFile& p) {
       in.table = read_table_options(p, in.ptypes);
       in.path = in.table.path;
       return in;
-    case SnapshotFormat::gadget:
-    case SnapshotFormat::hdf5:
-    case SnapshotFormat::tipsy:
+    case SnapshotFormat::fits: read_fits_request(p, in); return in;
     case SnapshotFormat::ascii:
       in.ascii = read_ascii_layout(p);
       in.typed = read_typed_request(p, in);
       in.path = in.typed.files[0];
       ascii_quantities(p, in);
       return in;
+    case SnapshotFormat::gadget:
+    case SnapshotFormat::hdf5:
+    case SnapshotFormat::tipsy:
     case SnapshotFormat::ramses:
     case SnapshotFormat::phantom:
       in.typed = read_typed_request(p, in);

@@ -60,6 +60,7 @@ const char* format_words(SnapshotFormat f) {
     case SnapshotFormat::hdf5: return "HDF5 (Gadget, AREPO, GIZMO, SWIFT)";
     case SnapshotFormat::ramses: return "a RAMSES output";
     case SnapshotFormat::phantom: return "a Phantom dump";
+    case SnapshotFormat::fits: return "FITS";
     default: return "Tipsy";
   }
 }
@@ -105,7 +106,7 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
   comment("# the snapshot");
   key("simtype", std::to_string(simtype_number(format)),
       std::string("its format, ") + format_words(format) +
-          " (2 Gadget binary, 8 HDF5, 11 Tipsy, 13 RAMSES, 20 Phantom, 0/1 raw floats)");
+          " (2 Gadget binary, 8 HDF5, 11 Tipsy, 13 RAMSES, 16 FITS, 20 Phantom, 0/1 raw floats)");
   key("infile", absolute_path(path),
       files.size() > 1 ? "the first of its " + std::to_string(files.size()) + " files (the others are found from it)"
       : format == SnapshotFormat::ramses ? "the output directory (its CPU files are found from its info file)"
@@ -134,8 +135,10 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
   }
   if (!drawn->brightness.empty())
     key("intensity_label0", drawn->brightness,
-        "each cell as bright as its share of the column through it (density x side), so that the picture shows "
-        "where the gas is, as equal-mass SPH particles would (without it every cell shines alike)");
+        drawn->brightness == "value"
+            ? "each voxel as bright as its value, the cube's emission (without it every voxel shines alike)"
+            : "each cell as bright as its share of the column through it (density x side), so that the picture "
+              "shows where the gas is, as equal-mass SPH particles would (without it every cell shines alike)");
   key("palette0", gas || coloured ? "fire" : "ice",
       "the colours: fire, ice, temperature, bluered, grey (the project's), or a .pal file");
   comment(

@@ -94,11 +94,11 @@ TEST_CASE("checks: --info and a render name what a file is, not a broken paramet
   CHECK(contains(r.err, "'" + random + "' is binary data of no format splotch recognises"));
   const std::string png = dir.write("p.png", std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, '\0'));
   CHECK(contains(run_command("bin/splotch " + png).err, "'" + png + "' is a PNG image, not a parameter file"));
-  // A FITS file: text for its first 2880 bytes, and no parameter file.
+  // A FITS file: text for its first 2880 bytes, read as FITS (a damaged one: what cfitsio says).
   std::string card = "SIMPLE  =                    T";
   card.resize(2880, ' ');
   const std::string fits = dir.write("cube.fits", card + std::string(64, '\3'));
-  CHECK(contains(run_command("bin/splotch --info " + fits).err, "'" + fits + "' is a FITS file (not read yet)"));
+  CHECK(contains(run_command("bin/splotch --info " + fits).err, "'" + fits + "': cannot be opened as FITS"));
 }
 
 TEST_CASE("checks: --info shows a snapshot's IDs as integers, exactly") {

@@ -429,7 +429,7 @@ TEST_CASE_FIXTURE(ErrorCases, "read_settings errors: the camera, the palettes, t
 }
 
 TEST_CASE_FIXTURE(ErrorCases, "read_settings errors: the input, the renderer, the output, values and ranges") {
-  SUBCASE("simtype 5") { rejects("simtype", "5", "5"); }
+  SUBCASE("simtype 9") { rejects("simtype", "9", "9"); }
   SUBCASE("num_blocks 0") { rejects("num_blocks", "0", "0"); }
   SUBCASE("column x missing or 0") {
     const std::string m = error_of(text.remove("x"));
@@ -574,6 +574,12 @@ TEST_CASE("snapshot formats: the original's simtype numbers, both ways") {
   }
   CHECK(splotch::format_of_simtype(2) == SnapshotFormat::gadget);
   CHECK(splotch::format_of_simtype(11) == SnapshotFormat::tipsy);
+  CHECK(splotch::format_of_simtype(5) == SnapshotFormat::raw_blocks);  // (the original's MPI reader of blocks)
+  CHECK(splotch::format_of_simtype(13) == SnapshotFormat::ramses);
+  CHECK(splotch::format_of_simtype(15) == SnapshotFormat::ascii);
+  CHECK(splotch::format_of_simtype(16) == SnapshotFormat::fits);
+  CHECK(splotch::format_of_simtype(20) == SnapshotFormat::phantom);
+  CHECK_FALSE(splotch::format_of_simtype(9));
   CHECK_FALSE(splotch::format_of_simtype(3).has_value());
   CHECK_FALSE(splotch::format_of_simtype(12).has_value());
 }
