@@ -198,6 +198,12 @@ void GadgetFile::name_format1_blocks() {
   if (masses) names.push_back("MASS");
   if (header_.npart[0] > 0)
     for (const char* gas : {"U", "RHO", "HSML"}) names.push_back(gas);
+  // The Millennium run's snapshots (the original's simtype 4): dark matter alone, masses in the
+  // table, and after the IDs three blocks of one float per particle, HSML, DENS and VELDISP.
+  const std::uint64_t n = header_.count();
+  if (!masses && header_.npart[0] == 0 && n > 0 && blocks_.size() == names.size() + 3 &&
+      std::all_of(blocks_.end() - 3, blocks_.end(), [&](const GadgetBlock& b) { return b.bytes == 4 * n; }))
+    for (const char* millennium : {"HSML", "RHO", "VELDISP"}) names.push_back(millennium);
   for (std::size_t k = 0; k < blocks_.size(); ++k)
     blocks_[k].label = k < names.size() ? names[k] : "BLOCK" + std::to_string(k + 1);
 }

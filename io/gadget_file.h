@@ -33,7 +33,8 @@ struct GadgetHeader {
 };
 
 struct GadgetBlock {
-  std::string label;       // trimmed ("POS", "HSML"); format 1: POS VEL ID [MASS] [U RHO HSML], then BLOCK<k>
+  std::string label;  // trimmed ("POS", "HSML"); format 1: POS VEL ID [MASS] [U RHO HSML] (Millennium's: POS VEL ID
+                      // HSML RHO VELDISP), then BLOCK<k>
   std::size_t offset = 0;  // of the data, past the record marker
   std::size_t bytes = 0;
 };

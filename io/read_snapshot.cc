@@ -13,6 +13,7 @@
 #include "io/hdf5_reader.h"
 #include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
+#include "io/mesh_reader.h"
 #include "io/phantom_reader.h"
 #include "io/ramses_output.h"
 #include "io/ramses_reader.h"
@@ -36,6 +37,9 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
     case SnapshotFormat::ascii:
       return particles_from_columns(
           load_ascii(input.typed.files[0], input.ascii, columns_wanted(input.typed), progress), input.typed);
+    case SnapshotFormat::mesh:
+      return particles_from_columns(load_mesh(input.typed.files[0], input.mesh, columns_wanted(input.typed), progress),
+                                    input.typed);
     case SnapshotFormat::fits:
       return particles_from_columns(load_fits(input.typed.files[0], input.fits, columns_wanted(input.typed), progress),
                                     input.typed);
@@ -60,6 +64,7 @@ int simtype_number(SnapshotFormat format) {
     case SnapshotFormat::gadget: return 2;
     case SnapshotFormat::hdf5_table: return 7;
     case SnapshotFormat::hdf5: return 8;
+    case SnapshotFormat::mesh: return 6;
     case SnapshotFormat::tipsy: return 11;
     case SnapshotFormat::ramses: return 13;
     case SnapshotFormat::ascii: return 15;
@@ -73,10 +78,13 @@ std::optional<SnapshotFormat> format_of_simtype(int simtype) {
   // The original's 5 reads raw blocks through MPI-IO, each process its share: the blocks reader
   // here, which shares them under MPI as it does every format.
   if (simtype == 5) return SnapshotFormat::raw_blocks;
+  // 4, the Millennium run's format-1 files with HSML, DENS and VELDISP after the IDs: the Gadget
+  // reader, which names those blocks so (io/gadget_file.h).
+  if (simtype == 4) return SnapshotFormat::gadget;
   for (SnapshotFormat f :
        {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks, SnapshotFormat::gadget,
         SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy, SnapshotFormat::ramses,
-        SnapshotFormat::ascii, SnapshotFormat::fits, SnapshotFormat::phantom})
+        SnapshotFormat::ascii, SnapshotFormat::fits, SnapshotFormat::phantom, SnapshotFormat::mesh})
     if (simtype_number(f) == simtype) return f;
   return std::nullopt;
 }
@@ -93,6 +101,7 @@ const char* format_description(SnapshotFormat format) {
     case SnapshotFormat::ramses: return "a RAMSES output";
     case SnapshotFormat::ascii: return "an ASCII table";
     case SnapshotFormat::fits: return "a FITS file";
+    case SnapshotFormat::mesh: return "a mesh file";
     case SnapshotFormat::phantom: return "a Phantom dump";
   }
   return "";

@@ -13,6 +13,7 @@
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
+#include "io/mesh_reader.h"
 #include "io/phantom_reader.h"
 #include "io/ramses_reader.h"
 #include "io/read_snapshot.h"
@@ -353,7 +354,8 @@ void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& p
   else if (input.format == SnapshotFormat::tipsy)
     print_tipsy_info(input, out);
   else if (input.format == SnapshotFormat::ramses || input.format == SnapshotFormat::phantom ||
-           input.format == SnapshotFormat::ascii || input.format == SnapshotFormat::fits) {
+           input.format == SnapshotFormat::ascii || input.format == SnapshotFormat::fits ||
+           input.format == SnapshotFormat::mesh) {
     ColumnWanted all;
     all.all = true;
     all.ids = true;
@@ -362,6 +364,7 @@ void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& p
     const ColumnSnapshot s = input.format == SnapshotFormat::ramses    ? load_ramses(path, all, read)
                              : input.format == SnapshotFormat::phantom ? load_phantom(path, all, read)
                              : input.format == SnapshotFormat::fits    ? load_fits(path, input.fits, all, read)
+                             : input.format == SnapshotFormat::mesh    ? load_mesh(path, input.mesh, all, read)
                                                                        : load_ascii(path, input.ascii, all, read);
     progress.end();
     print_columns_info(s, out);

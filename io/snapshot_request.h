@@ -9,6 +9,7 @@
 #include "io/ascii_reader.h"
 #include "io/fits_reader.h"
 #include "io/hdf5_table_reader.h"
+#include "io/mesh_reader.h"
 #include "io/raw_reader.h"
 #include "io/typed_snapshot_request.h"
 
@@ -21,6 +22,7 @@ enum class SnapshotFormat {
   gadget,        // simtype 2: Gadget binary, formats 1 and 2
   hdf5_table,    // simtype 7: HDF5 datasets named by the parameter file
   hdf5,          // simtype 8: Gadget-layout HDF5 (Gadget, AREPO, GIZMO, SWIFT); a simtype 7 file without names too
+  mesh,          // simtype 6: a regular grid of float32 blocks (io/mesh_reader.h)
   tipsy,         // simtype 11
   ramses,        // simtype 13: an output directory (io/ramses_reader.h)
   ascii,         // simtype 15: a text table (io/ascii_reader.h)
@@ -38,7 +40,7 @@ const char* format_description(SnapshotFormat format);
 inline bool has_particle_types(SnapshotFormat f) {
   return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
          f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii ||
-         f == SnapshotFormat::fits;
+         f == SnapshotFormat::fits || f == SnapshotFormat::mesh;
 }
 // Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
 inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }
@@ -52,6 +54,7 @@ struct SnapshotRequest {
   TypedSnapshotRequest typed;  // gadget, hdf5, tipsy, ramses, phantom, ascii: the files and what to read of each type
   AsciiLayout ascii;           // ascii: the positions' (and smoothing lengths') columns
   FitsLayout fits;             // fits: a table's positions, an image's slices
+  MeshLayout mesh;             // mesh: the grid and its blocks
   bool periodic = true;
   int ptypes = 1;
   int dimensions = 3;  // 2: a 2-D run, in z = 0 (RAMSES)

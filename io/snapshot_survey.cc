@@ -173,7 +173,7 @@ SnapshotSurvey survey_columns(SnapshotFormat format, const ColumnSnapshot& c) {
     ts.name = t.name;
     ts.count = t.count;
     if (const std::vector<const Column*> h = t.find("HSML", 1); !h.empty()) ts.smoothing = h[0]->name;
-    ts.cell_sizes = !t.find("cell_size", 1).empty();
+    ts.cell_sizes = !t.find("cell_size", 1).empty() || t.name == "voxels" || t.name == "cells";
     if (ts.cell_sizes && !t.find("column_density", 1).empty()) ts.brightness = "column_density";
     if (format == SnapshotFormat::fits && t.name == "voxels") {  // (a cube's emission, its voxels alike)
       ts.brightness = "value";

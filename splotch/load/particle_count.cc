@@ -8,6 +8,7 @@
 #include "io/fits_reader.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"
+#include "io/mesh_reader.h"
 #include "io/phantom_reader.h"
 #include "io/ramses_reader.h"
 #include "io/tipsy_file.h"

@@ -13,6 +13,7 @@
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
+#include "io/mesh_reader.h"
 #include "io/phantom_reader.h"
 #include "io/ramses_output.h"
 #include "io/ramses_reader.h"
@@ -83,7 +84,7 @@ std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat forma
     return snapshot_files(
         p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; }, warnings);
   if (format == SnapshotFormat::tipsy || format == SnapshotFormat::phantom || format == SnapshotFormat::ascii ||
-      format == SnapshotFormat::fits)
+      format == SnapshotFormat::fits || format == SnapshotFormat::mesh)
     return snapshot_files(p, "", [](const std::string&) { return 1; });
   if (format == SnapshotFormat::ramses) {  // an output directory (or its info file), whose files its info names
     const std::string given = p.get<std::string>("infile");
@@ -387,9 +388,10 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   TypedSnapshotRequest o;
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
   const bool ramses = in.format == SnapshotFormat::ramses, phantom = in.format == SnapshotFormat::phantom,
-             ascii = in.format == SnapshotFormat::ascii, fits = in.format == SnapshotFormat::fits;
+             ascii = in.format == SnapshotFormat::ascii, fits = in.format == SnapshotFormat::fits,
+             mesh = in.format == SnapshotFormat::mesh;
   o.files = typed_snapshot_files(p, in.format, &in.warnings);
-  if (!hdf5 && !ramses && !phantom && !ascii && !fits && p.has("swap_endian"))
+  if (!hdf5 && !ramses && !phantom && !ascii && !fits && !mesh && p.has("swap_endian"))
     o.swap_endian = p.get<bool>("swap_endian");
   // (Gadget-4 may have more than 6 types in HDF5)
   const int max_type = hdf5            ? 63
@@ -403,11 +405,12 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   std::optional<std::optional<SnapshotSurvey>> surveyed;
   const SurveyOf survey = [&]() -> const SnapshotSurvey* {
     if (!surveyed) try {
-        surveyed.emplace(in.format == SnapshotFormat::ascii
-                             ? survey_columns(in.format, ascii_outline(o.files[0], in.ascii))
-                         : in.format == SnapshotFormat::fits
-                             ? survey_columns(in.format, fits_outline(o.files[0], in.fits))
-                             : survey_snapshot(hdf5 ? SnapshotFormat::hdf5 : in.format, o.files, o.swap_endian));
+        surveyed.emplace(
+            in.format == SnapshotFormat::ascii  ? survey_columns(in.format, ascii_outline(o.files[0], in.ascii))
+            : in.format == SnapshotFormat::fits ? survey_columns(in.format, fits_outline(o.files[0], in.fits))
+            : in.format == SnapshotFormat::mesh
+                ? survey_columns(in.format, mesh_outline(o.files[0], in.mesh))
+                : survey_snapshot(hdf5 ? SnapshotFormat::hdf5 : in.format, o.files, o.swap_endian));
       } catch (const std::exception&) { surveyed.emplace(); }  // (the reader says what is wrong, if it is)
     return *surveyed ? &**surveyed : nullptr;
   };
@@ -585,6 +588,45 @@ void read_fits_request(ParamFile& p, SnapshotRequest& in) {
   }
 }
 
+// simtype 6: the grid (x, y, z: cells along each axis), num_blocks, swap_endian (TRUE, as the
+// original's), order, r; C1 and I choose the colour's and the intensity's block (from 1).
+void read_mesh_request(ParamFile& p, SnapshotRequest& in) {
+  MeshLayout& m = in.mesh;
+  m.nx = p.get<long long>("x");
+  m.ny = p.get<long long>("y");
+  m.nz = p.get<long long>("z");
+  m.blocks = p.get<int>("num_blocks");
+  for (const char* key : {"x", "y", "z"})
+    if (p.get<long long>(key) < 1) p.reject(at(p, key) + ": a mesh's cells along each axis, from 1");
+  if (m.blocks < 1) p.reject(at(p, "num_blocks") + " must be at least 1");
+  m.swap_endian = p.get<bool>("swap_endian", true);
+  const int order = p.get<int>("order", 0);
+  if (order != 0 && order != 1) p.reject(at(p, "order") + " = " + std::to_string(order) + ": 0 (C) or 1 (Fortran)");
+  m.fortran_order = order == 1;
+  if (p.has("r") && !p.has("size_fix0") && !p.has("size_label0") && !p.has("size_estimate0"))
+    p.set("size_fix0", p.get<std::string>("r"), p.origin("r"));
+  in.typed = read_typed_request(p, in);
+  in.path = in.typed.files[0];
+  if (in.typed.types.empty()) return;
+  RenderTypeRequest& r = in.typed.types[0];
+  for (const char* key : {"C1", "I"}) {
+    if (!p.has(key)) continue;
+    const int b = p.get<int>(key);
+    if (b < 1 || b > m.blocks) {
+      if (b != -1)
+        p.reject(at(p, key) + " = " + std::to_string(b) +
+                 ": the blocks are 1 to num_blocks = " + std::to_string(m.blocks));
+      continue;
+    }
+    (key[0] == 'C' ? r.colour : r.intensity).label = "block" + std::to_string(b);
+  }
+  if (p.has("C2") || p.has("C3") || p.get<bool>("color_is_vector0", false))
+    p.reject(at(p, p.has("C2")   ? "C2"
+                   : p.has("C3") ? "C3"
+                                 : "color_is_vector0") +
+             ": a mesh's colour is one block (C1) here; three blocks as RGB are not read");
+}
+
 // swap_endian is only the first guess for Gadget and Tipsy files, whose own markers decide (as
 // the original's Gadget reader does): the report says so when the guess was wrong.
 void note_byte_order(ParamFile& p, SnapshotRequest& in) {
@@ -637,6 +679,7 @@ SnapshotRequest read_format_request(ParamFile& p) {
       in.path = in.table.path;
       return in;
     case SnapshotFormat::fits: read_fits_request(p, in); return in;
+    case SnapshotFormat::mesh: read_mesh_request(p, in); return in;
     case SnapshotFormat::ascii:
       in.ascii = read_ascii_layout(p);
       in.typed = read_typed_request(p, in);
