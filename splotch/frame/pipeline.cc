@@ -48,10 +48,18 @@ namespace {
 std::vector<std::string> type_names(const SnapshotRequest& in) {
   std::vector<std::string> names;
   static const char* const tipsy[] = {"gas", "dark", "star"};
-  for (const RenderTypeRequest& r : in.typed.types)
-    names.push_back(in.format == SnapshotFormat::tipsy && r.file_type >= 0 && r.file_type < 3 ? tipsy[r.file_type]
-                    : in.format == SnapshotFormat::ramses ? ramses_type_name(r.file_type)
-                                                          : "file type " + std::to_string(r.file_type));
+  for (const RenderTypeRequest& r : in.typed.types) {
+    const int t = r.file_type;
+    switch (in.format) {
+      case SnapshotFormat::tipsy: names.push_back(t >= 0 && t < 3 ? tipsy[t] : "file type " + std::to_string(t)); break;
+      case SnapshotFormat::ramses: names.push_back(ramses_type_name(t)); break;
+      case SnapshotFormat::phantom: names.push_back(phantom_type_name(t)); break;
+      case SnapshotFormat::ascii: names.push_back("rows"); break;
+      case SnapshotFormat::fits: names.push_back("voxels or rows"); break;
+      case SnapshotFormat::mesh: names.push_back("cells"); break;
+      default: names.push_back("file type " + std::to_string(t));
+    }
+  }
   return names;
 }
 
