@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "errors/user_error.h"
+#include "io/bonsai_reader.h"
 #include "io/column_reader.h"
 #include "io/count_text.h"
 #include "io/fits_reader.h"
@@ -37,6 +38,9 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
     case SnapshotFormat::ascii:
       return particles_from_columns(
           load_ascii(input.typed.files[0], input.ascii, columns_wanted(input.typed), progress), input.typed);
+    case SnapshotFormat::bonsai:
+      return particles_from_columns(load_bonsai(input.typed.files[0], columns_wanted(input.typed), progress),
+                                    input.typed);
     case SnapshotFormat::mesh:
       return particles_from_columns(load_mesh(input.typed.files[0], input.mesh, columns_wanted(input.typed), progress),
                                     input.typed);
@@ -67,6 +71,7 @@ int simtype_number(SnapshotFormat format) {
     case SnapshotFormat::mesh: return 6;
     case SnapshotFormat::tipsy: return 11;
     case SnapshotFormat::ramses: return 13;
+    case SnapshotFormat::bonsai: return 14;
     case SnapshotFormat::ascii: return 15;
     case SnapshotFormat::fits: return 16;
     case SnapshotFormat::phantom: return 20;
@@ -81,10 +86,10 @@ std::optional<SnapshotFormat> format_of_simtype(int simtype) {
   // 4, the Millennium run's format-1 files with HSML, DENS and VELDISP after the IDs: the Gadget
   // reader, which names those blocks so (io/gadget_file.h).
   if (simtype == 4) return SnapshotFormat::gadget;
-  for (SnapshotFormat f :
-       {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks, SnapshotFormat::gadget,
-        SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy, SnapshotFormat::ramses,
-        SnapshotFormat::ascii, SnapshotFormat::fits, SnapshotFormat::phantom, SnapshotFormat::mesh})
+  for (SnapshotFormat f : {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks,
+                           SnapshotFormat::gadget, SnapshotFormat::hdf5_table, SnapshotFormat::hdf5,
+                           SnapshotFormat::tipsy, SnapshotFormat::ramses, SnapshotFormat::ascii, SnapshotFormat::fits,
+                           SnapshotFormat::phantom, SnapshotFormat::mesh, SnapshotFormat::bonsai})
     if (simtype_number(f) == simtype) return f;
   return std::nullopt;
 }
@@ -102,6 +107,7 @@ const char* format_description(SnapshotFormat format) {
     case SnapshotFormat::ascii: return "an ASCII table";
     case SnapshotFormat::fits: return "a FITS file";
     case SnapshotFormat::mesh: return "a mesh file";
+    case SnapshotFormat::bonsai: return "a Bonsai snapshot";
     case SnapshotFormat::phantom: return "a Phantom dump";
   }
   return "";
@@ -118,6 +124,7 @@ std::optional<SnapshotFormat> detect_snapshot_format(const std::string& path) {
   if (is_gadget_start(b)) return SnapshotFormat::gadget;
   if (is_phantom_dump(path)) return SnapshotFormat::phantom;
   if (is_fits_file(path)) return SnapshotFormat::fits;
+  if (is_bonsai_file(path)) return SnapshotFormat::bonsai;
   if (is_hdf5_start(b, 8)) return SnapshotFormat::hdf5;
   if (is_tipsy_file(path)) return SnapshotFormat::tipsy;
   return std::nullopt;
@@ -137,6 +144,7 @@ std::string describe_snapshot(const std::string& path, SnapshotFormat format) {
     if (format == SnapshotFormat::ramses) return "a " + ramses_outline(path).description;
     if (format == SnapshotFormat::phantom) return "a " + phantom_outline(path).description;
     if (format == SnapshotFormat::fits) return "a " + fits_outline(path, FitsLayout{}).description;
+    if (format == SnapshotFormat::bonsai) return "a " + bonsai_outline(path).description;
   } catch (const UserError&) {  // a damaged one is still a snapshot (and not a parameter file)
   }
   return format_description(format);

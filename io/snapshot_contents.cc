@@ -7,6 +7,7 @@
 
 #include "errors/user_error.h"
 #include "io/ascii_reader.h"
+#include "io/bonsai_reader.h"
 #include "io/fits_reader.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
@@ -355,7 +356,7 @@ void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& p
     print_tipsy_info(input, out);
   else if (input.format == SnapshotFormat::ramses || input.format == SnapshotFormat::phantom ||
            input.format == SnapshotFormat::ascii || input.format == SnapshotFormat::fits ||
-           input.format == SnapshotFormat::mesh) {
+           input.format == SnapshotFormat::mesh || input.format == SnapshotFormat::bonsai) {
     ColumnWanted all;
     all.all = true;
     all.ids = true;
@@ -365,6 +366,7 @@ void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& p
                              : input.format == SnapshotFormat::phantom ? load_phantom(path, all, read)
                              : input.format == SnapshotFormat::fits    ? load_fits(path, input.fits, all, read)
                              : input.format == SnapshotFormat::mesh    ? load_mesh(path, input.mesh, all, read)
+                             : input.format == SnapshotFormat::bonsai  ? load_bonsai(path, all, read)
                                                                        : load_ascii(path, input.ascii, all, read);
     progress.end();
     print_columns_info(s, out);

@@ -25,6 +25,7 @@ enum class SnapshotFormat {
   mesh,          // simtype 6: a regular grid of float32 blocks (io/mesh_reader.h)
   tipsy,         // simtype 11
   ramses,        // simtype 13: an output directory (io/ramses_reader.h)
+  bonsai,        // simtype 14: a Bonsai snapshot (io/bonsai_reader.h)
   ascii,         // simtype 15: a text table (io/ascii_reader.h)
   fits,          // simtype 16: a FITS image (a point per voxel) or table (io/fits_reader.h)
   phantom,       // simtype 20: a Phantom dump, binary or HDF5 (io/phantom_reader.h)
@@ -40,7 +41,7 @@ const char* format_description(SnapshotFormat format);
 inline bool has_particle_types(SnapshotFormat f) {
   return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
          f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii ||
-         f == SnapshotFormat::fits || f == SnapshotFormat::mesh;
+         f == SnapshotFormat::fits || f == SnapshotFormat::mesh || f == SnapshotFormat::bonsai;
 }
 // Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
 inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "errors/user_error.h"
+#include "io/bonsai_reader.h"
 #include "io/field_names.h"
 #include "io/fits_reader.h"
 #include "io/gadget_file.h"
@@ -217,6 +218,7 @@ SnapshotSurvey survey_snapshot(SnapshotFormat format, const std::vector<std::str
     case SnapshotFormat::ramses: return survey_columns(format, ramses_outline(files[0]));
     case SnapshotFormat::phantom: return survey_columns(format, phantom_outline(files[0]));
     case SnapshotFormat::fits: return survey_columns(format, fits_outline(files[0], FitsLayout{}));
+    case SnapshotFormat::bonsai: return survey_columns(format, bonsai_outline(files[0]));
     default: throw std::invalid_argument("survey_snapshot: not a snapshot of particle types");
   }
 }

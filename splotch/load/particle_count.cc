@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "io/ascii_reader.h"
+#include "io/bonsai_reader.h"
 #include "io/fits_reader.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"

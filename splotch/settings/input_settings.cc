@@ -84,7 +84,7 @@ std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat forma
     return snapshot_files(
         p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; }, warnings);
   if (format == SnapshotFormat::tipsy || format == SnapshotFormat::phantom || format == SnapshotFormat::ascii ||
-      format == SnapshotFormat::fits || format == SnapshotFormat::mesh)
+      format == SnapshotFormat::fits || format == SnapshotFormat::mesh || format == SnapshotFormat::bonsai)
     return snapshot_files(p, "", [](const std::string&) { return 1; });
   if (format == SnapshotFormat::ramses) {  // an output directory (or its info file), whose files its info names
     const std::string given = p.get<std::string>("infile");
@@ -389,9 +389,9 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
   const bool ramses = in.format == SnapshotFormat::ramses, phantom = in.format == SnapshotFormat::phantom,
              ascii = in.format == SnapshotFormat::ascii, fits = in.format == SnapshotFormat::fits,
-             mesh = in.format == SnapshotFormat::mesh;
+             mesh = in.format == SnapshotFormat::mesh, bonsai = in.format == SnapshotFormat::bonsai;
   o.files = typed_snapshot_files(p, in.format, &in.warnings);
-  if (!hdf5 && !ramses && !phantom && !ascii && !fits && !mesh && p.has("swap_endian"))
+  if (!hdf5 && !ramses && !phantom && !ascii && !fits && !mesh && !bonsai && p.has("swap_endian"))
     o.swap_endian = p.get<bool>("swap_endian");
   // (Gadget-4 may have more than 6 types in HDF5)
   const int max_type = hdf5            ? 63
@@ -653,7 +653,8 @@ SnapshotRequest read_format_request(ParamFile& p) {
         at(p, "simtype") + " = " + std::to_string(simtype) +
         " is not a known input type (0 raw table, 1 raw blocks (5 too, the original's MPI reader of them), 2 Gadget, 7 "
         "HDF5 datasets by name, 8 "
-        "Gadget-layout HDF5, 11 Tipsy, 13 RAMSES, 15 ASCII table, 16 FITS, 20 Phantom; -1 an image of the palette)");
+        "Gadget-layout HDF5, 11 Tipsy, 13 RAMSES, 14 Bonsai, 15 ASCII table, 16 FITS, 20 Phantom; -1 an image of the "
+        "palette)");
   in.format = *format;
   if (in.format == SnapshotFormat::palette_only) return in;
   in.ptypes = p.get<int>("ptypes", 1);
@@ -690,6 +691,7 @@ SnapshotRequest read_format_request(ParamFile& p) {
     case SnapshotFormat::hdf5:
     case SnapshotFormat::tipsy:
     case SnapshotFormat::ramses:
+    case SnapshotFormat::bonsai:
     case SnapshotFormat::phantom:
       in.typed = read_typed_request(p, in);
       in.path = in.typed.files[0];

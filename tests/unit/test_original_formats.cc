@@ -4,10 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "errors/user_error.h"
+#include "io/bonsai_reader.h"
 #include "io/byte_order.h"
 #include "io/gadget_file.h"
 #include "io/mesh_reader.h"
@@ -102,6 +104,93 @@ TEST_CASE("simtype 5: raw blocks, read as simtype 1") {
   const SnapshotRequest in = read_snapshot_request(p);
   CHECK(in.format == SnapshotFormat::raw_blocks);
   CHECK(in.raw.layout == RawOptions::Layout::blocks);
+}
+
+}  // namespace splotch
+
+namespace splotch {
+namespace {
+
+// A BonsaiIO file as its Core::write and close lay it out: offset of the header; per dataset the
+// ranks' counts then the elements; the header (V1, the datasets' 280-byte descriptions, the time's
+// first 4 bytes). Two ranks: 2 and 1 stars; 2 dark matter particles on rank 0.
+std::string write_bonsai(const testing::TempDir& dir) {
+  std::string body(8, '\0');
+  struct Info {
+    std::string name;
+    std::uint64_t element;
+    std::int64_t offset;
+    std::int32_t ranks;
+  };
+  std::vector<Info> infos;
+  auto add = [&](const std::string& name, std::uint64_t element, const std::vector<std::int64_t>& per_rank,
+                 const std::string& bytes) {
+    infos.push_back({name, element, std::int64_t(body.size()), std::int32_t(per_rank.size())});
+    body.append(reinterpret_cast<const char*>(per_rank.data()), per_rank.size() * 8);
+    body += bytes;
+  };
+  auto floats = [](std::initializer_list<float> v) {
+    return std::string(reinterpret_cast<const char*>(std::data(v)), v.size() * 4);
+  };
+  auto ids = [](std::initializer_list<std::uint64_t> v) {
+    return std::string(reinterpret_cast<const char*>(std::data(v)), v.size() * 8);
+  };
+  add("Stars:IDType", 8, {2, 1}, ids({(1ULL << 48) | 11, (1ULL << 48) | 12, (1ULL << 48) | 13}));
+  add("Stars:POS:real4", 16, {2, 1}, floats({1, 2, 3, 0.5f, 4, 5, 6, 0.5f, 7, 8, 9, 0.25f}));
+  add("Stars:RHOH:float[2]", 8, {2, 1}, floats({10, 0.1f, 20, 0.2f, 30, 0.3f}));
+  add("DM:IDType", 8, {2, 0}, ids({1, 2}));
+  add("DM:POS:real4", 16, {2, 0}, floats({-1, -2, -3, 2, -4, -5, -6, 2}));
+  add("DM:VEL:float[3]", 12, {2, 0}, floats({1, 0, 0, 0, 1, 0}));
+  const std::int64_t header = std::int64_t(body.size());
+  std::memcpy(&body[0], &header, 8);
+  std::string version(16, '\0');
+  version[0] = 'V', version[1] = '1';
+  body += version;
+  const std::int32_t n = std::int32_t(infos.size());
+  body.append(reinterpret_cast<const char*>(&n), 4);
+  for (const Info& i : infos) {
+    std::string d(280, '\0');
+    std::memcpy(&d[0], i.name.data(), i.name.size());
+    std::memcpy(&d[256], &i.element, 8);
+    std::memcpy(&d[264], &i.offset, 8);
+    std::memcpy(&d[272], &i.ranks, 4);
+    body += d;
+  }
+  const double time = 1.5;
+  body.append(reinterpret_cast<const char*>(&time), 4);  // (as BonsaiIO writes it: sizeof(float) of a double)
+  return dir.write("bonsai.snap", body);
+}
+
+}  // namespace
+
+TEST_CASE("bonsai (simtype 14): datasets by name over ranks, IDs without their type bits, RHOH as density and h") {
+  const testing::TempDir dir;
+  const std::string path = write_bonsai(dir);
+  CHECK(is_bonsai_file(path));
+  CHECK(detect_snapshot_format(path) == SnapshotFormat::bonsai);
+  ColumnWanted all;
+  all.all = true;
+  all.ids = true;
+  const ColumnSnapshot s = load_bonsai(path, all);
+  const ColumnType& stars = *s.type(1);
+  REQUIRE(stars.count == 3);
+  CHECK(stars.ids == std::vector<std::uint64_t>{11, 12, 13});
+  CHECK(stars.find("POS", 3)[1]->values[2] == 8.0f);
+  CHECK(stars.find("MASS", 1)[0]->values[2] == 0.25f);
+  CHECK(stars.find("HSML", 1)[0]->values[1] == doctest::Approx(0.2));
+  CHECK(stars.find("RHO", 1)[0]->values[0] == 10.0f);
+  const ColumnType& dm = *s.type(0);
+  REQUIRE(dm.count == 2);
+  CHECK(dm.find("VEL", 3)[1]->values[1] == 1.0f);
+  ParamFile p = ParamFile::parse("simtype = 14\ninfile = " + path + "\nptype0 = 1\ncolor_label0 = RHO\n", "t.par");
+  const ParticleSet particles = read_snapshot(read_snapshot_request(p));
+  REQUIRE(particles.size() == 3);
+  CHECK(particles.hsml[2] == doctest::Approx(0.3));
+  CHECK(particles.colour[0][1] == 20.0f);
+  // Truncated: a dataset running past the end.
+  const std::string whole = testing::read_file(path);
+  const std::string cut = dir.write("cut.snap", whole.substr(0, 100) + std::string(whole.size() - 100, '\0'));
+  CHECK_FALSE(is_bonsai_file(cut));
 }
 
 }  // namespace splotch
