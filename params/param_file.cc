@@ -159,9 +159,23 @@ ParamFile ParamFile::read(const std::string& path) {
     throw UserError("'" + path + "' is mostly lines that are no key = value (" +
                     std::to_string(p.lines_without_assignment_) + ", and " + std::to_string(p.entries_.size()) +
                     " keys): is it the file you meant? (" + p.warnings_.front() + ")");
-  if (p.entries_.empty() && !p.warnings_.empty())
+  if (p.entries_.empty() && !p.warnings_.empty()) {
+    // Rows of numbers: a table, which a parameter file of simtype 15 reads.
+    std::size_t start = text.find_first_not_of(" \t\r\n");
+    while (start != std::string::npos && (text[start] == '#' || text[start] == '%')) {
+      const std::size_t end = text.find('\n', start);
+      start = end == std::string::npos ? end : text.find_first_not_of(" \t\r\n", end);
+    }
+    const std::string first = start == std::string::npos ? "" : text.substr(start, text.find('\n', start) - start);
+    char* end = nullptr;
+    std::strtod(first.c_str(), &end);
+    if (!first.empty() && end != first.c_str())
+      throw UserError("'" + path + "' is rows of numbers, a table and no parameter file: read it with a parameter " +
+                      "file of simtype = 15, infile = " + path + ", and x = 1, y = 2, z = 3 (its columns of the " +
+                      "positions; docs/parameters.md, ASCII tables)");
     throw UserError("'" + path + "' holds no key = value line: is it the file you meant? (" + p.warnings_.front() +
                     ")");
+  }
   return p;
 }
 

@@ -147,6 +147,9 @@ TEST_CASE("input kind: a directory, an empty file, a device, binary bytes, a hug
   const std::string prose = dir.write("notes.txt", "these are my notes\nabout the run\n");
   CHECK(contains(error_of(prose), "'" + prose + "' holds no key = value line: is it the file you meant? (" + prose +
                                       ":1: line 'these are my notes' has no '=' and is ignored)"));
+  const std::string table = dir.write("stars.txt", "# x y z\n1.5 2 3\n4 5 6\n");
+  CHECK(contains(error_of(table), "'" + table + "' is rows of numbers, a table and no parameter file: read it with a " +
+                                      "parameter file of simtype = 15"));
   CHECK(contains(error_of(dir.path("missing.par")),
                  "cannot open '" + dir.path("missing.par") + "': No such file or directory"));
   // A RAMSES output directory, and a text that is mostly not key = value lines (a README).
