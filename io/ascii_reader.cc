@@ -216,6 +216,8 @@ ColumnSnapshot assemble(const std::string& path, const Table& t, const Roles& ro
 
 }  // namespace
 
+std::vector<std::string> ascii_column_names(const std::string& path) { return scan(path, nullptr, nullptr, {}).names; }
+
 std::string catalogue_quantity(int k) {
   static const char* const q[] = {"gDES", "rDES", "iDES", "zDES", "", "gDES-rDES", "gDES-iDES", "gDES-zDES"};
   return k >= 0 && k < 8 ? q[k] : "";

@@ -21,6 +21,9 @@ struct AsciiLayout {
   std::string hsml;     // the column `r` names, taken as the smoothing lengths (HSML), or ""
 };
 
+// The columns' names alone, from the table's head.
+std::vector<std::string> ascii_column_names(const std::string& path);
+
 // The columns' names and the row count (one pass over the text), no values.
 ColumnSnapshot ascii_outline(const std::string& path, const AsciiLayout& layout);
 ColumnSnapshot load_ascii(const std::string& path, const AsciiLayout& layout, const ColumnWanted& wanted,

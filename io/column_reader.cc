@@ -23,6 +23,8 @@ ColumnWanted columns_wanted(const TypedSnapshotRequest& o) {
     if (r.motion > 0) w.ids = true;
     if (r.motion > 1) w.want("VEL", 3);
   }
+  w.part = o.share.part;
+  w.parts = o.share.parts;
   return w;
 }
 
@@ -33,7 +35,9 @@ ParticleSet particles_from_columns(const ColumnSnapshot& s, const TypedSnapshotR
   for (const RenderTypeRequest& r : o.types) {
     const ColumnType* t = s.type(r.file_type);
     of_type.push_back(t);
-    ranges.push_back(o.share.of(t ? t->count : 0));
+    const std::size_t count = t ? t->count : 0;
+    // (a share the reader took as whole files is this process's already)
+    ranges.push_back(s.shared_by_file ? std::pair<std::size_t, std::size_t>(0, count) : o.share.of(count));
   }
   const std::vector<std::size_t> first = render_type_starts(o.types, ranges);
   ReadPlan plan;

@@ -47,6 +47,9 @@ struct ColumnSnapshot {
   SnapshotUnits units;
   std::vector<std::pair<std::string, std::string>> header;  // key, value: for --info
   std::vector<std::string> notes;                           // for --info and the report
+  // The reader read only an MPI process's share (ColumnWanted::part), whole files of it: the
+  // columns are that share, not the snapshot.
+  bool shared_by_file = false;
 
   const ColumnType* type(int file_type) const;
 };
@@ -59,6 +62,7 @@ struct ColumnWanted {
   std::vector<std::string> labels;  // with their components: label, components
   std::vector<int> components;
   bool ids = false;
+  int part = 0, parts = 1;  // an MPI process's share, which a reader may take as whole files
 
   void want(const std::string& label, int n) {
     labels.push_back(label);

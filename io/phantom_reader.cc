@@ -97,10 +97,18 @@ PhantomDump read_binary(const std::string& path, const ColumnWanted& wanted, boo
       v.insert(v.end(), i.begin(), i.end());
     }
     ++r;
+    // A tag written several times in one kind's record (npartoftype, massoftype) gives several
+    // values; written again in a later kind's (npartoftype as int, then as int8), the later kind's
+    // values replace the earlier (the 8-byte counts hold what 4 bytes may not).
+    std::vector<std::string> seen_here;
     for (std::int32_t j = 0; j < n; ++j) {
       const std::string tag = trim(std::string(tags.begin() + 16 * j, tags.begin() + 16 * (j + 1)));
       auto it = std::find_if(d.header.begin(), d.header.end(), [&](const auto& e) { return e.first == tag; });
       if (it == d.header.end()) it = d.header.insert(d.header.end(), {tag, {}});
+      if (std::find(seen_here.begin(), seen_here.end(), tag) == seen_here.end()) {
+        it->second.clear();
+        seen_here.push_back(tag);
+      }
       if (std::size_t(j) < v.size()) it->second.push_back(v[std::size_t(j)]);
     }
   }
@@ -183,6 +191,8 @@ PhantomDump read_binary(const std::string& path, const ColumnWanted& wanted, boo
           }
         }
   }
+  // (the last record found, so that a dump cut short within an array not read is said to be)
+  if (r > 0) f.size(r - 1, "the last array");
   return d;
 }
 

@@ -586,17 +586,25 @@ ColumnSnapshot load_ramses(const std::string& path, const ColumnWanted& wanted, 
         }
     }
   }
-  const int files = o.ncpu;
+  // An MPI process's share: whole CPU files (RAMSES' domains hold about equal work), when there
+  // are at least as many as processes; else every file, and its slice taken after.
+  int first = 1, last = o.ncpu;
+  if (wanted.parts > 1 && o.ncpu >= wanted.parts) {
+    first = int(std::int64_t(wanted.part) * o.ncpu / wanted.parts) + 1;
+    last = int(std::int64_t(wanted.part + 1) * o.ncpu / wanted.parts);
+    s.shared_by_file = true;
+  }
+  const int files = last - first + 1;
   std::vector<Part> gas(cells ? std::size_t(files) : 0);
   std::vector<std::vector<Part>> parts(particles ? std::size_t(files) : 0);
   FirstError error;
   std::size_t done = 0;
   const CellReader reader{o, h, gas_columns, gas_wanted};
 #pragma omp parallel for schedule(dynamic, 1)
-  for (int cpu = 1; cpu <= files; ++cpu) {
+  for (int cpu = first; cpu <= last; ++cpu) {
     error.run([&] {
-      if (cells) gas[std::size_t(cpu - 1)] = reader.read(cpu);
-      if (particles) parts[std::size_t(cpu - 1)] = read_particles(o, cpu, fields, take, wanted.ids);
+      if (cells) gas[std::size_t(cpu - first)] = reader.read(cpu);
+      if (particles) parts[std::size_t(cpu - first)] = read_particles(o, cpu, fields, take, wanted.ids);
 #pragma omp critical(ramses_progress)
       {
         ++done;

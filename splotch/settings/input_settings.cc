@@ -9,6 +9,7 @@
 
 #include "errors/user_error.h"
 #include "io/byte_order.h"
+#include "io/field_names.h"
 #include "io/fits_reader.h"
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
@@ -519,6 +520,29 @@ AsciiLayout read_ascii_layout(ParamFile& p) {
     a.y = p.get<std::string>("y");
     a.z = p.get<std::string>("z");
     if (p.has("r")) a.hsml = p.get<std::string>("r");
+    // Each column key against the table's columns, every problem said with its line.
+    std::vector<std::string> names;
+    try {
+      names = ascii_column_names(resolve(p.get<std::string>("infile"), p));
+    } catch (const UserError&) {}  // (the reader says what is wrong with the file)
+    for (const char* key : {"x", "y", "z", "r"}) {
+      if (names.empty() || !p.has(key)) continue;
+      const std::string v = p.get<std::string>(key);
+      char* end = nullptr;
+      const long k = std::strtol(v.c_str(), &end, 10);
+      const bool number = end != v.c_str() && *end == '\0';
+      const bool named =
+          std::any_of(names.begin(), names.end(), [&](const std::string& n) { return lower_case(n) == lower_case(v); });
+      if (number && (k < 1 || std::size_t(k) > names.size()))
+        p.reject(at(p, key) + " = " + v + ": the table has columns 1 to " + std::to_string(names.size()));
+      else if (!number && !named)
+        p.reject(at(p, key) + " = " + v + ": the table has no column of that name (it has: " + join(names) + ")");
+    }
+    // r names the smoothing lengths: kept as the file has them (no estimate replaces them).
+    if (p.has("r") && !p.has("size_fix0") && !p.has("size_label0") && !p.has("size_estimate0")) {
+      p.set("size_fix0", "0", p.origin("r"));
+      p.set("size_label0", "HSML", p.origin("r"));
+    }
   } else if (p.has("r") && !p.has("size_fix0") && !p.has("size_label0") && !p.has("size_estimate0")) {
     // The original's catalogue: r, a whole number, every point's radius.
     p.set("size_fix0", std::to_string(p.get<int>("r", 1)), p.origin("r"));
@@ -531,7 +555,12 @@ AsciiLayout read_ascii_layout(ParamFile& p) {
 void ascii_quantities(ParamFile& p, SnapshotRequest& in) {
   if (in.typed.types.empty()) return;
   RenderTypeRequest& r = in.typed.types[0];
-  const ColumnSnapshot outline = ascii_outline(in.typed.files[0], in.ascii);
+  ColumnSnapshot outline;
+  try {
+    outline = ascii_outline(in.typed.files[0], in.ascii);
+  } catch (const UserError&) {  // (the keys' problems are said with their lines; the file's by its reader)
+    return;
+  }
   const std::vector<std::string>& names = outline.types[0].all_fields;
   auto name = [&](const char* key) -> std::string {
     const std::string v = p.get<std::string>(key);

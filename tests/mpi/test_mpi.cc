@@ -133,7 +133,7 @@ const std::string gas_keys =
 
 }  // namespace
 
-TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gadget, HDF5 and Tipsy input") {
+TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gadget, HDF5, Tipsy and RAMSES input") {
   if (!mpi_runs()) return;
   TempDir dir;
   // The demo (raw table), smaller.
@@ -185,6 +185,20 @@ TEST_CASE("mpi: 1 to 4 processes draw the single process's picture from raw, Gad
   for (int sort : {0, 4})
     check_processes(dir, "tipsy", tipsy, " a_eq_e=FALSE brightness0=10 brightness1=3 sort_type=" + std::to_string(sort),
                     {2, 3});
+  // RAMSES: the galaxy's 8 CPU files, shared out as whole files (2, 3 and 4 processes).
+  const std::string data = real_data_dir();
+  if (!data.empty()) {
+    const std::string ramses = dir.write(
+        "ramses.par", "simtype = 13\ninfile = " + data + "/ramses_galaxy_particles_output_00010\nptypes = 2\n" +
+                          "ptype0 = 1\nsize_fix0 = 0.02\npalette0 = testdata/palettes/fire.pal\nptype1 = 6\n" +
+                          "size_fix1 = 0.01\nbrightness1 = 2\npalette1 = testdata/palettes/fire.pal\n" +
+                          "camera_x = 0.5\ncamera_y = -1\ncamera_z = 0.5\nlookat_x = 0.5\nlookat_y = 0.5\n" +
+                          "lookat_z = 0.5\nfov = 50\nxres = 160\nrenderer = host\nexposure = 0.003\n");
+    check_processes(dir, "ramses", ramses, "");
+  } else {
+    MESSAGE("MPI RAMSES case skipped: ../shared/data is not beside this checkout");
+  }
+
   // No camera: placed from the bounding box of all processes' particles, as one process places it.
   std::string placed = read_file(tipsy);
   placed = placed.substr(0, placed.find(camera)) + "face = TOP\nxres = 160\nrenderer = host\n";

@@ -126,8 +126,21 @@ TEST_CASE("ascii: the real table of ../shared/data (MAGALIE, cgs)") {
   CHECK(s.y[0] == doctest::Approx(3.44698764165e+20));
   CHECK(s.intensity[0] == doctest::Approx(3.23868065967e+37));
   CHECK(s.colour[0][0] == doctest::Approx(218887.6));
-  // Its h is one placeholder value (10 cm): the nearest-neighbour estimate replaces it, in cm.
-  CHECK(in.typed.types[0].estimate_if_constant);
+  // r names its h (10 cm for all): kept as given, no estimate replaces it.
+  CHECK_FALSE(in.typed.types[0].estimate_if_constant);
+  CHECK(s.hsml[0] == 10.0f);
+  // Without r, the column named by no field: the smoothing lengths estimated (auto).
+  ParamFile bare = ParamFile::parse("simtype = 15\ninfile = " + path + "\nx = 1\ny = 2\nz = 3\n", "t.par");
+  CHECK(read_snapshot_request(bare).typed.types[0].size_estimate == SizeEstimate::knn);
+  // Columns beyond the table: each key's problem with its line, all at once.
+  ParamFile wrong = ParamFile::parse("simtype = 15\ninfile = " + path + "\nx = 1\ny = 11\nz = w\n", "t.par");
+  try {
+    read_snapshot_request(wrong);
+    FAIL("no error");
+  } catch (const UserError& e) {
+    const std::string m = e.what();
+    CHECK(m.find("t.par:4: y = 11: the table has columns 1 to 8") != std::string::npos);
+  }
 }
 
 TEST_CASE("knn smoothing lengths of positions in cm (1e20 and more) are those of the same points at unit scale") {

@@ -198,6 +198,19 @@ TEST_CASE("phantom: the real dumps of ../shared/data, binary (2023) and HDF5") {
     CHECK(std::set<std::uint64_t>(gas.ids.begin(), gas.ids.end()).size() == 576);
     CHECK(s.time == doctest::Approx(0.05));
     CHECK(s.type(0)->count == 0);  // no sinks
+    // npartoftype is written as int and again as int8: one type, not two.
+    const ColumnSnapshot outline = phantom_outline(path);
+    std::size_t types_with_particles = 0;
+    for (const ColumnType& t : outline.types) types_with_particles += t.count > 0;
+    CHECK(types_with_particles == 1);
+    CHECK(outline.type(1)->count == 576);
+    // Cut short within its last array (divv, which a render does not read): still an error.
+    const TempDir dir;
+    const std::string whole = testing::read_file(path);
+    const std::string cut = dir.write("cut", whole.substr(0, whole.size() - 100));
+    ColumnWanted little;
+    little.want("h", 1);
+    CHECK_THROWS_WITH_AS(load_phantom(cut, little), doctest::Contains("the file is truncated"), UserError);
   }
   if (!hdf5_supported()) {
     MESSAGE("Phantom HDF5 test skipped: built without HDF5");

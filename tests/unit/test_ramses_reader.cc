@@ -250,11 +250,20 @@ TEST_CASE("ramses: a 3-D output of two CPU files, every variant: the leaf cells 
     CHECK(p.type_of(15) == 1);
     CHECK(p.intensity[15] == doctest::Approx(0.2));
     CHECK(p.x[15] == doctest::Approx(4.0));
-    // An MPI share: the second of two halves of each type.
+    // MPI shares: whole CPU files, the first process file 1 (7 cells and the star), the second
+    // file 2 (the 8 cells of level 2).
     in.typed.share = ReadShare(1, 2);
-    const ParticleSet half = read_snapshot(in);
-    CHECK(half.size() == ReadShare(1, 2).size_of(15) + ReadShare(1, 2).size_of(1));
-    CHECK(half.x[0] == doctest::Approx(p.x[ReadShare(1, 2).of(15).first]));
+    const ParticleSet second = read_snapshot(in);
+    CHECK(second.size() == 8);
+    CHECK(second.x[0] == doctest::Approx(6.25));
+    CHECK(second.hsml[0] == doctest::Approx(5.0));
+    in.typed.share = ReadShare(0, 2);
+    const ParticleSet first = read_snapshot(in);
+    CHECK(first.size() == 8);
+    CHECK(first.type_of(7) == 1);  // the star
+    // More processes than files: slices of every type.
+    in.typed.share = ReadShare(2, 3);
+    CHECK(read_snapshot(in).size() == ReadShare(2, 3).size_of(15) + ReadShare(2, 3).size_of(1));
     const SnapshotSurvey survey = survey_snapshot(SnapshotFormat::ramses, {out});
     CHECK(survey.type(0)->smoothing == "smoothing_length");
     CHECK(survey.type(0)->cell_sizes);
