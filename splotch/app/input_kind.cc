@@ -180,9 +180,10 @@ std::string init_parameter_text(const std::string& path) {
                     "a name without one (ln -s), or render it without a parameter file: bin/splotch '" + path + "'");
   if (k.kind == InputKind::Kind::snapshot) return starter_parameter_text(path, *k.format);
   if (k.kind == InputKind::Kind::missing) throw UserError("cannot open '" + path + "': " + k.description);
-  throw UserError("--init writes a parameter file for a snapshot (Gadget, HDF5, Tipsy, Phantom, Bonsai, FITS or RAMSES), and '" + path +
-                  "' is " + (k.description.empty() ? std::string("not one") : k.description) +
-                  (k.kind == InputKind::Kind::text ? " (a parameter file? render it: bin/splotch " + path + ")" : ""));
+  throw UserError(
+      "--init writes a parameter file for a snapshot (Gadget, HDF5, Tipsy, Phantom, Bonsai, FITS or RAMSES), and '" +
+      path + "' is " + (k.description.empty() ? std::string("not one") : k.description) +
+      (k.kind == InputKind::Kind::text ? " (a parameter file? render it: bin/splotch " + path + ")" : ""));
 }
 
 }  // namespace splotch

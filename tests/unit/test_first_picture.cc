@@ -180,7 +180,9 @@ TEST_CASE("first picture: --init prints a commented parameter file that renders 
   // Anything but a snapshot is named.
   const CommandResult not_snapshot = run_command("bin/splotch --init " + par);
   CHECK(not_snapshot.status == 1);
-  CHECK(contains(not_snapshot.err, "--init writes a parameter file for a snapshot (Gadget, HDF5, Tipsy, Phantom, Bonsai, FITS or RAMSES)"));
+  CHECK(
+      contains(not_snapshot.err,
+               "--init writes a parameter file for a snapshot (Gadget, HDF5, Tipsy, Phantom, Bonsai, FITS or RAMSES)"));
   CHECK(contains(not_snapshot.err, "render it: bin/splotch " + par));
   CHECK(run_command("bin/splotch --init " + snap + " xres=100").status == 1);
 }
