@@ -5,8 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "errors/user_error.h"
 #include "io/count_text.h"
@@ -14,6 +17,7 @@
 #include "io/gadget_file.h"
 #include "io/hdf5_file.h"
 #include "io/input_file.h"
+#include "io/ramses_output.h"
 #include "io/read_snapshot.h"
 #include "io/tipsy_aux_array.h"
 #include "io/tipsy_file.h"
@@ -50,6 +54,20 @@ std::string looks_like(const std::string& bytes) {
              4))
     return "a program";
   return describe_file_start(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+}
+
+// The RAMSES output directories (output_NNNNN with an info file) in `directory`, in name order.
+std::vector<std::string> ramses_outputs_in(const std::string& directory) {
+  std::vector<std::string> found;
+  if (DIR* d = ::opendir(directory.c_str())) {
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.rfind("output_", 0) == 0 && is_ramses_output(directory + "/" + name)) found.push_back(name);
+    }
+    ::closedir(d);
+  }
+  std::sort(found.begin(), found.end());
+  return found;
 }
 
 // A snapshot named by the base name of its files (snap_010 for snap_010.0, snap_010.1, ...; for
@@ -156,9 +174,16 @@ ParamFile read_parameter_file(const std::string& path, const std::vector<std::st
                       ", not a parameter file: a parameter file with simtype = 11 and infile = " + k.snapshot +
                       " draws it with a label of its name (color_label0 = " + path.substr(k.snapshot.size() + 1) +
                       ", say)");
-    case InputKind::Kind::directory:
+    case InputKind::Kind::directory: {
       if (k.description != "a directory") throw UserError(what + k.description);
+      // A run's directory of RAMSES outputs: say which to name.
+      const std::vector<std::string> outputs = ramses_outputs_in(path);
+      if (!outputs.empty())
+        throw UserError(what + "a directory of RAMSES outputs (" + outputs.front() +
+                        (outputs.size() > 1 ? " to " + outputs.back() : std::string()) +
+                        "): name one of them, bin/splotch " + path + (path.back() == '/' ? "" : "/") + outputs.back());
       throw UserError(what + "a directory, not a parameter file: name the .par file in it" + how);
+    }
     case InputKind::Kind::empty:
       throw UserError(what + k.description + ": a parameter file holds key = value lines, and a snapshot particles" +
                       how);

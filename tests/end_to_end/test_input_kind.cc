@@ -157,6 +157,9 @@ TEST_CASE("input kind: a directory, an empty file, a device, binary bytes, a hug
   REQUIRE(::mkdir(ramses.c_str(), 0755) == 0);
   write_file(ramses + "/info_00001.txt", "ncpu = 1\nndim = 3\n");
   write_file(ramses + "/amr_00001.out00001", "x");
+  // The run's directory of outputs: which to name.
+  CHECK(contains(error_of(dir.path()), "a directory of RAMSES outputs (output_00001): name one of them, bin/splotch " +
+                                           dir.path() + "/output_00001"));
   // (a damaged one: its AMR file of one byte is named)
   CHECK(contains(error_of(ramses), "amr_00001.out00001' is too short for a Fortran unformatted file"));
   std::string readme = "simtype = 2\ninfile = x\n";
