@@ -51,8 +51,9 @@ struct Table {
 };
 
 // The table's columns and rows; with `values`, each wanted column's values too.
+// `head_only`: stop after the first row (the names and the columns are known by then).
 Table scan(const std::string& path, std::vector<std::vector<float>>* values, const std::vector<bool>* wanted,
-           const ProgressCallback& progress) {
+           const ProgressCallback& progress, bool head_only = false) {
   std::ifstream in(path);
   if (!in) throw UserError("cannot open '" + path + "'");
   in.seekg(0, std::ios::end);
@@ -104,6 +105,7 @@ Table scan(const std::string& path, std::vector<std::vector<float>>* values, con
         (*values)[k].push_back(float(v));
       }
     ++t.rows;
+    if (head_only) return t;
     if (progress && t.rows % 100000 == 0 && size > 0) progress(double(in.tellg()) / size);
   }
   if (columns == 0) throw UserError("'" + path + "' holds no row of numbers: not a table");
@@ -216,7 +218,9 @@ ColumnSnapshot assemble(const std::string& path, const Table& t, const Roles& ro
 
 }  // namespace
 
-std::vector<std::string> ascii_column_names(const std::string& path) { return scan(path, nullptr, nullptr, {}).names; }
+std::vector<std::string> ascii_column_names(const std::string& path) {
+  return scan(path, nullptr, nullptr, {}, true).names;
+}
 
 std::string catalogue_quantity(int k) {
   static const char* const q[] = {"gDES", "rDES", "iDES", "zDES", "", "gDES-rDES", "gDES-iDES", "gDES-zDES"};
@@ -230,8 +234,8 @@ ColumnSnapshot ascii_outline(const std::string& path, const AsciiLayout& layout)
 
 ColumnSnapshot load_ascii(const std::string& path, const AsciiLayout& layout, const ColumnWanted& wanted,
                           const ProgressCallback& progress) {
-  // The names first (a short read of the head would do; a whole pass keeps one code path).
-  const Table head = scan(path, nullptr, nullptr, {});
+  // The names and columns first, from the head; then the one pass over the rows.
+  const Table head = scan(path, nullptr, nullptr, {}, true);
   const Roles roles = roles_of(head, layout, path);
   const ColumnSnapshot outline = assemble(path, head, roles, nullptr);
   std::vector<bool> take(head.names.size(), false);

@@ -165,7 +165,10 @@ ColumnSnapshot read(const std::string& path, const ColumnWanted* wanted, const P
     (void)components;
     if (progress) progress(double(++done) / double(sets.size()));
   }
-  for (ColumnType& t : types) s.types.push_back(std::move(t));
+  for (ColumnType& t : types) {
+    if (wanted) t.drop_unread();
+    s.types.push_back(std::move(t));
+  }
   return s;
 }
 

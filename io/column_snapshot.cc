@@ -40,6 +40,12 @@ std::string ColumnType::field_list() const {
   return s.empty() ? "none" : s;
 }
 
+void ColumnType::drop_unread() {
+  columns.erase(
+      std::remove_if(columns.begin(), columns.end(), [&](const Column& c) { return c.values.size() != count; }),
+      columns.end());
+}
+
 const ColumnType* ColumnSnapshot::type(int file_type) const {
   for (const ColumnType& t : types)
     if (t.file_type == file_type) return &t;

@@ -36,6 +36,8 @@ struct ColumnType {
   // three components. Empty where the type has none.
   std::vector<const Column*> find(const std::string& label, int components) const;
   std::string field_list() const;  // "position_x, ..., density" for messages
+  // Leaves out the columns whose values were not read (a load of some columns only).
+  void drop_unread();
 };
 
 struct ColumnSnapshot {

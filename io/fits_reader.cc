@@ -201,12 +201,7 @@ ColumnSnapshot table(fitsfile* f, const std::string& path, const FitsLayout& lay
       for (long r = 0; r < rows; ++r)
         col.values[std::size_t(r)] = float(v[std::size_t(r * sources[c].repeat + sources[c].element)]);
     }
-  if (values) {  // (the columns not read go)
-    std::vector<Column> kept;
-    for (Column& c : t.columns)
-      if (c.values.size() == t.count) kept.push_back(std::move(c));
-    t.columns = std::move(kept);
-  }
+  if (values) t.drop_unread();
   s.types.push_back(std::move(t));
   return s;
 }

@@ -71,10 +71,7 @@ ColumnSnapshot read(const std::string& path, const MeshLayout& m, const ColumnWa
       if (m.swap_endian) swap_bytes_4(c.values.data(), t.count);
       if (progress) progress(double(b + 1) / double(m.blocks));
     }
-    std::vector<Column> kept;
-    for (Column& c : t.columns)
-      if (c.values.size() == t.count) kept.push_back(std::move(c));
-    t.columns = std::move(kept);
+    t.drop_unread();
   }
   s.types.push_back(std::move(t));
   return s;

@@ -555,13 +555,12 @@ AsciiLayout read_ascii_layout(ParamFile& p) {
 void ascii_quantities(ParamFile& p, SnapshotRequest& in) {
   if (in.typed.types.empty()) return;
   RenderTypeRequest& r = in.typed.types[0];
-  ColumnSnapshot outline;
+  std::vector<std::string> names;  // (from the table's head: a column's name by its number)
   try {
-    outline = ascii_outline(in.typed.files[0], in.ascii);
+    names = ascii_column_names(in.typed.files[0]);
   } catch (const UserError&) {  // (the keys' problems are said with their lines; the file's by its reader)
     return;
   }
-  const std::vector<std::string>& names = outline.types[0].all_fields;
   auto name = [&](const char* key) -> std::string {
     const std::string v = p.get<std::string>(key);
     char* end = nullptr;

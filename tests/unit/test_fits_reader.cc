@@ -15,6 +15,7 @@
 #include "io/read_snapshot.h"
 #include "params/param_file.h"
 #include "splotch/settings/settings.h"
+#include "tests/support/column_test_support.h"
 #include "tests/support/test_support.h"
 
 namespace splotch {
@@ -22,11 +23,7 @@ namespace {
 
 using testing::TempDir;
 
-const Column& column(const ColumnType& t, const std::string& label) {
-  const std::vector<const Column*> c = t.find(label, 1);
-  REQUIRE_MESSAGE(!c.empty(), "no column " << label);
-  return *c[0];
-}
+using testing::column;
 
 ColumnSnapshot all_of(const std::string& path, const FitsLayout& layout = {}) {
   ColumnWanted all;

@@ -16,6 +16,7 @@
 #include "io/hdf5_file.h"
 #include "io/phantom_reader.h"
 #include "io/read_snapshot.h"
+#include "tests/support/column_test_support.h"
 #include "tests/support/fortran_test_file.h"
 #include "tests/support/test_support.h"
 
@@ -99,11 +100,7 @@ std::string write_dump(const TempDir& dir, bool big_endian) {
   return path;
 }
 
-const Column& column(const ColumnType& t, const std::string& label) {
-  const std::vector<const Column*> c = t.find(label, 1);
-  REQUIRE_MESSAGE(!c.empty(), "no column " << label);
-  return *c[0];
-}
+using testing::column;
 
 }  // namespace
 

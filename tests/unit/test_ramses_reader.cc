@@ -20,6 +20,7 @@
 #include "io/ramses_reader.h"
 #include "io/read_snapshot.h"
 #include "io/snapshot_survey.h"
+#include "tests/support/column_test_support.h"
 #include "tests/support/fortran_test_file.h"
 #include "tests/support/test_support.h"
 
@@ -149,11 +150,7 @@ std::string write_output(const TempDir& dir, const Variant& v) {
   return out;
 }
 
-const Column& column(const ColumnType& t, const std::string& label) {
-  const std::vector<const Column*> c = t.find(label, 1);
-  REQUIRE_MESSAGE(!c.empty(), "no column " << label);
-  return *c[0];
-}
+using testing::column;
 
 double sum(const ParticleArray<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
