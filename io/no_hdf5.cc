@@ -1,7 +1,8 @@
-// Stands in for io/hdf5_file.cc, io/hdf5_table_reader.cc and io/phantom_hdf5.cc in a build without the HDF5 library
-// (make HDF5=0, or /usr/include/hdf5/serial missing): HDF5 snapshots and tables are then refused
-// with a message saying how to get them read.
+// Stands in for io/hdf5_file.cc, io/hdf5_table_reader.cc, io/phantom_hdf5.cc and io/enzo_hdf5.cc in a build without the
+// HDF5 library (make HDF5=0, or /usr/include/hdf5/serial missing): HDF5 snapshots and tables are then refused with a
+// message saying how to get them read.
 #include "errors/user_error.h"
+#include "io/enzo_data_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
 #include "io/phantom_reader.h"
@@ -38,6 +39,12 @@ bool is_phantom_hdf5(const std::string&) { return false; }
 PhantomDump read_phantom_hdf5(const std::string& path, const ColumnWanted&, bool) {
   throw without_hdf5("Phantom dump", path);
 }
+struct EnzoDataFile::Handle {};
+EnzoDataFile::EnzoDataFile(const std::string& path) : path_(path) { throw without_hdf5("Enzo data file", path); }
+EnzoDataFile::~EnzoDataFile() = default;
+std::vector<EnzoDataset> EnzoDataFile::datasets(int) const { return {}; }
+std::vector<double> EnzoDataFile::read(int, const std::string&) const { return {}; }
+std::vector<std::int64_t> EnzoDataFile::read_integers(int, const std::string&) const { return {}; }
 // Without the library nothing is HDF5 to us: the caller goes on to say so when it reads the file.
 bool is_gadget_layout_hdf5(const std::string&) { return false; }
 

@@ -5,8 +5,11 @@
 
 #include "errors/user_error.h"
 #include "io/bonsai_reader.h"
+#include "io/column_formats.h"
 #include "io/column_reader.h"
 #include "io/count_text.h"
+#include "io/enzo_reader.h"
+#include "io/enzo_run.h"
 #include "io/fits_reader.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
@@ -33,23 +36,13 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
     case SnapshotFormat::hdf5: return read_hdf5(input.typed, progress);
     case SnapshotFormat::tipsy: return read_tipsy(input.typed, progress);
     case SnapshotFormat::ramses:
-      return particles_from_columns(load_ramses(input.typed.files[0], columns_wanted(input.typed), progress),
-                                    input.typed);
+    case SnapshotFormat::enzo:
     case SnapshotFormat::ascii:
-      return particles_from_columns(
-          load_ascii(input.typed.files[0], input.ascii, columns_wanted(input.typed), progress), input.typed);
     case SnapshotFormat::bonsai:
-      return particles_from_columns(load_bonsai(input.typed.files[0], columns_wanted(input.typed), progress),
-                                    input.typed);
     case SnapshotFormat::mesh:
-      return particles_from_columns(load_mesh(input.typed.files[0], input.mesh, columns_wanted(input.typed), progress),
-                                    input.typed);
     case SnapshotFormat::fits:
-      return particles_from_columns(load_fits(input.typed.files[0], input.fits, columns_wanted(input.typed), progress),
-                                    input.typed);
     case SnapshotFormat::phantom:
-      return particles_from_columns(load_phantom(input.typed.files[0], columns_wanted(input.typed), progress),
-                                    input.typed);
+      return particles_from_columns(load_columns(input, columns_wanted(input.typed), progress), input.typed);
     case SnapshotFormat::palette_only: break;
   }
   throw std::logic_error("read_snapshot: a request with no snapshot (simtype -1)");
@@ -66,6 +59,7 @@ int simtype_number(SnapshotFormat format) {
     case SnapshotFormat::raw_table: return 0;
     case SnapshotFormat::raw_blocks: return 1;
     case SnapshotFormat::gadget: return 2;
+    case SnapshotFormat::enzo: return 3;
     case SnapshotFormat::hdf5_table: return 7;
     case SnapshotFormat::hdf5: return 8;
     case SnapshotFormat::mesh: return 6;
@@ -89,7 +83,7 @@ std::optional<SnapshotFormat> format_of_simtype(int simtype) {
   for (SnapshotFormat f : {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks,
                            SnapshotFormat::gadget, SnapshotFormat::hdf5_table, SnapshotFormat::hdf5,
                            SnapshotFormat::tipsy, SnapshotFormat::ramses, SnapshotFormat::ascii, SnapshotFormat::fits,
-                           SnapshotFormat::phantom, SnapshotFormat::mesh, SnapshotFormat::bonsai})
+                           SnapshotFormat::phantom, SnapshotFormat::mesh, SnapshotFormat::bonsai, SnapshotFormat::enzo})
     if (simtype_number(f) == simtype) return f;
   return std::nullopt;
 }
@@ -104,6 +98,7 @@ const char* format_description(SnapshotFormat format) {
     case SnapshotFormat::hdf5: return "an HDF5 file";
     case SnapshotFormat::tipsy: return "a Tipsy snapshot";
     case SnapshotFormat::ramses: return "a RAMSES output";
+    case SnapshotFormat::enzo: return "an Enzo output";
     case SnapshotFormat::ascii: return "an ASCII table";
     case SnapshotFormat::fits: return "a FITS file";
     case SnapshotFormat::mesh: return "a mesh file";
@@ -115,6 +110,7 @@ const char* format_description(SnapshotFormat format) {
 
 std::optional<SnapshotFormat> detect_snapshot_format(const std::string& path) {
   if (is_ramses_output(path)) return SnapshotFormat::ramses;
+  if (is_enzo_output(path)) return SnapshotFormat::enzo;
   unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   try {
     InputFile f(path);
@@ -142,6 +138,7 @@ std::string describe_snapshot(const std::string& path, SnapshotFormat format) {
     if (format == SnapshotFormat::tipsy)
       return "a Tipsy snapshot (" + plural(TipsyFile(path).total(), "particle") + ")";
     if (format == SnapshotFormat::ramses) return "a " + ramses_outline(path).description;
+    if (format == SnapshotFormat::enzo) return "an " + enzo_outline(path).description;
     if (format == SnapshotFormat::phantom) return "a " + phantom_outline(path).description;
     if (format == SnapshotFormat::fits) return "a " + fits_outline(path, FitsLayout{}).description;
     if (format == SnapshotFormat::bonsai) return "a " + bonsai_outline(path).description;

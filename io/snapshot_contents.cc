@@ -6,17 +6,12 @@
 #include <memory>
 
 #include "errors/user_error.h"
-#include "io/ascii_reader.h"
-#include "io/bonsai_reader.h"
-#include "io/fits_reader.h"
+#include "io/column_formats.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
 #include "io/input_file.h"
-#include "io/mesh_reader.h"
-#include "io/phantom_reader.h"
-#include "io/ramses_reader.h"
 #include "io/read_snapshot.h"
 #include "io/snapshot_units.h"
 #include "io/tipsy_file.h"
@@ -354,20 +349,11 @@ void print_snapshot_contents(const SnapshotRequest& input, const ReadProgress& p
     print_hdf5_info(input, out);
   else if (input.format == SnapshotFormat::tipsy)
     print_tipsy_info(input, out);
-  else if (input.format == SnapshotFormat::ramses || input.format == SnapshotFormat::phantom ||
-           input.format == SnapshotFormat::ascii || input.format == SnapshotFormat::fits ||
-           input.format == SnapshotFormat::mesh || input.format == SnapshotFormat::bonsai) {
+  else if (reads_columns(input.format)) {
     ColumnWanted all;
     all.all = true;
     all.ids = true;
-    const std::string& path = input.typed.files[0];
-    const ProgressCallback read = progress.start("read");
-    const ColumnSnapshot s = input.format == SnapshotFormat::ramses    ? load_ramses(path, all, read)
-                             : input.format == SnapshotFormat::phantom ? load_phantom(path, all, read)
-                             : input.format == SnapshotFormat::fits    ? load_fits(path, input.fits, all, read)
-                             : input.format == SnapshotFormat::mesh    ? load_mesh(path, input.mesh, all, read)
-                             : input.format == SnapshotFormat::bonsai  ? load_bonsai(path, all, read)
-                                                                       : load_ascii(path, input.ascii, all, read);
+    const ColumnSnapshot s = load_columns(input, all, progress.start("read"));
     progress.end();
     print_columns_info(s, out);
   } else

@@ -20,6 +20,7 @@ enum class SnapshotFormat {
   raw_table,     // simtype 0: rows of floats
   raw_blocks,    // simtype 1: one block of floats per quantity
   gadget,        // simtype 2: Gadget binary, formats 1 and 2
+  enzo,          // simtype 3: an Enzo output (io/enzo_reader.h)
   hdf5_table,    // simtype 7: HDF5 datasets named by the parameter file
   hdf5,          // simtype 8: Gadget-layout HDF5 (Gadget, AREPO, GIZMO, SWIFT); a simtype 7 file without names too
   mesh,          // simtype 6: a regular grid of float32 blocks (io/mesh_reader.h)
@@ -41,7 +42,14 @@ const char* format_description(SnapshotFormat format);
 inline bool has_particle_types(SnapshotFormat f) {
   return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
          f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii ||
-         f == SnapshotFormat::fits || f == SnapshotFormat::mesh || f == SnapshotFormat::bonsai;
+         f == SnapshotFormat::fits || f == SnapshotFormat::mesh || f == SnapshotFormat::bonsai ||
+         f == SnapshotFormat::enzo;
+}
+// Whether the format's reader delivers a snapshot of columns (io/column_formats.h).
+inline bool reads_columns(SnapshotFormat f) {
+  return f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii ||
+         f == SnapshotFormat::fits || f == SnapshotFormat::mesh || f == SnapshotFormat::bonsai ||
+         f == SnapshotFormat::enzo;
 }
 // Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
 inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }

@@ -6,15 +6,12 @@
 #include <memory>
 
 #include "errors/user_error.h"
-#include "io/bonsai_reader.h"
+#include "io/column_formats.h"
 #include "io/field_names.h"
-#include "io/fits_reader.h"
 #include "io/gadget_file.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_reader.h"
-#include "io/phantom_reader.h"
-#include "io/ramses_reader.h"
 #include "io/tipsy_file.h"
 
 namespace splotch {
@@ -215,11 +212,10 @@ SnapshotSurvey survey_snapshot(SnapshotFormat format, const std::vector<std::str
     case SnapshotFormat::gadget: return survey_gadget(files, swap_endian);
     case SnapshotFormat::hdf5: return survey_hdf5(files);
     case SnapshotFormat::tipsy: return survey_tipsy(files[0], swap_endian);
-    case SnapshotFormat::ramses: return survey_columns(format, ramses_outline(files[0]));
-    case SnapshotFormat::phantom: return survey_columns(format, phantom_outline(files[0]));
-    case SnapshotFormat::fits: return survey_columns(format, fits_outline(files[0], FitsLayout{}));
-    case SnapshotFormat::bonsai: return survey_columns(format, bonsai_outline(files[0]));
-    default: throw std::invalid_argument("survey_snapshot: not a snapshot of particle types");
+    default:
+      if (const std::optional<ColumnSnapshot> outline = column_outline(format, files[0]))
+        return survey_columns(format, *outline);
+      throw std::invalid_argument("survey_snapshot: not a snapshot of particle types");
   }
 }
 

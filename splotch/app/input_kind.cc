@@ -97,10 +97,11 @@ InputKind input_kind(const std::string& path) {
     return k;
   }
   if (S_ISDIR(st.st_mode)) {
-    if (detect_snapshot_format(path) == SnapshotFormat::ramses) {
+    if (const std::optional<SnapshotFormat> f = detect_snapshot_format(path);
+        f == SnapshotFormat::ramses || f == SnapshotFormat::enzo) {
       k.kind = InputKind::Kind::snapshot;
-      k.format = SnapshotFormat::ramses;
-      k.description = describe_snapshot(path, SnapshotFormat::ramses);
+      k.format = *f;
+      k.description = describe_snapshot(path, *f);
       return k;
     }
     k.kind = InputKind::Kind::directory;

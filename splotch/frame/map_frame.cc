@@ -69,8 +69,8 @@ MapKernelChoice choose_map_kernel(const MapSettings& map, const SnapshotUnits& u
   } else if (units.code == "Phantom") {
     factor = 2;
     factor_why = "Phantom's smoothing lengths h with the support 2h";
-  } else if (units.code == "RAMSES") {
-    kernel_why = "RAMSES' cells taken as particles";
+  } else if (units.code == "RAMSES" || units.code == "Enzo") {
+    kernel_why = units.code == "RAMSES" ? "RAMSES' cells taken as particles" : "Enzo's cells taken as particles";
     factor_why = "the support twice the cell's side, over which a uniform grid sums flat";
   }
   if (map.kernel) {

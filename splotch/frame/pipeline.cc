@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "errors/user_error.h"
+#include "io/enzo_reader.h"
 #include "io/phantom_reader.h"
 #include "io/ramses_reader.h"
 #include "io/snapshot_request.h"
@@ -53,6 +54,7 @@ std::vector<std::string> type_names(const SnapshotRequest& in) {
     switch (in.format) {
       case SnapshotFormat::tipsy: names.push_back(t >= 0 && t < 3 ? tipsy[t] : "file type " + std::to_string(t)); break;
       case SnapshotFormat::ramses: names.push_back(ramses_type_name(t)); break;
+      case SnapshotFormat::enzo: names.push_back(enzo_type_name(t)); break;
       case SnapshotFormat::phantom: names.push_back(phantom_type_name(t)); break;
       case SnapshotFormat::ascii: names.push_back("rows"); break;
       case SnapshotFormat::fits: names.push_back("voxels or rows"); break;

@@ -4,14 +4,9 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "io/ascii_reader.h"
-#include "io/bonsai_reader.h"
-#include "io/fits_reader.h"
+#include "io/column_formats.h"
 #include "io/gadget_reader.h"
 #include "io/hdf5_reader.h"
-#include "io/mesh_reader.h"
-#include "io/phantom_reader.h"
-#include "io/ramses_reader.h"
 #include "io/tipsy_file.h"
 
 namespace splotch {
@@ -44,9 +39,9 @@ std::uint64_t whole_snapshot(const SnapshotRequest& in) {
       return requested(counts, in.typed);
     }
     case SnapshotFormat::ramses:
+    case SnapshotFormat::enzo:
     case SnapshotFormat::phantom: {
-      const ColumnSnapshot s =
-          in.format == SnapshotFormat::ramses ? ramses_outline(in.typed.files[0]) : phantom_outline(in.typed.files[0]);
+      const ColumnSnapshot s = *column_outline(in.format, in.typed.files[0]);
       std::vector<std::vector<std::uint64_t>> counts(1);
       for (const ColumnType& t : s.types) {
         counts[0].resize(std::max(counts[0].size(), std::size_t(t.file_type) + 1), 0);

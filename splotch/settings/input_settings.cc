@@ -9,6 +9,8 @@
 
 #include "errors/user_error.h"
 #include "io/byte_order.h"
+#include "io/enzo_reader.h"
+#include "io/enzo_run.h"
 #include "io/field_names.h"
 #include "io/fits_reader.h"
 #include "io/gadget_file.h"
@@ -87,6 +89,21 @@ std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat forma
   if (format == SnapshotFormat::tipsy || format == SnapshotFormat::phantom || format == SnapshotFormat::ascii ||
       format == SnapshotFormat::fits || format == SnapshotFormat::mesh || format == SnapshotFormat::bonsai)
     return snapshot_files(p, "", [](const std::string&) { return 1; });
+  if (format == SnapshotFormat::enzo) {  // an output's directory, parameter file or hierarchy
+    if (!p.has("infile") && p.has("hierarchy_file"))
+      throw UserError(at(p, "hierarchy_file") +
+                      ": the original's list of grids made for its Enzo reader is not read here; give infile = the "
+                      "output's directory, its parameter file (DD0018/DD0018) or its .hierarchy, which hold the grids");
+    const std::string given = p.get<std::string>("infile");
+    const std::string found = resolve(given, p);
+    if (!is_enzo_output(found))
+      throw UserError(at(p, "infile") + " = " + given +
+                      (path_exists(found) ? " is not an Enzo output: simtype = 3 reads an output's directory (DD0018), "
+                                            "its parameter file (DD0018/DD0018) or its DD0018.hierarchy, side by side"
+                                          : ": no such directory or file, here or beside the parameter file"));
+    p.resolve("infile", absolute_path(found), "given as " + given);
+    return {found};
+  }
   if (format == SnapshotFormat::ramses) {  // an output directory (or its info file), whose files its info names
     const std::string given = p.get<std::string>("infile");
     const std::string found = resolve(given, p);
@@ -390,14 +407,16 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
   const bool ramses = in.format == SnapshotFormat::ramses, phantom = in.format == SnapshotFormat::phantom,
              ascii = in.format == SnapshotFormat::ascii, fits = in.format == SnapshotFormat::fits,
-             mesh = in.format == SnapshotFormat::mesh, bonsai = in.format == SnapshotFormat::bonsai;
+             mesh = in.format == SnapshotFormat::mesh, bonsai = in.format == SnapshotFormat::bonsai,
+             enzo = in.format == SnapshotFormat::enzo;
   o.files = typed_snapshot_files(p, in.format, &in.warnings);
-  if (!hdf5 && !ramses && !phantom && !ascii && !fits && !mesh && !bonsai && p.has("swap_endian"))
+  if (!hdf5 && !ramses && !phantom && !ascii && !fits && !mesh && !bonsai && !enzo && p.has("swap_endian"))
     o.swap_endian = p.get<bool>("swap_endian");
   // (Gadget-4 may have more than 6 types in HDF5)
   const int max_type = hdf5            ? 63
                        : tipsy         ? 2
                        : ramses        ? ramses_types - 1
+                       : enzo          ? enzo_types - 1
                        : phantom       ? phantom_max_type
                        : ascii || fits ? 0
                                        : 5;
@@ -422,10 +441,13 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     r.file_type = p.get<int>("ptype" + n, 0);
     if (r.file_type < 0 || r.file_type > max_type) {
       p.reject(at(p, "ptype" + n) + " = " + std::to_string(r.file_type) + ": " +
-               (tipsy ? std::string("Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)")
-                : ramses
-                    ? std::string("RAMSES types are 0 (gas: the leaf cells), 1 dark matter, 2 stars, 3 clouds, "
-                                  "4 debris, 5 other, 6 undefined family, 7 tracers, 8 sinks")
+               (tipsy    ? std::string("Tipsy particle types are 0 (gas), 1 (dark) and 2 (star)")
+                : ramses ? std::string("RAMSES types are 0 (gas: the leaf cells), 1 dark matter, 2 stars, 3 clouds, "
+                                       "4 debris, 5 other, 6 undefined family, 7 tracers, 8 sinks")
+                : enzo
+                    ? std::string("Enzo types are 0 (gas: the leaf cells), then particle_type: 1 dark matter, "
+                                  "2 stars, 3 tracers, 4 must-refine, 5 single stars, 6 black holes, 7 star "
+                                  "clusters, 8 massive black holes, 9 colour stars, 10 simple sources, 11 others")
                     : std::string(hdf5 ? "HDF5" : "Gadget") + " particle types are 0 to " + std::to_string(max_type)));
       r.file_type = 0;
     }
@@ -458,7 +480,7 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
     map_quantities(p, n, r);
     o.types.push_back(r);
   }
-  if (ramses && survey()) in.dimensions = survey()->dimensions;
+  if ((ramses || enzo) && survey()) in.dimensions = survey()->dimensions;
   if (!empty_types.empty() && empty_types.size() == std::size_t(ptypes))
     in.nothing_to_draw = ("'" + o.files[0] + "'" + (o.files.size() > 1 ? " (and its other files)" : "") +
                           " holds no particles of the types asked for (" + join(empty_types) + "); it holds " +
@@ -719,6 +741,7 @@ SnapshotRequest read_format_request(ParamFile& p) {
     case SnapshotFormat::hdf5:
     case SnapshotFormat::tipsy:
     case SnapshotFormat::ramses:
+    case SnapshotFormat::enzo:
     case SnapshotFormat::bonsai:
     case SnapshotFormat::phantom:
       in.typed = read_typed_request(p, in);

@@ -59,6 +59,7 @@ const char* format_words(SnapshotFormat f) {
     case SnapshotFormat::gadget: return "Gadget binary";
     case SnapshotFormat::hdf5: return "HDF5 (Gadget, AREPO, GIZMO, SWIFT)";
     case SnapshotFormat::ramses: return "a RAMSES output";
+    case SnapshotFormat::enzo: return "an Enzo output";
     case SnapshotFormat::phantom: return "a Phantom dump";
     case SnapshotFormat::fits: return "FITS";
     case SnapshotFormat::bonsai: return "Bonsai";
@@ -107,10 +108,11 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
   comment("# the snapshot");
   key("simtype", std::to_string(simtype_number(format)),
       std::string("its format, ") + format_words(format) +
-          " (2 Gadget binary, 8 HDF5, 11 Tipsy, 13 RAMSES, 14 Bonsai, 16 FITS, 20 Phantom, 0/1 raw floats)");
+          " (2 Gadget binary, 3 Enzo, 8 HDF5, 11 Tipsy, 13 RAMSES, 14 Bonsai, 16 FITS, 20 Phantom, 0/1 raw floats)");
   key("infile", absolute_path(path),
       files.size() > 1 ? "the first of its " + std::to_string(files.size()) + " files (the others are found from it)"
       : format == SnapshotFormat::ramses ? "the output directory (its CPU files are found from its info file)"
+      : format == SnapshotFormat::enzo   ? "the output (its grids and files are found from its hierarchy)"
                                          : "the snapshot file");
   comment("");
   comment("# what is drawn");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# make bench: how fast the readers of the formats held as columns read (RAMSES, Phantom, ASCII,
-# FITS), warm (from the page cache): per input, the bytes of the files its reader reads (a RAMSES
-# output's amr, hydro and part files; else the file), the read stage's time (median of RUNS runs of
+# make bench: how fast the readers of the formats held as columns read (RAMSES, Enzo, Phantom,
+# ASCII, FITS), warm (from the page cache): per input, the bytes of the files its reader reads (a RAMSES
+# output's amr, hydro and part files; an Enzo output's data files; else the file), the read stage's time (median of RUNS runs of
 # bin/splotch at 64x64 from the snapshot alone) and the rate, against `cat` of the same files
 # (median of RUNS) in the same run. INPUTS lists more (the larger outputs the readers issue
 # names, fetched into a directory of your own).
@@ -22,7 +22,9 @@ now() { date +%s.%N; }
 printf "%-40s %10s %9s %9s %9s %9s %7s\n" input MB read_s read_MB/s cat_s cat_MB/s ratio
 for input in $INPUTS; do
   [ -e "$input" ] || { echo "$input: not here, skipped"; continue; }
-  if [ -d "$input" ]; then
+  if [ -d "$input" ] && ls "$input"/*.hierarchy >/dev/null 2>&1; then  # Enzo: its HDF5 data files
+    files=$(ls "$input"/*.cpu[0-9]* "$input"/*.grid[0-9]* 2>/dev/null || true)
+  elif [ -d "$input" ]; then
     files=$(ls "$input"/amr_* "$input"/hydro_* "$input"/part_* 2>/dev/null || true)
   else
     files=$input

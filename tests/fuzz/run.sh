@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the Gadget, Tipsy, RAMSES and Phantom readers with libFuzzer (clang from Debian, with AddressSanitizer and
-# UndefinedBehaviorSanitizer): builds tests/fuzz/fuzz_{gadget,tipsy,ramses,phantom} under build/fuzz, seeds them
+# Fuzzes the Gadget, Tipsy, RAMSES, Phantom and Enzo (its hierarchy) readers with libFuzzer (clang from Debian, with AddressSanitizer and
+# UndefinedBehaviorSanitizer): builds tests/fuzz/fuzz_{gadget,tipsy,ramses,phantom,enzo} under build/fuzz, seeds them
 # (written seeds and the real files of ../shared/data) and runs each for SECONDS (default 600).
 # Findings (crash-*, leak-*, timeout-*) land in build/fuzz/<reader>/; the last lines of each log
 # say how many inputs were run; the exit status is 1 when there are findings.
@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=${SECONDS_EACH:-600}
-READERS=${*:-gadget tipsy ramses phantom}
+READERS=${*:-gadget tipsy ramses phantom enzo}
 CXX=${FUZZ_CXX:-clang++}
 FLAGS="-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fopenmp -I."
 COMMON="io/input_file.cc io/page_cache.cc io/read_ahead.cc io/gadget_file.cc io/field_names.cc io/read_plan.cc io/block_copy.cc io/snapshot_units.cc"
@@ -19,12 +19,14 @@ declare -A SOURCES=(
   [tipsy]="io/tipsy_reader.cc io/tipsy_file.cc io/tipsy_aux_array.cc"
   [ramses]="io/ramses_reader.cc io/ramses_output.cc io/fortran_records.cc io/column_snapshot.cc io/column_reader.cc"
   [phantom]="io/phantom_reader.cc io/no_hdf5.cc io/fortran_records.cc io/column_snapshot.cc io/column_reader.cc"
+  [enzo]="io/enzo_run.cc io/enzo_reader.cc io/no_hdf5.cc io/column_snapshot.cc"
 )
 declare -A REAL=(
   [gadget]="gadgetreader_test_g2_snap.0 pop3_gadget2_fmt2_gassphere_snapshot_004 vaex_gassphere_bigendian.dat genetic_gadget3_fmt1_gas_dm_test10g iccpy_gadget_binary_snapshot_000"
   [tipsy]="changa_testonestar_onestar.tbin genetic_tipsy_littleendian_gas_test04d"
   [ramses]=""
   [phantom]=""
+  [enzo]=""
 )
 for r in $READERS; do
   dir=build/fuzz/$r
