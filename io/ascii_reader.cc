@@ -112,26 +112,6 @@ Table scan(const std::string& path, std::vector<std::vector<float>>* values, con
   return t;
 }
 
-// The column a key names: a number from 1 or a name; npos where none.
-std::size_t column_of(const std::string& spec, const std::vector<std::string>& names, const std::string& path,
-                      const char* key) {
-  if (spec.empty()) return std::string::npos;
-  char* end = nullptr;
-  const long k = std::strtol(spec.c_str(), &end, 10);
-  if (end != spec.c_str() && *end == '\0') {
-    if (k < 1 || std::size_t(k) > names.size())
-      throw UserError(std::string(key) + " = " + spec + ": '" + path + "' has columns 1 to " +
-                      std::to_string(names.size()));
-    return std::size_t(k - 1);
-  }
-  for (std::size_t c = 0; c < names.size(); ++c)
-    if (lower_case(names[c]) == lower_case(spec)) return c;
-  std::string list;
-  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-  throw UserError(std::string(key) + " = " + spec + ": '" + path + "' has no column of that name (it has: " + list +
-                  "; or give a column number from 1)");
-}
-
 // Which column is each position and the smoothing lengths (the original's catalogue: 16, 17, 18).
 struct Roles {
   std::size_t axis[3];
@@ -149,11 +129,11 @@ Roles roles_of(const Table& t, const AsciiLayout& layout, const std::string& pat
                       "(column numbers from 1, or the header's names)");
     r.axis[0] = 15, r.axis[1] = 16, r.axis[2] = 17;
   } else {
-    r.axis[0] = column_of(layout.x, t.names, path, "x");
-    r.axis[1] = column_of(layout.y, t.names, path, "y");
-    r.axis[2] = column_of(layout.z, t.names, path, "z");
+    r.axis[0] = table_column(layout.x, t.names, path, "x");
+    r.axis[1] = table_column(layout.y, t.names, path, "y");
+    r.axis[2] = table_column(layout.z, t.names, path, "z");
   }
-  r.hsml = column_of(layout.hsml, t.names, path, "r");
+  r.hsml = table_column(layout.hsml, t.names, path, "r");
   return r;
 }
 
@@ -180,13 +160,7 @@ ColumnSnapshot assemble(const std::string& path, const Table& t, const Roles& ro
     col.type = "text";
     for (int d = 0; d < 3; ++d)
       if (roles.axis[d] == c) col.label = "POS", col.component = d;
-    if (col.label.empty()) {
-      const std::string block = gadget_block_label(names[c]);
-      if (block != names[c] || lower_case(block) == "hsml") col.label = block;
-      if (lower_case(names[c]) == "h" || lower_case(names[c]) == "smoothing_length") col.label = "HSML";
-      if (lower_case(names[c]) == "m") col.label = "MASS";
-      if (c == roles.hsml) col.label = "HSML";
-    }
+    if (col.label.empty()) col.label = c == roles.hsml ? "HSML" : table_column_label(names[c]);
     type.all_fields.push_back(col.name);
     if (values) {
       if ((*values)[c].size() != t.rows) continue;  // (not read)
@@ -217,6 +191,32 @@ ColumnSnapshot assemble(const std::string& path, const Table& t, const Roles& ro
 }
 
 }  // namespace
+
+std::size_t table_column(const std::string& spec, const std::vector<std::string>& names, const std::string& path,
+                         const char* key) {
+  if (spec.empty()) return std::string::npos;
+  char* end = nullptr;
+  const long k = std::strtol(spec.c_str(), &end, 10);
+  if (end != spec.c_str() && *end == '\0') {
+    if (k < 1 || std::size_t(k) > names.size())
+      throw UserError(std::string(key) + " = " + spec + ": '" + path + "' has columns 1 to " +
+                      std::to_string(names.size()));
+    return std::size_t(k - 1);
+  }
+  for (std::size_t c = 0; c < names.size(); ++c)
+    if (lower_case(names[c]) == lower_case(spec)) return c;
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  throw UserError(std::string(key) + " = " + spec + ": '" + path + "' has no column of that name (it has: " + list +
+                  "; or give a column number from 1)");
+}
+
+std::string table_column_label(const std::string& name) {
+  const std::string block = gadget_block_label(name);
+  if (lower_case(name) == "h" || lower_case(name) == "smoothing_length" || lower_case(block) == "hsml") return "HSML";
+  if (lower_case(name) == "m") return "MASS";
+  return block != name ? block : "";
+}
 
 std::vector<std::string> ascii_column_names(const std::string& path) {
   return scan(path, nullptr, nullptr, {}, true).names;

@@ -21,6 +21,14 @@ struct AsciiLayout {
   std::string hsml;     // the column `r` names, taken as the smoothing lengths (HSML), or ""
 };
 
+// The column `spec` names of a table's `names`: a number from 1 or a name (any case); npos where
+// `spec` is empty; an error naming `key` and `path` where it names none.
+std::size_t table_column(const std::string& spec, const std::vector<std::string>& names, const std::string& path,
+                         const char* key);
+// The Gadget label by which a table's column of this name is found (HSML for h or smoothing_length,
+// MASS for m or mass, RHO for rho, ...), or "" for another name.
+std::string table_column_label(const std::string& name);
+
 // The columns' names alone, from the table's head.
 std::vector<std::string> ascii_column_names(const std::string& path);
 

@@ -6,6 +6,7 @@
 #include "io/enzo_reader.h"
 #include "io/phantom_reader.h"
 #include "io/ramses_reader.h"
+#include "io/visivo_reader.h"
 
 namespace splotch {
 
@@ -17,6 +18,7 @@ ColumnSnapshot load_columns(const SnapshotRequest& input, const ColumnWanted& wa
     case SnapshotFormat::enzo: return load_enzo(path, wanted, progress);
     case SnapshotFormat::phantom: return load_phantom(path, wanted, progress);
     case SnapshotFormat::ascii: return load_ascii(path, input.ascii, wanted, progress);
+    case SnapshotFormat::visivo: return load_visivo(path, input.ascii, wanted, progress);
     case SnapshotFormat::fits: return load_fits(path, input.fits, wanted, progress);
     case SnapshotFormat::mesh: return load_mesh(path, input.mesh, wanted, progress);
     case SnapshotFormat::bonsai: return load_bonsai(path, wanted, progress);
@@ -32,6 +34,7 @@ std::optional<ColumnSnapshot> column_outline(SnapshotFormat format, const std::s
     case SnapshotFormat::phantom: return phantom_outline(path);
     case SnapshotFormat::fits: return fits_outline(path, FitsLayout{});
     case SnapshotFormat::bonsai: return bonsai_outline(path);
+    case SnapshotFormat::visivo: return visivo_outline(path, AsciiLayout{});
     default: return std::nullopt;
   }
 }

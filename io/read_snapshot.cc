@@ -24,6 +24,7 @@
 #include "io/raw_reader.h"
 #include "io/tipsy_file.h"
 #include "io/tipsy_reader.h"
+#include "io/visivo_reader.h"
 
 namespace splotch {
 
@@ -37,6 +38,7 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
     case SnapshotFormat::tipsy: return read_tipsy(input.typed, progress);
     case SnapshotFormat::ramses:
     case SnapshotFormat::enzo:
+    case SnapshotFormat::visivo:
     case SnapshotFormat::ascii:
     case SnapshotFormat::bonsai:
     case SnapshotFormat::mesh:
@@ -63,6 +65,7 @@ int simtype_number(SnapshotFormat format) {
     case SnapshotFormat::hdf5_table: return 7;
     case SnapshotFormat::hdf5: return 8;
     case SnapshotFormat::mesh: return 6;
+    case SnapshotFormat::visivo: return 10;
     case SnapshotFormat::tipsy: return 11;
     case SnapshotFormat::ramses: return 13;
     case SnapshotFormat::bonsai: return 14;
@@ -80,10 +83,11 @@ std::optional<SnapshotFormat> format_of_simtype(int simtype) {
   // 4, the Millennium run's format-1 files with HSML, DENS and VELDISP after the IDs: the Gadget
   // reader, which names those blocks so (io/gadget_file.h).
   if (simtype == 4) return SnapshotFormat::gadget;
-  for (SnapshotFormat f : {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks,
-                           SnapshotFormat::gadget, SnapshotFormat::hdf5_table, SnapshotFormat::hdf5,
-                           SnapshotFormat::tipsy, SnapshotFormat::ramses, SnapshotFormat::ascii, SnapshotFormat::fits,
-                           SnapshotFormat::phantom, SnapshotFormat::mesh, SnapshotFormat::bonsai, SnapshotFormat::enzo})
+  for (SnapshotFormat f :
+       {SnapshotFormat::palette_only, SnapshotFormat::raw_table, SnapshotFormat::raw_blocks, SnapshotFormat::gadget,
+        SnapshotFormat::hdf5_table, SnapshotFormat::hdf5, SnapshotFormat::tipsy, SnapshotFormat::ramses,
+        SnapshotFormat::ascii, SnapshotFormat::fits, SnapshotFormat::phantom, SnapshotFormat::mesh,
+        SnapshotFormat::bonsai, SnapshotFormat::enzo, SnapshotFormat::visivo})
     if (simtype_number(f) == simtype) return f;
   return std::nullopt;
 }
@@ -102,6 +106,7 @@ const char* format_description(SnapshotFormat format) {
     case SnapshotFormat::ascii: return "an ASCII table";
     case SnapshotFormat::fits: return "a FITS file";
     case SnapshotFormat::mesh: return "a mesh file";
+    case SnapshotFormat::visivo: return "a VisIVO table";
     case SnapshotFormat::bonsai: return "a Bonsai snapshot";
     case SnapshotFormat::phantom: return "a Phantom dump";
   }
@@ -111,6 +116,7 @@ const char* format_description(SnapshotFormat format) {
 std::optional<SnapshotFormat> detect_snapshot_format(const std::string& path) {
   if (is_ramses_output(path)) return SnapshotFormat::ramses;
   if (is_enzo_output(path)) return SnapshotFormat::enzo;
+  if (is_visivo_table(path)) return SnapshotFormat::visivo;
   unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   try {
     InputFile f(path);
@@ -142,6 +148,7 @@ std::string describe_snapshot(const std::string& path, SnapshotFormat format) {
     if (format == SnapshotFormat::phantom) return "a " + phantom_outline(path).description;
     if (format == SnapshotFormat::fits) return "a " + fits_outline(path, FitsLayout{}).description;
     if (format == SnapshotFormat::bonsai) return "a " + bonsai_outline(path).description;
+    if (format == SnapshotFormat::visivo) return "a " + visivo_outline(path, AsciiLayout{}).description;
   } catch (const UserError&) {  // a damaged one is still a snapshot (and not a parameter file)
   }
   return format_description(format);

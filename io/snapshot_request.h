@@ -24,6 +24,7 @@ enum class SnapshotFormat {
   hdf5_table,    // simtype 7: HDF5 datasets named by the parameter file
   hdf5,          // simtype 8: Gadget-layout HDF5 (Gadget, AREPO, GIZMO, SWIFT); a simtype 7 file without names too
   mesh,          // simtype 6: a regular grid of float32 blocks (io/mesh_reader.h)
+  visivo,        // simtype 10: a VisIVO Binary Table (io/visivo_reader.h)
   tipsy,         // simtype 11
   ramses,        // simtype 13: an output directory (io/ramses_reader.h)
   bonsai,        // simtype 14: a Bonsai snapshot (io/bonsai_reader.h)
@@ -43,13 +44,13 @@ inline bool has_particle_types(SnapshotFormat f) {
   return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
          f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii ||
          f == SnapshotFormat::fits || f == SnapshotFormat::mesh || f == SnapshotFormat::bonsai ||
-         f == SnapshotFormat::enzo;
+         f == SnapshotFormat::enzo || f == SnapshotFormat::visivo;
 }
 // Whether the format's reader delivers a snapshot of columns (io/column_formats.h).
 inline bool reads_columns(SnapshotFormat f) {
   return f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii ||
          f == SnapshotFormat::fits || f == SnapshotFormat::mesh || f == SnapshotFormat::bonsai ||
-         f == SnapshotFormat::enzo;
+         f == SnapshotFormat::enzo || f == SnapshotFormat::visivo;
 }
 // Whether the headers of a snapshot of several files count each file's particles (Gadget, HDF5).
 inline bool counts_per_file(SnapshotFormat f) { return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5; }
@@ -61,7 +62,7 @@ struct SnapshotRequest {
   RawOptions raw;              // raw_table, raw_blocks
   Hdf5TableOptions table;      // hdf5_table
   TypedSnapshotRequest typed;  // gadget, hdf5, tipsy, ramses, phantom, ascii: the files and what to read of each type
-  AsciiLayout ascii;           // ascii: the positions' (and smoothing lengths') columns
+  AsciiLayout ascii;           // ascii, visivo: the positions' (and smoothing lengths') columns
   FitsLayout fits;             // fits: a table's positions, an image's slices
   MeshLayout mesh;             // mesh: the grid and its blocks
   bool periodic = true;

@@ -57,6 +57,7 @@ std::vector<std::string> type_names(const SnapshotRequest& in) {
       case SnapshotFormat::enzo: names.push_back(enzo_type_name(t)); break;
       case SnapshotFormat::phantom: names.push_back(phantom_type_name(t)); break;
       case SnapshotFormat::ascii: names.push_back("rows"); break;
+      case SnapshotFormat::visivo: names.push_back("rows or cells"); break;
       case SnapshotFormat::fits: names.push_back("voxels or rows"); break;
       case SnapshotFormat::mesh: names.push_back("cells"); break;
       case SnapshotFormat::bonsai: names.push_back(t == 0 ? "dark matter" : "stars"); break;

@@ -22,6 +22,7 @@
 #include "io/ramses_reader.h"
 #include "io/snapshot_survey.h"
 #include "io/tipsy_file.h"
+#include "io/visivo_reader.h"
 #include "params/number_text.h"
 #include "splotch/load/snapshot_files.h"
 #include "splotch/settings/settings.h"
@@ -87,7 +88,8 @@ std::vector<std::string> typed_snapshot_files(ParamFile& p, SnapshotFormat forma
     return snapshot_files(
         p, ".hdf5", [](const std::string& f) { return Hdf5File(f).header().num_files; }, warnings);
   if (format == SnapshotFormat::tipsy || format == SnapshotFormat::phantom || format == SnapshotFormat::ascii ||
-      format == SnapshotFormat::fits || format == SnapshotFormat::mesh || format == SnapshotFormat::bonsai)
+      format == SnapshotFormat::visivo || format == SnapshotFormat::fits || format == SnapshotFormat::mesh ||
+      format == SnapshotFormat::bonsai)
     return snapshot_files(p, "", [](const std::string&) { return 1; });
   if (format == SnapshotFormat::enzo) {  // an output's directory, parameter file or hierarchy
     if (!p.has("infile") && p.has("hierarchy_file"))
@@ -406,9 +408,9 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   TypedSnapshotRequest o;
   const bool hdf5 = reads_hdf5(in.format), tipsy = in.format == SnapshotFormat::tipsy;
   const bool ramses = in.format == SnapshotFormat::ramses, phantom = in.format == SnapshotFormat::phantom,
-             ascii = in.format == SnapshotFormat::ascii, fits = in.format == SnapshotFormat::fits,
-             mesh = in.format == SnapshotFormat::mesh, bonsai = in.format == SnapshotFormat::bonsai,
-             enzo = in.format == SnapshotFormat::enzo;
+             ascii = in.format == SnapshotFormat::ascii || in.format == SnapshotFormat::visivo,
+             fits = in.format == SnapshotFormat::fits, mesh = in.format == SnapshotFormat::mesh,
+             bonsai = in.format == SnapshotFormat::bonsai, enzo = in.format == SnapshotFormat::enzo;
   o.files = typed_snapshot_files(p, in.format, &in.warnings);
   if (!hdf5 && !ramses && !phantom && !ascii && !fits && !mesh && !bonsai && !enzo && p.has("swap_endian"))
     o.swap_endian = p.get<bool>("swap_endian");
@@ -426,8 +428,9 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   const SurveyOf survey = [&]() -> const SnapshotSurvey* {
     if (!surveyed) try {
         surveyed.emplace(
-            in.format == SnapshotFormat::ascii  ? survey_columns(in.format, ascii_outline(o.files[0], in.ascii))
-            : in.format == SnapshotFormat::fits ? survey_columns(in.format, fits_outline(o.files[0], in.fits))
+            in.format == SnapshotFormat::ascii    ? survey_columns(in.format, ascii_outline(o.files[0], in.ascii))
+            : in.format == SnapshotFormat::visivo ? survey_columns(in.format, visivo_outline(o.files[0], in.ascii))
+            : in.format == SnapshotFormat::fits   ? survey_columns(in.format, fits_outline(o.files[0], in.fits))
             : in.format == SnapshotFormat::mesh
                 ? survey_columns(in.format, mesh_outline(o.files[0], in.mesh))
                 : survey_snapshot(hdf5 ? SnapshotFormat::hdf5 : in.format, o.files, o.swap_endian));
@@ -535,7 +538,12 @@ Hdf5TableOptions read_table_options(ParamFile& p, int ptypes) {
 
 // simtype 15: the positions' columns (x, y, z: numbers from 1 or the header's names; none: the
 // original's catalogue of 39 columns), the smoothing lengths' (r), and the original's C1 and I.
-AsciiLayout read_ascii_layout(ParamFile& p) {
+// A table's column names (ASCII: its head; VisIVO: its header's).
+std::vector<std::string> table_names(SnapshotFormat format, const std::string& path) {
+  return format == SnapshotFormat::visivo ? read_visivo_header(path).names : ascii_column_names(path);
+}
+
+AsciiLayout read_ascii_layout(ParamFile& p, SnapshotFormat format) {
   AsciiLayout a;
   if (p.has("x") || p.has("y") || p.has("z")) {
     a.x = p.get<std::string>("x");
@@ -545,7 +553,7 @@ AsciiLayout read_ascii_layout(ParamFile& p) {
     // Each column key against the table's columns, every problem said with its line.
     std::vector<std::string> names;
     try {
-      names = ascii_column_names(resolve(p.get<std::string>("infile"), p));
+      names = table_names(format, resolve(p.get<std::string>("infile"), p));
     } catch (const UserError&) {}  // (the reader says what is wrong with the file)
     for (const char* key : {"x", "y", "z", "r"}) {
       if (names.empty() || !p.has(key)) continue;
@@ -565,7 +573,8 @@ AsciiLayout read_ascii_layout(ParamFile& p) {
       p.set("size_fix0", "0", p.origin("r"));
       p.set("size_label0", "HSML", p.origin("r"));
     }
-  } else if (p.has("r") && !p.has("size_fix0") && !p.has("size_label0") && !p.has("size_estimate0")) {
+  } else if (format == SnapshotFormat::ascii && p.has("r") && !p.has("size_fix0") && !p.has("size_label0") &&
+             !p.has("size_estimate0")) {
     // The original's catalogue: r, a whole number, every point's radius.
     p.set("size_fix0", std::to_string(p.get<int>("r", 1)), p.origin("r"));
   }
@@ -579,7 +588,7 @@ void ascii_quantities(ParamFile& p, SnapshotRequest& in) {
   RenderTypeRequest& r = in.typed.types[0];
   std::vector<std::string> names;  // (from the table's head: a column's name by its number)
   try {
-    names = ascii_column_names(in.typed.files[0]);
+    names = table_names(in.format, in.typed.files[0]);
   } catch (const UserError&) {  // (the keys' problems are said with their lines; the file's by its reader)
     return;
   }
@@ -588,7 +597,7 @@ void ascii_quantities(ParamFile& p, SnapshotRequest& in) {
     char* end = nullptr;
     const long k = std::strtol(v.c_str(), &end, 10);
     const bool whole = end != v.c_str() && *end == '\0';
-    if (in.ascii.x.empty()) {  // the catalogue's indices
+    if (in.ascii.x.empty() && in.format == SnapshotFormat::ascii) {  // the catalogue's indices
       if (whole && k == -1) return "";
       if (!whole || catalogue_quantity(int(k)).empty())
         p.reject(at(p, key) + " = " + v + ": the original's catalogue has the quantities 0 gDES, 1 rDES, 2 iDES, " +
@@ -616,7 +625,7 @@ void ascii_quantities(ParamFile& p, SnapshotRequest& in) {
     p.reject(at(p, p.has("C2")   ? "C2"
                    : p.has("C3") ? "C3"
                                  : "color_is_vector0") +
-             ": an ASCII table's colours are one column (C1, or color_label0) here; three columns as RGB are not read");
+             ": a table's colours are one column (C1, or color_label0) here; three columns as RGB are not read");
 }
 
 // simtype 16: a table's positions (x, y, z), an image's slices (cube_begin, cube_end), the original's
@@ -732,7 +741,8 @@ SnapshotRequest read_format_request(ParamFile& p) {
     case SnapshotFormat::fits: read_fits_request(p, in); return in;
     case SnapshotFormat::mesh: read_mesh_request(p, in); return in;
     case SnapshotFormat::ascii:
-      in.ascii = read_ascii_layout(p);
+    case SnapshotFormat::visivo:
+      in.ascii = read_ascii_layout(p, in.format);
       in.typed = read_typed_request(p, in);
       in.path = in.typed.files[0];
       ascii_quantities(p, in);

@@ -1,6 +1,7 @@
 // The original's other simtypes: 4, the Millennium run's format-1 Gadget files (HSML, DENS and
-// VELDISP after the IDs, no MASS block), 5 (raw blocks, read as 1) and 6, the mesh of float32
-// blocks (io/mesh_reader.h), on files the test writes from the original readers' layouts.
+// VELDISP after the IDs, no MASS block), 5 (raw blocks, read as 1), 6, the mesh of float32
+// blocks (io/mesh_reader.h), and 10, VisIVO Binary Tables (io/visivo_reader.h), on files the test
+// writes from the original readers' layouts and VisIVO's description of its tables.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "io/gadget_file.h"
 #include "io/mesh_reader.h"
 #include "io/read_snapshot.h"
+#include "io/visivo_reader.h"
 #include "params/param_file.h"
 #include "splotch/settings/settings.h"
 #include "tests/support/gadget_test_file.h"
@@ -69,6 +71,103 @@ TEST_CASE("mesh (simtype 6): a point per cell at its indices, C and Fortran orde
   ParamFile beyond =
       ParamFile::parse("simtype = 6\ninfile = " + path + "\nx = 4\ny = 3\nz = 2\nnum_blocks = 2\nC1 = 3\n", "t.par");
   CHECK_THROWS_WITH_AS(read_snapshot_request(beyond), doctest::Contains("C1 = 3: the blocks are 1 to num_blocks = 2"),
+                       UserError);
+}
+
+// A VisIVO table of `rows` rows: column c of row i holds 100 c + i (floats or doubles, in the
+// header's byte order), the columns after one another; its header as VisIVO's importers write it.
+std::string write_visivo(const TempDir& dir, const std::string& name, const std::string& head, int columns, int rows,
+                         bool doubles, bool big) {
+  std::string bytes;
+  for (int c = 0; c < columns; ++c)
+    for (int i = 0; i < rows; ++i) {
+      const double v = 100.0 * c + i;
+      if (doubles) {
+        std::uint64_t w;
+        std::memcpy(&w, &v, 8);
+        if (big != host_is_big_endian) w = byte_swapped(w);
+        bytes.append(reinterpret_cast<const char*>(&w), 8);
+      } else {
+        const float f = float(v);
+        std::uint32_t w;
+        std::memcpy(&w, &f, 4);
+        if (big != host_is_big_endian) w = byte_swapped(w);
+        bytes.append(reinterpret_cast<const char*>(&w), 4);
+      }
+    }
+  dir.write(name + ".head", head);
+  return dir.write(name, bytes);
+}
+
+TEST_CASE("visivo (simtype 10): a table's columns by name or number, either byte order, floats or doubles; a volume") {
+  const TempDir dir;
+  for (const bool big : {false, true})
+    for (const bool doubles : {false, true}) {
+      CAPTURE(big);
+      CAPTURE(doubles);
+      const std::string path = write_visivo(
+          dir, "t.bin",
+          std::string(doubles ? "double" : "float") + "\n4\n5\n" + (big ? "big" : "little") + "\nX\nY\nZ\nmass\n", 4, 5,
+          doubles, big);
+      CHECK(is_visivo_table(path));
+      CHECK(is_visivo_table(path + ".head"));
+      CHECK(detect_snapshot_format(path) == SnapshotFormat::visivo);
+      ColumnWanted all;
+      all.all = true;
+      const ColumnSnapshot s = load_visivo(path + ".head", AsciiLayout{}, all);
+      REQUIRE(s.types.size() == 1);
+      CHECK(s.types[0].count == 5);
+      const std::vector<const Column*> pos = s.types[0].find("POS", 3);
+      REQUIRE(pos.size() == 3);
+      CHECK(pos[1]->values[3] == 103.0f);  // column 1 (Y), row 3
+      CHECK(s.types[0].find("MASS", 1)[0]->values[4] == 304.0f);
+    }
+  // Through a parameter file: the positions by name and number, the colour and intensity by name and number.
+  const std::string path = write_visivo(dir, "p.bin", "float\n5\n3\nlittle\nid\npx\npy\npz\nrho\n", 5, 3, false, false);
+  ParamFile p = ParamFile::parse("simtype = 10\ninfile = " + path +
+                                     "\nx = px\ny = 3\nz = pz\nC1 = rho\nI = 1\n"
+                                     "size_fix0 = 0.5\n",
+                                 "t.par");
+  const SnapshotRequest in = read_snapshot_request(p);
+  CHECK(in.format == SnapshotFormat::visivo);
+  const ParticleSet s = read_snapshot(in);
+  REQUIRE(s.size() == 3);
+  CHECK(s.x[2] == 102.0f);
+  CHECK(s.y[2] == 202.0f);
+  CHECK(s.z[1] == 301.0f);
+  CHECK(s.colour[0][1] == 401.0f);
+  CHECK(s.intensity[2] == 2.0f);
+  ParamFile wrong = ParamFile::parse("simtype = 10\ninfile = " + path + "\nx = q\ny = 3\nz = 9\n", "t.par");
+  CHECK_THROWS_WITH_AS(read_snapshot_request(wrong), doctest::Contains("x = q: the table has no column of that name"),
+                       UserError);
+  // Without x, y, z keys a table needs columns named x, y, z.
+  ColumnWanted all;
+  all.all = true;
+  CHECK_THROWS_WITH_AS(load_visivo(path, AsciiLayout{}, all), doctest::Contains("names no column x"), UserError);
+  // A volume: its cells at their centres (x fastest), the cell's size as smoothing length.
+  const std::string volume =
+      write_visivo(dir, "v.bin", "float\n1\n24 4 3 2 0.5 0.5 0.5\nlittle\nrho\n", 1, 24, false, false);
+  const ColumnSnapshot v = load_visivo(volume, AsciiLayout{}, all);
+  CHECK(v.types[0].name == "cells");
+  CHECK(v.types[0].count == 24);
+  const std::vector<const Column*> cells = v.types[0].find("POS", 3);
+  CHECK(cells[0]->values[5] == doctest::Approx(0.75));   // cell 5: x index 1
+  CHECK(cells[1]->values[5] == doctest::Approx(0.75));   // y index 1
+  CHECK(cells[1]->values[3] == doctest::Approx(0.25));   // cell 3: y index 0
+  CHECK(cells[2]->values[13] == doctest::Approx(0.75));  // z index 1
+  CHECK(v.types[0].find("HSML", 1)[0]->values[0] == doctest::Approx(0.5));
+  CHECK(v.types[0].find("rho", 1)[0]->values[13] == 13.0f);
+  // Damaged: a short binary, a header of other counts, a header that ends early.
+  dir.write("v.bin.head", "float\n2\n24 4 3 2 0.5 0.5 0.5\nlittle\nrho\nT\n");
+  CHECK_THROWS_WITH_AS(load_visivo(volume, AsciiLayout{}, all), doctest::Contains("the file is truncated"), UserError);
+  dir.write("v.bin.head", "float\n1\n24 4 3 3 0.5 0.5 0.5\nlittle\nrho\n");
+  CHECK_THROWS_WITH_AS(load_visivo(volume, AsciiLayout{}, all), doctest::Contains("line 3"), UserError);
+  dir.write("v.bin.head", "float\n3\n24\nlittle\nrho\n");
+  CHECK_THROWS_WITH_AS(load_visivo(volume, AsciiLayout{}, all), doctest::Contains("names 1 of its 3 columns"),
+                       UserError);
+  dir.write("v.bin.head", "int\n3\n24\nlittle\nrho\n");
+  CHECK_FALSE(is_visivo_table(volume));
+  CHECK_THROWS_WITH_AS(load_visivo(volume, AsciiLayout{}, all), doctest::Contains("line 1 ('int'): not a type"),
                        UserError);
 }
 

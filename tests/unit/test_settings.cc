@@ -566,7 +566,7 @@ TEST_CASE("read_settings: the original's labels and masks (XXXX, *_present = 0, 
 
 TEST_CASE("snapshot formats: the original's simtype numbers, both ways") {
   using splotch::SnapshotFormat;
-  const int numbers[] = {-1, 0, 1, 2, 3, 6, 7, 8, 11, 13, 14, 15, 16, 20};
+  const int numbers[] = {-1, 0, 1, 2, 3, 6, 7, 8, 10, 11, 13, 14, 15, 16, 20};
   for (int n : numbers) {
     const auto f = splotch::format_of_simtype(n);
     REQUIRE(f.has_value());
