@@ -9,6 +9,7 @@
 #include "errors/user_error.h"
 #include "io/enzo_data_file.h"
 #include "io/enzo_run.h"
+#include "io/field_names.h"
 
 namespace splotch {
 namespace {
@@ -31,6 +32,8 @@ void label_of(const std::string& name, std::string& label, int& component) {
   if (name == "internal_energy") label = "U";
   if (name == "metallicity_fraction") label = "Z";
   if (name == "creation_time") label = "AGE";
+  // (the others by the labels of other codes' fields: Temperature as TEMP, so that temp finds it)
+  if (label.empty() && component < 0 && gadget_block_label(name) != name) label = gadget_block_label(name);
 }
 
 Column named(const std::string& name, const std::string& type) {

@@ -46,6 +46,11 @@ std::pair<std::string, std::string> locate(const std::string& path) {
     if (is_file(p + ".hierarchy")) return {p, p + ".hierarchy"};
     return {};
   }
+  const std::string twin = ".hierarchy.hdf5";  // (the HDF5 twin of the text hierarchy: the output too)
+  if (path.size() > twin.size() && path.compare(path.size() - twin.size(), twin.size(), twin) == 0) {
+    const std::string p = path.substr(0, path.size() - twin.size());
+    if (is_file(p + ".hierarchy")) return {p, p + ".hierarchy"};
+  }
   const std::string suffix = ".hierarchy";
   if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
     const std::string p = path.substr(0, path.size() - suffix.size());

@@ -52,7 +52,10 @@ std::string lower_case(std::string s) {
 }
 
 std::string gadget_block_label(const std::string& name) {
-  const std::string key = lower_case(name);
+  // (internal_energy and InternalEnergy alike: the names of RAMSES and Enzo columns have underscores)
+  std::string key;
+  for (const char c : lower_case(name))
+    if (c != '_') key += c;
   for (const Alias& a : aliases)
     if (key == a.dataset || key == lower_case(a.block)) return a.block;  // (u and U, hsml and HSML alike)
   return name;

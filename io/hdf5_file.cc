@@ -269,11 +269,20 @@ Hdf5File::Hdf5File(const std::string& path) : path_(path) {
                                      : " (damaged or truncated?)"));
   Id header(H5Gopen2(file_, "Header", H5P_DEFAULT), H5Gclose);
   if (!header.valid() || H5Aexists(header.get(), "NumPart_ThisFile") <= 0) {
+    const std::vector<std::string> names = link_names(file_);
     std::string groups;
-    for (const std::string& g : link_names(file_)) groups += (groups.empty() ? "" : ", ") + g;
+    for (std::size_t k = 0; k < names.size() && k < 8; ++k) groups += (groups.empty() ? "" : ", ") + names[k];
+    if (names.size() > 8) groups += ", ... (" + std::to_string(names.size()) + " in all)";
+    // Enzo's data files hold a group per grid (Grid00000001), its hierarchy's HDF5 twin Level0, ...
+    const bool enzo = std::any_of(names.begin(), names.end(), [](const std::string& n) {
+      return n == "Level0" || (n.size() == 12 && n.rfind("Grid", 0) == 0);
+    });
     H5Fclose(file_);
     throw UserError("HDF5 file '" + path + "' has no Header group with NumPart_ThisFile, so it is not a " +
-                    "Gadget/AREPO/GIZMO/SWIFT snapshot; its top-level objects: " + (groups.empty() ? "none" : groups));
+                    "Gadget/AREPO/GIZMO/SWIFT snapshot; its top-level objects: " + (groups.empty() ? "none" : groups) +
+                    (enzo ? ". It is a file of an Enzo output: read the output (its directory, its parameter file or "
+                            "its .hierarchy) with simtype = 3"
+                          : ""));
   }
   Hdf5Header& h = header_;
   h.npart = counts(header.get(), "NumPart_ThisFile");

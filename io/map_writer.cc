@@ -64,7 +64,7 @@ void write_fits(const std::string& temp, const std::string& path, const MapFile&
                      const_cast<char*>(m.physical ? "the file's lengths comoving: made physical with SCALEFAC"
                                                   : "the map's lengths comoving (code units)"),
                      &status);
-  fits_number(f, "SCALEFAC", m.scale_factor, "scale factor a of the snapshot (1: not comoving)", status);
+  fits_number(f, "SCALEFAC", m.scale_factor, "scale factor a of the snapshot (1: none)", status);
   if (m.hubble > 0)
     fits_number(f, "HUBBLE", m.hubble,
                 m.physical ? "h taken out of the file's units/h" : "h: the map's units are the file's units/h", status);
@@ -84,7 +84,7 @@ void write_fits(const std::string& temp, const std::string& path, const MapFile&
     fits_number(f, (std::string("XAXIS") + axis).c_str(), m.x_axis[a], "the map's x axis in the snapshot", status);
     fits_number(f, (std::string("YAXIS") + axis).c_str(), m.y_axis[a], "the map's y axis in the snapshot", status);
   }
-  fits_number(f, "TIME", m.time, "the snapshot's time (a, for a cosmological run)", status);
+  fits_number(f, "TIME", m.time, "the header's time (Gadget's cosmological runs: a)", status);
   if (m.redshift >= 0) fits_number(f, "REDSHIFT", m.redshift, "the snapshot's redshift", status);
   fits_text(f, "SNAPSHOT", m.snapshot, "", status);
   fits_text(f, "KERNEL", m.kernel, "SPH kernel and support", status);

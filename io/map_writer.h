@@ -22,8 +22,8 @@ struct MapFile {
   std::string fits_unit;      // the same in the FITS standard's syntax, BUNIT ("solMass kpc-2"); empty: none
   std::string length_unit;    // of the axes: "kpc", "code length"
   bool physical = false;      // physical units (lengths in kpc); else the file's code units
-  // The file's lengths comoving (at scale factor a), and in units/h (hubble: h; 0 not): taken out
-  // of a physical map, kept in a code map.
+  // The file's lengths comoving or not, and in units/h (hubble: h; 0 not): taken out of a physical
+  // map, kept in a code map; scale_factor: the snapshot's a (1: none), comoving lengths' or not.
   bool comoving = false;
   double scale_factor = 1, hubble = 0;
   double pixel = 1;  // a pixel's side in length_unit

@@ -187,7 +187,7 @@ void write_map(const ParamFile& params, const Settings& s, const MapValues& map,
     f.length_unit = map.units.length_name;
     f.physical = map.units.physical;
     f.comoving = map.units.comoving;
-    f.scale_factor = map.units.scale_factor;
+    f.scale_factor = map.units.snapshot_scale_factor;
     f.hubble = map.units.hubble;
     f.pixel = map.pixel * map.units.length;
     const Vec3 c = s.camera.lookat;

@@ -71,7 +71,9 @@ void place_camera(Camera& c, const CameraPlacement& placement, const BoundingBox
   const double distance = 1.05 * half;
   const double near_face[3] = {side > 0 ? box.hi.x : box.lo.x, side > 0 ? box.hi.y : box.lo.y,
                                side > 0 ? box.hi.z : box.lo.z};
-  Vec3 position = centre;
+  // Through lookat where it is given, so that the view looks along the axis at it (not askew from
+  // the box's centre).
+  Vec3 position = placement.lookat_given ? c.lookat : centre;
   const double at = near_face[axis] + side * distance;
   (axis == 0 ? position.x : axis == 1 ? position.y : position.z) = at;
   c.position = position;

@@ -24,8 +24,19 @@ Dimensions dimensions_of(const std::string& label) {
   if (block == "RHO") return {1, -3, 0, true, ""};
   if (block == "U") return {0, 0, 2, true, ""};
   if (block == "HSML") return {0, 1, 0, true, ""};
-  if (lower == "temperature" || lower == "temperatures" || lower == "temp") return {0, 0, 0, true, "K"};
+  if (block == "TEMP" || lower == "temperatures") return {0, 0, 0, true, "K"};
   if (lower == "particles") return {0, 0, 0, true, ""};  // (a count: a raw file's map without I)
+  return {};
+}
+
+// The dimensions of a field that no dataset's units name, by its name alone: the columns of the
+// formats read as cells (RAMSES' velocity_x, Enzo's x-velocity, particle_velocity_x, its species'
+// and metals' HI_Density, Metal_Density; cell_size).
+Dimensions named_dimensions(const std::string& label) {
+  const std::string block = gadget_block_label(label), lower = lower_case(label);
+  if (lower == "cell_size") return {0, 1, 0, true, ""};
+  if (block == "VEL" || lower.find("velocity") != std::string::npos) return {0, 0, 1, true, ""};
+  if (lower.size() > 8 && lower.compare(lower.size() - 8, 8, "_density") == 0) return {1, -3, 0, true, ""};
   return {};
 }
 
@@ -99,7 +110,8 @@ void field_value(MapUnits& u, const FieldUnits& f, double h, int area) {
 MapUnits map_units(MapMode mode, const std::string& quantity, const std::string& weight, const SnapshotUnits& file,
                    const MapUnitOptions& o) {
   MapUnits u;
-  const Dimensions d = dimensions_of(quantity);
+  Dimensions d = dimensions_of(quantity);
+  if (!d.known && !field_units(file, quantity)) d = named_dimensions(quantity);
   // A column sums the quantity per area; an average and a slice keep its own units.
   const int area = mode == MapMode::column ? -2 : 0;
   u.quantity = mode == MapMode::column    ? "column of " + quantity + " (per area)"
@@ -112,6 +124,7 @@ MapUnits map_units(MapMode mode, const std::string& quantity, const std::string&
   const bool lengths_known = length_cm > 0 && (!file.h_scaled || h > 0);
   u.comoving = file.comoving;
   u.scale_factor = file.comoving ? file.scale_factor : 1.0;
+  u.snapshot_scale_factor = file.scale_factor;
   u.hubble = file.h_scaled ? h : 0;
   if (!o.physical || !lengths_known) {
     if (o.physical)

@@ -30,7 +30,9 @@ struct MapUnits {
   // (hubble: that h) or not (0). A physical map has taken both out; a code map keeps them.
   bool comoving = false;
   double scale_factor = 1, hubble = 0;
-  std::string quantity;            // what the map is of: "surface density of MASS", ...
+  double snapshot_scale_factor =
+      1;                 // the snapshot's a, whether or not its lengths are comoving (RAMSES', Enzo's are not)
+  std::string quantity;  // what the map is of: "surface density of MASS", ...
   std::vector<std::string> notes;  // for the report: where each unit came from, what was missing
 };
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "splotch/stages/camera_placement.h"
 #include "splotch/stages/framing.h"
 
 using namespace splotch;
@@ -88,4 +89,24 @@ TEST_CASE("framing: a group across a periodic box's edge is framed as one, in ei
     const Framing open = framing(p, false);
     CHECK(open.box.hi.x - open.box.lo.x > 90);
   }
+}
+
+TEST_CASE("camera placement: with lookat given, the camera sits on the face's axis through it (not askew)") {
+  splotch::BoundingBox box;
+  box.lo = {0, 0, 0};
+  box.hi = {1, 1, 1};
+  splotch::Camera c;
+  c.lookat = {0.9, 0.6, 0.5};
+  splotch::CameraPlacement placement;
+  placement.from_data = true;
+  placement.lookat_given = true;
+  splotch::place_camera(c, placement, box);  // (front: along y)
+  CHECK(c.position.x == doctest::Approx(0.9));
+  CHECK(c.position.z == doctest::Approx(0.5));
+  CHECK(c.position.y > 1.0);
+  CHECK(c.lookat.x == doctest::Approx(0.9));
+  placement.lookat_given = false;
+  splotch::place_camera(c, placement, box);
+  CHECK(c.position.x == doctest::Approx(0.5));
+  CHECK(c.lookat.x == doctest::Approx(0.5));
 }

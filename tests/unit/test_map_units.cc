@@ -135,3 +135,27 @@ TEST_CASE("map units: a quantity in its dataset's own units is made physical and
   CHECK(c.value == 1);
   CHECK(c.value_name == "code units of StarFormationRates");
 }
+
+TEST_CASE("map units: the columns of cell formats by their names (Enzo's x-velocity, Metal_Density; internal_energy)") {
+  SnapshotUnits enzo;
+  enzo.code = "Enzo";
+  enzo.length_cm = 1000 * kpc_cm;
+  enzo.mass_g = 1e10 * msun_g;
+  enzo.velocity_cm_s = 2e5;
+  enzo.scale_factor = 0.5;  // (a cosmological run whose lengths are proper: no comoving factor)
+  const MapUnitOptions physical;
+  const MapUnits v = map_units(MapMode::average, "x-velocity", "MASS", enzo, physical);
+  CHECK(v.value == doctest::Approx(2));
+  CHECK(v.value_name == "(km/s)");
+  const MapUnits metals = map_units(MapMode::average, "Metal_Density", "MASS", enzo, physical);
+  CHECK(metals.value == doctest::Approx(1e10 / 1e9));
+  CHECK(metals.value_name == "Msun kpc^-3");
+  const MapUnits u = map_units(MapMode::average, "internal_energy", "MASS", enzo, physical);
+  CHECK(u.value == doctest::Approx(4));
+  CHECK(u.value_name == "(km/s)^2");
+  const MapUnits side = map_units(MapMode::average, "cell_size", "MASS", enzo, physical);
+  CHECK(side.value == doctest::Approx(1000));
+  CHECK(side.value_name == "kpc");
+  CHECK(v.snapshot_scale_factor == doctest::Approx(0.5));
+  CHECK(v.scale_factor == doctest::Approx(1));
+}
