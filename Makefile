@@ -44,7 +44,7 @@ LIB_SRC  := $(filter-out io/no_hdf5.cc,$(LIB_SRC))
 HDF5_FLAGS := -DSPLOTCH_HDF5 -I$(HDF5_INC)
 HDF5_LIBS  := -L$(HDF5_LIB) -lhdf5
 else
-LIB_SRC  := $(filter-out io/hdf5_file.cc io/hdf5_table_reader.cc io/phantom_hdf5.cc io/enzo_hdf5.cc,$(LIB_SRC))
+LIB_SRC  := $(filter-out io/hdf5_file.cc io/hdf5_table_reader.cc io/phantom_hdf5.cc io/enzo_hdf5.cc io/swift_cells.cc,$(LIB_SRC))
 endif
 
 # The GPU renderer (cuda/) is built whenever nvcc is found, on PATH or in /usr/local/cuda;

@@ -1,6 +1,7 @@
 #include "io/hdf5_reader.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "errors/user_error.h"
@@ -10,6 +11,7 @@
 #include "io/input_file.h"
 #include "io/missing_field.h"
 #include "io/read_plan.h"
+#include "io/swift_cells.h"
 
 namespace splotch {
 namespace {
@@ -138,7 +140,26 @@ ParticleSet read_hdf5(const TypedSnapshotRequest& o, const ProgressCallback& pro
     }
   }
   if (counts.size() != files.size()) throw std::invalid_argument("read_hdf5: counts of another number of files");
+  // A region read (a given camera's view, one process): the rows of the cells that reach it.
+  std::optional<CellSelection> cells;
+  std::vector<std::string> notes;
+  if (o.region && o.share.whole()) {
+    std::string why;
+    cells = swift_cells_reaching(o.files, counts, *o.region, open(0).hdf5.header().box_size, why);
+    if (cells && cells->reaching == cells->cells) cells.reset();  // (every cell: the whole snapshot)
+    if (!cells && !why.empty() && why != swift_no_cells)
+      notes.push_back("read whole, not by region: '" + o.files[0] + "': " + why);
+  }
+  const auto selected = [&](std::size_t f, int t) -> const std::vector<RowRun>* {
+    if (!cells || !o.region->applies_to(t) || std::size_t(t) >= cells->runs[f].size()) return nullptr;
+    return &cells->runs[f][std::size_t(t)];
+  };
   const auto count_of = [&](std::size_t f, int t) {
+    if (const std::vector<RowRun>* runs = selected(f, t)) {
+      std::size_t n = 0;
+      for (const RowRun& r : *runs) n += r.count;
+      return n;
+    }
     return std::size_t(t) < counts[f].size() ? std::size_t(counts[f][std::size_t(t)]) : std::size_t(0);
   };
   const ShareRanges ranges = share_ranges(o.types, files.size(), count_of, o.share);
@@ -170,13 +191,52 @@ ParticleSet read_hdf5(const TypedSnapshotRequest& o, const ProgressCallback& pro
       o.types, first, files.size(), count_of, p, plan,
       [&](std::size_t f, int t, const QuantityRequest& q, int components, QuantityTargets targets, std::size_t at,
           std::size_t skip, std::size_t count, const std::string& key) {
-        if (components == 0)
-          plan_ids(*files[f], t, q, p.id.data() + at, skip, count, key, plan);
-        else
-          plan_dataset(*files[f], t, q, components, targets, at, skip, count, key, plan);
+        auto piece = [&](std::size_t to, std::size_t row, std::size_t n) {
+          if (components == 0)
+            plan_ids(*files[f], t, q, p.id.data() + to, row, n, key, plan);
+          else
+            plan_dataset(*files[f], t, q, components, targets, to, row, n, key, plan);
+        };
+        const std::vector<RowRun>* runs = selected(f, t);
+        if (!runs) return piece(at, skip, count);
+        // [skip, skip + count) of the rows selected, run by run of the file's rows.
+        std::size_t before = 0;
+        for (const RowRun& r : *runs) {
+          const std::size_t from = std::max(skip, before), to = std::min(skip + count, before + r.count);
+          if (from < to) piece(at + (from - skip), r.row + (from - before), to - from);
+          before += r.count;
+        }
       },
       ranges);
   run_read_plan(plan, progress);
+  p.notes = notes;
+  if (cells) {
+    std::uint64_t all = 0;
+    for (const RenderTypeRequest& r : o.types)
+      for (std::size_t f = 0; f < files.size(); ++f)
+        all += std::size_t(r.file_type) < counts[f].size() ? counts[f][std::size_t(r.file_type)] : 0;
+    char share[32];
+    std::snprintf(share, sizeof share, "%.3g%%", all ? 100.0 * double(p.size()) / double(all) : 0.0);
+    p.notes.push_back("read by region: " + std::to_string(p.size()) + " of the " + std::to_string(all) +
+                      " particles of the types drawn (" + share + "), those of the " + std::to_string(cells->reaching) +
+                      " of " + std::to_string(cells->cells) + " SWIFT cells that can reach " + o.region->why +
+                      "; the data ranges are those of the particles read (read_region = FALSE reads them all)");
+    // Smoothing lengths beyond a cell's side break the bound the cells were chosen by: read all.
+    float largest = 0;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (o.region->applies_to(o.types[p.type.empty() ? 0 : std::size_t(p.type[i])].file_type))
+        largest = std::max(largest, p.hsml[i]);
+    if (largest > cells->cell_size) {
+      TypedSnapshotRequest whole = o;
+      whole.region.reset();
+      ParticleSet all_particles = read_hdf5(whole, progress);
+      char text[96];
+      std::snprintf(text, sizeof text, "%.4g is wider than a SWIFT cell (%.4g)", double(largest), cells->cell_size);
+      all_particles.notes.push_back(std::string("read whole: a smoothing length of ") + text +
+                                    ", whose kernel may reach the view from cells beyond those chosen");
+      return all_particles;
+    }
+  }
   return p;
 }
 

@@ -1,11 +1,12 @@
-// Stands in for io/hdf5_file.cc, io/hdf5_table_reader.cc, io/phantom_hdf5.cc and io/enzo_hdf5.cc in a build without the
-// HDF5 library (make HDF5=0, or /usr/include/hdf5/serial missing): HDF5 snapshots and tables are then refused with a
-// message saying how to get them read.
+// Stands in for io/hdf5_file.cc, io/hdf5_table_reader.cc, io/phantom_hdf5.cc, io/enzo_hdf5.cc and io/swift_cells.cc in
+// a build without the HDF5 library (make HDF5=0, or /usr/include/hdf5/serial missing): HDF5 snapshots and tables are
+// then refused with a message saying how to get them read.
 #include "errors/user_error.h"
 #include "io/enzo_data_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_table_reader.h"
 #include "io/phantom_reader.h"
+#include "io/swift_cells.h"
 
 namespace splotch {
 namespace {
@@ -45,6 +46,12 @@ EnzoDataFile::~EnzoDataFile() = default;
 std::vector<EnzoDataset> EnzoDataFile::datasets(int) const { return {}; }
 std::vector<double> EnzoDataFile::read(int, const std::string&) const { return {}; }
 std::vector<std::int64_t> EnzoDataFile::read_integers(int, const std::string&) const { return {}; }
+std::optional<CellSelection> swift_cells_reaching(const std::vector<std::string>&,
+                                                  const std::vector<std::vector<std::uint64_t>>&, const ReadRegion&,
+                                                  double, std::string& why) {
+  why = "this splotch was built without HDF5";
+  return std::nullopt;
+}
 // Without the library nothing is HDF5 to us: the caller goes on to say so when it reads the file.
 bool is_gadget_layout_hdf5(const std::string&) { return false; }
 

@@ -31,6 +31,7 @@ struct ParticleSet {
   // What the reader took as absent and the user should hear of, one message each (a colour or
   // intensity label that names no field of the file: drawn with the absent default).
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;  // for the run's report (how much of the snapshot a region read took)
 
   std::size_t size() const { return x.size(); }
   // Every per-particle float array (empty ones included), for the steps that drop particles.

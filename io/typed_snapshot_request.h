@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/read_region.h"
 #include "io/read_share.h"
 
 namespace splotch {
@@ -56,6 +57,9 @@ struct TypedSnapshotRequest {
   std::optional<bool> swap_endian;  // the byte order tried first (swap_endian); each file's own decides
   std::vector<RenderTypeRequest> types;
   ReadShare share;  // an MPI process's slice of each render type
+  // The part of space the render needs, where it is known before reading (a given camera's view):
+  // a snapshot that says where its particles lie (SWIFT's cells) is read only there.
+  std::optional<ReadRegion> region;
 };
 
 }  // namespace splotch

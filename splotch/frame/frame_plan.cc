@@ -2,15 +2,43 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "errors/user_error.h"
+#include "splotch/frame/frame_views.h"
 #include "splotch/frame/renderer_decision.h"
 #include "splotch/mpi/comm.h"
+#include "splotch/stages/view_region.h"
 #include "splotch/util/file_paths.h"
 
 namespace splotch {
+
+namespace {
+
+// The region a frame's one picture of a given camera needs, for a snapshot whose files may say
+// where their particles lie (HDF5: SWIFT's cells); none for a camera placed from the data, a map,
+// several views. Types whose smoothing lengths come from their neighbours are read whole.
+std::optional<ReadRegion> picture_region(const Settings& s, bool wanted) {
+  if (!wanted || s.input.format != SnapshotFormat::hdf5 || s.placement.from_data || s.map.mode != MapMode::none ||
+      view_paths(s.views, "").size() > 1 || s.views.panorama)
+    return std::nullopt;
+  std::vector<float> smooth;
+  for (const TypeSettings& t : s.types) smooth.push_back(t.smooth_factor);
+  std::optional<ReadRegion> r = view_region(s.camera, smooth, s.minrad_pix, s.input.keep_fraction);
+  if (!r) return std::nullopt;
+  for (const RenderTypeRequest& t : s.input.typed.types)
+    if (t.size_estimate != SizeEstimate::knn) r->file_types.push_back(t.file_type);
+  for (const RenderTypeRequest& t : s.input.typed.types)  // (a file type drawn twice, once by knn: whole)
+    if (t.size_estimate == SizeEstimate::knn)
+      r->file_types.erase(std::remove(r->file_types.begin(), r->file_types.end(), t.file_type), r->file_types.end());
+  if (r->file_types.empty()) return std::nullopt;
+  if (s.input.periodic) r->wrap_centre = {s.camera.lookat.x, s.camera.lookat.y, s.camera.lookat.z};
+  return r;
+}
+
+}  // namespace
 
 FramePlan plan_frame(ParamFile& params, const FrameOptions& frame, RendererDecision& renderer, const Comm* comm,
                      Console& console, std::vector<std::string>& notes) {
@@ -38,6 +66,7 @@ FramePlan plan_frame(ParamFile& params, const FrameOptions& frame, RendererDecis
     notes.push_back(text);
   }
   plan.normalization = normalizations(plan.settings);
+  plan.region = picture_region(plan.settings, params.get<bool>("read_region", true) && (!comm || comm->size() == 1));
   return plan;
 }
 

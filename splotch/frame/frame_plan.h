@@ -5,10 +5,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "io/palette.h"
+#include "io/read_region.h"
 #include "params/param_file.h"
 #include "splotch/frame/frame_options.h"
 #include "splotch/settings/settings.h"
@@ -27,6 +29,9 @@ struct FramePlan {
   std::vector<TypeNormalization> normalization;  // per type, as the load takes them
   std::string input_keys;  // the keys that chose the snapshot (its signature in a cache and on the GPU)
   bool memory_check = true;
+  // The part of space the frame's picture needs, read alone where the snapshot says where its
+  // particles lie (read_region; a given camera's one view of an HDF5 snapshot, one process).
+  std::optional<ReadRegion> region;
 };
 
 // Reads and checks every key (all processes of an MPI run agreeing on a failure), and gives the

@@ -74,7 +74,9 @@ class FileSource : public ParticleSource {
   std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
     check_memory_before_read(plan_, *this, several_views(plan_.settings), nullptr, console_);
     const double before = clock.load_starts();
-    loaded_ = load_snapshot(plan_.settings.input, plan_.normalization, console_);
+    SnapshotRequest input = plan_.settings.input;
+    input.typed.region = plan_.region;
+    loaded_ = load_snapshot(input, plan_.normalization, console_);
     clock.loaded(loaded_, before);
     report.particles_read = loaded_.read;
     report.particles_dropped = loaded_.dropped;

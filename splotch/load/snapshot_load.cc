@@ -116,6 +116,7 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
   console.end_progress();
   out.read = out.particles.size();
   for (const std::string& w : out.particles.warnings) console.warning(w);
+  out.notes.insert(out.notes.end(), out.particles.notes.begin(), out.particles.notes.end());
   const std::vector<bool> estimate = types_to_estimate(out.particles, input, share, out.notes, out.shared_warnings);
   if (!share)
     for (const std::string& w : out.shared_warnings) console.warning(w);

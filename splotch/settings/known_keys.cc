@@ -93,6 +93,7 @@ const std::map<std::string, KeyKind>& global_keys() {
       {"tile_x-side", KeyKind::integer},
       {"tile_y-side", KeyKind::integer},
       {"memory_check", KeyKind::boolean},
+      {"read_region", KeyKind::boolean},
       {"scene_file", KeyKind::text},
       {"scene_start", KeyKind::integer},
       {"scene_incr", KeyKind::integer},
