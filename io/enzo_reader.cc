@@ -290,7 +290,9 @@ void read_cells(const EnzoRun& run, const Layout& l, const EnzoDataFile& f, cons
     if (name == "internal_energy") {
       e = &field(energy == Energy::gas_energy ? gas : total);
       if (energy == Energy::total_less_kinetic) {
-        for (int d = 0; d < run.rank; ++d) vel[d] = &field(std::string(axes[d]) + "-velocity");
+        // (every velocity field present: the solvers that keep three below 3-D count them all)
+        for (int d = 0; d < 3; ++d)
+          if (l.has_field(std::string(axes[d]) + "-velocity")) vel[d] = &field(std::string(axes[d]) + "-velocity");
         if (magnetic)
           for (int d = 0; d < 3; ++d) b[d] = &field(std::string("B") + axes[d]);
       }

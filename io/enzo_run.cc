@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 #include "errors/user_error.h"
 
@@ -78,6 +79,12 @@ std::vector<double> numbers(const std::string& value) {
   return v;
 }
 
+// A number of the text as an int where it is one within `limit` of 0, else `otherwise` (a damaged
+// file's 1e30 is no grid's size).
+int whole_number(double v, int otherwise, double limit = 1e9) {
+  return std::isfinite(v) && std::abs(v) <= limit ? int(v) : otherwise;
+}
+
 double number_or(const EnzoRun& run, const std::string& key, double otherwise) {
   const std::string* v = run.parameter(key);
   if (!v) return otherwise;
@@ -100,14 +107,17 @@ void read_parameters(EnzoRun& run) {
     throw UserError("'" + run.parameter_path +
                     "' has no TopGridRank or InitialTime line: it is not an Enzo output's parameter file; name the "
                     "output's directory, its parameter file (DD0018/DD0018) or its .hierarchy");
-  run.rank = int(number_or(run, "TopGridRank", 3));
+  run.rank = whole_number(number_or(run, "TopGridRank", 3), 0);
   if (run.rank < 1 || run.rank > 3)
     throw UserError("'" + run.parameter_path + "': TopGridRank = " + std::to_string(run.rank) +
                     " is not 1, 2 or 3: the parameter file is damaged");
   auto triple = [&](const char* key, auto& out) {
     if (const std::string* v = run.parameter(key)) {
       const std::vector<double> n = numbers(*v);
-      for (std::size_t d = 0; d < n.size() && d < 3; ++d) out[d] = static_cast<std::decay_t<decltype(out[0])>>(n[d]);
+      for (std::size_t d = 0; d < n.size() && d < 3; ++d) {
+        using T = std::decay_t<decltype(out[0])>;
+        out[d] = std::is_integral_v<T> ? T(whole_number(n[d], 0)) : T(n[d]);
+      }
     }
   };
   triple("TopGridDimensions", run.top_dims);
@@ -116,7 +126,7 @@ void read_parameters(EnzoRun& run) {
   for (int d = run.rank; d < 3; ++d) run.top_dims[std::size_t(d)] = 1;
   run.time = number_or(run, "InitialTime", 0);
   run.cosmological = number_or(run, "ComovingCoordinates", 0) != 0;
-  run.hydro_method = int(number_or(run, "HydroMethod", -1));
+  run.hydro_method = whole_number(number_or(run, "HydroMethod", -1), -1);
   run.dual_energy = number_or(run, "DualEnergyFormalism", 0) != 0;
   run.gamma = number_or(run, "Gamma", 0);
   // Boundary condition 3 is Enzo's periodic one; the box wraps only when every face is.
@@ -187,7 +197,8 @@ void read_hierarchy(EnzoRun& run) {
       continue;
     }
     if (key == "NumberOfStarParticles") {
-      run.star_particles = std::uint64_t(std::max(0.0, numbers(value).empty() ? 0.0 : numbers(value)[0]));
+      const std::vector<double> n = numbers(value);
+      run.star_particles = !n.empty() && n[0] > 0 && n[0] < 1e18 ? std::uint64_t(n[0]) : 0;
       run.star_count_known = true;
       continue;
     }
@@ -195,11 +206,20 @@ void read_hierarchy(EnzoRun& run) {
     const std::vector<double> n = numbers(value);
     auto fill = [&](auto& out) {
       if (int(n.size()) < g->rank) bad_line(run, number, text, std::to_string(g->rank) + " numbers expected");
-      for (int d = 0; d < g->rank; ++d)
-        out[std::size_t(d)] = static_cast<std::decay_t<decltype(out[0])>>(n[std::size_t(d)]);
+      for (int d = 0; d < g->rank; ++d) {
+        using T = std::decay_t<decltype(out[0])>;
+        const double v = n[std::size_t(d)];
+        if constexpr (std::is_integral_v<T>) {
+          if (!(std::isfinite(v) && std::abs(v) <= 1e9)) bad_line(run, number, text, "not a grid's index or size");
+          out[std::size_t(d)] = T(v);
+        } else {
+          if (!std::isfinite(v)) bad_line(run, number, text, "not a position");
+          out[std::size_t(d)] = T(v);
+        }
+      }
     };
     if (key == "GridRank") {
-      g->rank = n.empty() ? 0 : int(n[0]);
+      g->rank = n.empty() ? 0 : whole_number(n[0], 0);
       if (g->rank < 1 || g->rank > 3) bad_line(run, number, text, "a rank of 1, 2 or 3 expected");
     } else if (key == "GridDimension") {
       fill(g->dims);
@@ -212,9 +232,10 @@ void read_hierarchy(EnzoRun& run) {
     } else if (key == "GridRightEdge") {
       fill(g->right);
     } else if (key == "NumberOfBaryonFields") {
-      g->baryon_fields = n.empty() ? 0 : int(n[0]);
+      g->baryon_fields = n.empty() ? 0 : whole_number(n[0], 0);
     } else if (key == "NumberOfParticles") {
-      g->particles = n.empty() || n[0] < 0 ? 0 : std::uint64_t(n[0]);
+      if (!n.empty() && !(n[0] >= 0 && n[0] < 1e15)) bad_line(run, number, text, "not a number of particles");
+      g->particles = n.empty() ? 0 : std::uint64_t(n[0]);
     } else if (key == "BaryonFileName") {
       g->baryon_file = value;
     } else if (key == "ParticleFileName") {
@@ -224,12 +245,16 @@ void read_hierarchy(EnzoRun& run) {
   if (run.grids.empty())
     throw UserError("'" + run.hierarchy_path + "' holds no \"Grid = \" block: it is not an Enzo hierarchy");
   for (EnzoGrid& grid : run.grids) {
-    for (int d = 0; d < grid.rank; ++d)
-      if (grid.active(d) < 1 || grid.active(d) > (1 << 24) || grid.start[std::size_t(d)] < 0 ||
-          grid.end[std::size_t(d)] >= grid.dims[std::size_t(d)] ||
-          !(grid.right[std::size_t(d)] > grid.left[std::size_t(d)]))
+    // (every grid of Enzo's fits in memory: more than 2^36 cells, ghost zones included, is damage)
+    double all = 1;
+    for (int d = 0; d < grid.rank; ++d) {
+      const long long active = (long long)(grid.end[std::size_t(d)]) - grid.start[std::size_t(d)] + 1;
+      all *= double(grid.dims[std::size_t(d)]);
+      if (active < 1 || grid.start[std::size_t(d)] < 0 || grid.end[std::size_t(d)] >= grid.dims[std::size_t(d)] ||
+          !(grid.right[std::size_t(d)] > grid.left[std::size_t(d)]) || all > double(std::uint64_t(1) << 36))
         throw UserError("'" + run.hierarchy_path + "': grid " + std::to_string(grid.id) +
                         "'s dimensions, indices or edges do not make a grid: the hierarchy is damaged");
+    }
     for (int d = grid.rank; d < 3; ++d) {
       grid.start[std::size_t(d)] = grid.end[std::size_t(d)] = 0;
       grid.left[std::size_t(d)] = 0;

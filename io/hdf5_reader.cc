@@ -146,7 +146,14 @@ ParticleSet read_hdf5(const TypedSnapshotRequest& o, const ProgressCallback& pro
   if (o.region && o.share.whole()) {
     std::string why;
     cells = swift_cells_reaching(o.files, counts, *o.region, open(0).hdf5.header().box_size, why);
-    if (cells && cells->reaching == cells->cells) cells.reset();  // (every cell: the whole snapshot)
+    // (every cell, or none: the whole snapshot, whose particles the view then shows or says it misses)
+    if (cells && (cells->reaching == cells->cells || cells->reaching == 0)) cells.reset();
+    if (cells && !o.region->ranges_given) {
+      notes.push_back("read whole: " + std::to_string(cells->reaching) + " of the " + std::to_string(cells->cells) +
+                      " SWIFT cells reach the view, but the colour or intensity ranges come from the data; give "
+                      "color_minN, color_maxN, intensity_minN and intensity_maxN to read only those cells");
+      cells.reset();
+    }
     if (!cells && !why.empty() && why != swift_no_cells)
       notes.push_back("read whole, not by region: '" + o.files[0] + "': " + why);
   }
@@ -220,7 +227,7 @@ ParticleSet read_hdf5(const TypedSnapshotRequest& o, const ProgressCallback& pro
     p.notes.push_back("read by region: " + std::to_string(p.size()) + " of the " + std::to_string(all) +
                       " particles of the types drawn (" + share + "), those of the " + std::to_string(cells->reaching) +
                       " of " + std::to_string(cells->cells) + " SWIFT cells that can reach " + o.region->why +
-                      "; the data ranges are those of the particles read (read_region = FALSE reads them all)");
+                      " (read_region = FALSE reads them all)");
     // Smoothing lengths beyond a cell's side break the bound the cells were chosen by: read all.
     float largest = 0;
     for (std::size_t i = 0; i < p.size(); ++i)

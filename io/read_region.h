@@ -25,6 +25,9 @@ struct ReadRegion {
   // A periodic box is wrapped about this point before drawing (every particle within half a box
   // of it); none: not wrapped.
   std::optional<std::array<double, 3>> wrap_centre;
+  // Every drawn type's colour and intensity ranges given (else they come from the particles read,
+  // and a region read would change them: the snapshot is read whole, with a note saying so).
+  bool ranges_given = true;
   std::vector<int> file_types;  // the file types read by region (others, whose smoothing lengths
                                 // are estimated from neighbours, are read whole)
 

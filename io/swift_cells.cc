@@ -73,27 +73,32 @@ std::optional<CellSelection> swift_cells_reaching(const std::vector<std::string>
   // (each cell grown by half its side for the drift; the kernels' reach by the largest side)
   const double reach = s.cell_size * region.reach_per_hsml;
   std::vector<bool> reaching(cells, false);
-  // In a box wrapped about a centre, a cell's particles are drawn where the wrap puts them: the
-  // cell, or its images one box away, within half a box of the centre (a cell across that edge
-  // partly at each).
+  // Where a cell's particles can be drawn: in a box wrapped about a centre, within half a box of
+  // it (the cell, or an image of it, there); in a periodic box not wrapped, within the box, where
+  // SWIFT writes them (a particle that drifted across a face is written at the opposite one, and
+  // stays listed in its cell). Per axis the cell's images nearest that domain are tried.
   const bool wrapped = box_size > 0 && region.wrap_centre;
-  const int images = wrapped ? 1 : 0;
   for (std::size_t c = 0; c < cells; ++c) {
+    int k0[3] = {0, 0, 0};
+    double domain_lo[3] = {-1e300, -1e300, -1e300}, domain_hi[3] = {1e300, 1e300, 1e300};
+    for (std::size_t d = 0; d < 3 && box_size > 0; ++d) {
+      const double middle = wrapped ? (*region.wrap_centre)[d] : 0.5 * box_size;
+      const double k = std::round((middle - centres[3 * c + d]) / box_size);
+      k0[d] = std::isfinite(k) && std::abs(k) < 1e9 ? int(k) : 0;
+      domain_lo[d] = middle - 0.5 * box_size;
+      domain_hi[d] = middle + 0.5 * box_size;
+    }
+    const int images = box_size > 0 ? 1 : 0;
     for (int i = -images; i <= images && !reaching[c]; ++i)
       for (int j = -images; j <= images && !reaching[c]; ++j)
         for (int k = -images; k <= images && !reaching[c]; ++k) {
-          const double shift[3] = {i * box_size, j * box_size, k * box_size};
+          const int shift[3] = {k0[0] + i, k0[1] + j, k0[2] + k};
           std::array<double, 3> lo, hi;
           bool inside = true;
           for (std::size_t d = 0; d < 3; ++d) {
-            lo[d] = centres[3 * c + d] - size[d] + shift[d];
-            hi[d] = centres[3 * c + d] + size[d] + shift[d];
-            if (wrapped) {  // (the part within half a box of the centre, where the wrap puts every particle)
-              const double w = (*region.wrap_centre)[d], half = 0.5 * box_size;
-              lo[d] = std::max(lo[d], w - half);
-              hi[d] = std::min(hi[d], w + half);
-              inside = inside && lo[d] <= hi[d];
-            }
+            lo[d] = std::max(centres[3 * c + d] - size[d] + shift[d] * box_size, domain_lo[d]);
+            hi[d] = std::min(centres[3 * c + d] + size[d] + shift[d] * box_size, domain_hi[d]);
+            inside = inside && lo[d] <= hi[d];
           }
           reaching[c] = inside && region.reaches(lo, hi, 0, reach);
         }
@@ -104,6 +109,7 @@ std::optional<CellSelection> swift_cells_reaching(const std::vector<std::string>
     const std::string type = "PartType" + std::to_string(t);
     std::uint64_t total = 0;
     for (const auto& f : counts) total += t < f.size() ? f[t] : 0;
+    const auto count_in = [&](std::size_t f) { return t < counts[f].size() ? counts[f][t] : std::uint64_t(0); };
     if (total == 0) continue;
     const std::vector<std::int64_t> count =
         read_all<std::int64_t>(file.get(), "Cells/Counts/" + type, H5T_NATIVE_INT64);
@@ -111,13 +117,17 @@ std::optional<CellSelection> swift_cells_reaching(const std::vector<std::string>
     const std::vector<std::int64_t> offset = read_all<std::int64_t>(
         file.get(), (in_file ? "Cells/OffsetsInFile/" : "Cells/Offsets/") + type, H5T_NATIVE_INT64);
     std::vector<std::int64_t> file_of = read_all<std::int64_t>(file.get(), "Cells/Files/" + type, H5T_NATIVE_INT64);
+    if (in_file && file_of.empty() && files.size() > 1) {
+      why = "its /Cells give offsets in files (OffsetsInFile) but not which files (Files) for " + type;
+      return std::nullopt;
+    }
     if (count.size() != cells || offset.size() != cells || (!file_of.empty() && file_of.size() != cells)) {
       why = "its /Cells lists for " + type + " are not one per cell";
       return std::nullopt;
     }
     // Without Files, the offsets run over the files in order (one file: its rows).
     std::vector<std::uint64_t> first(files.size() + 1, 0);
-    for (std::size_t f = 0; f < files.size(); ++f) first[f + 1] = first[f] + (t < counts[f].size() ? counts[f][t] : 0);
+    for (std::size_t f = 0; f < files.size(); ++f) first[f + 1] = first[f] + count_in(f);
     std::uint64_t listed = 0;
     std::vector<std::pair<std::int64_t, RowRun>> picked;  // (file, rows)
     for (std::size_t c = 0; c < cells; ++c) {
@@ -135,7 +145,7 @@ std::optional<CellSelection> swift_cells_reaching(const std::vector<std::string>
         while (std::size_t(f) + 1 < files.size() && row >= first[std::size_t(f) + 1]) ++f;
         row -= first[std::size_t(f)];
       }
-      if (f < 0 || std::size_t(f) >= files.size() || row + std::uint64_t(count[c]) > counts[std::size_t(f)][t]) {
+      if (f < 0 || std::size_t(f) >= files.size() || row + std::uint64_t(count[c]) > count_in(std::size_t(f))) {
         why = "its /Cells lists for " + type + " point past the particles of its files";
         return std::nullopt;
       }

@@ -20,7 +20,8 @@ namespace {
 // The region a frame's one picture of a given camera needs, for a snapshot whose files may say
 // where their particles lie (HDF5: SWIFT's cells); none for a camera placed from the data, a map,
 // several views. Types whose smoothing lengths come from their neighbours are read whole.
-std::optional<ReadRegion> picture_region(const Settings& s, bool wanted) {
+std::optional<ReadRegion> picture_region(const Settings& s, const std::vector<TypeNormalization>& normalization,
+                                         bool wanted) {
   if (!wanted || s.input.format != SnapshotFormat::hdf5 || s.placement.from_data || s.map.mode != MapMode::none ||
       view_paths(s.views, "").size() > 1 || s.views.panorama)
     return std::nullopt;
@@ -35,6 +36,13 @@ std::optional<ReadRegion> picture_region(const Settings& s, bool wanted) {
       r->file_types.erase(std::remove(r->file_types.begin(), r->file_types.end(), t.file_type), r->file_types.end());
   if (r->file_types.empty()) return std::nullopt;
   if (s.input.periodic) r->wrap_centre = {s.camera.lookat.x, s.camera.lookat.y, s.camera.lookat.z};
+  for (std::size_t n = 0; n < s.input.typed.types.size() && n < normalization.size(); ++n) {
+    const RenderTypeRequest& t = s.input.typed.types[n];
+    const TypeNormalization& k = normalization[n];
+    const bool colour = t.colour.label.empty() || (k.color_min && k.color_max);
+    const bool intensity = t.intensity.label.empty() || (k.intensity_min && k.intensity_max);
+    r->ranges_given = r->ranges_given && colour && intensity;
+  }
   return r;
 }
 
@@ -66,7 +74,8 @@ FramePlan plan_frame(ParamFile& params, const FrameOptions& frame, RendererDecis
     notes.push_back(text);
   }
   plan.normalization = normalizations(plan.settings);
-  plan.region = picture_region(plan.settings, params.get<bool>("read_region", true) && (!comm || comm->size() == 1));
+  plan.region = picture_region(plan.settings, plan.normalization,
+                               params.get<bool>("read_region", true) && (!comm || comm->size() == 1));
   return plan;
 }
 

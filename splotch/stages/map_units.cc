@@ -35,6 +35,7 @@ Dimensions dimensions_of(const std::string& label) {
 Dimensions named_dimensions(const std::string& label) {
   const std::string block = gadget_block_label(label), lower = lower_case(label);
   if (lower == "cell_size") return {0, 1, 0, true, ""};
+  if (lower == "level" || lower == "levelp") return {0, 0, 0, true, ""};  // (a refinement level: a number)
   if (block == "VEL" || lower.find("velocity") != std::string::npos) return {0, 0, 1, true, ""};
   if (lower.size() > 8 && lower.compare(lower.size() - 8, 8, "_density") == 0) return {1, -3, 0, true, ""};
   return {};

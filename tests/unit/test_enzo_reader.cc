@@ -349,6 +349,16 @@ TEST_CASE("enzo: the hierarchy's tree, levels and leaf cells without the data fi
   CHECK_THROWS_WITH_AS(open_enzo_run(out), doctest::Contains("DD0003.hierarchy', line 3"), UserError);
   testing::write_file(out + "/DD0003.hierarchy", "Grid = 1\nGridRank = 3\nGridDimension = 4 4\n");
   CHECK_THROWS_WITH_AS(open_enzo_run(out), doctest::Contains("line 3"), UserError);
+  // Sizes no grid has (they would overflow the count of cells), numbers beyond any int.
+  std::string huge = hierarchy(Variant{});
+  huge.replace(huge.find("GridDimension     = 10 10 10"), 28, "GridDimension     = 16777230 16777230 70000");
+  huge.replace(huge.find("GridEndIndex      = 6 6 6"), 25, "GridEndIndex      = 16777218 16777218 65538");
+  testing::write_file(out + "/DD0003.hierarchy", huge);
+  CHECK_THROWS_WITH_AS(open_enzo_run(out), doctest::Contains("do not make a grid"), UserError);
+  std::string far = hierarchy(Variant{});
+  far.replace(far.find("GridDimension     = 10 10 10"), 28, "GridDimension     = 1e30 10 10");
+  testing::write_file(out + "/DD0003.hierarchy", far);
+  CHECK_THROWS_WITH_AS(open_enzo_run(out), doctest::Contains("not a grid's index or size"), UserError);
   testing::write_file(out + "/DD0003.hierarchy", "nothing\n");
   CHECK_THROWS_WITH_AS(open_enzo_run(out), doctest::Contains("holds no \"Grid = \" block"), UserError);
   ::unlink((out + "/DD0003.hierarchy").c_str());

@@ -85,28 +85,29 @@ void attribute(hid_t g, const char* name, const std::vector<T>& v, hid_t type) {
   H5Sclose(space);
 }
 
-// A SWIFT snapshot in a box of side 1 with 4 top-level cells along x (cubes of side 0.25 about
-// y = z = 0.5, all the test's particles need): ten gas particles
-// in each, at x = 0.25 c + 0.125 + (i - 5) / 100, in cell order; smoothing lengths 0.01 (`wide`:
-// the first 0.5); `cells`: with the /Cells group, `wrong_counts`: whose counts do not add up.
+// A SWIFT snapshot in a box of side 1 with `n_cells` top-level cells along x (cubes of side
+// 1 / n_cells about y = z = 0.5, all the test's particles need): ten gas particles in each, at
+// x = (c + 0.5 + 0.04 (i - 5)) / n_cells, in cell order, masses 1 + 10 c + i; smoothing lengths
+// 0.01 (`wide`: the first 0.5); `cells`: with the /Cells group, `wrong_counts`: whose counts do not
+// add up.
 std::string write_swift(const TempDir& dir, const std::string& name, bool cells, bool wide = false,
-                        bool wrong_counts = false) {
+                        bool wrong_counts = false, int n_cells = 4) {
   const std::string path = dir.path(name);
   const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  const int n = 40;
+  const int n = 10 * n_cells;
   const hid_t header = H5Gcreate2(f, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   attribute<double>(header, "BoxSize", {1, 1, 1}, H5T_NATIVE_DOUBLE);
-  attribute<std::uint64_t>(header, "NumPart_ThisFile", {n, 0, 0, 0, 0, 0}, H5T_NATIVE_UINT64);
-  attribute<std::uint64_t>(header, "NumPart_Total", {n, 0, 0, 0, 0, 0}, H5T_NATIVE_UINT64);
+  attribute<std::uint64_t>(header, "NumPart_ThisFile", {std::uint64_t(n), 0, 0, 0, 0, 0}, H5T_NATIVE_UINT64);
+  attribute<std::uint64_t>(header, "NumPart_Total", {std::uint64_t(n), 0, 0, 0, 0, 0}, H5T_NATIVE_UINT64);
   attribute<double>(header, "MassTable", {0, 0, 0, 0, 0, 0}, H5T_NATIVE_DOUBLE);
   attribute<int>(header, "NumFilesPerSnapshot", {1}, H5T_NATIVE_INT);
   attribute<double>(header, "Time", {1}, H5T_NATIVE_DOUBLE);
   H5Gclose(header);
   std::vector<double> pos;
   std::vector<float> h, m;
-  for (int c = 0; c < 4; ++c)
+  for (int c = 0; c < n_cells; ++c)
     for (int i = 0; i < 10; ++i) {
-      pos.insert(pos.end(), {0.25 * c + 0.125 + (i - 5) / 100.0, 0.5, 0.5});
+      pos.insert(pos.end(), {(c + 0.5 + 0.04 * (i - 5)) / n_cells, 0.5, 0.5});
       h.push_back(wide && c == 0 && i == 0 ? 0.5f : 0.01f);
       m.push_back(1.0f + float(10 * c + i));
     }
@@ -118,19 +119,27 @@ std::string write_swift(const TempDir& dir, const std::string& name, bool cells,
   if (cells) {
     const hid_t g = H5Gcreate2(f, "Cells", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     const hid_t meta = H5Gcreate2(g, "Meta-data", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    attribute<double>(meta, "size", {0.25, 0.25, 0.25}, H5T_NATIVE_DOUBLE);  // (the test's particles: y = z = 0.5)
-    attribute<int>(meta, "dimension", {4, 1, 1}, H5T_NATIVE_INT);
+    const double side = 1.0 / n_cells;
+    attribute<double>(meta, "size", {side, side, side}, H5T_NATIVE_DOUBLE);  // (the test's particles: y = z = 0.5)
+    attribute<int>(meta, "dimension", {n_cells, 1, 1}, H5T_NATIVE_INT);
     H5Gclose(meta);
-    dataset<double>(g, "Centres", {0.125, 0.5, 0.5, 0.375, 0.5, 0.5, 0.625, 0.5, 0.5, 0.875, 0.5, 0.5}, {4, 3},
-                    H5T_NATIVE_DOUBLE);
+    std::vector<double> centres;
+    std::vector<std::int64_t> counts, offsets, in_files;
+    for (int c = 0; c < n_cells; ++c) {
+      centres.insert(centres.end(), {(c + 0.5) * side, 0.5, 0.5});
+      counts.push_back(wrong_counts && c == n_cells - 1 ? 9 : 10);
+      offsets.push_back(10 * c);
+      in_files.push_back(0);
+    }
+    dataset(g, "Centres", centres, {hsize_t(n_cells), 3}, H5T_NATIVE_DOUBLE);
     for (const char* list : {"Counts", "OffsetsInFile", "Files"}) {
       const hid_t l = H5Gcreate2(g, list, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
       const std::string which = list;
-      const std::vector<std::int64_t> v = which == "Counts"
-                                              ? std::vector<std::int64_t>{10, 10, 10, wrong_counts ? 9 : 10}
-                                          : which == "Files" ? std::vector<std::int64_t>{0, 0, 0, 0}
-                                                             : std::vector<std::int64_t>{0, 10, 20, 30};
-      dataset(l, "PartType0", v, {4}, H5T_NATIVE_INT64);
+      dataset(l, "PartType0",
+              which == "Counts"  ? counts
+              : which == "Files" ? in_files
+                                 : offsets,
+              {hsize_t(n_cells)}, H5T_NATIVE_INT64);
       H5Gclose(l);
     }
     H5Gclose(g);
@@ -163,30 +172,58 @@ TEST_CASE("region read: the SWIFT cells that reach a region, wrapped, with kerne
   TempDir dir;
   const std::string path = write_swift(dir, "swift.hdf5", true);
   TypedSnapshotRequest o = gas_request(path);
-  // x <= 0.3: the cells 0 and 1 (cell 1 from 0.25, and 0.125 of drift below it; cell 2 from 0.5).
+  // x <= 0.3: the cells 0 and 1 (cell 1 from 0.25, and 0.125 of drift below it; cell 2 from 0.5),
+  // and cell 3, whose particles that drift across x = 1 are written at x = 0 and after.
   o.region = left_of(0.3, 0, false);
   ParticleSet p = read_hdf5(o);
-  REQUIRE(p.size() == 20);
-  CHECK(p.intensity[19] == 20.0f);  // (the particles of cells 0 and 1, in order)
+  REQUIRE(p.size() == 30);
+  CHECK(p.intensity[19] == 20.0f);  // (the particles of cells 0, 1 and 3, in order)
+  CHECK(p.intensity[20] == 31.0f);
   REQUIRE(p.notes.size() == 1);
-  CHECK(p.notes[0].find("read by region: 20 of the 40 particles") != std::string::npos);
-  CHECK(p.notes[0].find("2 of 4 SWIFT cells") != std::string::npos);
-  // x >= 1.2: beyond the box, unwrapped no cell (cell 3 reaches 1.125 with its drift). Wrapped about
+  CHECK(p.notes[0].find("read by region: 30 of the 40 particles") != std::string::npos);
+  CHECK(p.notes[0].find("3 of 4 SWIFT cells") != std::string::npos);
+  // x >= 1.2: beyond the box, unwrapped no cell (the particles lie in the box, where SWIFT writes
+  // them): none reaches, and the whole is read (for the view to say it shows nothing). Wrapped about
   // x = 0.9 (into 0.4 to 1.4), the images of cells 0 to 2 one box on (1.0 to 1.75 with their drift,
-  // cut at 1.4) reach it: cell 1's particles are drawn at 1.325 to 1.415.
+  // cut at 1.4) reach it: cell 1's particles are drawn at 1.325 to 1.415. About 3.9, three boxes
+  // on, the same.
   ReadRegion beyond;
   beyond.planes.push_back({{-1, 0, 0}, -1.2, false});
   beyond.reach_per_hsml = 0;
   beyond.file_types = {0};
   o.region = beyond;
-  CHECK(read_hdf5(o).size() == 0);
+  p = read_hdf5(o);
+  CHECK(p.size() == 40);
+  CHECK(p.notes.empty());
   o.region->wrap_centre = std::array<double, 3>{0.9, 0.5, 0.5};
   p = read_hdf5(o);
   REQUIRE(p.size() == 30);
   CHECK(p.intensity[15] == 16.0f);
-  // Kernels reaching a cell's side per smoothing length across the plane: cell 2 too.
-  o.region = left_of(0.3, 1.0, true);
+  beyond.planes[0].offset = -4.2;
+  beyond.wrap_centre = std::array<double, 3>{3.9, 0.5, 0.5};
+  o.region = beyond;
   CHECK(read_hdf5(o).size() == 30);
+  // Unwrapped, a cell at a face is also where its particles that drifted across it are written:
+  // x <= -0.05 reaches none, x >= 0.95 cell 3 and, by its image, cell 0 (from 0.875 with drift).
+  ReadRegion right;
+  right.planes.push_back({{-1, 0, 0}, -0.95, false});
+  right.reach_per_hsml = 0;
+  right.file_types = {0};
+  o.region = right;
+  p = read_hdf5(o);
+  REQUIRE(p.size() == 20);
+  CHECK(p.intensity[0] == 1.0f);
+  // Ranges from the data: read whole, saying how to read by region.
+  o.region = left_of(0.3, 0, false);
+  o.region->ranges_given = false;
+  p = read_hdf5(o);
+  CHECK(p.size() == 40);
+  REQUIRE(p.notes.size() == 1);
+  CHECK(p.notes[0].find("give color_minN, color_maxN, intensity_minN and intensity_maxN") != std::string::npos);
+  // Kernels reaching a cell's side per smoothing length across the plane: cell 2 too, all of them.
+  o.region = left_of(0.3, 1.0, true);
+  CHECK(read_hdf5(o).size() == 40);
+  CHECK(read_hdf5(o).notes.empty());
   // A region every cell reaches: the whole, without a note.
   o.region = left_of(2.0, 0, false);
   p = read_hdf5(o);
@@ -221,15 +258,17 @@ TEST_CASE("region read: the SWIFT cells that reach a region, wrapped, with kerne
 
 TEST_CASE("region read: a given camera's picture is the same read by region as read whole") {
   TempDir dir;
-  const std::string path = write_swift(dir, "swift.hdf5", true);
+  // 8 cells of 0.125: a view about x = 0.1 reaches cells 0 to 3 (with the splats' reach, 1.5 x 0.125,
+  // and the drift) and cell 7 by the face at x = 0: 50 of the 80 particles.
+  const std::string path = write_swift(dir, "swift.hdf5", true, false, false, 8);
   char here[4096];
   REQUIRE(::getcwd(here, sizeof here));
   const std::string bin = std::string(here) + "/bin/splotch";
   const std::string par =
       dir.write("view.par", "simtype = 8\ninfile = " + path +
                                 "\nsize_label0 = SmoothingLengths\nsize_fix0 = 0\nintensity_label0 = Masses\n"
-                                "intensity_min0 = 0\nintensity_max0 = 40\ncolor_label0 = Masses\ncolor_min0 = 0\n"
-                                "color_max0 = 40\npalette0 = fire\ncamera_x = 0.1\ncamera_y = -1\ncamera_z = 0.5\n"
+                                "intensity_min0 = 0\nintensity_max0 = 80\ncolor_label0 = Masses\ncolor_min0 = 0\n"
+                                "color_max0 = 80\npalette0 = fire\ncamera_x = 0.1\ncamera_y = -1\ncamera_z = 0.5\n"
                                 "lookat_x = 0.1\nlookat_y = 0.5\nlookat_z = 0.5\nfov = 4\nexposure = 1\n"
                                 "xres = 64\nyres = 64\nperiodic = FALSE\n");
   const testing::CommandResult region =
@@ -240,9 +279,22 @@ TEST_CASE("region read: a given camera's picture is the same read by region as r
   REQUIRE(whole.status == 0);
   CHECK((region.err + region.out).find("read by region") != std::string::npos);
   CHECK((whole.err + whole.out).find("read by region") == std::string::npos);
-  CHECK((region.err + region.out).find("particles  30 read, 0 dropped as invalid, 10 in view") != std::string::npos);
-  CHECK((whole.err + whole.out).find("particles  40 read, 0 dropped as invalid, 10 in view") != std::string::npos);
+  CHECK((region.err + region.out).find("particles  50 read") != std::string::npos);
+  CHECK((whole.err + whole.out).find("particles  80 read") != std::string::npos);
   CHECK(testing::read_file(dir.path("region.png")) == testing::read_file(dir.path("whole.png")));
+  // Without the ranges (from the data, which a region would change): read whole, the same picture.
+  std::string text = testing::read_file(par);
+  for (const char* key : {"intensity_min0 = 0\n", "intensity_max0 = 80\n", "color_min0 = 0\n", "color_max0 = 80\n"})
+    text.erase(text.find(key), std::string(key).size());
+  dir.write("view.par", text);
+  const testing::CommandResult ranged =
+      testing::run_command("cd " + dir.path() + " && " + bin + " view.par outfile=data.png");
+  const testing::CommandResult ranged_whole =
+      testing::run_command("cd " + dir.path() + " && " + bin + " view.par outfile=data_whole.png read_region=FALSE");
+  REQUIRE(ranged.status == 0);
+  CHECK((ranged.err + ranged.out).find("particles  80 read") != std::string::npos);
+  CHECK((ranged.err + ranged.out).find("the colour or intensity ranges come from the data") != std::string::npos);
+  CHECK(testing::read_file(dir.path("data.png")) == testing::read_file(dir.path("data_whole.png")));
 }
 
 #endif  // SPLOTCH_HDF5
