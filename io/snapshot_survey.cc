@@ -177,6 +177,12 @@ SnapshotSurvey survey_columns(SnapshotFormat format, const ColumnSnapshot& c) {
       ts.brightness = "value";
       ts.cell_sizes = true;
     }
+    if (format == SnapshotFormat::visivo && t.name == "cells")  // (a volume: its first field, as a cube's value)
+      for (const Column& field : t.columns)
+        if (field.label != "POS" && field.name != "smoothing_length" && field.name != "cell_size") {
+          ts.brightness = field.name;
+          break;
+        }
     if (const std::vector<const Column*> d = t.find("RHO", 1); !d.empty()) ts.density = d[0]->name;
     ts.has_mass = !t.find("MASS", 1).empty();
     s.types.push_back(ts);

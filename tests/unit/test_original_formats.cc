@@ -15,6 +15,7 @@
 #include "io/gadget_file.h"
 #include "io/mesh_reader.h"
 #include "io/read_snapshot.h"
+#include "io/snapshot_survey.h"
 #include "io/visivo_reader.h"
 #include "params/param_file.h"
 #include "splotch/settings/settings.h"
@@ -157,6 +158,10 @@ TEST_CASE("visivo (simtype 10): a table's columns by name or number, either byte
   CHECK(cells[2]->values[13] == doctest::Approx(0.75));  // z index 1
   CHECK(v.types[0].find("HSML", 1)[0]->values[0] == doctest::Approx(0.5));
   CHECK(v.types[0].find("rho", 1)[0]->values[13] == 13.0f);
+  // A first picture of a volume lights its cells by their value, as a FITS cube's voxels.
+  const SnapshotSurvey survey = survey_columns(SnapshotFormat::visivo, visivo_outline(volume, AsciiLayout{}));
+  CHECK(survey.types[0].brightness == "rho");
+  CHECK(survey.types[0].cell_sizes);
   // Damaged: a short binary, a header of other counts, a header that ends early.
   dir.write("v.bin.head", "float\n2\n24 4 3 2 0.5 0.5 0.5\nlittle\nrho\nT\n");
   CHECK_THROWS_WITH_AS(load_visivo(volume, AsciiLayout{}, all), doctest::Contains("the file is truncated"), UserError);
