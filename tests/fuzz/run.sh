@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the Gadget, Tipsy, RAMSES, Phantom, Enzo (its hierarchy) and VisIVO readers with libFuzzer (clang from Debian, with AddressSanitizer and
-# UndefinedBehaviorSanitizer): builds tests/fuzz/fuzz_{gadget,tipsy,ramses,phantom,enzo,visivo} under build/fuzz, seeds them
+# Fuzzes the Gadget, Tipsy, RAMSES, Phantom, Enzo (its hierarchy), VisIVO, Bonsai and mesh readers with libFuzzer (clang from Debian, with AddressSanitizer and
+# UndefinedBehaviorSanitizer): builds tests/fuzz/fuzz_{gadget,tipsy,ramses,phantom,enzo,visivo,bonsai,mesh} under build/fuzz, seeds them
 # (written seeds and the real files of ../shared/data) and runs each for SECONDS (default 600).
 # Findings (crash-*, leak-*, timeout-*) land in build/fuzz/<reader>/; the last lines of each log
 # say how many inputs were run; the exit status is 1 when there are findings.
@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=${SECONDS_EACH:-600}
-READERS=${*:-gadget tipsy ramses phantom enzo visivo}
+READERS=${*:-gadget tipsy ramses phantom enzo visivo bonsai mesh}
 CXX=${FUZZ_CXX:-clang++}
 FLAGS="-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fopenmp -I."
 COMMON="io/input_file.cc io/page_cache.cc io/read_ahead.cc io/gadget_file.cc io/field_names.cc io/read_plan.cc io/block_copy.cc io/snapshot_units.cc"
@@ -21,6 +21,8 @@ declare -A SOURCES=(
   [phantom]="io/phantom_reader.cc io/no_hdf5.cc io/fortran_records.cc io/column_snapshot.cc io/column_reader.cc"
   [enzo]="io/enzo_run.cc io/enzo_reader.cc io/no_hdf5.cc io/column_snapshot.cc"
   [visivo]="io/visivo_reader.cc io/ascii_reader.cc io/column_snapshot.cc"
+  [bonsai]="io/bonsai_reader.cc io/column_snapshot.cc io/column_reader.cc"
+  [mesh]="io/mesh_reader.cc io/column_snapshot.cc"
 )
 declare -A REAL=(
   [gadget]="gadgetreader_test_g2_snap.0 pop3_gadget2_fmt2_gassphere_snapshot_004 vaex_gassphere_bigendian.dat genetic_gadget3_fmt1_gas_dm_test10g iccpy_gadget_binary_snapshot_000"
@@ -29,6 +31,8 @@ declare -A REAL=(
   [phantom]=""
   [enzo]=""
   [visivo]=""
+  [bonsai]=""
+  [mesh]=""
 )
 for r in $READERS; do
   dir=build/fuzz/$r
