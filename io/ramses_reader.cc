@@ -402,6 +402,9 @@ ColumnType read_sinks(const RamsesOutput& o, bool values) {
     for (const std::string& cell : cells) row.push_back(std::strtod(cell.c_str(), nullptr));
     rows.push_back(row);
   }
+  // The csv of 2014 to 2018 has no line of names: its 13 columns in RAMSES' order of then.
+  if (names.empty() && !rows.empty())
+    names = {"id", "msink", "x", "y", "z", "vx", "vy", "vz", "lx", "ly", "lz", "age", "dMBH_dt"};
   auto rename = [](const std::string& n) -> std::string {
     if (n == "msink") return "mass";
     if (n == "x" || n == "y" || n == "z") return "position_" + n;

@@ -272,6 +272,35 @@ TEST_CASE("ramses: a 3-D output of two CPU files, every variant: the leaf cells 
   }
 }
 
+TEST_CASE("ramses: sinks from sink_NNNNN.csv, with RAMSES' line of names and units and without (2014 to 2018)") {
+  TempDir dir;
+  const std::string out = write_output(dir, Variant{});
+  ColumnWanted all;
+  all.all = true;
+  all.ids = true;
+  testing::write_file(out + "/sink_00003.csv",
+                      " # id,msink,x,y,z,vx,vy,vz,lx,ly,lz,tform,acc_rate\n # 1,m,l,l,l,l t-1,l t-1,l t-1,,,,t,m t-1\n"
+                      "  1, 2.5, 1.0, 2.0, 3.0, 0.1, 0.2, 0.3, 0, 0, 0, 0.4, 1e-3\n"
+                      "  2, 0.5, 4.0, 5.0, 6.0, 0, 0, 0, 0, 0, 0, 0.45, 0\n");
+  ColumnSnapshot s = load_ramses(out, all);
+  const ColumnType& named = s.types[8];
+  REQUIRE(named.count == 2);
+  CHECK(named.ids == std::vector<std::uint64_t>{1, 2});
+  CHECK(testing::column(named, "MASS").values[0] == doctest::Approx(2.5));
+  CHECK(named.find("POS", 3)[2]->values[1] == doctest::Approx(6.0));
+  CHECK(testing::column(named, "tform").values[1] == doctest::Approx(0.45));
+  // The csv of 2014 to 2018: 13 columns, no names.
+  testing::write_file(out + "/sink_00003.csv", "1, 2.5, 1.0, 2.0, 3.0, 0.1, 0.2, 0.3, 0, 0, 0, 0.1, 1e-3\n");
+  s = load_ramses(out, all);
+  const ColumnType& unnamed = s.types[8];
+  REQUIRE(unnamed.count == 1);
+  CHECK(unnamed.ids == std::vector<std::uint64_t>{1});
+  CHECK(testing::column(unnamed, "MASS").values[0] == doctest::Approx(2.5));
+  CHECK(unnamed.find("VEL", 3)[1]->values[0] == doctest::Approx(0.2));
+  CHECK(testing::column(unnamed, "age").values[0] == doctest::Approx(0.1));
+  CHECK(testing::column(unnamed, "dMBH_dt").values[0] == doctest::Approx(1e-3));
+}
+
 TEST_CASE("ramses: a field the type lacks, a damaged file and a directory of something else are errors naming them") {
   const TempDir dir;
   const std::string out = write_output(dir, Variant{});
