@@ -29,6 +29,7 @@ std::optional<Hdf5Field> Hdf5File::find(int, const std::string&) const { return 
 std::string Hdf5File::field_names(int) const { return {}; }
 ParticleArray<float> Hdf5File::read_field(int, const Hdf5Field&, int) const { return {}; }
 void Hdf5File::read(int, const Hdf5Field&, std::size_t, std::size_t, float* const[], int, float) const {}
+void Hdf5File::read_ids(int, const Hdf5Field&, std::size_t, std::size_t, std::uint64_t*) const {}
 
 ParticleSet read_hdf5_table(const Hdf5TableOptions& options, const ProgressCallback&) {
   throw without_hdf5("table", options.path);
