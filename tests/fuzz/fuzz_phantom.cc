@@ -3,7 +3,7 @@
 // exception, a crash, a hang or a sanitizer report is a finding.
 //
 // Built and run by tests/fuzz/run.sh. An input is a dump as it is. Seeds: the real binary dump of
-// ../shared/data (-write_seeds=DIR copies it) and a small dump written here.
+// ../shared/data (-write_seeds=DIR copies it), a small dump written here and an untagged sphNG dump.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -65,6 +65,21 @@ void write_seeds(const std::string& dir) {
   s += record(tag("h")) + record(values<float>({0.5f, 0.5f}));
   s += record(tag("x")) + record(values<double>({0.5})) + record(tag("m")) + record(values<double>({2.0}));
   fuzzing::write(dir + "/seed1", reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+  // sphNG's untagged full dump, format version 0: a gas particle and a point mass (iphase 0, 1).
+  std::string u = record(values<std::int32_t>({690706}).append(values<double>({780806.0})) +
+                         values<std::int32_t>({780806, 690706, 690706}));
+  u += record(std::string("FHydroRK2: sphNG seed").append(79, ' '));
+  u += record(values<std::int32_t>({7})) + record(values<std::int32_t>({2, 2, 0, 0, 0, 0, 1}));
+  for (int k = 0; k < 4; ++k) u += record(values<std::int32_t>({0}));
+  u += record(values<std::int32_t>({6})) + record(values<double>({0.5, 0.1, 1.4, 1.0, 0.3, 0.0}));
+  u += record(values<std::int32_t>({0})) + record(values<std::int32_t>({3})) + record(values<double>({1, 1, 1}));
+  u += record(values<std::int32_t>({2}));
+  u += record(values<std::int64_t>({2}) + values<std::int32_t>({0, 1, 0, 0, 0, 5, 1, 0}));
+  u += record(values<std::int64_t>({1}) + values<std::int32_t>({1, 0, 0, 0, 0, 0, 0, 0}));
+  u += record(values<std::int8_t>({0, 1}));
+  for (int k = 0; k < 5; ++k) u += record(values<double>({0.25, 0.75}));
+  u += record(values<float>({2.0f, 3.0f})) + record(values<std::int32_t>({2}));
+  fuzzing::write(dir + "/seed2", reinterpret_cast<const std::uint8_t*>(u.data()), u.size());
 }
 
 }  // namespace

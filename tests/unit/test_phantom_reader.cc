@@ -169,7 +169,7 @@ TEST_CASE("phantom: a damaged dump, and a file of another kind, are errors namin
   CHECK_THROWS_WITH_AS(load_phantom(path, all), doctest::Contains("disc_00004"), UserError);
   const std::string other = dir.write("notes", std::string(64, 'x'));
   CHECK_FALSE(is_phantom_dump(other));
-  CHECK_THROWS_WITH_AS(load_phantom(other, all), doctest::Contains("is not a Phantom dump"), UserError);
+  CHECK_THROWS_WITH_AS(load_phantom(other, all), doctest::Contains("is not a Phantom or sphNG dump"), UserError);
 }
 
 TEST_CASE("phantom: the real dumps of ../shared/data, binary (2023) and HDF5") {
