@@ -41,6 +41,8 @@ struct RamsesOutput {
   std::string hydro_path(int cpu) const { return file_path("hydro", cpu); }
   std::string part_path(int cpu) const { return file_path("part", cpu); }
   std::string sink_csv_path() const { return directory + "sink_" + number + ".csv"; }
+  // The sinks' binary restart file (RAMSES of 2014 to 2018 wrote one per CPU, each of all sinks).
+  std::string sink_binary_path() const { return file_path("sink", 1); }
   bool cosmological() const;
 
  private:

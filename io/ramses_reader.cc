@@ -376,13 +376,63 @@ std::vector<Column> particle_columns(const RamsesOutput& o, const std::vector<Ra
   return c;
 }
 
-// sink_NNNNN.csv (RAMSES since 2017): "# id,msink,x,y,z,vx,vy,vz,..." then rows.
+// sink_NNNNN.out00001, RAMSES' restart file of the sinks (2014 to 2018, pm/output_sink.f90's
+// backup_sink; every CPU's file holds all sinks): nsink, nindsink, then per sink records of
+// doubles: msink, tsink, the position and velocity by dimension, the angular momentum (as many
+// records), delta_mass, (acc_rate in some versions), then idsink (integers), new_born (logicals)
+// and sinkint_level.
+ColumnType read_binary_sinks(const RamsesOutput& o, bool values, ColumnType t) {
+  const std::string path = o.sink_binary_path();
+  FortranRecords f(path);
+  const std::int32_t n = f.value<std::int32_t>(0, "nsink");
+  if (n < 0 || std::uint64_t(n) * 8 > f.file_size())
+    throw UserError("'" + path + "' says " + std::to_string(n) + " sinks in a file of " +
+                    std::to_string(f.file_size()) + " bytes: it is damaged, or not RAMSES' sink file");
+  t.count = std::size_t(n);
+  if (n == 0) return t;
+  const char* axes[] = {"x", "y", "z"};
+  std::vector<std::string> names = {"mass", "birth_time"};
+  for (const char* kind : {"position_", "velocity_"})
+    for (int d = 0; d < o.ndim; ++d) names.push_back(kind + std::string(axes[d]));
+  for (int d = 0; d < o.ndim; ++d) names.push_back(std::string("l") + axes[d]);
+  names.push_back("delta_mass");
+  std::size_t r = 2;
+  const std::size_t doubles = 8 * std::size_t(n);
+  // (acc_rate where the record after delta_mass still holds doubles; idsink's are 4-byte integers)
+  if (f.has(r + names.size()) && f.size(r + names.size(), "the sinks' records") == doubles) names.push_back("acc_rate");
+  for (const std::string& name : names) {
+    Column c = named(name, "float64");
+    if (values) {
+      const std::vector<double> v = f.reals(r, std::size_t(n), name.c_str());
+      c.values.assign(v.begin(), v.end());
+    } else if (f.size(r, name.c_str()) != doubles) {
+      throw UserError("'" + path + "': the sinks' " + name + " is not " + std::to_string(n) +
+                      " doubles: the file is damaged, or of a layout not known here");
+    }
+    ++r;
+    t.columns.push_back(std::move(c));
+  }
+  for (int d = o.ndim; d < 3; ++d) {  // (a 2-D run's sinks lie at z = 0, as its cells do)
+    Column c = named(std::string("position_") + axes[d], "float64");
+    if (values) c.values.assign(std::size_t(n), 0.0f);
+    t.columns.push_back(std::move(c));
+  }
+  t.id_name = "idsink";
+  if (values) {
+    const std::vector<std::int64_t> ids = f.integers(r, std::size_t(n), "idsink");
+    for (std::int64_t id : ids) t.ids.push_back(std::uint64_t(id));
+  }
+  return t;
+}
+
+// sink_NNNNN.csv (RAMSES since 2014; a line of names since 2018): "# id,msink,x,y,z,vx,vy,vz,..."
+// then rows; without it, the binary restart file.
 ColumnType read_sinks(const RamsesOutput& o, bool values) {
   ColumnType t;
   t.file_type = sink_type;
   t.name = ramses_type_name(sink_type);
   std::ifstream in(o.sink_csv_path());
-  if (!in) return t;
+  if (!in) return exists(o.sink_binary_path()) ? read_binary_sinks(o, values, t) : t;
   std::vector<std::string> names;
   std::vector<std::vector<double>> rows;
   for (std::string line; std::getline(in, line);) {

@@ -4,8 +4,8 @@
 // hydro_file_descriptor.txt, or in the classic order of older outputs), so that a RAMSES run
 // renders as its SPH twin would; the particles by family (new style: part_file_descriptor.txt, any
 // field list, int32 or int64 identities) or as dark matter and stars (old style, by birth time);
-// sinks from sink_NNNNN.csv. 2-D and 1-D outputs lie in z = 0 (and y = 0). Positions, lengths and
-// masses in code units, whose cgs the info file gives (unit_l, unit_d, unit_t).
+// sinks from sink_NNNNN.csv (else its binary sink_NNNNN.out00001). 2-D and 1-D outputs lie in z = 0 (and y = 0).
+// Positions, lengths and masses in code units, whose cgs the info file gives (unit_l, unit_d, unit_t).
 //
 // File types: 0 gas (leaf cells), 1 dark matter, 2 stars, 3 clouds, 4 debris, 5 other, 6 particles
 // of an undefined family (127: initial conditions without families), 7 tracers, 8 sinks.

@@ -301,6 +301,44 @@ TEST_CASE("ramses: sinks from sink_NNNNN.csv, with RAMSES' line of names and uni
   CHECK(testing::column(unnamed, "dMBH_dt").values[0] == doctest::Approx(1e-3));
 }
 
+TEST_CASE("ramses: sinks from the binary sink_NNNNN.out00001 where there is no csv, with acc_rate and without") {
+  for (bool acc_rate : {false, true}) {
+    INFO("acc_rate " << acc_rate);
+    TempDir dir;
+    const std::string out = write_output(dir, Variant{});
+    {
+      testing::FortranWriter w(out + "/sink_00003.out00001", false);
+      w.one<std::int32_t>(2);                                                    // nsink
+      w.one<std::int32_t>(2);                                                    // nindsink
+      w.record(std::vector<double>{2.5, 0.5});                                   // msink
+      w.record(std::vector<double>{0.1, 0.2});                                   // tsink
+      for (double x : {1.0, 2.0, 3.0}) w.record(std::vector<double>{x, x + 3});  // position
+      for (double v : {0.1, 0.2, 0.3}) w.record(std::vector<double>{v, 0});      // velocity
+      for (int d = 0; d < 3; ++d) w.record(std::vector<double>{0, 0});           // angular momentum
+      w.record(std::vector<double>{0.01, 0.02});                                 // delta_mass
+      if (acc_rate) w.record(std::vector<double>{1e-3, 2e-3});
+      w.record(std::vector<std::int32_t>{7, 9});  // idsink
+      w.record(std::vector<std::int32_t>{0, 1});  // new_born
+      w.one<std::int32_t>(5);                     // sinkint_level
+    }
+    ColumnWanted all;
+    all.all = true;
+    all.ids = true;
+    const ColumnSnapshot s = load_ramses(out, all);
+    const ColumnType& sinks = s.types[8];
+    REQUIRE(sinks.count == 2);
+    CHECK(sinks.ids == std::vector<std::uint64_t>{7, 9});
+    CHECK(testing::column(sinks, "MASS").values[1] == doctest::Approx(0.5));
+    CHECK(sinks.find("POS", 3)[2]->values[1] == doctest::Approx(6.0));
+    CHECK(sinks.find("VEL", 3)[0]->values[0] == doctest::Approx(0.1));
+    CHECK(testing::column(sinks, "delta_mass").values[1] == doctest::Approx(0.02));
+    CHECK(testing::column(sinks, "birth_time").values[0] == doctest::Approx(0.1));
+    CHECK(std::any_of(sinks.columns.begin(), sinks.columns.end(),
+                      [](const Column& c) { return c.name == "acc_rate"; }) == acc_rate);
+    CHECK(load_ramses(out, ColumnWanted{}).types[8].count == 2);
+  }
+}
+
 TEST_CASE("ramses: a field the type lacks, a damaged file and a directory of something else are errors naming them") {
   const TempDir dir;
   const std::string out = write_output(dir, Variant{});
