@@ -105,7 +105,7 @@ Energy energy_source(const EnzoRun& run, const Layout& l) {
 }
 
 // The gas's columns, in order: position, smoothing_length, cell_size, level, the file's fields,
-// then what is derived from them: mass, column_density, internal_energy.
+// then what is derived from them: mass, column_density, mass_over_h, internal_energy.
 std::vector<Column> cell_columns(const EnzoRun& run, const Layout& l) {
   std::vector<Column> c;
   for (int d = 0; d < 3; ++d) c.push_back(named(std::string("position_") + axes[d], "float64"));
@@ -116,6 +116,7 @@ std::vector<Column> cell_columns(const EnzoRun& run, const Layout& l) {
   if (l.has_field("Density")) {
     c.push_back(named("mass", "float64"));
     c.push_back(named("column_density", "float64"));
+    c.push_back(named("mass_over_h", "float64"));
   }
   if (energy_source(run, l) != Energy::none) c.push_back(named("internal_energy", "float64"));
   return c;
@@ -298,7 +299,7 @@ void read_cells(const EnzoRun& run, const Layout& l, const EnzoDataFile& f, cons
       }
     }
     // What the column is, decided once (not per cell).
-    enum class Kind { position, stored, hsml, cell_side, level, mass, column, internal, none } kind = Kind::none;
+    enum class Kind { position, stored, hsml, cell_side, level, mass, column, light, internal, none } kind = Kind::none;
     if (axis >= 0)
       kind = Kind::position;
     else if (value)
@@ -313,6 +314,8 @@ void read_cells(const EnzoRun& run, const Layout& l, const EnzoDataFile& f, cons
       kind = Kind::mass;
     else if (name == "column_density")
       kind = Kind::column;  // (a cell's share of the column through it; below 3-D the density)
+    else if (name == "mass_over_h")
+      kind = Kind::light;  // (the first picture's intensity: io/snapshot_survey.h)
     else if (name == "internal_energy")
       kind = Kind::internal;
     const double column_side = g.rank == 3 ? side : 1.0;
@@ -334,6 +337,7 @@ void read_cells(const EnzoRun& run, const Layout& l, const EnzoDataFile& f, cons
             case Kind::level: x = g.level; break;
             case Kind::mass: x = density->at(i, j, k) * volume; break;
             case Kind::column: x = density->at(i, j, k) * column_side; break;
+            case Kind::light: x = density->at(i, j, k) * volume / (2 * side); break;
             case Kind::internal:
               x = e->at(i, j, k);
               for (int d = 0; d < 3; ++d)

@@ -99,7 +99,7 @@ bool energy_derivable(const HydroLayout& h) {
 }
 
 // The gas's columns, in order: position, smoothing_length, cell_size, level, the hydro variables,
-// then what is derived from them: mass, column_density, internal_energy, T_over_mu.
+// then what is derived from them: mass, column_density, mass_over_h, internal_energy, T_over_mu.
 std::vector<Column> cell_columns(const RamsesOutput& o, const HydroLayout& h) {
   std::vector<Column> c;
   for (int d = 0; d < 3; ++d) c.push_back(named(std::string("position") + axes[d], "float64"));
@@ -110,6 +110,7 @@ std::vector<Column> cell_columns(const RamsesOutput& o, const HydroLayout& h) {
   if (has_field(h, "density")) {
     c.push_back(named("mass", "float64"));
     c.push_back(named("column_density", "float64"));
+    c.push_back(named("mass_over_h", "float64"));
   }
   if (energy_derivable(h)) c.push_back(named("internal_energy", "float64"));
   if (has_field(h, "density") && (has_field(h, "pressure") || has_field(h, "thermal_pressure")) && o.unit_l > 0 &&
@@ -216,8 +217,8 @@ struct CellReader {
         if (columns[k].name == name) return k;
       return columns.size();
     };
-    const std::size_t mass_col = at("mass"), column_col = at("column_density"), energy_col = at("internal_energy"),
-                      temperature_col = at("T_over_mu");
+    const std::size_t mass_col = at("mass"), column_col = at("column_density"), light_col = at("mass_over_h"),
+                      energy_col = at("internal_energy"), temperature_col = at("T_over_mu");
     auto derived = [&](std::size_t k) { return k < columns.size() && wanted[k]; };
     std::size_t density_var = std::size_t(nvar), pressure_var = std::size_t(nvar);
     for (std::size_t v = 0; v < h.fields.size(); ++v) {
@@ -226,7 +227,7 @@ struct CellReader {
     }
     std::vector<bool> var_needed(std::size_t(nvar), false);
     for (std::size_t v = 0; v < std::size_t(nvar); ++v) var_needed[v] = wanted[first_var + v];
-    if (derived(mass_col) || derived(column_col)) var_needed[density_var] = true;
+    if (derived(mass_col) || derived(column_col) || derived(light_col)) var_needed[density_var] = true;
     if (derived(energy_col) || derived(temperature_col)) var_needed[density_var] = var_needed[pressure_var] = true;
     if (std::any_of(var_needed.begin(), var_needed.end(), [](bool b) { return b; }) && !hydro)
       hydro = std::make_unique<FortranRecords>(o.hydro_path(cpu), true);
@@ -281,6 +282,10 @@ struct CellReader {
               // (a cell's share of the column through it; in 2-D, the density itself)
               if (derived(column_col))
                 part.columns[column_col].push_back(float(vars[density_var][g] * (ndim == 3 ? side : 1.0)));
+              // (the first picture's intensity: the classic kernel divides a splat's light by h,
+              // so that m / h lights a uniform grid evenly at every level; io/snapshot_survey.h)
+              if (derived(light_col))
+                part.columns[light_col].push_back(float(vars[density_var][g] * std::pow(side, ndim) / (2 * side)));
               if (derived(energy_col))
                 part.columns[energy_col].push_back(
                     float(vars[pressure_var][g] / ((h.gamma - 1) * vars[density_var][g])));

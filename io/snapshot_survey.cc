@@ -173,6 +173,7 @@ SnapshotSurvey survey_columns(SnapshotFormat format, const ColumnSnapshot& c) {
     if (const std::vector<const Column*> h = t.find("HSML", 1); !h.empty()) ts.smoothing = h[0]->name;
     ts.cell_sizes = !t.find("cell_size", 1).empty() || t.name == "voxels" || t.name == "cells";
     if (ts.cell_sizes && !t.find("column_density", 1).empty()) ts.brightness = "column_density";
+    if (ts.cell_sizes && !t.find("mass_over_h", 1).empty()) ts.brightness = "mass_over_h";
     if (format == SnapshotFormat::fits && t.name == "voxels") {  // (a cube's emission, its voxels alike)
       ts.brightness = "value";
       ts.cell_sizes = true;

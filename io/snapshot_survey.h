@@ -25,8 +25,9 @@ struct TypeSurvey {
   // The smoothing lengths are the sizes of cells (RAMSES), right even where all are alike (a
   // uniform grid), so not replaced by an estimate as a constant HSML would be.
   bool cell_sizes = false;
-  // A field that a picture's intensity should take so that brightness follows the gas as it does
-  // for SPH particles of equal mass (cells: column_density, each cell's share of the column), or "".
+  // A field that a picture's intensity should take so that brightness follows the gas's column
+  // (cells: mass_over_h, as the classic kernel divides a splat's light by h: a uniform density
+  // then lights cells of every level alike), or "".
   std::string brightness;
 };
 

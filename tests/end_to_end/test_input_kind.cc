@@ -7,9 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 
 #include "io/hdf5_file.h"
+#include "io/image_reader.h"
 #include "splotch/app/input_kind.h"
 #include "splotch/util/file_paths.h"
 #include "tests/support/hdf5_test_file.h"
@@ -106,6 +108,33 @@ TEST_CASE("input kind: a RAMSES output directory is drawn, and --init writes its
   CHECK(contains(info.out, "true_dens_01"));
   // A slice through one layer of cells is no value of the field: an error saying what to draw.
   CHECK(contains(error_of(output + " map=slice xres=16"), "map = average with map_quantity0"));
+}
+
+TEST_CASE("input kind: a RAMSES run's first picture lights cells of every level alike (Sedov, density 1)") {
+  const std::string data = real_data_dir();
+  if (data.empty()) {
+    MESSAGE("RAMSES level test skipped: ../shared/data is not beside this checkout");
+    return;
+  }
+  TempDir dir;
+  char here[4096];
+  REQUIRE(::getcwd(here, sizeof here));
+  const std::string output = absolute_path(data + "/ramses_sedov2d_output_00001");
+  const CommandResult r = run_command("cd " + dir.path() + " && " + std::string(here) + "/bin/splotch " + output +
+                                      " xres=200 palette0=grey outfile=sedov.png");
+  REQUIRE(r.status == 0);
+  CHECK(contains(read_file(dir.path("sedov.png.used.par")), "intensity_label0 = mass_over_h"));
+  // Its density is 1 in every cell, from level 4 to the refined corner's level 10: along the
+  // diagonal, inside the box's edges, the grey is even (with the side's column_density the
+  // corner came out 2.5 times the rest).
+  const Image8 picture = read_image(dir.path("sedov.png"));
+  int lo = 255, hi = 0;
+  for (int k = 20; k < 180; k += 4) {
+    const int v = picture.pixel(k, k)[0];
+    lo = std::min(lo, v), hi = std::max(hi, v);
+  }
+  CHECK(lo > 100);
+  CHECK(double(hi) / double(lo) < 1.15);
 }
 
 TEST_CASE("input kind: a Tipsy auxiliary array is named by --info and by a render") {

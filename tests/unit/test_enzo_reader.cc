@@ -253,7 +253,7 @@ TEST_CASE("enzo: a root grid and a child, packed, with ghost zones and a file pe
     CHECK(shared == 121);
     const SnapshotSurvey survey = survey_snapshot(SnapshotFormat::enzo, {out});
     CHECK(survey.type(0)->cell_sizes);
-    CHECK(survey.type(0)->brightness == "column_density");
+    CHECK(survey.type(0)->brightness == "mass_over_h");
     CHECK(survey.type(0)->density == "Density");
     CHECK(survey.main_type()->file_type == 0);
   }

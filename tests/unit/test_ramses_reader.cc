@@ -264,7 +264,7 @@ TEST_CASE("ramses: a 3-D output of two CPU files, every variant: the leaf cells 
     const SnapshotSurvey survey = survey_snapshot(SnapshotFormat::ramses, {out});
     CHECK(survey.type(0)->smoothing == "smoothing_length");
     CHECK(survey.type(0)->cell_sizes);
-    CHECK(survey.type(0)->brightness == "column_density");
+    CHECK(survey.type(0)->brightness == "mass_over_h");
     CHECK(is_ramses_output(out + "/amr_00003.out00002"));  // a CPU file names its output
     CHECK(survey.type(0)->density == "density");
     CHECK(survey.type(1)->count == 3);
