@@ -157,6 +157,10 @@ std::string palette_path(ParamFile& p, const std::string& key) {
       }
   if (path_exists(found))
     p.resolve(key, absolute_path(found), "given as " + given);
+  else if (!path_exists(project))  // (a program copied away from its checkout)
+    p.reject(at(p, key) + " = " + given + ": no such file here or beside the parameter file, and the project's " +
+             "palettes (" + project + ") are not beside this program: give the path of a .pal file, or run the " +
+             "bin/splotch of a built checkout");
   else
     p.reject(at(p, key) + " = " + given + ": no such file here or beside the parameter file, nor a palette of the " +
              "project's (" + palettes_in(project) + ", in " + project + ")");

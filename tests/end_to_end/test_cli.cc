@@ -108,6 +108,16 @@ TEST_CASE("bin/splotch: a good run writes the image, the report and used.par") {
   CHECK(read_file(s.dir.file("again.tga")) == first);
 }
 
+TEST_CASE("bin/splotch: a program copied away from its checkout says where the palettes are missing") {
+  Scene s;
+  const std::string copy = s.dir.file("splotch");
+  REQUIRE(run_command("cp " + splotch_binary + " " + copy).status == 0);
+  const CommandResult r = run_command(copy + " " + s.par + " palette0=fire");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("the project's palettes") != std::string::npos);
+  CHECK(r.err.find("are not beside this program: give the path of a .pal file") != std::string::npos);
+}
+
 TEST_CASE("bin/splotch: a_eq_e = FALSE in file order (sort_type 0) gives one picture whatever the thread count") {
   // The tile side grows with fewer threads (256 pixels with one thread at 1024 x 1024, 128 with
   // two): file order must not become the order of the tiles.
