@@ -89,7 +89,6 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
   if (file_type >= 0 && (!drawn || drawn->count == 0))  // chosen as for the others (the run says it has none)
     drawn = survey.main_type();
   if (!drawn) throw UserError("'" + path + "' holds no particles: there is nothing to draw");
-  const bool gas = drawn->file_type == 0 && drawn->count > 0 && drawn->name == "gas";
   const bool coloured = !drawn->density.empty();
   const std::string type = std::to_string(drawn->file_type);
   const std::string others = other_types(survey, drawn->file_type);
@@ -140,9 +139,12 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
     key("intensity_label0", drawn->brightness,
         drawn->brightness == "value"
             ? "each voxel as bright as its value, the cube's emission (without it every voxel shines alike)"
-            : "each cell as bright as its share of the column through it (density x side), so that the picture "
-              "shows where the gas is, as equal-mass SPH particles would (without it every cell shines alike)");
-  key("palette0", gas || coloured ? "fire" : "ice",
+        : drawn->brightness == "mass_over_h"
+            ? "each cell as bright as its mass over its splat (the kernel divides by h), so that the picture shows "
+              "the gas's column alike at every level (without it the smaller cells outshine the larger)"
+            : "each particle as bright as this field");
+  // (one colour for all: a palette's last entry, which ice has bright; fire's is near white)
+  key("palette0", coloured ? "fire" : "ice",
       "the colours: fire, ice, temperature, bluered, grey (the project's), or a .pal file");
   comment(
       "# color_min0 = ..., color_max0 = ...: the colour's range (the data's by default; each run's report gives it)");

@@ -172,6 +172,15 @@ TEST_CASE("first picture: --init prints a commented parameter file that renders 
   CHECK(contains(dark.out, "# the dark matter (100 particles); the snapshot also has 2: stars (3)"));
   CHECK(contains(dark.out, "color_label0 = XXXX "));
   CHECK(contains(dark.out, "the file has none for this type, so they are estimated"));
+  CHECK(contains(dark.out, "palette0 = ice "));
+  // Gas without a density (genetIC's initial conditions): one colour too, ice's bright last one
+  // (fire's is a flat near-white).
+  if (const std::string data = real_data_dir(); !data.empty()) {
+    const CommandResult ics = run_command("bin/splotch --init " + data + "/genetic_gadget3_fmt1_gas_dm_test10g");
+    CHECK(ics.status == 0);
+    CHECK(contains(ics.out, "color_label0 = XXXX "));
+    CHECK(contains(ics.out, "palette0 = ice "));
+  }
   // A ptype0 given with the snapshot alone: the choices are the ones for that type.
   const CommandResult stars =
       run_command("cd " + dir.path() + " && " + bin + " " + dir.path("dark.000100") + " ptype0=2 outfile=stars.png");
