@@ -395,11 +395,11 @@ ColumnType read_binary_sinks(const RamsesOutput& o, bool values, ColumnType t) {
                     std::to_string(f.file_size()) + " bytes: it is damaged, or not RAMSES' sink file");
   t.count = std::size_t(n);
   if (n == 0) return t;
-  const char* axes[] = {"x", "y", "z"};
+  const char* letters[] = {"x", "y", "z"};
   std::vector<std::string> names = {"mass", "birth_time"};
   for (const char* kind : {"position_", "velocity_"})
-    for (int d = 0; d < o.ndim; ++d) names.push_back(kind + std::string(axes[d]));
-  for (int d = 0; d < o.ndim; ++d) names.push_back(std::string("l") + axes[d]);
+    for (int d = 0; d < o.ndim; ++d) names.push_back(kind + std::string(letters[d]));
+  for (int d = 0; d < o.ndim; ++d) names.push_back(std::string("l") + letters[d]);
   names.push_back("delta_mass");
   std::size_t r = 2;
   const std::size_t doubles = 8 * std::size_t(n);
@@ -418,7 +418,7 @@ ColumnType read_binary_sinks(const RamsesOutput& o, bool values, ColumnType t) {
     t.columns.push_back(std::move(c));
   }
   for (int d = o.ndim; d < 3; ++d) {  // (a 2-D run's sinks lie at z = 0, as its cells do)
-    Column c = named(std::string("position_") + axes[d], "float64");
+    Column c = named(std::string("position_") + letters[d], "float64");
     if (values) c.values.assign(std::size_t(n), 0.0f);
     t.columns.push_back(std::move(c));
   }
@@ -499,6 +499,12 @@ void describe(const RamsesOutput& o, const HydroLayout& h, ColumnSnapshot& s) {
                       " is not periodic, and is not wrapped");
   }
   if (o.cosmological() && o.aexp > 0) s.redshift = 1 / o.aexp - 1;
+  if (const auto sinks = o.family_counts.find("sink particles"); sinks != o.family_counts.end() && sinks->second > 0 &&
+                                                                 !exists(o.sink_csv_path()) &&
+                                                                 !exists(o.sink_binary_path()))
+    s.notes.push_back("the header counts " + std::to_string(sinks->second) + " sink particle" +
+                      (sinks->second == 1 ? "" : "s") + ", but the output has no sink_" + o.number + ".csv nor sink_" +
+                      o.number + ".out00001: no sinks are drawn (copy the sink file into the output to draw them)");
   SnapshotUnits& u = s.units;
   u.code = "RAMSES";
   u.source = o.info_path;

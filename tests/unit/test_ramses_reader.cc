@@ -306,6 +306,12 @@ TEST_CASE("ramses: sinks from the binary sink_NNNNN.out00001 where there is no c
     INFO("acc_rate " << acc_rate);
     TempDir dir;
     const std::string out = write_output(dir, Variant{});
+    // An old-style header that counts a sink the output lacks: said.
+    testing::write_file(out + "/header_00003.txt", " Total number of sink particles\n          2\n");
+    const std::vector<std::string> notes = load_ramses(out, ColumnWanted{}).notes;
+    CHECK(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+      return n.find("the header counts 2 sink particles, but the output has no sink_00003.csv") == 0;
+    }));
     {
       testing::FortranWriter w(out + "/sink_00003.out00001", false);
       w.one<std::int32_t>(2);                                                    // nsink
