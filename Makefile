@@ -13,6 +13,9 @@ ARCH     ?= -march=native
 CXXFLAGS ?= -O3 $(ARCH) -g
 # -fno-math-errno: no code reads errno after maths, and it lets sqrt vectorise.
 CXXFLAGS += -std=c++17 -fopenmp -fno-math-errno -Wall -Wextra -Wshadow -I.
+# Position-independent code, so that the same objects make the Python module (a shared library,
+# make python); without semantic interposition, so that the compiler inlines as it did without.
+CXXFLAGS += -fPIC -fno-semantic-interposition
 LDLIBS   += -lstb -lz -lcfitsio
 DEPFLAGS  = -MMD -MP
 # The server (bin/splotch --serve) is on Debian's cpp-httplib, a compiled library built with these
@@ -22,7 +25,8 @@ CXXFLAGS += $(HTTPLIB_FLAGS)
 LDLIBS   += -lcpp-httplib -pthread
 
 # Debian packages the build and tests need (`make deps` installs the missing ones).
-DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev zlib1g-dev libcpp-httplib-dev libcfitsio-dev fonts-dejavu-core
+DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev zlib1g-dev libcpp-httplib-dev libcfitsio-dev fonts-dejavu-core \
+               python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv python3-pip
 
 LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/app/main.cc splotch/mpi/mpi_comm.cc,$(wildcard splotch/*/*.cc))
 # The suite's folders (tests/README.md): unit/ (what the sanitized build runs too), gpu/, end_to_end/
@@ -55,7 +59,7 @@ CUDA ?= $(if $(NVCC),1,0)
 ifeq ($(CUDA),1)
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 NVCCFLAGS  ?= -O3 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
-NVCCFLAGS  += -std=c++17 -I. -Xcompiler -fopenmp,-Wall,-Wshadow
+NVCCFLAGS  += -std=c++17 -I. -Xcompiler -fopenmp,-Wall,-Wshadow,-fPIC
 CUDA_SRC   := $(wildcard cuda/*.cu)
 CUDA_OBJ   := $(CUDA_SRC:%.cu=build/obj/%.o)
 LDLIBS     += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread
@@ -103,7 +107,7 @@ TEST_OBJ := $(TEST_SRC:%.cc=build/obj/%.o)
 
 BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
 
-.PHONY: all deps demo test include-check format-check format sanitize fuzz bench help clean references
+.PHONY: all deps demo test include-check format-check format sanitize fuzz bench help clean references python python-test
 
 # Every program the README names (tests/unit/test_build.cc checks it): bin/splotch_mpi where mpicxx is found.
 PROGRAMS := bin/splotch bin/splotch_path bin/make_demo bin/splotch_serve_bench $(if $(MPICXX),bin/splotch_mpi)
@@ -115,6 +119,7 @@ help:
 	@echo "make demo     render the demo picture to build/demo/"
 	@echo "make test     build and run the test suite (with the MPI tests where mpicxx is found), after the include check,"
 	@echo "              and the server's page in headless Chromium (make deps BROWSER=1 installs it)"
+	@echo "make python  the Python module (python/splotch; PYTHONPATH=python, or pip install --no-build-isolation .)"
 	@echo "make format-check   every source file as .clang-format lays it out (make format rewrites them)"
 	@echo "make MPI=1    bin/splotch built with MPI (OpenMPI; make deps MPI=1 installs it); bin/splotch_mpi is that build"
 	@echo "make bench    benchmark on ../shared/bench snapshots (1e6, 1e7 particles)"
@@ -224,16 +229,37 @@ build/demo/demo_vector.bin: bin/make_demo
 	@mkdir -p build/demo
 	bin/make_demo --out $@ --vector-colour
 
-demo: all build/demo/demo_particles.bin build/demo/demo_vector.bin
+demo: all python build/demo/demo_particles.bin build/demo/demo_vector.bin
 	bin/splotch testdata/demo.par
 	bin/splotch testdata/demo_vector.par
 	@echo "demo images: build/demo/demo.png build/demo/demo_vector.png"
 
+# The Python module (python/splotch: the package, and its native part _core built here from the
+# library's objects with Debian's pybind11 and NumPy): `make python`; the package is then imported
+# with PYTHONPATH=python, or installed with `pip install --no-build-isolation .` (pyproject.toml).
+# Debian's python3, which has the Debian packages' modules (a python3 of one's own may not).
+PYTHON    ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || command -v python3)
+PY_EXT    := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))" 2>/dev/null)
+PY_FLAGS  := $(shell $(PYTHON) -c "import sysconfig, pybind11; print('-isystem', sysconfig.get_paths()['include'], '-isystem', pybind11.get_include())" 2>/dev/null)
+PY_MODULE := python/splotch/_core$(PY_EXT)
+python: $(PY_MODULE) python/splotch/palettes/fire.pal
+python/splotch/palettes/fire.pal: $(wildcard testdata/palettes/*.pal)
+	@mkdir -p python/splotch/palettes
+	cp testdata/palettes/*.pal python/splotch/palettes/
+build/obj/python/module/splotch_module.o: CXXFLAGS += $(PY_FLAGS) -fvisibility=hidden
+$(PY_MODULE): build/obj/python/module/splotch_module.o build/libsplotch.a
+	@if [ -z "$(PY_FLAGS)" ]; then echo "make python: no pybind11 or Python headers for $(PYTHON) (make deps installs them)"; exit 1; fi
+	$(CXX) $(CXXFLAGS) -shared $^ $(LDLIBS) $(HDF5_LIBS) -o $@
+# The module's tests (tests/python, pytest), against bin/splotch.
+python-test: python bin/splotch
+	PYTHONPATH=python $(PYTHON) -m pytest -q tests/python
+
 # The MPI tests run where mpicxx is found (tests/mpi/test_mpi.cc says when they are skipped). `make
 # MPI=1 test` (CI) runs the suite against the MPI build as a user of it runs bin/splotch, and
 # compares the default build with it.
-test: include-check $(PROGRAMS) bin/splotch_tests $(DEFAULT_SPLOTCH)
+test: include-check $(PROGRAMS) bin/splotch_tests $(DEFAULT_SPLOTCH) python
 	bin/splotch_tests
+	PYTHONPATH=python $(PYTHON) -m pytest -q tests/python
 	@if command -v python3 >/dev/null; then status=0; python3 tests/browser/serve_page_test.py || status=$$?; \
 	   [ $$status -eq 0 ] || [ $$status -eq 77 ]; \
 	 else echo "browser test SKIPPED: no python3 (make deps BROWSER=1 installs it, with Chromium)" >&2; fi
@@ -245,6 +271,7 @@ include-check:
 # Every source file laid out as .clang-format says (clang-format: make deps FUZZ=1 installs it);
 # `make format` rewrites them so.
 FORMAT_SRC = $(wildcard errors/*.h params/*.h params/*.cc io/*.h io/*.cc splotch/*/*.h splotch/*/*.cc cuda/*.h cuda/*.cc cuda/*.cu \
+               python/module/*.cc \
                cuda/*.cuh tests/*/*.h tests/*/*.cc tools/*.cc testdata/*.cc \
                splotch/serve/page/*.js)
 format-check:
@@ -300,4 +327,4 @@ bench: $(PROGRAMS) $(DEFAULT_SPLOTCH) bin/make_snapshot $(if $(MPICXX),bin/splot
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi/mpi_comm.d build/mpi/tools/reduce_bench.d build/obj/splotch/app/main.d build/obj/tools/splotch_path.d build/obj/tools/serve_bench.d
+-include $(LIB_OBJ:.o=.d) build/obj/python/module/splotch_module.d $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi/mpi_comm.d build/mpi/tools/reduce_bench.d build/obj/splotch/app/main.d build/obj/tools/splotch_path.d build/obj/tools/serve_bench.d

@@ -32,6 +32,12 @@ allowed = {
     "splotch/serve": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
                       "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame",
                       "splotch/scene"],
+    "splotch/embed": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
+                      "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame", "splotch/scene",
+                      "splotch/serve", "splotch/app"],
+    "python": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
+               "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame", "splotch/scene",
+               "splotch/serve", "splotch/app", "splotch/embed"],
     "splotch/app": ["errors", "params", "io", "splotch/util", "splotch/splat", "splotch/stages", "splotch/mpi",
                     "splotch/load", "splotch/render", "cuda", "splotch/settings", "splotch/frame", "splotch/scene",
                     "splotch/serve"],
@@ -42,7 +48,7 @@ def room_of(path):
     return "/".join(parts[:2]) if parts[0] == "splotch" else parts[0]
 
 files = []
-for top in ("errors", "params", "io", "cuda", "splotch"):
+for top in ("errors", "params", "io", "cuda", "splotch", "python"):
     for d, _, names in os.walk(top):
         files += [os.path.join(d, n) for n in names if n.endswith((".h", ".cc", ".cu", ".cuh"))]
 

@@ -38,9 +38,10 @@ std::set<std::string> prerequisites(const std::string& database, const std::stri
 
 std::set<std::string> programs_named_in(const std::string& text) {
   std::set<std::string> names;
-  const std::regex program("bin/[a-z_]+");
+  // (the project's bin/, not another directory's: ~/env/bin/activate)
+  const std::regex program("(^|[^/A-Za-z0-9_.~-])(bin/[a-z_]+)");
   for (auto m = std::sregex_iterator(text.begin(), text.end(), program); m != std::sregex_iterator(); ++m)
-    names.insert(m->str());
+    names.insert((*m)[2].str());
   return names;
 }
 

@@ -1,0 +1,148 @@
+// The Python module's native part, splotch._core (pybind11): a picture drawn as bin/splotch draws
+// it (splotch/embed/picture_call.h), its images handed to NumPy without a copy; the encoders and
+// writers of bin/splotch's picture files; what --info prints. The Python package
+// (python/splotch/__init__.py) builds the interface on these.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "errors/user_error.h"
+#include "io/image.h"
+#include "io/image_writer.h"
+#include "splotch/app/snapshot_info.h"
+#include "splotch/app/version.h"
+#include "splotch/embed/picture_call.h"
+#include "splotch/util/console.h"
+
+namespace py = pybind11;
+using namespace splotch;
+
+namespace {
+
+ImageFormat format_named(const std::string& name) {
+  if (name == "png") return ImageFormat::png;
+  if (name == "tga") return ImageFormat::tga;
+  if (name == "tga_rle") return ImageFormat::tga_rle;
+  if (name == "ppm") return ImageFormat::ppm;
+  if (name == "jpeg" || name == "jpg") return ImageFormat::jpeg;
+  throw UserError("'" + name + "' is not a picture format: png, jpeg, tga, tga_rle or ppm");
+}
+
+// The picture's pixels (rows top first, RGB in [0, 1]) as bin/splotch's 8-bit picture.
+Image8 eight_bit(const py::array_t<float, py::array::c_style | py::array::forcecast>& rgb) {
+  if (rgb.ndim() != 3 || rgb.shape(2) != 3)
+    throw UserError("a picture is an array of shape (height, width, 3), not one of " + std::to_string(rgb.ndim()) +
+                    " dimensions");
+  Image image(int(rgb.shape(1)), int(rgb.shape(0)));
+  std::copy(rgb.data(), rgb.data() + rgb.size(), image.rgb.begin());
+  return to_8bit(image);
+}
+
+// Runs `work` on a thread of its own while this one, holding the GIL in turns, looks for Ctrl-C
+// every 50 ms: an interrupt sets `stop` (the renderer leaves the tiles not begun), waits for the
+// work and raises KeyboardInterrupt.
+template <class Work>
+auto interruptible(std::atomic<bool>& stop, Work work) -> decltype(work()) {
+  using Result = decltype(work());
+  std::unique_ptr<Result> result;
+  std::exception_ptr failure;
+  std::atomic<bool> done{false};
+  {
+    py::gil_scoped_release released;
+    std::thread worker([&] {
+      try {
+        result = std::make_unique<Result>(work());
+      } catch (...) { failure = std::current_exception(); }
+      done = true;
+    });
+    bool interrupted = false;
+    while (!done) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (interrupted) continue;
+      py::gil_scoped_acquire held;
+      if (PyErr_CheckSignals() != 0) {
+        interrupted = true;
+        stop = true;
+      }
+    }
+    worker.join();
+    if (interrupted) {
+      py::gil_scoped_acquire held;
+      throw py::error_already_set();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*result);
+}
+
+py::dict draw(const std::string& input, const std::vector<std::string>& keys) {
+  static RenderSession session;  // (the GPU started once for the interpreter's life)
+  std::atomic<bool> stop{false};
+  auto result = std::make_shared<PictureResult>(interruptible(stop, [&] {
+    return draw_picture(PictureCall{input, keys}, session, &stop);
+  }));
+  py::list images;
+  const py::capsule owner(new std::shared_ptr<PictureResult>(result),
+                          [](void* p) { delete static_cast<std::shared_ptr<PictureResult>*>(p); });
+  for (Image& image : result->images)
+    images.append(py::array_t<float>({py::ssize_t(image.height), py::ssize_t(image.width), py::ssize_t(3)},
+                                     image.rgb.data(), owner));
+  const RunReport& r = result->report;
+  py::dict out;
+  out["images"] = images;
+  out["used_par"] = result->used_par;
+  out["image_path"] = result->image_path;
+  out["report"] = r.text();
+  out["warnings"] = result->warnings;
+  out["notes"] = r.notes;
+  out["ranges"] = r.ranges;
+  out["stages"] = r.stages;
+  out["renderer"] = r.renderer;
+  out["particles_read"] = r.particles_read;
+  out["particles_active"] = r.particles_active;
+  out["total_seconds"] = r.total_seconds;
+  out["peak_memory_mib"] = r.peak_memory_mib;
+  return out;
+}
+
+std::string info(const std::string& path) {
+  ParamFile params = info_parameters(path);
+  Console console{Console::Holding{}};
+  std::ostringstream text;
+  print_snapshot_info(params, console, text);
+  return text.str();
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "splotch's native part: pictures drawn as bin/splotch draws them (use the splotch package)";
+  m.attr("version") = SPLOTCH_VERSION;
+  py::register_exception<UserError>(m, "SplotchError", PyExc_ValueError);
+  m.def("draw", &draw, py::arg("input"), py::arg("keys"),
+        "Draws the picture of a parameter file or snapshot with key=value overrides; a dict of its images "
+        "(float32 arrays of shape (height, width, 3), no copy), used.par, report and warnings.");
+  m.def(
+      "encode",
+      [](const py::array_t<float, py::array::c_style | py::array::forcecast>& rgb, const std::string& format,
+         int quality) {
+        const std::vector<std::uint8_t> bytes = encode_image(eight_bit(rgb), format_named(format), quality);
+        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      },
+      py::arg("rgb"), py::arg("format") = "png", py::arg("quality") = 90,
+      "The bytes of the picture file bin/splotch would write.");
+  m.def(
+      "write",
+      [](const py::array_t<float, py::array::c_style | py::array::forcecast>& rgb, const std::string& path,
+         const std::string& format, int quality) { write_image(path, eight_bit(rgb), format_named(format), quality); },
+      py::arg("rgb"), py::arg("path"), py::arg("format"), py::arg("quality") = 90,
+      "Writes the picture as bin/splotch does (whole or not at all).");
+  m.def("info", &info, py::arg("path"), "What bin/splotch --info prints of a snapshot or parameter file.");
+}

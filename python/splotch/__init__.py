@@ -1,0 +1,114 @@
+"""splotch from Python: pictures of particle simulations as NumPy arrays, in notebooks.
+
+    import splotch
+    picture = splotch.render("snap_010.hdf5", xres=1024)    # a snapshot alone: its first picture
+    picture = splotch.render("galaxy.par", fov=30)          # a parameter file, keys overridden
+    picture.rgb              # float32 array (height, width, 3), the picture's values in [0, 1]
+    picture.save("a.png")    # the file bin/splotch writes, and its used.par beside it
+    picture                  # shown in a notebook
+
+Every key is bin/splotch's (docs/parameters.md); a picture is byte for byte the one bin/splotch
+draws from the same keys. Problems come as splotch.SplotchError (a ValueError) with
+bin/splotch's message; Ctrl-C stops a long render.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from . import _core
+
+__version__: str = _core.version
+SplotchError = _core.SplotchError
+
+__all__ = ["render", "info", "Picture", "SplotchError", "key_arguments"]
+
+_FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tga": "tga", ".ppm": "ppm"}
+
+
+def key_arguments(keys: Dict[str, Any]) -> List[str]:
+    """The keys as bin/splotch's key=value arguments (True and False as TRUE and FALSE)."""
+    out = []
+    for name, value in keys.items():
+        if isinstance(value, bool):
+            text = "TRUE" if value else "FALSE"
+        elif isinstance(value, (list, tuple, np.ndarray)):
+            raise SplotchError(f"{name} = {value!r}: a key takes one value (a number, a word or a path)")
+        else:
+            text = str(value)
+        out.append(f"{name}={text}")
+    return out
+
+
+class Picture:
+    """One picture: its pixels, the run's report and the used.par that draws it again."""
+
+    def __init__(self, drawn: Dict[str, Any], view: int = 0) -> None:
+        self.rgb: np.ndarray = drawn["images"][view]
+        self.views: List[np.ndarray] = list(drawn["images"])
+        self.used_par: str = drawn["used_par"]
+        self.outfile: str = drawn["image_path"]
+        self.report: str = drawn["report"]
+        self.warnings: List[str] = list(drawn["warnings"])
+        self.notes: List[str] = list(drawn["notes"])
+        self.ranges: List[str] = list(drawn["ranges"])
+        self.stages: Dict[str, float] = dict(drawn["stages"])
+        self.renderer: str = drawn["renderer"]
+        self.particles_read: int = drawn["particles_read"]
+        self.particles_active: int = drawn["particles_active"]
+        self.seconds: float = drawn["total_seconds"]
+        self.peak_memory_mib: float = drawn["peak_memory_mib"]
+
+    @property
+    def shape(self) -> Tuple[int, int]:
+        """(height, width) in pixels."""
+        return self.rgb.shape[0], self.rgb.shape[1]
+
+    def to_uint8(self) -> np.ndarray:
+        """The 8-bit picture bin/splotch writes: v8 = clamp(int(256 v), 0, 255)."""
+        return np.clip((self.rgb * 256.0).astype(np.int64), 0, 255).astype(np.uint8)
+
+    def save(self, path: Optional[str] = None, quality: int = 90) -> str:
+        """Writes the picture (its format by the name: .png, .jpg, .tga, .ppm) and path.used.par
+        beside it, as bin/splotch does; without a path, to the run's outfile. Returns the path."""
+        path = os.fspath(path) if path is not None else self.outfile
+        suffix = os.path.splitext(path)[1].lower()
+        if suffix not in _FORMATS:
+            raise SplotchError(f"'{path}': a picture's name ends in .png, .jpg, .jpeg, .tga or .ppm")
+        _core.write(self.rgb, path, _FORMATS[suffix], quality)
+        with open(path + ".used.par", "w") as used:
+            used.write(self.used_par)
+        return path
+
+    def png(self) -> bytes:
+        """The PNG file's bytes."""
+        return _core.encode(self.rgb, "png")
+
+    def _repr_png_(self) -> bytes:
+        return self.png()
+
+    def __repr__(self) -> str:
+        height, width = self.shape
+        return (f"<splotch.Picture {width}x{height}, {self.particles_read} particles read, "
+                f"{self.renderer}, {self.seconds:.3g} s>")
+
+
+def render(input: str, **keys: Any) -> Picture:
+    """Draws the picture of `input` (a parameter file, or a snapshot alone: the first picture
+    bin/splotch would draw of it) with `keys` overriding the file's (xres=1024, fov=30,
+    palette0="ice", ...). The GIL is released while it draws; Ctrl-C stops it."""
+    input = os.fspath(input)
+    if not os.path.exists(input):
+        raise FileNotFoundError(f"'{input}': no such parameter file or snapshot")
+    drawn = _core.draw(input, key_arguments(keys))
+    return Picture(drawn)
+
+
+def info(path: str) -> str:
+    """What `bin/splotch --info path` prints: the snapshot's types, fields, ranges, units, time."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"'{path}': no such snapshot or parameter file")
+    return _core.info(path)

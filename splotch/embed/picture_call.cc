@@ -1,0 +1,50 @@
+#include "splotch/embed/picture_call.h"
+
+#include "errors/user_error.h"
+#include "params/param_file.h"
+#include "splotch/app/input_kind.h"
+#include "splotch/frame/picture.h"
+#include "splotch/frame/pipeline.h"
+#include "splotch/scene/scene_run.h"
+#include "splotch/settings/settings.h"
+#include "splotch/util/console.h"
+
+namespace splotch {
+
+PictureResult draw_picture(const PictureCall& call, RenderSession& session, const std::atomic<bool>* stop) {
+  ParamFile params = read_parameter_file(call.input, call.keys);
+  for (const std::string& k : call.keys) params.set_from_command_line(k);
+  // The keys bin/splotch asks before a frame, in its order (used.par lists them as they were asked).
+  if (params.get<bool>("server", false))
+    throw UserError(params.origin("server") +
+                    ": server = TRUE starts the browser explorer, which a picture call "
+                    "does not: leave it out, or start bin/splotch --serve");
+  if (analysis_only(params))
+    throw UserError(std::string(params.has("AnalyzeSimulationOnly") ? "AnalyzeSimulationOnly = TRUE" : "ptypes = 0") +
+                    " draws nothing: what the snapshot holds is splotch.info's (bin/splotch --info)");
+  if (snapshot_ids_only(params))
+    throw UserError("the keys ask for the snapshot's IDs, which bin/splotch prints; a picture call draws a picture");
+  if (!params.get<std::string>("scene_file", "").empty())
+    throw UserError(params.origin("scene_file") +
+                    ": a scene's frames are written by bin/splotch; a picture call draws one frame");
+  if (read_mpi_mode(params) == MpiMode::frames)
+    throw UserError(params.origin("mpi_mode") +
+                    ": mpi_mode = frames deals out a scene's frames to MPI processes; "
+                    "a picture call is one process");
+  Console console{Console::Holding{}};
+  FrameOptions frame;
+  frame.keep_pictures = true;
+  frame.stop = stop;
+  FrameRun run(params, console, session, frame);
+  run.load();
+  PictureResult out;
+  out.report = run.draw();
+  std::vector<KeptPicture> pictures = run.take_pictures();
+  out.image_path = run.plan().settings.output.path;
+  out.used_par = used_par_text(params, pictures.empty() ? NormalizedRanges{} : pictures.front().ranges);
+  for (KeptPicture& p : pictures) out.images.push_back(std::move(p.image));
+  out.warnings = console.held_warnings();
+  return out;
+}
+
+}  // namespace splotch

@@ -1,0 +1,41 @@
+"""pip install --no-build-isolation . (pyproject.toml, setup.py) installs the module offline with
+Debian's setuptools, into a virtual environment that sees Debian's NumPy; the installed package
+draws bin/splotch's picture with its own copy of the palettes."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_pip_installs_the_module_offline(tmp_path):
+    if subprocess.run([sys.executable, "-m", "venv", "--help"], capture_output=True).returncode != 0 or \
+            subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode != 0:
+        pytest.skip("no venv or pip for this python3 (make deps installs python3-venv and python3-pip)")
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(env)], check=True)
+    python = str(env / "bin" / "python")
+    install = subprocess.run([python, "-m", "pip", "install", "--no-build-isolation", "--no-index", ROOT],
+                             capture_output=True, text=True)
+    assert install.returncode == 0, install.stdout + install.stderr
+    # Away from the checkout, so that the installed package is the one imported.
+    script = ("import os, splotch\n"
+              "print(os.path.dirname(splotch.__file__))\n"
+              "picture = splotch.render(os.environ['SNAPSHOT'], xres=48, outfile='x.png')\n"
+              "print(picture.shape, picture.particles_read)\n")
+    par = tmp_path / "p.par"
+    raw = tmp_path / "p.bin"
+    import numpy as np
+    np.array([[1, 2, 3, 0.5, 1, 1], [2, 3, 1, 0.5, 1, 2]], dtype=">f4").tofile(raw)
+    par.write_text(f"simtype = 0\ninfile = {raw}\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\nI = 5\nC1 = 6\n"
+                   "palette0 = ice\nxres = 48\noutfile = x.png\n")
+    run = subprocess.run([python, "-c", script], capture_output=True, text=True, cwd=str(tmp_path),
+                         env={**os.environ, "SNAPSHOT": str(par), "PYTHONPATH": ""})
+    assert run.returncode == 0, run.stderr
+    where, shape = run.stdout.splitlines()[:2]
+    assert where.startswith(str(env))
+    assert shape == "(48, 48) 2"
+    shutil.rmtree(env)
