@@ -26,7 +26,7 @@ LDLIBS   += -lcpp-httplib -pthread
 
 # Debian packages the build and tests need (`make deps` installs the missing ones).
 DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev zlib1g-dev libcpp-httplib-dev libcfitsio-dev fonts-dejavu-core \
-               python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv python3-pip
+               python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv python3-pip python3-h5py
 
 LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/app/main.cc splotch/mpi/mpi_comm.cc,$(wildcard splotch/*/*.cc))
 # The suite's folders (tests/README.md): unit/ (what the sanitized build runs too), gpu/, end_to_end/

@@ -16,9 +16,11 @@
 #include "errors/user_error.h"
 #include "io/image.h"
 #include "io/image_writer.h"
+#include "io/snapshot_fields.h"
 #include "splotch/app/snapshot_info.h"
 #include "splotch/app/version.h"
 #include "splotch/embed/picture_call.h"
+#include "splotch/settings/settings.h"
 #include "splotch/util/console.h"
 
 namespace py = pybind11;
@@ -112,6 +114,74 @@ py::dict draw(const std::string& input, const std::vector<std::string>& keys) {
   return out;
 }
 
+std::shared_ptr<SnapshotFields> open_snapshot(const std::string& path, const std::vector<std::string>& keys) {
+  ParamFile params = info_parameters(path);
+  for (const std::string& k : keys) params.set_from_command_line(k);
+  const SnapshotRequest request = read_snapshot_request(params);
+  py::gil_scoped_release released;
+  return std::make_shared<SnapshotFields>(request);
+}
+
+py::dict units_dict(const SnapshotUnits& u) {
+  py::dict d;
+  d["code"] = u.code;
+  d["source"] = u.source;
+  d["length_cm"] = u.length_cm;
+  d["mass_g"] = u.mass_g;
+  d["velocity_cm_s"] = u.velocity_cm_s;
+  d["hubble"] = u.hubble;
+  d["h_scaled"] = u.h_scaled;
+  d["comoving"] = u.comoving;
+  d["scale_factor"] = u.scale_factor;
+  d["kernel"] = u.kernel;
+  d["kernel_gamma"] = u.kernel_gamma;
+  return d;
+}
+
+py::dict outline_dict(const SnapshotOutline& o) {
+  py::dict d;
+  d["path"] = o.path;
+  d["description"] = o.description;
+  d["time"] = o.time;
+  d["redshift"] = o.redshift >= 0 ? py::object(py::float_(o.redshift)) : py::object(py::none());
+  d["box_size"] = o.box_size;
+  d["units"] = units_dict(o.units);
+  py::dict header;
+  for (const auto& [key, value] : o.header) header[py::str(key)] = value;
+  d["header"] = header;
+  d["notes"] = o.notes;
+  py::list types;
+  for (const TypeEntry& t : o.types) {
+    py::dict e;
+    e["file_type"] = t.file_type;
+    e["name"] = t.name;
+    e["count"] = t.count;
+    e["table_mass"] = t.table_mass;
+    py::list fields;
+    for (const FieldEntry& f : t.fields) {
+      py::dict field;
+      field["name"] = f.name;
+      field["type"] = f.type;
+      field["components"] = f.components;
+      field["integer"] = f.integer;
+      fields.append(field);
+    }
+    e["fields"] = fields;
+    types.append(e);
+  }
+  d["types"] = types;
+  return d;
+}
+
+// An array NumPy takes over without a copy (the vector moved to the heap, freed with the array).
+template <class Vector>
+py::array owned(Vector&& values) {
+  using T = typename std::decay_t<Vector>::value_type;
+  auto* held = new std::decay_t<Vector>(std::move(values));
+  const py::capsule owner(held, [](void* p) { delete static_cast<std::decay_t<Vector>*>(p); });
+  return py::array_t<T>({py::ssize_t(held->size())}, held->data(), owner);
+}
+
 std::string info(const std::string& path) {
   ParamFile params = info_parameters(path);
   Console console{Console::Holding{}};
@@ -145,4 +215,34 @@ PYBIND11_MODULE(_core, m) {
       py::arg("rgb"), py::arg("path"), py::arg("format"), py::arg("quality") = 90,
       "Writes the picture as bin/splotch does (whole or not at all).");
   m.def("info", &info, py::arg("path"), "What bin/splotch --info prints of a snapshot or parameter file.");
+  py::class_<SnapshotFields, std::shared_ptr<SnapshotFields>>(m, "Snapshot",
+                                                              "A snapshot's types and fields, each read when asked for")
+      .def(py::init(&open_snapshot), py::arg("path"), py::arg("keys"))
+      .def("outline", [](const SnapshotFields& s) { return outline_dict(s.outline()); })
+      .def(
+          "read",
+          [](py::object self, int type, const std::string& field, int component) -> py::array {
+            const SnapshotFields& s = self.cast<const SnapshotFields&>();
+            // A column the reader holds: lent, the snapshot kept alive by the array.
+            if (const ParticleArray<float>* held = s.held(type, field))
+              return py::array_t<float>({py::ssize_t(held->size())}, held->data(), self);
+            ParticleArray<float> values;
+            {
+              py::gil_scoped_release released;
+              values = s.read(type, field, component);
+            }
+            return owned(std::move(values));
+          },
+          py::arg("type"), py::arg("field"), py::arg("component") = 0)
+      .def(
+          "read_integers",
+          [](const SnapshotFields& s, int type, const std::string& field) {
+            std::vector<std::uint64_t> values;
+            {
+              py::gil_scoped_release released;
+              values = s.read_integers(type, field);
+            }
+            return owned(std::move(values));
+          },
+          py::arg("type"), py::arg("field"));
 }

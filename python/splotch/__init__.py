@@ -6,6 +6,8 @@
     picture.rgb              # float32 array (height, width, 3), the picture's values in [0, 1]
     picture.save("a.png")    # the file bin/splotch writes, and its used.par beside it
     picture                  # shown in a notebook
+    snap = splotch.read("snap_010.hdf5")                     # the header, units, types and fields
+    snap[0]["Coordinates"]   # float32 array (count, 3), read when first asked for
 
 Every key is bin/splotch's (docs/parameters.md); a picture is byte for byte the one bin/splotch
 draws from the same keys. Problems come as splotch.SplotchError (a ValueError) with
@@ -19,11 +21,12 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _core
+from .snapshot import ParticleType, Snapshot
 
 __version__: str = _core.version
 SplotchError = _core.SplotchError
 
-__all__ = ["render", "info", "Picture", "SplotchError", "key_arguments"]
+__all__ = ["read", "render", "info", "Picture", "Snapshot", "ParticleType", "SplotchError", "key_arguments"]
 
 _FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tga": "tga", ".ppm": "ppm"}
 
@@ -112,3 +115,14 @@ def info(path: str) -> str:
     if not os.path.exists(path):
         raise FileNotFoundError(f"'{path}': no such snapshot or parameter file")
     return _core.info(path)
+
+
+def read(path: str, **keys: Any) -> Snapshot:
+    """The snapshot `path` (any format bin/splotch reads by itself; `keys` as for a render, e.g.
+    swap_endian=True): its header, units, time, and per type its fields, each read as NumPy when
+    first asked for. The formats read as columns (RAMSES, Enzo, Phantom, ...) are read once, and
+    their arrays are the reader's own memory, not a copy."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"'{path}': no such snapshot")
+    return Snapshot(path, key_arguments(keys))

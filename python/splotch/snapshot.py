@@ -1,0 +1,99 @@
+"""splotch.read: a snapshot's header, units, time and each type's fields as NumPy arrays, read
+when first asked for (and kept); what bin/splotch --info prints, as data."""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Optional, Union
+
+import numpy as np
+
+from . import _core
+
+
+class ParticleType:
+    """One particle type of a snapshot: ``ptype["Coordinates"]`` reads that field (a float32
+    array of shape (count,) or (count, 3); integers such as IDs exactly, as uint64)."""
+
+    def __init__(self, snapshot: "Snapshot", entry: Dict[str, Any]) -> None:
+        self._snapshot = snapshot
+        self.file_type: int = entry["file_type"]
+        self.name: str = entry["name"]
+        self.count: int = entry["count"]
+        self.table_mass: float = entry["table_mass"]
+        self._fields: Dict[str, Dict[str, Any]] = {f["name"]: f for f in entry["fields"]}
+        self._read: Dict[str, np.ndarray] = {}
+
+    @property
+    def fields(self) -> List[str]:
+        """The fields' names, as the file names them."""
+        return list(self._fields)
+
+    def field_type(self, name: str) -> str:
+        """The field's type as stored ("float32", "float64", "uint64", ...)."""
+        return self._fields[name]["type"]
+
+    def keys(self) -> List[str]:
+        return self.fields
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._fields
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name in self._read:
+            return self._read[name]
+        field = self._fields.get(name)
+        core = self._snapshot._core
+        if field is None:
+            core.read(self.file_type, name, 0)  # (raises, naming the fields the type has)
+        if field["integer"]:
+            values = core.read_integers(self.file_type, name)
+        elif field["components"] == 1:
+            values = core.read(self.file_type, name, 0)
+        else:
+            values = np.stack([core.read(self.file_type, name, c) for c in range(field["components"])], axis=1)
+        values.flags.writeable = False  # (the snapshot's own values: copy them to change them)
+        self._read[name] = values
+        return values
+
+    def __repr__(self) -> str:
+        name = f" ({self.name})" if self.name else ""
+        return f"<splotch.ParticleType {self.file_type}{name}: {self.count} particles, fields {', '.join(self.fields)}>"
+
+
+class Snapshot:
+    """A snapshot as splotch reads it: ``snap.types`` by file type, ``snap[0]`` (or ``snap["gas"]``)
+    a type, ``snap[0]["Coordinates"]`` its positions."""
+
+    def __init__(self, path: str, keys: List[str]) -> None:
+        self._core = _core.Snapshot(path, keys)
+        outline = self._core.outline()
+        self.path: str = outline["path"]
+        self.description: str = outline["description"]
+        self.time: float = outline["time"]
+        self.redshift: Optional[float] = outline["redshift"]
+        self.box_size: float = outline["box_size"]
+        self.units: Dict[str, Any] = outline["units"]
+        self.header: Dict[str, str] = outline["header"]
+        self.notes: List[str] = outline["notes"]
+        self.types: Dict[int, ParticleType] = {t["file_type"]: ParticleType(self, t) for t in outline["types"]}
+
+    def __getitem__(self, which: Union[int, str]) -> ParticleType:
+        if isinstance(which, str):
+            for t in self.types.values():
+                if t.name == which:
+                    return t
+            names = ", ".join(f"{t.file_type} ({t.name})" if t.name else str(t.file_type) for t in self.types.values())
+            raise KeyError(f"{self.path} has no type named {which!r}; its types: {names}")
+        if which not in self.types:
+            raise KeyError(f"{self.path} has no particles of type {which}; its types: "
+                           f"{', '.join(str(t) for t in self.types)}")
+        return self.types[which]
+
+    def __iter__(self) -> Iterator[ParticleType]:
+        return iter(self.types.values())
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{t.file_type}: {t.count}" for t in self.types.values())
+        return f"<splotch.Snapshot {self.path}: {self.description}; types {counts}>"
