@@ -16,6 +16,7 @@
 #include "errors/user_error.h"
 #include "io/image.h"
 #include "io/image_writer.h"
+#include "io/map_writer.h"
 #include "io/snapshot_fields.h"
 #include "splotch/app/snapshot_info.h"
 #include "splotch/app/version.h"
@@ -96,9 +97,50 @@ py::dict draw(const std::string& input, const std::vector<std::string>& keys) {
   for (Image& image : result->images)
     images.append(py::array_t<float>({py::ssize_t(image.height), py::ssize_t(image.width), py::ssize_t(3)},
                                      image.rgb.data(), owner));
+  py::list maps;
+  for (std::size_t k = 0; k < result->maps.size(); ++k) {
+    KeptMap& kept = result->maps[k];
+    const MapFile& f = kept.record;
+    py::dict map;
+    map["values"] = py::array_t<float>({py::ssize_t(f.yres), py::ssize_t(f.xres)}, kept.record.values.data(), owner);
+    map["figure"] = kept.figure.rgb.empty()
+                        ? py::object(py::none())
+                        : py::object(py::array_t<std::uint8_t>(
+                              {py::ssize_t(kept.figure.height), py::ssize_t(kept.figure.width), py::ssize_t(3)},
+                              kept.figure.rgb.data(), owner));
+    map["quantity"] = f.quantity;
+    map["unit"] = f.unit;
+    map["fits_unit"] = f.fits_unit;
+    map["length_unit"] = f.length_unit;
+    map["physical"] = f.physical;
+    map["comoving"] = f.comoving;
+    map["scale_factor"] = f.scale_factor;
+    map["hubble"] = f.hubble;
+    map["pixel"] = f.pixel;
+    map["centre"] = std::vector<double>(f.centre, f.centre + 3);
+    map["x_axis"] = std::vector<double>(f.x_axis, f.x_axis + 3);
+    map["y_axis"] = std::vector<double>(f.y_axis, f.y_axis + 3);
+    map["time"] = f.time;
+    map["redshift"] = f.redshift >= 0 ? py::object(py::float_(f.redshift)) : py::object(py::none());
+    map["snapshot"] = f.snapshot;
+    map["kernel"] = f.kernel;
+    map["history"] = f.history;
+    // Its data file as bin/splotch writes it (FITS, HDF5 or .npy).
+    map["write"] = py::cpp_function([result, k](const std::string& path, const std::string& format) {
+      const MapFileFormat chosen = format == "fits"   ? MapFileFormat::fits
+                                   : format == "hdf5" ? MapFileFormat::hdf5
+                                   : format == "npy"  ? MapFileFormat::npy
+                                                      : throw UserError("'" + format +
+                                                                        "' is not a map file format: "
+                                                                         "fits, hdf5 or npy");
+      write_map_file(path, chosen, result->maps[k].record);
+    });
+    maps.append(map);
+  }
   const RunReport& r = result->report;
   py::dict out;
   out["images"] = images;
+  out["maps"] = maps;
   out["used_par"] = result->used_par;
   out["image_path"] = result->image_path;
   out["report"] = r.text();

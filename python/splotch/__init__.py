@@ -6,6 +6,7 @@
     picture.rgb              # float32 array (height, width, 3), the picture's values in [0, 1]
     picture.save("a.png")    # the file bin/splotch writes, and its used.par beside it
     picture                  # shown in a notebook
+    column = splotch.map("snap_010.hdf5", "column", xres=512)  # values, extent, unit; to_fits()
     snap = splotch.read("snap_010.hdf5")                     # the header, units, types and fields
     snap[0]["Coordinates"]   # float32 array (count, 3), read when first asked for
 
@@ -21,12 +22,13 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _core
+from .maps import Map
 from .snapshot import ParticleType, Snapshot
 
 __version__: str = _core.version
 SplotchError = _core.SplotchError
 
-__all__ = ["read", "render", "info", "Picture", "Snapshot", "ParticleType", "SplotchError", "key_arguments"]
+__all__ = ["read", "render", "map", "info", "Picture", "Map", "Snapshot", "ParticleType", "SplotchError", "key_arguments"]
 
 _FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tga": "tga", ".ppm": "ppm"}
 
@@ -106,6 +108,8 @@ def render(input: str, **keys: Any) -> Picture:
     if not os.path.exists(input):
         raise FileNotFoundError(f"'{input}': no such parameter file or snapshot")
     drawn = _core.draw(input, key_arguments(keys))
+    if drawn["maps"]:
+        raise SplotchError(f"'{input}' with these keys draws a map (map = ...): splotch.map draws it")
     return Picture(drawn)
 
 
@@ -126,3 +130,16 @@ def read(path: str, **keys: Any) -> Snapshot:
     if not os.path.exists(path):
         raise FileNotFoundError(f"'{path}': no such snapshot")
     return Snapshot(path, key_arguments(keys))
+
+
+def map(input: str, mode: str = "column", **keys: Any) -> Map:  # noqa: A001 (splotch.map, as the key is)
+    """The quantitative map `mode` (column, average or slice; docs/maps.md) of `input` with `keys`
+    (map_quantity0="Density", map_units="physical", xres=512, ...), drawn as bin/splotch draws it:
+    a Map of float values in their unit, with its extent and record (to_fits())."""
+    input = os.fspath(input)
+    if not os.path.exists(input):
+        raise FileNotFoundError(f"'{input}': no such parameter file or snapshot")
+    drawn = _core.draw(input, key_arguments({"map": mode, **keys}))
+    if not drawn["maps"]:
+        raise SplotchError(f"map = {mode}: no map was drawn")
+    return Map(drawn)

@@ -14,6 +14,13 @@ namespace splotch {
 PictureResult draw_picture(const PictureCall& call, RenderSession& session, const std::atomic<bool>* stop) {
   ParamFile params = read_parameter_file(call.input, call.keys);
   for (const std::string& k : call.keys) params.set_from_command_line(k);
+  // A picture kept in memory needs no file; where none is named, the name save() takes by default:
+  // the input's, as a snapshot's first picture has it (a map's figure too, with its palette).
+  if (!params.has("outfile")) {
+    std::string name = call.input.substr(call.input.rfind('/') == std::string::npos ? 0 : call.input.rfind('/') + 1);
+    if (const std::size_t dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.erase(dot);
+    params.set("outfile", name + ".png", "the picture call (no outfile given)");
+  }
   // The keys bin/splotch asks before a frame, in its order (used.par lists them as they were asked).
   if (params.get<bool>("server", false))
     throw UserError(params.origin("server") +
@@ -43,6 +50,7 @@ PictureResult draw_picture(const PictureCall& call, RenderSession& session, cons
   out.image_path = run.plan().settings.output.path;
   out.used_par = used_par_text(params, pictures.empty() ? NormalizedRanges{} : pictures.front().ranges);
   for (KeptPicture& p : pictures) out.images.push_back(std::move(p.image));
+  out.maps = run.take_maps();
   out.warnings = console.held_warnings();
   return out;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/image.h"
+#include "splotch/frame/pipeline.h"
 #include "splotch/frame/render_session.h"
 #include "splotch/frame/run_report.h"
 
@@ -21,6 +22,7 @@ struct PictureCall {
 
 struct PictureResult {
   std::vector<Image> images;  // one per view (two for a stereo pair)
+  std::vector<KeptMap> maps;  // instead, with a map key: one per view
   std::string used_par;       // what bin/splotch writes beside the picture
   std::string image_path;     // where bin/splotch would have written it (outfile)
   RunReport report;

@@ -174,54 +174,60 @@ MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& p
   return out;
 }
 
+MapFile map_record(const ParamFile& params, const Settings& s, const MapValues& map, const ParticleSet& particles) {
+  MapFile f;
+  f.xres = map.xres;
+  f.yres = map.yres;
+  f.values = map.values;
+  f.quantity = map.units.quantity;
+  f.unit = map.units.value_name;
+  f.fits_unit = map.units.fits_unit;
+  f.length_unit = map.units.length_name;
+  f.physical = map.units.physical;
+  f.comoving = map.units.comoving;
+  f.scale_factor = map.units.snapshot_scale_factor;
+  f.hubble = map.units.hubble;
+  f.pixel = map.pixel * map.units.length;
+  const Vec3 c = s.camera.lookat;
+  const CameraFrame frame = camera_frame(s.camera);
+  for (int a = 0; a < 3; ++a) {
+    f.centre[a] = a == 0 ? c.x : a == 1 ? c.y : c.z;
+    f.x_axis[a] = a == 0 ? frame.x_axis.x : a == 1 ? frame.x_axis.y : frame.x_axis.z;
+    f.y_axis[a] = a == 0 ? frame.y_axis.x : a == 1 ? frame.y_axis.y : frame.y_axis.z;
+  }
+  f.time = particles.time;
+  f.redshift = particles.redshift;
+  f.snapshot = s.input.path;
+  f.kernel = map.kernel.why;
+  const std::string used = used_par_text(params, {});
+  for (std::size_t at = 0; at < used.size();) {
+    const std::size_t end = used.find('\n', at);
+    const std::string line = used.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (!line.empty() && line[0] != '#') f.history.push_back(line);
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return f;
+}
+
+Image8 map_figure_of(const Settings& s, const MapValues& map, const ParticleSet& particles, const Palette& palette) {
+  FigureText text;
+  text.unit = map.units.value_name;
+  text.length_unit = map.units.length_name;
+  text.pixel = map.pixel * map.units.length;
+  text.redshift = particles.redshift;
+  text.time = particles.time;
+  const FigureScale scale =
+      figure_scale(map.values, s.map.log, s.map.min.value_or(std::nan("")), s.map.max.value_or(std::nan("")));
+  return map_figure(map.values, map.xres, map.yres, scale, palette, text);
+}
+
 void write_map(const ParamFile& params, const Settings& s, const MapValues& map, const ParticleSet& particles,
                const Palette* palette) {
-  if (s.map.data_file) {
-    MapFile f;
-    f.xres = map.xres;
-    f.yres = map.yres;
-    f.values = map.values;
-    f.quantity = map.units.quantity;
-    f.unit = map.units.value_name;
-    f.fits_unit = map.units.fits_unit;
-    f.length_unit = map.units.length_name;
-    f.physical = map.units.physical;
-    f.comoving = map.units.comoving;
-    f.scale_factor = map.units.snapshot_scale_factor;
-    f.hubble = map.units.hubble;
-    f.pixel = map.pixel * map.units.length;
-    const Vec3 c = s.camera.lookat;
-    const CameraFrame frame = camera_frame(s.camera);
-    for (int a = 0; a < 3; ++a) {
-      f.centre[a] = a == 0 ? c.x : a == 1 ? c.y : c.z;
-      f.x_axis[a] = a == 0 ? frame.x_axis.x : a == 1 ? frame.x_axis.y : frame.x_axis.z;
-      f.y_axis[a] = a == 0 ? frame.y_axis.x : a == 1 ? frame.y_axis.y : frame.y_axis.z;
-    }
-    f.time = particles.time;
-    f.redshift = particles.redshift;
-    f.snapshot = s.input.path;
-    f.kernel = map.kernel.why;
-    const std::string used = used_par_text(params, {});
-    for (std::size_t at = 0; at < used.size();) {
-      const std::size_t end = used.find('\n', at);
-      const std::string line = used.substr(at, end == std::string::npos ? std::string::npos : end - at);
-      if (!line.empty() && line[0] != '#') f.history.push_back(line);
-      if (end == std::string::npos) break;
-      at = end + 1;
-    }
-    write_map_file(s.output.path, s.map.format, f);
-  } else {
-    FigureText text;
-    text.unit = map.units.value_name;
-    text.length_unit = map.units.length_name;
-    text.pixel = map.pixel * map.units.length;
-    text.redshift = particles.redshift;
-    text.time = particles.time;
-    const FigureScale scale =
-        figure_scale(map.values, s.map.log, s.map.min.value_or(std::nan("")), s.map.max.value_or(std::nan("")));
-    write_image(s.output.path, map_figure(map.values, map.xres, map.yres, scale, *palette, text), s.output.format,
-                s.output.jpeg_quality);
-  }
+  if (s.map.data_file)
+    write_map_file(s.output.path, s.map.format, map_record(params, s, map, particles));
+  else
+    write_image(s.output.path, map_figure_of(s, map, particles, *palette), s.output.format, s.output.jpeg_quality);
   write_text_file(s.output.path + ".used.par", used_par_text(params, {}));
 }
 

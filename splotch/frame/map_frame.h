@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "cuda/device_particles.h"
+#include "io/image.h"
+#include "io/map_writer.h"
+#include "io/palette.h"
 #include "io/particle_set.h"
 #include "params/param_file.h"
 #include "splotch/frame/frame_plan.h"
@@ -46,6 +49,11 @@ struct MapValues {
 // where given, else from splats made on the host.
 MapValues draw_map(const Settings& s, const Camera& camera, const ParticleSet& particles, const Comm* comm,
                    int gpu = -1, DeviceParticles* kept = nullptr);
+
+// The map with what a data file records of it (units, axes, the parameters).
+MapFile map_record(const ParamFile& params, const Settings& s, const MapValues& map, const ParticleSet& particles);
+// The map's figure through `palette`: the map, its colour bar and labels.
+Image8 map_figure_of(const Settings& s, const MapValues& map, const ParticleSet& particles, const Palette& palette);
 
 // Writes `map` to s.output.path: a data file, or a figure through `palette` (and used.par); a data
 // file needs no palette (nullptr).

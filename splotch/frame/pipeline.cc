@@ -325,6 +325,7 @@ struct FrameRun::Steps {
   std::string in_view;
   bool drawn_on_gpu = false;  // from particles copied to it
   std::vector<KeptPicture> pictures;
+  std::vector<KeptMap> maps;
 };
 
 FrameRun::Steps::Steps(ParamFile& params_, Console& console_, RenderSession& session_, const FrameOptions& frame_)
@@ -543,10 +544,13 @@ void FrameRun::Steps::draw_map_view(std::size_t v) {
     if (comm && !comm->root()) return;
     view_settings.camera = views[v].camera;
     view_settings.output.path = views[v].path;
-    if (frame.keep_pictures)
-      throw UserError("a map (map = " + std::string(s.map.mode == MapMode::column ? "column" : "average or slice") +
-                      ") is written to its file, not shown here: leave map out for the picture");
-    write_map(params, view_settings, map, source->particles(), palettes.at(0).get());
+    if (frame.keep_pictures) {
+      const Palette* palette = palettes.at(0).get();
+      maps.push_back({map_record(params, view_settings, map, source->particles()),
+                      palette ? map_figure_of(view_settings, map, source->particles(), *palette) : Image8()});
+    } else {
+      write_map(params, view_settings, map, source->particles(), palettes.at(0).get());
+    }
     if (v == 0)
       for (const std::string& n : map_notes(s, map)) report.notes.push_back(n);
     clock.done("write");
@@ -657,6 +661,7 @@ RunReport FrameRun::draw() {
 }
 
 std::vector<KeptPicture> FrameRun::take_pictures() { return std::move(steps_->pictures); }
+std::vector<KeptMap> FrameRun::take_maps() { return std::move(steps_->maps); }
 
 RunReport render_frame(ParamFile& params, Console& console, RenderSession& session, const FrameOptions& frame) {
   FrameRun run(params, console, session, frame);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/image.h"
+#include "io/map_writer.h"
 #include "params/param_file.h"
 #include "splotch/frame/frame_options.h"
 #include "splotch/frame/frame_plan.h"
@@ -30,6 +31,12 @@ namespace splotch {
 struct KeptPicture {
   Image image;
   NormalizedRanges ranges;
+};
+// A finished map kept for the caller instead of written: its values and record, and its figure
+// (where palette0 gives one: a map written as data needs none).
+struct KeptMap {
+  MapFile record;
+  Image8 figure;
 };
 
 class FrameRun {
@@ -51,6 +58,7 @@ class FrameRun {
   // frame's report.
   RunReport draw();
   std::vector<KeptPicture> take_pictures();
+  std::vector<KeptMap> take_maps();
 
  private:
   struct Steps;

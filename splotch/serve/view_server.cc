@@ -51,6 +51,10 @@ void refuse_what_the_server_cannot_show(const Settings& s, const ParamFile& para
                                                  : params.origin("EyeSeparation") + ": EyeSeparation") +
                     " makes several pictures of a frame; the server shows one: leave it out (or 0 / FALSE) to serve "
                     "the snapshot, and render the views with bin/splotch");
+  if (s.map.mode != MapMode::none)
+    throw UserError(params.origin("map") + ": map = " + params.peek("map") +
+                    " writes a map to its file, which the server does not show: leave map out to serve the picture, "
+                    "and write the map with bin/splotch");
 }
 
 // A .par that gives no brightness and no exposure (a user's first, as a rule) draws most snapshots
