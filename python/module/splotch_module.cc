@@ -10,6 +10,7 @@
 #include <chrono>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -85,11 +86,21 @@ auto interruptible(std::atomic<bool>& stop, Work work) -> decltype(work()) {
   return std::move(*result);
 }
 
-py::dict draw(const std::string& input, const std::vector<std::string>& keys) {
-  static RenderSession session;  // (the GPU started once for the interpreter's life)
+// A session of pictures: the GPU's start and the particles copied there, and (kept) the snapshot
+// read, for the calls after the first.
+struct Session {
+  RenderSession render;
+  std::mutex drawing;  // (one picture at a time: Python threads may call while another draws)
+  explicit Session(bool keep) {
+    if (keep) render.keep_snapshots();
+  }
+};
+
+py::dict draw_in(Session& session, const std::string& input, const std::vector<std::string>& keys) {
   std::atomic<bool> stop{false};
   auto result = std::make_shared<PictureResult>(interruptible(stop, [&] {
-    return draw_picture(PictureCall{input, keys}, session, &stop);
+    const std::lock_guard<std::mutex> one_at_a_time(session.drawing);
+    return draw_picture(PictureCall{input, keys}, session.render, &stop);
   }));
   py::list images;
   const py::capsule owner(new std::shared_ptr<PictureResult>(result),
@@ -152,8 +163,14 @@ py::dict draw(const std::string& input, const std::vector<std::string>& keys) {
   out["particles_read"] = r.particles_read;
   out["particles_active"] = r.particles_active;
   out["total_seconds"] = r.total_seconds;
+  out["reused"] = r.reused;
   out["peak_memory_mib"] = r.peak_memory_mib;
   return out;
+}
+
+py::dict draw(const std::string& input, const std::vector<std::string>& keys) {
+  static Session session(false);  // (the GPU started once for the interpreter's life; no snapshot kept)
+  return draw_in(session, input, keys);
 }
 
 std::shared_ptr<SnapshotFields> open_snapshot(const std::string& path, const std::vector<std::string>& keys) {
@@ -257,6 +274,14 @@ PYBIND11_MODULE(_core, m) {
       py::arg("rgb"), py::arg("path"), py::arg("format"), py::arg("quality") = 90,
       "Writes the picture as bin/splotch does (whole or not at all).");
   m.def("info", &info, py::arg("path"), "What bin/splotch --info prints of a snapshot or parameter file.");
+  py::class_<Session>(m, "Session", "Pictures that share the GPU's start and the snapshot read by the first")
+      .def(py::init<bool>(), py::arg("keep_snapshot") = true)
+      .def(
+          "draw",
+          [](Session& s, const std::string& input, const std::vector<std::string>& keys) {
+            return draw_in(s, input, keys);
+          },
+          py::arg("input"), py::arg("keys"));
   py::class_<SnapshotFields, std::shared_ptr<SnapshotFields>>(m, "Snapshot",
                                                               "A snapshot's types and fields, each read when asked for")
       .def(py::init(&open_snapshot), py::arg("path"), py::arg("keys"))

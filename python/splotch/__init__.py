@@ -28,7 +28,7 @@ from .snapshot import ParticleType, Snapshot
 __version__: str = _core.version
 SplotchError = _core.SplotchError
 
-__all__ = ["read", "render", "map", "info", "Picture", "Map", "Snapshot", "ParticleType", "SplotchError", "key_arguments"]
+__all__ = ["read", "render", "map", "info", "Session", "Picture", "Map", "Snapshot", "ParticleType", "SplotchError", "key_arguments"]
 
 _FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tga": "tga", ".ppm": "ppm"}
 
@@ -64,6 +64,7 @@ class Picture:
         self.particles_read: int = drawn["particles_read"]
         self.particles_active: int = drawn["particles_active"]
         self.seconds: float = drawn["total_seconds"]
+        self.reused: bool = drawn["reused"]  # the particles came from an earlier call of the Session
         self.peak_memory_mib: float = drawn["peak_memory_mib"]
 
     @property
@@ -143,3 +144,36 @@ def map(input: str, mode: str = "column", **keys: Any) -> Map:  # noqa: A001 (sp
     if not drawn["maps"]:
         raise SplotchError(f"map = {mode}: no map was drawn")
     return Map(drawn)
+
+
+class Session:
+    """Pictures and maps of one input that share what the first call read: the snapshot's
+    particles (kept, ready for any camera) and their copy on the GPU, so that a loop over cameras
+    or the frames of an orbit costs a draw each, not a read. Keys given here hold for every call;
+    a call's keys are added to them.
+
+        session = splotch.Session("snap_010.hdf5", xres=800)
+        for angle in range(0, 360, 10):
+            picture = session.render(camera_x=..., camera_y=..., camera_z=...)
+    """
+
+    def __init__(self, input: str, **keys: Any) -> None:
+        input = os.fspath(input)
+        if not os.path.exists(input):
+            raise FileNotFoundError(f"'{input}': no such parameter file or snapshot")
+        self.input = input
+        self.keys: Dict[str, Any] = dict(keys)
+        self._core = _core.Session(True)
+
+    def render(self, **keys: Any) -> Picture:
+        """A picture with the session's keys and these; the particles read by an earlier call
+        are drawn again where the keys that read them are the same (Picture.reused)."""
+        drawn = self._core.draw(self.input, key_arguments({**self.keys, **keys}))
+        if drawn["maps"]:
+            raise SplotchError(f"'{self.input}' with these keys draws a map (map = ...): Session.map draws it")
+        return Picture(drawn)
+
+    def map(self, mode: str = "column", **keys: Any) -> Map:
+        """A map (as splotch.map) with the session's keys and these."""
+        drawn = self._core.draw(self.input, key_arguments({**self.keys, "map": mode, **keys}))
+        return Map(drawn)

@@ -111,3 +111,19 @@ def test_warnings_come_back_as_data(scene):
     directory, par = scene
     picture = splotch.render(par, color_lgo0="TRUE")
     assert any("color_lgo0" in w for w in picture.warnings)
+
+
+def test_a_session_s_later_views_read_nothing_and_draw_what_a_fresh_render_draws(scene):
+    directory, par = scene
+    session = splotch.Session(par, xres=48)
+    first = session.render()
+    assert not first.reused
+    turned = session.render(camera_x=20, camera_y=-40)
+    assert turned.reused  # the particles the first call read, kept
+    fresh = splotch.render(par, xres=48, camera_x=20, camera_y=-40)
+    assert not fresh.reused
+    assert np.array_equal(turned.rgb, fresh.rgb)
+    # Keys that read the particles otherwise (another colour column) read them again.
+    other = session.render(C1=5)
+    assert not other.reused
+    assert session.map("column").shape == (48, 48)
