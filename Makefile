@@ -26,7 +26,8 @@ LDLIBS   += -lcpp-httplib -pthread
 
 # Debian packages the build and tests need (`make deps` installs the missing ones).
 DEB_PACKAGES = g++ make libhdf5-dev doctest-dev libstb-dev zlib1g-dev libcpp-httplib-dev libcfitsio-dev fonts-dejavu-core \
-               python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv python3-pip python3-h5py
+               python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv python3-pip python3-h5py \
+               jupyter-nbconvert python3-ipykernel python3-matplotlib
 
 LIB_SRC  := $(wildcard params/*.cc io/*.cc) $(filter-out splotch/app/main.cc splotch/mpi/mpi_comm.cc,$(wildcard splotch/*/*.cc))
 # The suite's folders (tests/README.md): unit/ (what the sanitized build runs too), gpu/, end_to_end/
@@ -107,7 +108,7 @@ TEST_OBJ := $(TEST_SRC:%.cc=build/obj/%.o)
 
 BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
 
-.PHONY: all deps demo test include-check format-check format sanitize fuzz bench help clean references python python-test
+.PHONY: all deps demo test include-check format-check format sanitize fuzz bench help clean references python python-test notebook
 
 # Every program the README names (tests/unit/test_build.cc checks it): bin/splotch_mpi where mpicxx is found.
 PROGRAMS := bin/splotch bin/splotch_path bin/make_demo bin/splotch_serve_bench $(if $(MPICXX),bin/splotch_mpi)
@@ -250,6 +251,13 @@ build/obj/python/module/splotch_module.o: CXXFLAGS += $(PY_FLAGS) -fvisibility=h
 $(PY_MODULE): build/obj/python/module/splotch_module.o build/libsplotch.a
 	@if [ -z "$(PY_FLAGS)" ]; then echo "make python: no pybind11 or Python headers for $(PYTHON) (make deps installs them)"; exit 1; fi
 	$(CXX) $(CXXFLAGS) -shared $^ $(LDLIBS) $(HDF5_LIBS) -o $@
+# The worked notebook (docs/python_notebook.ipynb), run headless as a reader would run it; its
+# figures, made by the module, land in build/notebook/ (jupyter-nbconvert, python3-ipykernel,
+# python3-matplotlib: make deps).
+notebook: python bin/splotch
+	@mkdir -p build/notebook
+	PATH=$(dir $(PYTHON)):$$PATH PYTHONPATH=$(CURDIR)/python PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter-nbconvert --to notebook --execute \
+	  --ExecutePreprocessor.timeout=600 docs/python_notebook.ipynb --output-dir build/notebook
 # The module's tests (tests/python, pytest), against bin/splotch.
 python-test: python bin/splotch
 	PYTHONPATH=python $(PYTHON) -m pytest -q tests/python
@@ -260,6 +268,7 @@ python-test: python bin/splotch
 test: include-check $(PROGRAMS) bin/splotch_tests $(DEFAULT_SPLOTCH) python
 	bin/splotch_tests
 	PYTHONPATH=python $(PYTHON) -m pytest -q tests/python
+	$(MAKE) --no-print-directory notebook
 	@if command -v python3 >/dev/null; then status=0; python3 tests/browser/serve_page_test.py || status=$$?; \
 	   [ $$status -eq 0 ] || [ $$status -eq 77 ]; \
 	 else echo "browser test SKIPPED: no python3 (make deps BROWSER=1 installs it, with Chromium)" >&2; fi

@@ -79,8 +79,9 @@ class Map:
             raise _core.SplotchError(f"'{path}': a FITS file's name ends in .fits")
         return self.save(path)
 
-    def plot(self, ax: Any = None, log: bool = True, cmap: str = "inferno", **imshow: Any) -> Any:
-        """A matplotlib figure of the map with its colour bar (unit) and axes (length_unit)."""
+    def plot(self, ax: Any = None, log: bool = True, decades: float = 4, cmap: str = "inferno", **imshow: Any) -> Any:
+        """A matplotlib figure of the map with its colour bar (unit) and axes (length_unit); on a
+        log scale over `decades` below the largest value (vmin=, vmax= to choose)."""
         import matplotlib.pyplot as plt
         from matplotlib.colors import LogNorm
 
@@ -88,8 +89,14 @@ class Map:
             _, ax = plt.subplots()
         values = np.asarray(self.values, dtype=np.float64)
         positive = values[np.isfinite(values) & (values > 0)]
-        norm = LogNorm(vmin=positive.min(), vmax=positive.max()) if log and positive.size else None
-        image = ax.imshow(values, origin="lower", extent=self.extent, cmap=cmap, norm=norm, **imshow)
+        norm = None
+        if log and positive.size and "vmin" not in imshow and "vmax" not in imshow:
+            top = positive.max()
+            norm = LogNorm(vmin=max(positive.min(), top * 10.0**-decades), vmax=top)
+        colours = plt.get_cmap(cmap).copy()
+        colours.set_bad(colours(0.0))  # (empty pixels, zero on a log scale, as the lowest value)
+        colours.set_under(colours(0.0))
+        image = ax.imshow(values, origin="lower", extent=self.extent, cmap=colours, norm=norm, **imshow)
         ax.set_xlabel(self.length_unit)
         ax.set_ylabel(self.length_unit)
         ax.figure.colorbar(image, ax=ax, label=f"{self.quantity} [{self.unit}]")
