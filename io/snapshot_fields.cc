@@ -9,6 +9,7 @@
 #include "io/gadget_reader.h"
 #include "io/hdf5_file.h"
 #include "io/read_snapshot.h"
+#include "io/snapshot_survey.h"
 #include "io/tipsy_file.h"
 
 namespace splotch {
@@ -48,6 +49,7 @@ void outline_gadget(const TypedSnapshotRequest& g, SnapshotOutline& o) {
     if (counts[std::size_t(t)] == 0) continue;
     TypeEntry e;
     e.file_type = t;
+    e.name = t == 0 || t == 1 || t == 4 ? gadget_type_name(t) : "";
     e.count = counts[std::size_t(t)];
     e.table_mass = h.mass[std::size_t(t)];
     const GadgetFile* f = nullptr;
@@ -98,6 +100,7 @@ void outline_hdf5(const TypedSnapshotRequest& g, SnapshotOutline& o) {
     if (count == 0) continue;
     TypeEntry e;
     e.file_type = t;
+    e.name = t == 0 || t == 1 || t == 4 ? gadget_type_name(t) : "";
     e.count = count;
     e.table_mass = h.mass_of(t);
     for (const Hdf5Field& field : f->fields(t)) {

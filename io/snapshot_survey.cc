@@ -15,9 +15,7 @@
 #include "io/tipsy_file.h"
 
 namespace splotch {
-namespace {
 
-// The usual meaning of a Gadget/HDF5 type number (AREPO, GIZMO, SWIFT and Gadget agree on these).
 std::string gadget_type_name(int t) {
   switch (t) {
     case 0: return "gas";
@@ -26,6 +24,8 @@ std::string gadget_type_name(int t) {
     default: return "type " + std::to_string(t);
   }
 }
+
+namespace {
 
 // Per type, the counts summed over the files ([file][type] in).
 std::vector<std::uint64_t> totals(const std::vector<std::vector<std::uint64_t>>& counts) {

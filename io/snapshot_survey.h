@@ -15,6 +15,10 @@
 
 namespace splotch {
 
+// The usual meaning of a Gadget/HDF5 type number (AREPO, GIZMO, SWIFT and Gadget agree on 0 gas,
+// 1 dark matter and 4 stars); "type N" for the others.
+std::string gadget_type_name(int t);
+
 struct TypeSurvey {
   int file_type = 0;
   std::string name;         // "gas", "dark matter", "stars", "type 3", ... for a user

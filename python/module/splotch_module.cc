@@ -22,6 +22,7 @@
 #include "splotch/app/snapshot_info.h"
 #include "splotch/app/version.h"
 #include "splotch/embed/picture_call.h"
+#include "splotch/settings/known_keys.h"
 #include "splotch/settings/settings.h"
 #include "splotch/util/console.h"
 
@@ -177,6 +178,15 @@ std::shared_ptr<SnapshotFields> open_snapshot(const std::string& path, const std
   ParamFile params = info_parameters(path);
   for (const std::string& k : keys) params.set_from_command_line(k);
   const SnapshotRequest request = read_snapshot_request(params);
+  // (a key given here that reading did not take is a typo, or a key of a picture's: said at once)
+  std::string unknown;
+  for (const std::string& k : params.unused_keys()) {
+    const std::string key = k.substr(0, k.find(' '));
+    if (k.find("command line") == std::string::npos || key_kind(key)) continue;
+    const std::string meant = did_you_mean(key, 1);
+    unknown += (unknown.empty() ? "" : ", ") + key + (meant.empty() ? "" : " (did you mean " + meant + "?)");
+  }
+  if (!unknown.empty()) throw UserError("splotch.read: no such key: " + unknown);
   py::gil_scoped_release released;
   return std::make_shared<SnapshotFields>(request);
 }

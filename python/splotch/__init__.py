@@ -17,6 +17,7 @@ bin/splotch's message; Ctrl-C stops a long render.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -28,7 +29,19 @@ from .snapshot import ParticleType, Snapshot
 __version__: str = _core.version
 SplotchError = _core.SplotchError
 
-__all__ = ["read", "render", "map", "info", "Session", "Picture", "Map", "Snapshot", "ParticleType", "SplotchError", "key_arguments"]
+__all__ = ["read", "render", "map", "info", "Session", "Picture", "Map", "SplotchWarning", "Snapshot", "ParticleType", "SplotchError", "key_arguments"]
+
+class SplotchWarning(UserWarning):
+    """What bin/splotch says as "splotch: warning: ..." (a key not used, a range that lights
+    nothing, ...): each also in the picture's or map's .warnings."""
+
+
+def _drawn(input: str, keys: List[str], draw: Any) -> Dict[str, Any]:
+    drawn = draw(input, keys)
+    for text in drawn["warnings"]:
+        warnings.warn(text, SplotchWarning, stacklevel=3)
+    return drawn
+
 
 _FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tga": "tga", ".ppm": "ppm"}
 
@@ -108,7 +121,7 @@ def render(input: str, **keys: Any) -> Picture:
     input = os.fspath(input)
     if not os.path.exists(input):
         raise FileNotFoundError(f"'{input}': no such parameter file or snapshot")
-    drawn = _core.draw(input, key_arguments(keys))
+    drawn = _drawn(input, key_arguments(keys), _core.draw)
     if drawn["maps"]:
         raise SplotchError(f"'{input}' with these keys draws a map (map = ...): splotch.map draws it")
     return Picture(drawn)
@@ -140,7 +153,7 @@ def map(input: str, mode: str = "column", **keys: Any) -> Map:  # noqa: A001 (sp
     input = os.fspath(input)
     if not os.path.exists(input):
         raise FileNotFoundError(f"'{input}': no such parameter file or snapshot")
-    drawn = _core.draw(input, key_arguments({"map": mode, **keys}))
+    drawn = _drawn(input, key_arguments({"map": mode, **keys}), _core.draw)
     if not drawn["maps"]:
         raise SplotchError(f"map = {mode}: no map was drawn")
     return Map(drawn)
@@ -168,12 +181,12 @@ class Session:
     def render(self, **keys: Any) -> Picture:
         """A picture with the session's keys and these; the particles read by an earlier call
         are drawn again where the keys that read them are the same (Picture.reused)."""
-        drawn = self._core.draw(self.input, key_arguments({**self.keys, **keys}))
+        drawn = _drawn(self.input, key_arguments({**self.keys, **keys}), self._core.draw)
         if drawn["maps"]:
             raise SplotchError(f"'{self.input}' with these keys draws a map (map = ...): Session.map draws it")
         return Picture(drawn)
 
     def map(self, mode: str = "column", **keys: Any) -> Map:
         """A map (as splotch.map) with the session's keys and these."""
-        drawn = self._core.draw(self.input, key_arguments({**self.keys, "map": mode, **keys}))
+        drawn = _drawn(self.input, key_arguments({**self.keys, "map": mode, **keys}), self._core.draw)
         return Map(drawn)

@@ -46,7 +46,8 @@ class ParticleType:
         field = self._fields.get(name)
         core = self._snapshot._core
         if field is None:
-            core.read(self.file_type, name, 0)  # (raises, naming the fields the type has)
+            raise KeyError(f"{self._snapshot.path}: type {self.file_type} has no field {name!r}; "
+                           f"it has {', '.join(self.fields)}")
         if field["integer"]:
             values = core.read_integers(self.file_type, name)
         elif field["components"] == 1:
@@ -82,7 +83,7 @@ class Snapshot:
     def __getitem__(self, which: Union[int, str]) -> ParticleType:
         if isinstance(which, str):
             for t in self.types.values():
-                if t.name == which:
+                if t.name == which or which == f"PartType{t.file_type}":
                     return t
             names = ", ".join(f"{t.file_type} ({t.name})" if t.name else str(t.file_type) for t in self.types.values())
             raise KeyError(f"{self.path} has no type named {which!r}; its types: {names}")

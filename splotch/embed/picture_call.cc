@@ -48,6 +48,7 @@ PictureResult draw_picture(const PictureCall& call, RenderSession& session, cons
   out.report = run.draw();
   std::vector<KeptPicture> pictures = run.take_pictures();
   out.image_path = run.plan().settings.output.path;
+  out.report.image_path.clear();  // (nothing was written: the report says no "wrote")
   out.used_par = used_par_text(params, pictures.empty() ? NormalizedRanges{} : pictures.front().ranges);
   for (KeptPicture& p : pictures) out.images.push_back(std::move(p.image));
   out.maps = run.take_maps();

@@ -48,9 +48,11 @@ void add_seconds(std::vector<std::pair<std::string, double>>& named, const std::
 std::string RunReport::text() const {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "splotch: wrote %s (%d x %d, %s renderer%s%s, %d thread%s%s)\n", image_path.c_str(),
-                width, height, renderer.c_str(), processes.empty() ? "" : ", ", processes.c_str(), threads,
-                threads == 1 ? "" : "s", processes.empty() ? "" : " each");
+  // (a picture kept in memory, for the Python module, was written nowhere: "drew")
+  std::snprintf(line, sizeof line, "splotch: %s%s (%d x %d, %s renderer%s%s, %d thread%s%s)\n",
+                image_path.empty() ? "drew the picture" : "wrote ", image_path.c_str(), width, height, renderer.c_str(),
+                processes.empty() ? "" : ", ", processes.c_str(), threads, threads == 1 ? "" : "s",
+                processes.empty() ? "" : " each");
   out += line;
   std::snprintf(line, sizeof line, "  particles  %zu %s, %zu dropped as invalid, %zu in view\n", particles_read,
                 reused       ? "from the previous frame (not read again)"

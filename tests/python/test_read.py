@@ -29,6 +29,7 @@ def test_an_hdf5_snapshot_s_fields_are_h5py_s():
     assert snap[0]["Coordinates"] is coordinates  # read once, kept
     assert not coordinates.flags.writeable
     assert snap.units["length_cm"] > 0
+    assert snap["gas"] is snap[0] and snap["dark matter"] is snap[1] and snap["PartType1"] is snap[1]
 
 
 @needs_data
@@ -53,7 +54,9 @@ def test_a_type_or_field_the_snapshot_lacks_is_named():
     assert snap["gas"].count == 1088
     with pytest.raises(KeyError, match="no particles of type 1; its types: 0, 2"):
         snap[1]
-    with pytest.raises(splotch.SplotchError, match="has no field 'rhoo'; it has"):
+    with pytest.raises(KeyError, match="has no field 'rhoo'; it has"):
         snap[0]["rhoo"]
+    with pytest.raises(splotch.SplotchError, match="no such key: swap_endain .did you mean swap_endian"):
+        splotch.read(os.path.join(DATA, "changa_testonestar_onestar.tbin"), swap_endain=True)
     with pytest.raises(FileNotFoundError):
         splotch.read(os.path.join(DATA, "absent.hdf5"))

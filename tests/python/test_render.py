@@ -107,10 +107,12 @@ def test_errors_are_python_exceptions_with_bin_splotch_s_messages(scene, tmp_pat
         splotch.render(par).save(tmp_path / "picture.gif")
 
 
-def test_warnings_come_back_as_data(scene):
+def test_warnings_are_python_warnings_and_data(scene):
     directory, par = scene
-    picture = splotch.render(par, color_lgo0="TRUE")
-    assert any("color_lgo0" in w for w in picture.warnings)
+    with pytest.warns(splotch.SplotchWarning, match="xress .command line.: did you mean xres"):
+        picture = splotch.render(par, xress=32)
+    assert any("xress" in w for w in picture.warnings)
+    assert picture.report.startswith("splotch: drew the picture (64 x 64")  # (nothing written)
 
 
 def test_a_session_s_later_views_read_nothing_and_draw_what_a_fresh_render_draws(scene):
