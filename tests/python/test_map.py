@@ -61,3 +61,22 @@ def test_an_average_map_and_the_errors():
         splotch.map(SNAPSHOT, "sideways", xres=32)
     with pytest.raises(splotch.SplotchError, match="a map's data file ends in"):
         temperature.save("map.png")
+
+
+def test_a_map_of_particles_of_our_own_is_bin_splotch_s(tmp_path):
+    """(without ../shared/data: a raw file written here)"""
+    i = np.arange(300, dtype=np.float32)
+    table = np.stack([np.cos(i), np.sin(i), 0.01 * i, np.full(300, 0.3), np.ones(300), 1 + i], axis=1)
+    table.astype(">f4").tofile(tmp_path / "p.bin")
+    par = tmp_path / "p.par"
+    par.write_text(f"simtype = 0\ninfile = {tmp_path / 'p.bin'}\nnum_blocks = 6\nx = 1\ny = 2\nz = 3\nr = 4\n"
+                   f"I = 5\nC1 = 6\npalette0 = {PALETTE}\nxres = 40\ncamera_x = 0\ncamera_y = -6\ncamera_z = 1\n"
+                   f"lookat_x = 0\nlookat_y = 0\nlookat_z = 1\noutfile = {tmp_path / 'cli.fits'}\n")
+    column = splotch.map(par, "column")
+    assert column.shape == (40, 40)
+    assert column.total() == pytest.approx(300, rel=0.02)  # an amount of 1 a particle (I)
+    column.to_fits(tmp_path / "python.fits")
+    run = subprocess.run([BIN, str(par), "map=column"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    python_bytes = (tmp_path / "python.fits").read_bytes()
+    assert python_bytes == (tmp_path / "cli.fits").read_bytes()
