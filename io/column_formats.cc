@@ -22,6 +22,7 @@ ColumnSnapshot load_columns(const SnapshotRequest& input, const ColumnWanted& wa
     case SnapshotFormat::fits: return load_fits(path, input.fits, wanted, progress);
     case SnapshotFormat::mesh: return load_mesh(path, input.mesh, wanted, progress);
     case SnapshotFormat::bonsai: return load_bonsai(path, wanted, progress);
+    case SnapshotFormat::arrays: return *input.arrays;  // (a copy: --info-like callers take the columns whole)
     default: break;
   }
   throw std::logic_error("load_columns: not a format read as columns");

@@ -29,7 +29,7 @@ ColumnWanted columns_wanted(const TypedSnapshotRequest& o) {
 }
 
 ParticleSet particles_from_columns(const ColumnSnapshot& s, const TypedSnapshotRequest& o,
-                                   const ProgressCallback& progress) {
+                                   const ProgressCallback& progress, bool lend) {
   ShareRanges ranges;
   std::vector<const ColumnType*> of_type;
   for (const RenderTypeRequest& r : o.types) {
@@ -66,11 +66,20 @@ ParticleSet particles_from_columns(const ColumnSnapshot& s, const TypedSnapshotR
                                         " for type " + std::to_string(t->file_type) + " (" + t->name + ") (" + key +
                                         "; it has: " + t->field_list() + ")");
                    for (int j = 0; j < components; ++j) {
-                     const float* in = columns[std::size_t(j)]->values.data() + skip;
-                     if (columns[std::size_t(j)]->values.size() < skip + count)
+                     const ParticleArray<float>& values = columns[std::size_t(j)]->values;
+                     const float* in = values.data() + skip;
+                     if (values.size() < skip + count)
                        throw MissingField(what + ": the field '" + columns[std::size_t(j)]->name + "' of type " +
                                           std::to_string(t->file_type) + " was not read (" + key + ")");
-                     float* out = targets[std::size_t(j)]->data() + at;
+                     ParticleArray<float>* target = targets[std::size_t(j)];
+                     // (the stages after reading copy what they change of positions and sizes first)
+                     const bool whole = o.types.size() == 1 && skip == 0 && count == values.size();
+                     if (lend && whole && q.factor == 1.0f &&
+                         (target == &p.x || target == &p.y || target == &p.z || target == &p.hsml)) {
+                       *target = lend_again(values);
+                       continue;
+                     }
+                     float* out = target->data() + at;
                      const float factor = q.factor;
                      plan.jobs.push_back([in, out, count, factor] {
                        for (std::size_t i = 0; i < count; ++i) out[i] = in[i] * factor;

@@ -15,7 +15,9 @@ ColumnWanted columns_wanted(const TypedSnapshotRequest& request);
 
 // Particles grouped by render type, each type's in the snapshot's order; a column the request
 // names that the type lacks is a MissingField (io/missing_field.h), as in the other readers.
+// `lend`: where one render type takes a type whole, its positions and smoothing lengths use the
+// columns' memory in place (io/particle_array.h: lend_again) instead of a copy (a caller's arrays).
 ParticleSet particles_from_columns(const ColumnSnapshot& snapshot, const TypedSnapshotRequest& request,
-                                   const ProgressCallback& progress = {});
+                                   const ProgressCallback& progress = {}, bool lend = false);
 
 }  // namespace splotch

@@ -42,6 +42,13 @@ struct ParticleSet {
     return {&x, &y, &z, &hsml, &intensity, &colour[0], &colour[1], &colour[2], &vx, &vy, &vz};
   }
   int type_of(std::size_t i) const { return type.empty() ? 0 : type[i]; }
+  // Memory of its own for every array that uses a caller's in place (io/particle_array.h): called
+  // by a step before it writes to them.
+  void own_all() {
+    for (ParticleArray<float>* f : float_fields()) own(*f);
+    own(type);
+    own(id);
+  }
 };
 
 }  // namespace splotch

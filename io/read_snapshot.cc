@@ -45,6 +45,7 @@ ParticleSet read_snapshot(const SnapshotRequest& input, const ProgressCallback& 
     case SnapshotFormat::fits:
     case SnapshotFormat::phantom:
       return particles_from_columns(load_columns(input, columns_wanted(input.typed), progress), input.typed);
+    case SnapshotFormat::arrays: return particles_from_columns(*input.arrays, input.typed, progress, true);
     case SnapshotFormat::palette_only: break;
   }
   throw std::logic_error("read_snapshot: a request with no snapshot (simtype -1)");
@@ -72,6 +73,7 @@ int simtype_number(SnapshotFormat format) {
     case SnapshotFormat::ascii: return 15;
     case SnapshotFormat::fits: return 16;
     case SnapshotFormat::phantom: return 20;
+    case SnapshotFormat::arrays: return -2;  // (none: no parameter file names arrays)
   }
   return -1;
 }
@@ -109,6 +111,7 @@ const char* format_description(SnapshotFormat format) {
     case SnapshotFormat::visivo: return "a VisIVO table";
     case SnapshotFormat::bonsai: return "a Bonsai snapshot";
     case SnapshotFormat::phantom: return "a Phantom dump";
+    case SnapshotFormat::arrays: return "arrays in memory";
   }
   return "";
 }

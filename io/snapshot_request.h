@@ -2,11 +2,13 @@
 // file's simtype numbers the formats as the original does; everywhere else they are named.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "io/ascii_reader.h"
+#include "io/column_snapshot.h"
 #include "io/fits_reader.h"
 #include "io/hdf5_table_reader.h"
 #include "io/mesh_reader.h"
@@ -31,6 +33,7 @@ enum class SnapshotFormat {
   ascii,         // simtype 15: a text table (io/ascii_reader.h)
   fits,          // simtype 16: a FITS image (a point per voxel) or table (io/fits_reader.h)
   phantom,       // simtype 20: a Phantom dump, binary or HDF5 (io/phantom_reader.h)
+  arrays,        // no simtype: arrays a caller holds in memory (the Python module; io/memory_arrays.h)
 };
 
 // The original's simtype of a format, and the format of a simtype (none for a number with no reader).
@@ -44,7 +47,7 @@ inline bool has_particle_types(SnapshotFormat f) {
   return f == SnapshotFormat::gadget || f == SnapshotFormat::hdf5 || f == SnapshotFormat::tipsy ||
          f == SnapshotFormat::ramses || f == SnapshotFormat::phantom || f == SnapshotFormat::ascii ||
          f == SnapshotFormat::fits || f == SnapshotFormat::mesh || f == SnapshotFormat::bonsai ||
-         f == SnapshotFormat::enzo || f == SnapshotFormat::visivo;
+         f == SnapshotFormat::enzo || f == SnapshotFormat::visivo || f == SnapshotFormat::arrays;
 }
 // Whether the format's reader delivers a snapshot of columns (io/column_formats.h).
 inline bool reads_columns(SnapshotFormat f) {
@@ -65,6 +68,8 @@ struct SnapshotRequest {
   AsciiLayout ascii;           // ascii, visivo: the positions' (and smoothing lengths') columns
   FitsLayout fits;             // fits: a table's positions, an image's slices
   MeshLayout mesh;             // mesh: the grid and its blocks
+  // arrays: the caller's particles, as columns that use its memory in place (path: their name).
+  std::shared_ptr<const ColumnSnapshot> arrays;
   bool periodic = true;
   int ptypes = 1;
   int dimensions = 3;  // 2: a 2-D run, in z = 0 (RAMSES)

@@ -18,6 +18,7 @@
 #include "io/image.h"
 #include "io/image_writer.h"
 #include "io/map_writer.h"
+#include "io/memory_arrays.h"
 #include "io/snapshot_fields.h"
 #include "splotch/app/snapshot_info.h"
 #include "splotch/app/version.h"
@@ -97,11 +98,79 @@ struct Session {
   }
 };
 
-py::dict draw_in(Session& session, const std::string& input, const std::vector<std::string>& keys) {
+// A Python object held by C++ (an array lent to the render): released with the GIL, or left to
+// the process's end where the interpreter is gone.
+std::shared_ptr<const void> held_object(py::object object) {
+  return std::shared_ptr<const void>(new py::object(std::move(object)), [](const void* p) {
+    auto* held = static_cast<py::object*>(const_cast<void*>(p));
+    if (!Py_IsInitialized()) return;  // (at exit: nothing left to release it to)
+    py::gil_scoped_acquire gil;
+    delete held;
+  });
+}
+
+SnapshotUnits units_of(const py::dict& d) {
+  SnapshotUnits u;
+  auto get = [&](const char* key, auto& into) {
+    if (d.contains(key) && !d[key].is_none()) into = d[key].cast<std::decay_t<decltype(into)>>();
+  };
+  get("code", u.code);
+  get("source", u.source);
+  get("length_cm", u.length_cm);
+  get("mass_g", u.mass_g);
+  get("velocity_cm_s", u.velocity_cm_s);
+  get("hubble", u.hubble);
+  get("h_scaled", u.h_scaled);
+  get("comoving", u.comoving);
+  get("scale_factor", u.scale_factor);
+  get("kernel", u.kernel);
+  get("kernel_gamma", u.kernel_gamma);
+  if (u.source.empty()) u.source = "given with the arrays";
+  return u;
+}
+
+// Particles in memory (io/memory_arrays.h): each field a float32 array used in place.
+struct Arrays {
+  std::shared_ptr<const ColumnSnapshot> snapshot;
+};
+
+// `types`: (file type, name, [(field name, 1-D C-contiguous float32 array, what the caller gave)]).
+Arrays make_arrays(const std::string& name, const py::list& types, double time, double redshift, double box_size,
+                   const py::dict& units) {
+  std::vector<MemoryType> all;
+  for (const py::handle& t : types) {
+    const auto entry = t.cast<py::tuple>();
+    MemoryType m;
+    m.file_type = entry[0].cast<int>();
+    m.name = entry[1].cast<std::string>();
+    for (const py::handle& f : entry[2].cast<py::list>()) {
+      const auto field = f.cast<py::tuple>();
+      MemoryField mf;
+      mf.name = field[0].cast<std::string>();
+      const py::array values = field[1].cast<py::array>();
+      if (!py::isinstance<py::array_t<float>>(values) || values.ndim() != 1 || !(values.flags() & py::array::c_style))
+        throw UserError("the field '" + mf.name + "' must be a 1-D contiguous float32 array to be used in place");
+      mf.values = static_cast<const float*>(values.data());
+      mf.count = std::size_t(values.shape(0));
+      mf.keeper = held_object(values);
+      mf.held_as = field[2].cast<std::string>();
+      m.fields.push_back(std::move(mf));
+    }
+    all.push_back(std::move(m));
+  }
+  ColumnSnapshot s = memory_snapshot(name, std::move(all));
+  s.time = time;
+  s.redshift = redshift;
+  s.box_size = box_size;
+  s.units = units_of(units);
+  return Arrays{std::make_shared<const ColumnSnapshot>(std::move(s))};
+}
+
+py::dict draw_in(Session& session, const PictureCall& call) {
   std::atomic<bool> stop{false};
   auto result = std::make_shared<PictureResult>(interruptible(stop, [&] {
     const std::lock_guard<std::mutex> one_at_a_time(session.drawing);
-    return draw_picture(PictureCall{input, keys}, session.render, &stop);
+    return draw_picture(call, session.render, &stop);
   }));
   py::list images;
   const py::capsule owner(new std::shared_ptr<PictureResult>(result),
@@ -169,9 +238,55 @@ py::dict draw_in(Session& session, const std::string& input, const std::vector<s
   return out;
 }
 
+// The GPU started once for the interpreter's life; no snapshot kept (arrays only while drawn).
+Session& shared_session() {
+  static Session session(false);
+  return session;
+}
+
 py::dict draw(const std::string& input, const std::vector<std::string>& keys) {
-  static Session session(false);  // (the GPU started once for the interpreter's life; no snapshot kept)
-  return draw_in(session, input, keys);
+  return draw_in(shared_session(), PictureCall{input, keys, nullptr});
+}
+
+py::dict draw_arrays(const Arrays& arrays, const std::vector<std::string>& keys) {
+  Session& session = shared_session();
+  struct Drop {  // (the arrays are the caller's again when the call ends, however it ends)
+    Session& s;
+    ~Drop() {
+      py::gil_scoped_release
+          released;  // (another thread's draw may hold the session; the arrays' release takes the GIL)
+      const std::lock_guard<std::mutex> one_at_a_time(s.drawing);
+      s.render.drop_snapshots();
+    }
+  } drop{session};
+  return draw_in(session, PictureCall{"", keys, arrays.snapshot});
+}
+
+// Where the kept snapshots' positions, sizes and intensities are, and whether each is memory lent
+// by the caller (used in place): what a test of "no copy" compares with the arrays given.
+py::list kept_memory(Session& s) {
+  std::unique_lock<std::mutex> one_at_a_time(s.drawing, std::defer_lock);
+  {
+    py::gil_scoped_release released;
+    one_at_a_time.lock();
+  }
+  py::list out;
+  if (!s.render.cache()) return out;
+  for (const LoadedSnapshot* k : s.render.cache()->all_kept()) {
+    const ParticleSet& p = k->particles;
+    py::dict d;
+    auto entry = [&](const char* name, const ParticleArray<float>& a) {
+      d[name] = py::make_tuple(reinterpret_cast<std::uintptr_t>(a.data()), is_lent(a), a.size());
+    };
+    entry("x", p.x);
+    entry("y", p.y);
+    entry("z", p.z);
+    entry("hsml", p.hsml);
+    entry("intensity", p.intensity);
+    entry("colour", p.colour[0]);
+    out.append(d);
+  }
+  return out;
 }
 
 std::shared_ptr<SnapshotFields> open_snapshot(const std::string& path, const std::vector<std::string>& keys) {
@@ -284,14 +399,28 @@ PYBIND11_MODULE(_core, m) {
       py::arg("rgb"), py::arg("path"), py::arg("format"), py::arg("quality") = 90,
       "Writes the picture as bin/splotch does (whole or not at all).");
   m.def("info", &info, py::arg("path"), "What bin/splotch --info prints of a snapshot or parameter file.");
+  py::class_<Arrays>(m, "Arrays", "Particles in memory: float32 arrays used in place, read as a snapshot's fields")
+      .def(py::init(&make_arrays), py::arg("name"), py::arg("types"), py::arg("time") = 0.0, py::arg("redshift") = -1.0,
+           py::arg("box_size") = 0.0, py::arg("units") = py::dict())
+      .def_property_readonly("name", [](const Arrays& a) { return a.snapshot->path; });
+  m.def("draw_arrays", &draw_arrays, py::arg("arrays"), py::arg("keys"),
+        "Draws the particles in memory with the first picture's keys chosen from their fields and key=value "
+        "overrides; as draw.");
   py::class_<Session>(m, "Session", "Pictures that share the GPU's start and the snapshot read by the first")
       .def(py::init<bool>(), py::arg("keep_snapshot") = true)
       .def(
           "draw",
           [](Session& s, const std::string& input, const std::vector<std::string>& keys) {
-            return draw_in(s, input, keys);
+            return draw_in(s, PictureCall{input, keys, nullptr});
           },
-          py::arg("input"), py::arg("keys"));
+          py::arg("input"), py::arg("keys"))
+      .def(
+          "draw_arrays",
+          [](Session& s, const Arrays& arrays, const std::vector<std::string>& keys) {
+            return draw_in(s, PictureCall{"", keys, arrays.snapshot});
+          },
+          py::arg("arrays"), py::arg("keys"))
+      .def("kept_memory", &kept_memory);
   py::class_<SnapshotFields, std::shared_ptr<SnapshotFields>>(m, "Snapshot",
                                                               "A snapshot's types and fields, each read when asked for")
       .def(py::init(&open_snapshot), py::arg("path"), py::arg("keys"))

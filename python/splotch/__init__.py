@@ -9,6 +9,8 @@
     column = splotch.map("snap_010.hdf5", "column", xres=512)  # values, extent, unit; to_fits()
     snap = splotch.read("snap_010.hdf5")                     # the header, units, types and fields
     snap[0]["Coordinates"]   # float32 array (count, 3), read when first asked for
+    gas = splotch.Particles(x=x, y=y, z=z, h=h, rho=rho)    # arrays in memory, used in place
+    picture = splotch.render(gas, color_label0="rho")       # drawn with the same keys
 
 Every key is bin/splotch's (docs/parameters.md); a picture is byte for byte the one bin/splotch
 draws from the same keys. Problems come as splotch.SplotchError (a ValueError) with
@@ -18,29 +20,63 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _core
 from .maps import Map
+from .particles import Particles, ParticlesInput, core_arrays, is_particles
 from .snapshot import ParticleType, Snapshot
 
 __version__: str = _core.version
 SplotchError = _core.SplotchError
 
-__all__ = ["read", "render", "map", "info", "Session", "Picture", "Map", "SplotchWarning", "Snapshot", "ParticleType", "SplotchError", "key_arguments"]
+__all__ = ["read", "render", "map", "info", "Session", "Picture", "Map", "Particles", "SplotchWarning", "Snapshot",
+           "ParticleType", "SplotchError", "key_arguments"]
+
+Input = Union[str, "os.PathLike[str]", ParticlesInput]
 
 class SplotchWarning(UserWarning):
     """What bin/splotch says as "splotch: warning: ..." (a key not used, a range that lights
     nothing, ...): each also in the picture's or map's .warnings."""
 
 
-def _drawn(input: str, keys: List[str], draw: Any) -> Dict[str, Any]:
+def _drawn(input: Any, keys: List[str], draw: Any) -> Dict[str, Any]:
     drawn = draw(input, keys)
     for text in drawn["warnings"]:
         warnings.warn(text, SplotchWarning, stacklevel=3)
     return drawn
+
+
+class _Source:
+    """What a call draws: a file's name (checked to exist), or particles in memory (their
+    arrays handed to the native module once, kept as long as this)."""
+
+    def __init__(self, input: Any) -> None:
+        self.converted: List[str] = []
+        if is_particles(input):
+            self.name = "particles"
+            self.arrays = core_arrays(input)
+            for p in input.values() if isinstance(input, dict) else input if isinstance(input, (list, tuple)) else [input]:
+                self.converted += p.converted
+            return
+        if not isinstance(input, (str, bytes, os.PathLike)):
+            raise TypeError(f"splotch draws a parameter file, a snapshot or splotch.Particles, not {type(input).__name__}")
+        self.name = os.fspath(input)
+        self.arrays = None
+        if not os.path.exists(self.name):
+            raise FileNotFoundError(f"'{self.name}': no such parameter file or snapshot")
+
+    def draw(self, keys: List[str], session: Any = None) -> Dict[str, Any]:
+        if self.arrays is not None:
+            drawn = _drawn(self.arrays, keys, session.draw_arrays if session else _core.draw_arrays)
+        else:
+            drawn = _drawn(self.name, keys, session.draw if session else _core.draw)
+        if self.converted:
+            drawn["notes"] = [*drawn["notes"], "copied to float32 arrays (the others used in place): " +
+                              ", ".join(self.converted)]
+        return drawn
 
 
 _FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tga": "tga", ".ppm": "ppm"}
@@ -114,16 +150,15 @@ class Picture:
                 f"{self.renderer}, {self.seconds:.3g} s>")
 
 
-def render(input: str, **keys: Any) -> Picture:
-    """Draws the picture of `input` (a parameter file, or a snapshot alone: the first picture
-    bin/splotch would draw of it) with `keys` overriding the file's (xres=1024, fov=30,
-    palette0="ice", ...). The GIL is released while it draws; Ctrl-C stops it."""
-    input = os.fspath(input)
-    if not os.path.exists(input):
-        raise FileNotFoundError(f"'{input}': no such parameter file or snapshot")
-    drawn = _drawn(input, key_arguments(keys), _core.draw)
+def render(input: Input, **keys: Any) -> Picture:
+    """Draws the picture of `input` (a parameter file; a snapshot alone: the first picture
+    bin/splotch would draw of it; or splotch.Particles, a list of them: their first picture, as
+    a snapshot's) with `keys` overriding the file's (xres=1024, fov=30, palette0="ice", ...).
+    The GIL is released while it draws; Ctrl-C stops it."""
+    source = _Source(input)
+    drawn = source.draw(key_arguments(keys))
     if drawn["maps"]:
-        raise SplotchError(f"'{input}' with these keys draws a map (map = ...): splotch.map draws it")
+        raise SplotchError(f"'{source.name}' with these keys draws a map (map = ...): splotch.map draws it")
     return Picture(drawn)
 
 
@@ -146,14 +181,12 @@ def read(path: str, **keys: Any) -> Snapshot:
     return Snapshot(path, key_arguments(keys))
 
 
-def map(input: str, mode: str = "column", **keys: Any) -> Map:  # noqa: A001 (splotch.map, as the key is)
-    """The quantitative map `mode` (column, average or slice; docs/maps.md) of `input` with `keys`
-    (map_quantity0="Density", map_units="physical", xres=512, ...), drawn as bin/splotch draws it:
-    a Map of float values in their unit, with its extent and record (to_fits())."""
-    input = os.fspath(input)
-    if not os.path.exists(input):
-        raise FileNotFoundError(f"'{input}': no such parameter file or snapshot")
-    drawn = _drawn(input, key_arguments({"map": mode, **keys}), _core.draw)
+def map(input: Input, mode: str = "column", **keys: Any) -> Map:  # noqa: A001 (splotch.map, as the key is)
+    """The quantitative map `mode` (column, average or slice; docs/maps.md) of `input` (as for
+    render: a file or splotch.Particles) with `keys` (map_quantity0="Density", map_units=
+    "physical", xres=512, ...), drawn as bin/splotch draws it: a Map of float values in their
+    unit, with its extent and record (to_fits())."""
+    drawn = _Source(input).draw(key_arguments({"map": mode, **keys}))
     if not drawn["maps"]:
         raise SplotchError(f"map = {mode}: no map was drawn")
     return Map(drawn)
@@ -170,23 +203,25 @@ class Session:
             picture = session.render(camera_x=..., camera_y=..., camera_z=...)
     """
 
-    def __init__(self, input: str, **keys: Any) -> None:
-        input = os.fspath(input)
-        if not os.path.exists(input):
-            raise FileNotFoundError(f"'{input}': no such parameter file or snapshot")
-        self.input = input
+    def __init__(self, input: Input, **keys: Any) -> None:
+        self._source = _Source(input)
+        self.input = self._source.name
         self.keys: Dict[str, Any] = dict(keys)
         self._core = _core.Session(True)
 
     def render(self, **keys: Any) -> Picture:
         """A picture with the session's keys and these; the particles read by an earlier call
         are drawn again where the keys that read them are the same (Picture.reused)."""
-        drawn = _drawn(self.input, key_arguments({**self.keys, **keys}), self._core.draw)
+        drawn = self._source.draw(key_arguments({**self.keys, **keys}), self._core)
         if drawn["maps"]:
             raise SplotchError(f"'{self.input}' with these keys draws a map (map = ...): Session.map draws it")
         return Picture(drawn)
 
     def map(self, mode: str = "column", **keys: Any) -> Map:
         """A map (as splotch.map) with the session's keys and these."""
-        drawn = _drawn(self.input, key_arguments({**self.keys, "map": mode, **keys}), self._core.draw)
-        return Map(drawn)
+        return Map(self._source.draw(key_arguments({**self.keys, "map": mode, **keys}), self._core))
+
+    def kept_memory(self) -> List[Dict[str, Tuple[int, bool, int]]]:
+        """Per snapshot kept: where its positions (x, y, z), smoothing lengths, intensities and
+        colours are (address, whether the caller's memory used in place, length)."""
+        return self._core.kept_memory()

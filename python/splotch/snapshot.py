@@ -58,6 +58,37 @@ class ParticleType:
         self._read[name] = values
         return values
 
+    def particles(self, fields: Optional[List[str]] = None) -> "Particles":
+        """The type as splotch.Particles (its fields as read: those of the reader's memory not
+        copied), with the snapshot's box, time and units: to draw or map what the file holds
+        after changing or selecting in NumPy. `fields`: the ones to take (every real field by
+        default, and the header's mass of the type as Masses where it has no field of them); a
+        vector field gives its components as name_x, name_y, name_z, its positions x,
+        y and z."""
+        from .particles import Particles
+        chosen = fields if fields is not None else [f for f in self.fields if not self._fields[f]["integer"]]
+        arrays: Dict[str, np.ndarray] = {}
+        for name in chosen:
+            if name not in self._fields:
+                raise KeyError(f"{self._snapshot.path}: type {self.file_type} has no field {name!r}; "
+                               f"it has {', '.join(self.fields)}")
+            components = self._fields[name]["components"]
+            if components == 1:
+                arrays[name] = self[name]
+                continue
+            positions = name.lower() in ("coordinates", "pos", "position", "positions")
+            names = ("x", "y", "z") if positions else tuple(f"{name}_{a}" for a in "xyz")
+            for c, axis in enumerate(names[:components]):  # (each component read as a 1-D array of its own)
+                values = self._snapshot._core.read(self.file_type, name, c)
+                values.flags.writeable = False
+                arrays[axis] = values
+        if fields is None and self.table_mass > 0 and not any(
+                f.lower() in ("masses", "mass") for f in arrays):  # (the header's one mass for all)
+            arrays["Masses"] = np.full(self.count, self.table_mass, dtype=np.float32)
+        s = self._snapshot
+        return Particles(type=self.file_type, name=self.name, box_size=s.box_size, time=s.time,
+                         redshift=s.redshift, units=s.units, **arrays)
+
     def __repr__(self) -> str:
         name = f" ({self.name})" if self.name else ""
         return f"<splotch.ParticleType {self.file_type}{name}: {self.count} particles, fields {', '.join(self.fields)}>"

@@ -157,19 +157,22 @@ InputKind input_kind(const std::string& path) {
   return k;
 }
 
+int ptype0_override(const std::vector<std::string>& overrides) {
+  int file_type = -1;
+  for (const std::string& o : overrides)
+    if (o.rfind("ptype0=", 0) == 0) try {
+        file_type = int(parse_integer(o.substr(7), "ptype0"));
+      } catch (const UserError&) {}  // (said when the keys are read)
+  return file_type;
+}
+
 ParamFile read_parameter_file(const std::string& path, const std::vector<std::string>& overrides) {
   const InputKind k = input_kind(path);
   const std::string what = "'" + path + "' is ";
   const std::string how = " (README: Example parameter files)";
   switch (k.kind) {
-    case InputKind::Kind::snapshot: {  // a first picture, with the choices of splotch --init
-      int file_type = -1;              // (for the type a ptype0 override draws: its colour, palette, sizes)
-      for (const std::string& o : overrides)
-        if (o.rfind("ptype0=", 0) == 0) try {
-            file_type = int(parse_integer(o.substr(7), "ptype0"));
-          } catch (const UserError&) {}  // (said when the keys are read)
-      return starter_parameters(path, *k.format, file_type);
-    }
+    case InputKind::Kind::snapshot:  // a first picture, with the choices of splotch --init
+      return starter_parameters(path, *k.format, ptype0_override(overrides));
     case InputKind::Kind::tipsy_aux_array:
       throw UserError(what + k.description +
                       ", not a parameter file: a parameter file with simtype = 11 and infile = " + k.snapshot +

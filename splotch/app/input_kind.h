@@ -32,6 +32,10 @@ InputKind input_kind(const std::string& path);
 // `overrides` (key=value arguments): a snapshot's choices are made for the ptype0 they give.
 ParamFile read_parameter_file(const std::string& path, const std::vector<std::string>& overrides = {});
 
+// The type a ptype0=N among key=value `overrides` draws (a first picture's colour, palette and
+// sizes are chosen for it), else -1.
+int ptype0_override(const std::vector<std::string>& overrides);
+
 // `splotch --init SNAPSHOT`: the commented parameter file for the snapshot at `path`; anything
 // else is a UserError saying what it is.
 std::string init_parameter_text(const std::string& path);

@@ -7,12 +7,13 @@
 #include "splotch/frame/pipeline.h"
 #include "splotch/scene/scene_run.h"
 #include "splotch/settings/settings.h"
+#include "splotch/settings/starter_parameters.h"
 #include "splotch/util/console.h"
 
 namespace splotch {
-
 PictureResult draw_picture(const PictureCall& call, RenderSession& session, const std::atomic<bool>* stop) {
-  ParamFile params = read_parameter_file(call.input, call.keys);
+  ParamFile params = call.arrays ? starter_parameters_of_arrays(*call.arrays, ptype0_override(call.keys))
+                                 : read_parameter_file(call.input, call.keys);
   for (const std::string& k : call.keys) params.set_from_command_line(k);
   // A picture kept in memory needs no file; where none is named, the name save() takes by default:
   // the input's, as a snapshot's first picture has it (a map's figure too, with its palette).
@@ -42,6 +43,8 @@ PictureResult draw_picture(const PictureCall& call, RenderSession& session, cons
   FrameOptions frame;
   frame.keep_pictures = true;
   frame.stop = stop;
+  frame.arrays = call.arrays;
+  if (call.arrays && !session.cache()) session.keep_snapshots();  // (drawn from as they are, never written)
   FrameRun run(params, console, session, frame);
   run.load();
   PictureResult out;
@@ -50,6 +53,10 @@ PictureResult draw_picture(const PictureCall& call, RenderSession& session, cons
   out.image_path = run.plan().settings.output.path;
   out.report.image_path.clear();  // (nothing was written: the report says no "wrote")
   out.used_par = used_par_text(params, pictures.empty() ? NormalizedRanges{} : pictures.front().ranges);
+  if (call.arrays)  // (no file holds them: the text renders them once they are written to one)
+    out.used_par.insert(out.used_par.find('\n') + 1,
+                        "# The particles were arrays in memory, which no key names: write them to a file and add its\n"
+                        "# simtype and infile (and the fields' keys) to render them with bin/splotch.\n");
   for (KeptPicture& p : pictures) out.images.push_back(std::move(p.image));
   out.maps = run.take_maps();
   out.warnings = console.held_warnings();

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "io/column_snapshot.h"
 #include "io/image.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/frame/render_session.h"
@@ -18,6 +20,10 @@ namespace splotch {
 struct PictureCall {
   std::string input;              // a parameter file, or a snapshot alone (its first picture's keys)
   std::vector<std::string> keys;  // "key=value", as bin/splotch's arguments after the input
+  // Instead of `input`: particles in memory (io/memory_arrays.h), drawn with the first picture's
+  // keys chosen from their fields (as for a snapshot alone) and `keys` over them. The session
+  // keeps them as a snapshot (the arrays are never written), so its later calls read nothing.
+  std::shared_ptr<const ColumnSnapshot> arrays;
 };
 
 struct PictureResult {

@@ -5,10 +5,12 @@
 
 #include <atomic>
 #include <cstddef>
+#include <memory>
 
 namespace splotch {
 
 class Comm;
+struct ColumnSnapshot;
 
 // Which frame a run renders: its number (the image's name), whether it is a frame of a scene file,
 // and whether an existing image is left alone (resume).
@@ -41,6 +43,10 @@ struct FrameOptions {
   // The finished pictures are kept for the caller (FrameRun::take_pictures: the server sends them
   // to a browser) instead of written.
   bool keep_pictures = false;
+  // The particles a caller holds in memory (io/memory_arrays.h), drawn instead of a file; the
+  // caller's session keeps the snapshot (RenderSession::keep_snapshots), so that no stage writes
+  // to them.
+  std::shared_ptr<const ColumnSnapshot> arrays;
 };
 
 }  // namespace splotch

@@ -60,6 +60,7 @@ FramePlan plan_frame(ParamFile& params, const FrameOptions& frame, RendererDecis
     context.in_scene = frame.in_scene;
     context.gpu_available = renderer.gpu_possible(&context.no_gpu_reason);
     context.input_keys = &plan.input_keys;  // (the name of the snapshot and of its copy on the GPU)
+    context.arrays = frame.arrays;
     plan.settings = read_settings(params, context);
   });
   for (const std::string& w : plan.settings.warnings) console.warning(w);

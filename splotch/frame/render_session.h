@@ -31,6 +31,8 @@ class RenderSession {
   // its particles up as it projects them). keep_snapshots() makes it.
   SnapshotCache* cache() { return cache_.get(); }
   SnapshotCache& keep_snapshots();
+  // No snapshots kept from here on (those kept freed): frames read their own again.
+  void drop_snapshots() { cache_.reset(); }
 
   // Frames dealt out to the processes of an MPI run: the first read of a process waits for its
   // node's processes before it (taking their threads for it), and its turn passes to the next one

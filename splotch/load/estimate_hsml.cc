@@ -70,6 +70,7 @@ std::vector<bool> types_to_estimate(ParticleSet& p, const SnapshotRequest& input
 void estimate_smoothing_lengths(ParticleSet& p, const SnapshotRequest& input, const std::vector<bool>& which,
                                 std::vector<std::string>& notes, Console& console) {
   const double box = input.periodic ? p.box_size : 0.0;
+  own(p.hsml);  // (a caller's array is left as it is)
   for (std::size_t n = 0; n < which.size(); ++n) {
     if (!which[n]) continue;
     const RenderTypeRequest& r = input.typed.types[n];

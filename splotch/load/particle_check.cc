@@ -65,6 +65,7 @@ DroppedParticles drop_invalid_particles(ParticleSet& p) {
   d.bad_hsml = bad_hsml;
   d.bad_value = bad_value;
   if (d.total() == 0) return d;  // the usual case: nothing to move
+  p.own_all();                   // (a caller's arrays are left as they are)
   std::size_t k = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (problem_of(p, i) != none) continue;

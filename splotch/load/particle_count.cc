@@ -40,10 +40,12 @@ std::uint64_t whole_snapshot(const SnapshotRequest& in) {
     }
     case SnapshotFormat::ramses:
     case SnapshotFormat::enzo:
-    case SnapshotFormat::phantom: {
-      const ColumnSnapshot s = *column_outline(in.format, in.typed.files[0]);
+    case SnapshotFormat::phantom:
+    case SnapshotFormat::arrays: {
+      const ColumnSnapshot s = in.arrays ? ColumnSnapshot{} : *column_outline(in.format, in.typed.files[0]);
+      const ColumnSnapshot& outline = in.arrays ? *in.arrays : s;
       std::vector<std::vector<std::uint64_t>> counts(1);
-      for (const ColumnType& t : s.types) {
+      for (const ColumnType& t : outline.types) {
         counts[0].resize(std::max(counts[0].size(), std::size_t(t.file_type) + 1), 0);
         counts[0][std::size_t(t.file_type)] = t.count;
       }

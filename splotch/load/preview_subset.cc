@@ -51,6 +51,7 @@ bool kept_in_preview(std::uint64_t id, double fraction) {
 std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
   const std::size_t n = p.size();
   if (fraction >= 1) return n;
+  p.own_all();  // (a caller's arrays are left as they are)
   // Each thread packs its own range; the ranges are then closed up in order.
   const int threads = omp_get_max_threads();
   std::vector<std::size_t> first(std::size_t(threads) + 1, 0), kept(std::size_t(threads), 0);

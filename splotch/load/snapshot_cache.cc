@@ -31,6 +31,12 @@ const LoadedSnapshot* SnapshotCache::kept(const std::string& signature) const {
   return nullptr;
 }
 
+std::vector<const LoadedSnapshot*> SnapshotCache::all_kept() const {
+  std::vector<const LoadedSnapshot*> all;
+  for (const Kept& k : kept_) all.push_back(&k.loaded);
+  return all;
+}
+
 const LoadedSnapshot& SnapshotCache::keep(std::string signature, LoadedSnapshot loaded, const std::string& beside) {
   clear(beside);
   kept_.push_back({std::move(signature), std::move(loaded)});

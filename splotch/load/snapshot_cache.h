@@ -31,6 +31,8 @@ class SnapshotCache {
 
   // The kept snapshot with this signature; else null.
   const LoadedSnapshot* kept(const std::string& signature) const;
+  // Every snapshot kept (for a caller to see what memory they hold).
+  std::vector<const LoadedSnapshot*> all_kept() const;
   // Keeps `loaded` for later frames, instead of the others kept (but the one with signature
   // `beside`: an interpolated frame's other snapshot, which stays where it is).
   const LoadedSnapshot& keep(std::string signature, LoadedSnapshot loaded, const std::string& beside = "");

@@ -415,11 +415,13 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
              ascii = in.format == SnapshotFormat::ascii || in.format == SnapshotFormat::visivo,
              fits = in.format == SnapshotFormat::fits, mesh = in.format == SnapshotFormat::mesh,
              bonsai = in.format == SnapshotFormat::bonsai, enzo = in.format == SnapshotFormat::enzo;
-  o.files = typed_snapshot_files(p, in.format, &in.warnings);
+  const bool arrays = in.format == SnapshotFormat::arrays;
+  o.files = arrays ? std::vector<std::string>{in.arrays->path} : typed_snapshot_files(p, in.format, &in.warnings);
   if (!hdf5 && !ramses && !phantom && !ascii && !fits && !mesh && !bonsai && !enzo && p.has("swap_endian"))
     o.swap_endian = p.get<bool>("swap_endian");
   // (Gadget-4 may have more than 6 types in HDF5)
-  const int max_type = hdf5            ? 63
+  const int max_type = arrays          ? 255
+                       : hdf5          ? 63
                        : tipsy         ? 2
                        : ramses        ? ramses_types - 1
                        : enzo          ? enzo_types - 1
@@ -432,7 +434,8 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
   const SurveyOf survey = [&]() -> const SnapshotSurvey* {
     if (!surveyed) try {
         surveyed.emplace(
-            in.format == SnapshotFormat::ascii    ? survey_columns(in.format, ascii_outline(o.files[0], in.ascii))
+            arrays                                ? survey_columns(in.format, *in.arrays)
+            : in.format == SnapshotFormat::ascii  ? survey_columns(in.format, ascii_outline(o.files[0], in.ascii))
             : in.format == SnapshotFormat::visivo ? survey_columns(in.format, visivo_outline(o.files[0], in.ascii))
             : in.format == SnapshotFormat::fits   ? survey_columns(in.format, fits_outline(o.files[0], in.fits))
             : in.format == SnapshotFormat::mesh
@@ -707,8 +710,18 @@ void note_byte_order(ParamFile& p, SnapshotRequest& in) {
 
 namespace {
 
-SnapshotRequest read_format_request(ParamFile& p) {
+SnapshotRequest read_format_request(ParamFile& p, const std::shared_ptr<const ColumnSnapshot>& arrays) {
   SnapshotRequest in;
+  if (arrays) {  // (no simtype and no infile: the caller's arrays are the snapshot)
+    in.format = SnapshotFormat::arrays;
+    in.arrays = arrays;
+    in.ptypes = p.get<int>("ptypes", 1);
+    if (in.ptypes < 1 || in.ptypes > 255) throw UserError(at(p, "ptypes") + " must be between 1 and 255");
+    in.periodic = p.get<bool>("periodic", true);
+    in.typed = read_typed_request(p, in);
+    in.path = arrays->path;
+    return in;
+  }
   const int simtype = p.get<int>("simtype");
   const std::optional<SnapshotFormat> format = format_of_simtype(simtype);
   if (!format)
@@ -762,7 +775,8 @@ SnapshotRequest read_format_request(ParamFile& p) {
       in.path = in.typed.files[0];
       if (in.typed.swap_endian) note_byte_order(p, in);
       return in;
-    case SnapshotFormat::palette_only: break;
+    case SnapshotFormat::palette_only:
+    case SnapshotFormat::arrays: break;  // (no simtype gives arrays: read above)
   }
   in.path = input_path(p, "infile");
   return in;
@@ -782,8 +796,8 @@ double preview_fraction(ParamFile& p) {
 
 }  // namespace
 
-SnapshotRequest read_snapshot_request(ParamFile& p) {
-  SnapshotRequest in = read_format_request(p);
+SnapshotRequest read_snapshot_request(ParamFile& p, std::shared_ptr<const ColumnSnapshot> arrays) {
+  SnapshotRequest in = read_format_request(p, arrays);
   if (in.format != SnapshotFormat::palette_only) in.keep_fraction = preview_fraction(p);
   return in;
 }

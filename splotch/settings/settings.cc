@@ -426,14 +426,16 @@ Settings read_settings(ParamFile& p, const SettingsFor& context) {
     gathered(p, [&] { point = interpolation_point(p); });
     const std::size_t mark = p.lookup_mark();
     gathered(p, [&] {
-      s.input = read_snapshot_request(p);
+      s.input = read_snapshot_request(p, context.arrays);
       if (!s.input.nothing_to_draw.empty()) throw UserError(s.input.nothing_to_draw);
       if (s.input.ptypes == 0)
         throw UserError(at(p, "ptypes") +
                         " = 0 draws nothing: bin/splotch prints what the snapshot holds with "
                         "AnalyzeSimulationOnly = TRUE (or --info), and renders with ptypes from 1");
     });
-    if (context.input_keys) *context.input_keys = p.looked_up_since(mark);
+    // (arrays in memory are known by their name, which the caller makes their own)
+    if (context.input_keys)
+      *context.input_keys = p.looked_up_since(mark) + (context.arrays ? "arrays = " + context.arrays->path + "\n" : "");
     if (point) gathered(p, [&] { s.interpolation = read_interpolation(p, *point, s.input); });
     const int types =
         s.input.format == SnapshotFormat::palette_only ? std::max(1, p.get<int>("ptypes", 1)) : s.input.ptypes;

@@ -5,6 +5,7 @@
 // once, not after a long read.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -107,6 +108,8 @@ struct SettingsFor {
   // When given, receives the keys that reading the input settings looked up, with their values
   // (as used.par lists them): they decide which particles a frame reads.
   std::string* input_keys = nullptr;
+  // The particles a caller holds in memory (the Python module's arrays), drawn instead of a file.
+  std::shared_ptr<const ColumnSnapshot> arrays;
 };
 
 // Every problem with the keys is gathered and thrown as one UserError listing them all (file, line,
@@ -139,7 +142,8 @@ std::optional<InterpolationPoint> interpolation_point(ParamFile& p);
 InterpolationSettings read_interpolation(ParamFile& p, const InterpolationPoint& point, const SnapshotRequest& first);
 
 // Only what reading the snapshot needs (for --info; ptypes = 0 is allowed there).
-SnapshotRequest read_snapshot_request(ParamFile& params);
+// `arrays`: the particles a caller holds in memory (io/memory_arrays.h), read instead of a file.
+SnapshotRequest read_snapshot_request(ParamFile& params, std::shared_ptr<const ColumnSnapshot> arrays = nullptr);
 
 // The original's ways of asking for no picture: AnalyzeSimulationOnly = TRUE or ptypes = 0 (what
 // the snapshot holds, as --info says it), and print_snapIDs_in_file_ONLY = TRUE with simtype 7

@@ -82,9 +82,13 @@ std::string starter_picture_name(const std::string& path, bool several_files) {
   return name + ".png";
 }
 
-std::string starter_parameter_text(const std::string& path, SnapshotFormat format, int file_type) {
-  const std::vector<std::string> files = files_of(path, format);
-  const SnapshotSurvey survey = survey_snapshot(format, files);
+namespace {
+
+// The text for a snapshot of `survey` at `path` of `files` (none: arrays in memory, which no
+// parameter file names).
+std::string starter_text(const SnapshotSurvey& survey, const std::string& path, const std::vector<std::string>& files,
+                         SnapshotFormat format, int file_type) {
+  const bool arrays = format == SnapshotFormat::arrays;
   const TypeSurvey* drawn = file_type >= 0 ? survey.type(file_type) : survey.main_type();
   if (file_type >= 0 && (!drawn || drawn->count == 0))  // chosen as for the others (the run says it has none)
     drawn = survey.main_type();
@@ -98,21 +102,28 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
   auto key = [&](const std::string& k, const std::string& v, const std::string& what) {
     lines.push_back({k, v, what});
   };
-  comment("# A parameter file for " + absolute_path(path) + ", written by `splotch --init` from");
-  comment("# its headers and field lists. Render it with `bin/splotch THIS_FILE [key=value ...]`");
-  comment("# (key=value arguments override the file); `bin/splotch --info " + path + "`");
-  comment("# lists every field of every type. Each key below can be changed; docs/parameters.md");
-  comment("# lists them all.");
+  if (arrays) {
+    comment("# The keys of a first picture of the particles given in memory (" + path + "), chosen");
+    comment("# from their fields. Each key below can be changed; docs/parameters.md lists them all.");
+  } else {
+    comment("# A parameter file for " + absolute_path(path) + ", written by `splotch --init` from");
+    comment("# its headers and field lists. Render it with `bin/splotch THIS_FILE [key=value ...]`");
+    comment("# (key=value arguments override the file); `bin/splotch --info " + path + "`");
+    comment("# lists every field of every type. Each key below can be changed; docs/parameters.md");
+    comment("# lists them all.");
+  }
   comment("");
-  comment("# the snapshot");
-  key("simtype", std::to_string(simtype_number(format)),
-      std::string("its format, ") + format_words(format) +
-          " (2 Gadget binary, 3 Enzo, 8 HDF5, 11 Tipsy, 13 RAMSES, 14 Bonsai, 16 FITS, 20 Phantom, 0/1 raw floats)");
-  key("infile", absolute_path(path),
-      files.size() > 1 ? "the first of its " + std::to_string(files.size()) + " files (the others are found from it)"
-      : format == SnapshotFormat::ramses ? "the output directory (its CPU files are found from its info file)"
-      : format == SnapshotFormat::enzo   ? "the output (its grids and files are found from its hierarchy)"
-                                         : "the snapshot file");
+  if (!arrays) comment("# the snapshot");
+  if (!arrays)
+    key("simtype", std::to_string(simtype_number(format)),
+        std::string("its format, ") + format_words(format) +
+            " (2 Gadget binary, 3 Enzo, 8 HDF5, 11 Tipsy, 13 RAMSES, 14 Bonsai, 16 FITS, 20 Phantom, 0/1 raw floats)");
+  if (!arrays)
+    key("infile", absolute_path(path),
+        files.size() > 1 ? "the first of its " + std::to_string(files.size()) + " files (the others are found from it)"
+        : format == SnapshotFormat::ramses ? "the output directory (its CPU files are found from its info file)"
+        : format == SnapshotFormat::enzo   ? "the output (its grids and files are found from its hierarchy)"
+                                           : "the snapshot file");
   comment("");
   comment("# what is drawn");
   key("ptypes", "1", "how many particle types are drawn (for a second: ptypes = 2, ptype1, palette1, ...)");
@@ -164,9 +175,22 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
     key("face", "TOP", "a " + std::to_string(survey.dimensions) + "-D run lies in z = 0: seen from +z, x to the right");
   key("fov", "45", "the horizontal field of view, in degrees");
   key("xres", "800", "the picture's width in pixels (yres: its height, the width by default)");
-  key("outfile", starter_picture_name(path, files.size() > 1),
+  key("outfile", arrays ? "particles.png" : starter_picture_name(path, files.size() > 1),
       "the picture, in the working directory: .png, .jpg, .tga or .ppm (its used.par is written beside it)");
   return text_of(lines);
+}
+
+}  // namespace
+
+std::string starter_parameter_text(const std::string& path, SnapshotFormat format, int file_type) {
+  const std::vector<std::string> files = files_of(path, format);
+  return starter_text(survey_snapshot(format, files), path, files, format, file_type);
+}
+
+ParamFile starter_parameters_of_arrays(const ColumnSnapshot& arrays, int file_type) {
+  const std::string text =
+      starter_text(survey_columns(SnapshotFormat::arrays, arrays), arrays.path, {}, SnapshotFormat::arrays, file_type);
+  return ParamFile::parse(text, arrays.path + " [first picture]");
 }
 
 ParamFile starter_parameters(const std::string& path, SnapshotFormat format, int file_type) {

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "io/column_snapshot.h"
 #include "io/snapshot_request.h"
 #include "params/param_file.h"
 
@@ -22,6 +23,10 @@ std::string starter_parameter_text(const std::string& path, SnapshotFormat forma
 
 // That text as the parameter file of a run, named "<path> [--init]" in messages.
 ParamFile starter_parameters(const std::string& path, SnapshotFormat format, int file_type = -1);
+
+// The keys of a first picture of arrays in memory (io/memory_arrays.h), chosen as for a snapshot
+// alone (no simtype or infile: the caller hands the arrays to the frame).
+ParamFile starter_parameters_of_arrays(const ColumnSnapshot& arrays, int file_type = -1);
 
 // The picture's name: the snapshot's file name without its directory, an .hdf5/.h5 ending or
 // the ".0" of the first of several files, then .png ("snap_010.0" -> "snap_010.png").

@@ -281,6 +281,7 @@ ProjectionConstants projection_constants(const GeometryOptions& options) {
 }
 
 Splats project(ParticleSet&& p, const GeometryOptions& options) {
+  p.own_all();  // (projected in place: a caller's arrays are not written)
   const Projection pr = make_projection(options.camera);
   if (project_in_place(p, pr, options) < p.size()) drop_inactive(p);
   Splats s;

@@ -178,6 +178,8 @@ void apply_ranges(ParticleSet& p, const std::vector<TypeRanges>& ranges, const s
 
 NormalizedRanges normalize(ParticleSet& p, const std::vector<TypeNormalization>& types, const RangeReduction& reduce) {
   NormalizedRanges r;
+  own(p.intensity);  // (normalised in place: a caller's arrays are not written)
+  for (ParticleArray<float>& c : p.colour) own(c);
   r.data = transform_and_measure(p, types);
   if (reduce) reduce(r.data);
   r.used = choose_ranges(r.data, types);
