@@ -327,6 +327,7 @@ bench: $(PROGRAMS) $(DEFAULT_SPLOTCH) bin/make_snapshot $(if $(MPICXX),bin/splot
 	tests/bench/bench_serve.sh
 	tests/bench/bench_auto.sh
 	tests/bench/bench_maps.sh
+	tests/bench/bench_python.sh
 	tests/bench/bench_formats.sh
 	tests/bench/bench_mpi.sh
 	tests/bench/bench_mpi_start.sh
