@@ -190,3 +190,35 @@ def test_a_1e7_picture_holds_no_copy_of_the_arrays(tmp_path):
     copy = 4 * 4 * 10_000_000 / 2**20  # 153 MiB
     print(f"1e7 particles: {float(extra_mib):.0f} MiB above the arrays (the render's own: {own:.0f} MiB)")
     assert float(extra_mib) < own + 0.7 * copy, f"{extra_mib} MiB: as if the arrays were copied"
+
+
+def gpu_or_skip():
+    """The GPU's picture of a few particles, or a skip that says why there is none."""
+    x = np.arange(100, dtype=np.float32)
+    try:
+        splotch.render(splotch.Particles(x=x, y=x, z=x, h=x + 1), renderer="cuda", xres=16)
+    except splotch.SplotchError as e:
+        if "renderer = cuda" in str(e):
+            pytest.skip(f"no GPU: {e}")
+        raise
+
+
+def test_the_gpu_draws_arrays_as_the_host_does_and_keeps_them_between_views():
+    gpu_or_skip()
+    x, y, z, h, light, colour = cloud(200000)
+    gas = splotch.Particles(x=x, y=y, z=z, h=h, light=light, rho=colour)
+    keys = {**VIEW, "xres": 256, "intensity_label0": "light", "color_log0": True, "exposure": 0.01}
+    host = splotch.render(gas, renderer="host", **keys)
+    session = splotch.Session(gas, renderer="cuda", **keys)
+    gpu = session.render()
+    assert gpu.renderer.startswith("cuda"), gpu.renderer
+    assert np.abs(gpu.rgb - host.rgb).max() <= 1e-4 * host.rgb.max() + 1 / 512
+    turned = session.render(camera_x=9, camera_y=0)
+    assert turned.reused and turned.renderer.startswith("cuda")
+    assert not np.array_equal(turned.rgb, gpu.rgb)
+    (kept,) = session.kept_memory()
+    assert kept["x"][0] == x.ctypes.data and kept["x"][1]
+    column = session.map("column", map_quantity0="light")
+    host_column = splotch.map(gas, "column", map_quantity0="light", renderer="host", **{k: v for k, v in keys.items()
+                                                                                          if k != "exposure"})
+    np.testing.assert_allclose(column.total(), host_column.total(), rtol=1e-4)
