@@ -91,6 +91,36 @@ code("""column = splotch.map(par, "column", xres=200)
 print(column, "total:", round(column.total()))
 column.plot()
 column.to_fits(os.path.join(work, "clump_column.fits"))"""),
+md("""## Arrays of our own, without a file
+
+`splotch.Particles` takes the arrays in memory (`x, y, z, h` or `pos`, and any named field) and
+draws them with the same keys, as a snapshot alone is drawn: float32 arrays are used in place, never
+copied or written. A field is named by its key (`color_label0="rho"`), as a file's is."""),
+code("""rho = (1 / (0.05 + r)).astype(np.float32)
+mass = np.full(n, 1.0 / n, np.float32)  # (the clump's mass: 1)
+clump = splotch.Particles(x=x.astype(np.float32), y=y.astype(np.float32), z=z.astype(np.float32),
+                          h=h.astype(np.float32), mass=mass, rho=rho)
+own = splotch.render(clump, color_label0="rho", color_log0=True, palette0="fire", xres=300,
+                     camera_x=0, camera_y=-1.6, camera_z=0.8, lookat_x=0, lookat_y=0, lookat_z=0)
+print(own, own.notes)
+own"""),
+md("""The column map of the same arrays (of `mass`, found by its name): its total is the mass within
+its field, here all of it."""),
+code("""surface = splotch.map(clump, "column", xres=200, camera_x=0, camera_y=-3, camera_z=0, lookat_x=0,
+                      lookat_y=0, lookat_z=0, fov=60)
+print(surface, "total:", round(surface.total(), 4), "of", mass.sum())
+surface.plot()"""),
+md("""## The browser explorer in the notebook
+
+`splotch.explore` serves `bin/splotch --serve`'s page from this Python process: fly through the
+particles, tune their keys, Save the .par, make a movie. The notebook shows the page; the server
+runs until `stop()` (a browser on another machine than the kernel's: an ssh tunnel to the port, or
+`proxy="/proxy/{port}/"` with jupyter-server-proxy)."""),
+code("""explorer = splotch.explore(clump, color_label0="rho", color_log0=True, palette0="fire", height=600)
+print(explorer)
+explorer"""),
+code("""explorer.stop()  # (its threads end, and the arrays are the caller's alone again)
+print(explorer)"""),
 md("""## A real snapshot's fields
 
 `splotch.read` gives the header, units and each type's fields, read when first asked for."""),

@@ -22,6 +22,7 @@
 #include "io/snapshot_fields.h"
 #include "splotch/app/snapshot_info.h"
 #include "splotch/app/version.h"
+#include "splotch/embed/explorer_call.h"
 #include "splotch/embed/picture_call.h"
 #include "splotch/settings/known_keys.h"
 #include "splotch/settings/settings.h"
@@ -366,6 +367,33 @@ py::array owned(Vector&& values) {
   return py::array_t<T>({py::ssize_t(held->size())}, held->data(), owner);
 }
 
+// The browser explorer served from this process (splotch/embed/explorer_call.h). It ends with the
+// GIL released: its threads may be releasing arrays lent to it, which takes the GIL.
+struct ExplorerHandle {
+  std::unique_ptr<Explorer> explorer;
+  ~ExplorerHandle() {
+    if (explorer && Py_IsInitialized() && PyGILState_Check()) close();
+  }
+  void close() {
+    py::gil_scoped_release released;
+    explorer.reset();
+  }
+  Explorer& open() const {
+    if (!explorer) throw UserError("the explorer was stopped: start another with splotch.explore");
+    return *explorer;
+  }
+};
+
+std::unique_ptr<ExplorerHandle> start_explorer(const std::string& input, const std::vector<std::string>& keys,
+                                               const Arrays* arrays, const std::string& host, int port,
+                                               const std::string& palette_directory) {
+  ExplorerCall call{PictureCall{input, keys, arrays ? arrays->snapshot : nullptr}, host, port, palette_directory};
+  std::atomic<bool> stop{false};
+  auto handle = std::make_unique<ExplorerHandle>();
+  handle->explorer = interruptible(stop, [&] { return std::make_unique<Explorer>(call, &stop); });
+  return handle;
+}
+
 std::string info(const std::string& path) {
   ParamFile params = info_parameters(path);
   Console console{Console::Holding{}};
@@ -421,6 +449,16 @@ PYBIND11_MODULE(_core, m) {
           },
           py::arg("arrays"), py::arg("keys"))
       .def("kept_memory", &kept_memory);
+  py::class_<ExplorerHandle>(m, "Explorer", "The browser explorer (bin/splotch --serve) served from this process")
+      .def(py::init(&start_explorer), py::arg("input"), py::arg("keys"), py::arg("arrays"), py::arg("host"),
+           py::arg("port"), py::arg("palette_directory"))
+      .def_property_readonly("url", [](const ExplorerHandle& e) { return e.open().url(); })
+      .def_property_readonly("port", [](const ExplorerHandle& e) { return e.open().port(); })
+      .def_property_readonly("token", [](const ExplorerHandle& e) { return e.open().token(); })
+      .def_property_readonly("warnings", [](const ExplorerHandle& e) { return e.open().warnings(); })
+      .def_property_readonly("drawn", [](const ExplorerHandle& e) { return e.open().drawn(); })
+      .def_property_readonly("serving", [](const ExplorerHandle& e) { return e.explorer && e.explorer->serving(); })
+      .def("stop", &ExplorerHandle::close);
   py::class_<SnapshotFields, std::shared_ptr<SnapshotFields>>(m, "Snapshot",
                                                               "A snapshot's types and fields, each read when asked for")
       .def(py::init(&open_snapshot), py::arg("path"), py::arg("keys"))

@@ -11,6 +11,7 @@
     snap[0]["Coordinates"]   # float32 array (count, 3), read when first asked for
     gas = splotch.Particles(x=x, y=y, z=z, h=h, rho=rho)    # arrays in memory, used in place
     picture = splotch.render(gas, color_label0="rho")       # drawn with the same keys
+    splotch.explore("snap_010.hdf5")                         # the browser explorer, in the notebook
 
 Every key is bin/splotch's (docs/parameters.md); a picture is byte for byte the one bin/splotch
 draws from the same keys. Problems come as splotch.SplotchError (a ValueError) with
@@ -25,6 +26,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _core
+from .explorer import Explorer
 from .maps import Map
 from .particles import Particles, ParticlesInput, core_arrays, is_particles
 from .snapshot import ParticleType, Snapshot
@@ -32,7 +34,7 @@ from .snapshot import ParticleType, Snapshot
 __version__: str = _core.version
 SplotchError = _core.SplotchError
 
-__all__ = ["read", "render", "map", "info", "Session", "Picture", "Map", "Particles", "SplotchWarning", "Snapshot",
+__all__ = ["read", "render", "map", "info", "explore", "Explorer", "Session", "Picture", "Map", "Particles", "SplotchWarning", "Snapshot",
            "ParticleType", "SplotchError", "key_arguments"]
 
 Input = Union[str, "os.PathLike[str]", ParticlesInput]
@@ -40,6 +42,9 @@ Input = Union[str, "os.PathLike[str]", ParticlesInput]
 class SplotchWarning(UserWarning):
     """What bin/splotch says as "splotch: warning: ..." (a key not used, a range that lights
     nothing, ...): each also in the picture's or map's .warnings."""
+
+
+_PALETTES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "palettes")
 
 
 def _drawn(input: Any, keys: List[str], draw: Any) -> Dict[str, Any]:
@@ -62,7 +67,11 @@ class _Source:
                 self.converted += p.converted
             return
         if not isinstance(input, (str, bytes, os.PathLike)):
-            raise TypeError(f"splotch draws a parameter file, a snapshot or splotch.Particles, not {type(input).__name__}")
+            hint = ""
+            if isinstance(input, dict) or getattr(getattr(input, "dtype", None), "names", None):
+                hint = ": splotch.Particles(**fields) makes particles of a table of arrays"
+            raise TypeError(f"splotch draws a parameter file, a snapshot or splotch.Particles, not "
+                            f"{type(input).__name__}{hint}")
         self.name = os.fspath(input)
         self.arrays = None
         if not os.path.exists(self.name):
@@ -70,7 +79,13 @@ class _Source:
 
     def draw(self, keys: List[str], session: Any = None) -> Dict[str, Any]:
         if self.arrays is not None:
-            drawn = _drawn(self.arrays, keys, session.draw_arrays if session else _core.draw_arrays)
+            try:
+                drawn = _drawn(self.arrays, keys, session.draw_arrays if session else _core.draw_arrays)
+            except SplotchError as e:
+                if "no field 'MASS'" not in str(e):
+                    raise
+                raise SplotchError(f"{e}; arrays in memory: give splotch.Particles their masses (mass=...), or "
+                                   "map another of their fields (map_quantity0=\"rho\", say)") from None
         else:
             drawn = _drawn(self.name, keys, session.draw if session else _core.draw)
         if self.converted:
@@ -225,3 +240,23 @@ class Session:
         """Per snapshot kept: where its positions (x, y, z), smoothing lengths, intensities and
         colours are (address, whether the caller's memory used in place, length)."""
         return self._core.kept_memory()
+
+
+def explore(input: Input, port: int = 0, host: str = "127.0.0.1", width: Union[int, str] = "100%",
+            height: int = 760, proxy: Optional[str] = None, **keys: Any) -> Explorer:
+    """The browser explorer of `input` (a parameter file, a snapshot alone or splotch.Particles,
+    as for render) with `keys` over it, as bin/splotch --serve serves it: the snapshot read once,
+    the page to fly through it, tune its keys, Save the .par and make movies. Served from this
+    process until Explorer.stop(); a notebook shows the page (an IFrame `width` by `height`).
+
+    `port` 0 takes a free one; `host` "127.0.0.1" is this machine only (a notebook's browser
+    elsewhere: an ssh tunnel to the port, or `proxy`, e.g. "/proxy/{port}/" with
+    jupyter-server-proxy). The first view's errors come as SplotchError, and no server starts;
+    Ctrl-C while the snapshot is read stops it."""
+    source = _Source(input)
+    core = _core.Explorer(source.name if source.arrays is None else "", key_arguments(keys), source.arrays, host,
+                          int(port), _PALETTES)
+    explorer = Explorer(core, source.name, width, height, proxy)
+    for text in explorer.warnings:
+        warnings.warn(text, SplotchWarning, stacklevel=2)
+    return explorer

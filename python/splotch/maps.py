@@ -42,6 +42,12 @@ class Map:
         self.warnings: List[str] = list(drawn["warnings"])
         self.used_par: str = drawn["used_par"]
         self.outfile: str = drawn["image_path"]
+        self.stages: Dict[str, float] = dict(drawn["stages"])  # seconds per stage, as the report gives them
+        self.renderer: str = drawn["renderer"]
+        self.particles_read: int = drawn["particles_read"]
+        self.seconds: float = drawn["total_seconds"]
+        self.reused: bool = drawn["reused"]  # the particles came from an earlier call of the Session
+        self.peak_memory_mib: float = drawn["peak_memory_mib"]
 
     @property
     def shape(self) -> Tuple[int, int]:
@@ -99,7 +105,8 @@ class Map:
         image = ax.imshow(values, origin="lower", extent=self.extent, cmap=colours, norm=norm, **imshow)
         ax.set_xlabel(self.length_unit)
         ax.set_ylabel(self.length_unit)
-        ax.figure.colorbar(image, ax=ax, label=f"{self.quantity} [{self.unit}]")
+        # (two lines: a long unit on one beside the quantity runs past the figure)
+        ax.figure.colorbar(image, ax=ax, label=f"{self.quantity}\n[{self.unit}]")
         return ax
 
     def _repr_png_(self) -> Optional[bytes]:

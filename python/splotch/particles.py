@@ -27,6 +27,22 @@ def _field(name: str, values: Any, converted: List[str]) -> tuple:
     return name, np.ascontiguousarray(given, dtype=np.float32), f"{given.dtype} (converted to float32)"
 
 
+def _no_table_as_x(x: Any, y: Any, z: Any) -> None:
+    """A table of fields given where the x positions go: said, with the call that takes it."""
+    if isinstance(x, Mapping):
+        raise _core.SplotchError(f"splotch.Particles was given a dict of {len(x)} fields as x: give its fields as "
+                                 f"keywords, splotch.Particles(**fields) (with x, y, z or pos among them)")
+    names = getattr(getattr(x, "dtype", None), "names", None)
+    if names:
+        raise _core.SplotchError(f"splotch.Particles was given a structured array (fields {', '.join(names)}) as x: "
+                                 "give its fields as keywords, splotch.Particles(**{n: a[n] for n in a.dtype.names})")
+    shape = np.shape(x) if x is not None and y is None and z is None else None
+    if shape is not None and len(shape) == 2 and 3 in shape:
+        hint = "pos=a" if shape[1] == 3 else "pos=a.T (it is (3, N))"
+        raise _core.SplotchError(f"splotch.Particles was given positions of shape {shape} as x: "
+                                 f"give them as {hint}, or x, y and z one by one")
+
+
 class Particles:
     """One type of particles in memory: positions ``x, y, z`` (or ``pos``, an (N, 3) array),
     smoothing lengths ``h`` where known, and any other fields by name (``mass=``, ``rho=``,
@@ -47,6 +63,7 @@ class Particles:
     def __init__(self, x: Any = None, y: Any = None, z: Any = None, *, pos: Any = None, h: Any = None,
                  type: Optional[int] = None, name: str = "", box_size: float = 0.0, time: float = 0.0,  # noqa: A002
                  redshift: Optional[float] = None, units: Optional[Mapping[str, Any]] = None, **fields: Any) -> None:
+        _no_table_as_x(x, y, z)
         self.converted: List[str] = []
         self.type: Optional[int] = type
         self.name: str = name
@@ -60,7 +77,8 @@ class Particles:
                 raise _core.SplotchError("give the positions once: pos (an (N, 3) array) or x, y and z")
             p = np.asarray(pos)
             if p.ndim != 2 or p.shape[1] != 3:
-                raise _core.SplotchError(f"pos has shape {p.shape}: the positions are an (N, 3) array")
+                hint = ": pos=a.T" if p.ndim == 2 and p.shape[0] == 3 else ""
+                raise _core.SplotchError(f"pos has shape {p.shape}: the positions are an (N, 3) array{hint}")
             x, y, z = p[:, 0], p[:, 1], p[:, 2]
         if x is None or y is None or z is None:
             raise _core.SplotchError("the particles need their positions: x, y and z (or pos, an (N, 3) array)")

@@ -166,13 +166,30 @@ int ptype0_override(const std::vector<std::string>& overrides) {
   return file_type;
 }
 
+void yield_to_overrides(ParamFile& starter, const std::vector<std::string>& overrides) {
+  for (const std::string& o : overrides) {
+    const std::string key = o.substr(0, o.find('='));
+    for (const std::string prefix : {"size_fix", "size_label"}) {
+      if (key.rfind(prefix, 0) != 0 || key.size() == prefix.size()) continue;
+      const std::string n = key.substr(prefix.size());
+      if (n.find_first_not_of("0123456789") != std::string::npos) continue;
+      if (starter.has("size_estimate" + n))
+        starter.set("size_estimate" + n, "none", "the first picture (" + key + " given: the sizes it names)");
+    }
+  }
+}
+
 ParamFile read_parameter_file(const std::string& path, const std::vector<std::string>& overrides) {
   const InputKind k = input_kind(path);
   const std::string what = "'" + path + "' is ";
   const std::string how = " (README: Example parameter files)";
   switch (k.kind) {
     case InputKind::Kind::snapshot:  // a first picture, with the choices of splotch --init
-      return starter_parameters(path, *k.format, ptype0_override(overrides));
+    {
+      ParamFile starter = starter_parameters(path, *k.format, ptype0_override(overrides));
+      yield_to_overrides(starter, overrides);
+      return starter;
+    }
     case InputKind::Kind::tipsy_aux_array:
       throw UserError(what + k.description +
                       ", not a parameter file: a parameter file with simtype = 11 and infile = " + k.snapshot +

@@ -36,6 +36,11 @@ ParamFile read_parameter_file(const std::string& path, const std::vector<std::st
 // sizes are chosen for it), else -1.
 int ptype0_override(const std::vector<std::string>& overrides);
 
+// A first picture's keys (`starter`) made to yield to key=value `overrides` that choose otherwise
+// by other keys: size_fixN or size_labelN given, the first picture's size_estimateN = auto gives
+// way (none: the sizes those keys name).
+void yield_to_overrides(ParamFile& starter, const std::vector<std::string>& overrides);
+
 // `splotch --init SNAPSHOT`: the commented parameter file for the snapshot at `path`; anything
 // else is a UserError saying what it is.
 std::string init_parameter_text(const std::string& path);

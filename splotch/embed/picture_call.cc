@@ -11,9 +11,11 @@
 #include "splotch/util/console.h"
 
 namespace splotch {
-PictureResult draw_picture(const PictureCall& call, RenderSession& session, const std::atomic<bool>* stop) {
+
+ParamFile call_parameters(const PictureCall& call) {
   ParamFile params = call.arrays ? starter_parameters_of_arrays(*call.arrays, ptype0_override(call.keys))
                                  : read_parameter_file(call.input, call.keys);
+  if (call.arrays) yield_to_overrides(params, call.keys);
   for (const std::string& k : call.keys) params.set_from_command_line(k);
   // A picture kept in memory needs no file; where none is named, the name save() takes by default:
   // the input's, as a snapshot's first picture has it (a map's figure too, with its palette).
@@ -22,6 +24,11 @@ PictureResult draw_picture(const PictureCall& call, RenderSession& session, cons
     if (const std::size_t dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.erase(dot);
     params.set("outfile", name + ".png", "the picture call (no outfile given)");
   }
+  return params;
+}
+
+PictureResult draw_picture(const PictureCall& call, RenderSession& session, const std::atomic<bool>* stop) {
+  ParamFile params = call_parameters(call);
   // The keys bin/splotch asks before a frame, in its order (used.par lists them as they were asked).
   if (params.get<bool>("server", false))
     throw UserError(params.origin("server") +
@@ -53,10 +60,7 @@ PictureResult draw_picture(const PictureCall& call, RenderSession& session, cons
   out.image_path = run.plan().settings.output.path;
   out.report.image_path.clear();  // (nothing was written: the report says no "wrote")
   out.used_par = used_par_text(params, pictures.empty() ? NormalizedRanges{} : pictures.front().ranges);
-  if (call.arrays)  // (no file holds them: the text renders them once they are written to one)
-    out.used_par.insert(out.used_par.find('\n') + 1,
-                        "# The particles were arrays in memory, which no key names: write them to a file and add its\n"
-                        "# simtype and infile (and the fields' keys) to render them with bin/splotch.\n");
+  if (call.arrays) out.used_par = record_of_arrays(std::move(out.used_par));
   for (KeptPicture& p : pictures) out.images.push_back(std::move(p.image));
   out.maps = run.take_maps();
   out.warnings = console.held_warnings();

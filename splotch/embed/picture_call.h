@@ -11,6 +11,7 @@
 
 #include "io/column_snapshot.h"
 #include "io/image.h"
+#include "params/param_file.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/frame/render_session.h"
 #include "splotch/frame/run_report.h"
@@ -34,6 +35,10 @@ struct PictureResult {
   RunReport report;
   std::vector<std::string> warnings;  // each as bin/splotch says it, without "splotch: warning: "
 };
+
+// The parameters of `call`: its parameter file, or the first picture's keys of its snapshot or
+// arrays, with its keys over them, and an outfile (the input's name) where none is given.
+ParamFile call_parameters(const PictureCall& call);
 
 // Draws the picture `call` names with `session`'s GPU and kept particles. `stop`, set while it
 // draws, leaves the tiles not yet begun (the caller drops the picture). A problem the user can

@@ -62,7 +62,8 @@ std::vector<bool> types_to_estimate(ParticleSet& p, const SnapshotRequest& input
     std::fill(p.hsml.begin() + std::ptrdiff_t(lo), p.hsml.begin() + std::ptrdiff_t(hi), 1.0f);
     which[n] = true;
     notes.push_back(what + ", so they are estimated from the " + std::to_string(r.neighbours) +
-                    " nearest neighbours instead (size_label" + N + " = " + r.size.label + " keeps the file's)");
+                    " nearest neighbours instead (size_label" + N + " = " + r.size.label + " with size_estimate" + N +
+                    " = none keeps the file's)");
   }
   return which;
 }

@@ -22,8 +22,7 @@
 namespace splotch {
 namespace {
 
-// A browser's picture's budget (splotch/serve/view_server.h), per thread of the host renderer:
-// about 10 s of drawing, whatever the machine.
+// (serve_work_budget)
 constexpr double pixels_per_thread = 2.5e10;
 
 }  // namespace
@@ -47,6 +46,8 @@ std::string serve_banner(const std::string& parameter_file, const HttpOptions& h
   return text + "\n";
 }
 
+double serve_work_budget() { return pixels_per_thread * omp_get_max_threads(); }
+
 std::string default_palette_directory() {
   std::error_code error;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
@@ -66,7 +67,7 @@ int serve(ParamFile params, ServeOptions options, Console& console) {
 
   ViewServerOptions view_options;
   view_options.palette_directory = options.palette_directory;
-  view_options.work_budget = pixels_per_thread * omp_get_max_threads();
+  view_options.work_budget = serve_work_budget();
   ViewServer views(std::move(params), view_options);
   ViewQueue queue([&](const ViewJob& job) { return views.draw(job); });
   MovieRun movie(queue);

@@ -25,6 +25,10 @@ int serve(ParamFile params, ServeOptions options, Console& console);
 std::string serve_url(const HttpOptions& http, int port);
 std::string serve_banner(const std::string& parameter_file, const HttpOptions& http, int port);
 
+// A browser's picture's work budget (splotch/serve/view_server.h) for this process's threads of
+// the host renderer: about 10 s of drawing, whatever the machine.
+double serve_work_budget();
+
 // The palettes offered besides the .par's: testdata/palettes of the tree the program was built
 // in (bin/../testdata/palettes), when it is there.
 std::string default_palette_directory();

@@ -15,6 +15,7 @@
 #include "splotch/serve/json_text.h"
 #include "splotch/serve/work_budget.h"
 #include "splotch/settings/settings.h"
+#include "splotch/settings/starter_parameters.h"
 #include "splotch/util/stopwatch.h"
 
 namespace splotch {
@@ -131,6 +132,7 @@ ViewServer::Drawn ViewServer::draw_frame(const ViewJob& job, ParamFile& params, 
   frame.keep_pictures = job.frame < 0;
   frame.in_scene = job.frame >= 0;
   frame.number = std::max(job.frame, 0);
+  frame.arrays = options_.arrays;
   // (The .par's own picture is the user's to ask for: it sets a floor to the budget instead.)
   const DrawLimits limits{job.cancelled.get(), started_ ? work_budget() : HUGE_VAL};
   FrameRun run(params, console, session_, frame);
@@ -146,7 +148,10 @@ ViewServer::Drawn ViewServer::draw_frame(const ViewJob& job, ParamFile& params, 
     drawn.bytes =
         encode_image(to_8bit(picture.image), job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
     drawn.ranges = picture.ranges;
-    if (!job.reduced) drawn.record = used_par_text(params, drawn.ranges);
+    if (!job.reduced) {
+      drawn.record = used_par_text(params, drawn.ranges);
+      if (options_.arrays) drawn.record = record_of_arrays(std::move(drawn.record));
+    }
   }
   const double encoded = encoding.seconds();
   add_seconds(drawn.report.stages, "write", encoded);

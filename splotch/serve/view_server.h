@@ -11,11 +11,13 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "io/column_snapshot.h"
 #include "params/param_file.h"
 #include "splotch/frame/render_session.h"
 #include "splotch/frame/run_report.h"
@@ -45,6 +47,9 @@ struct ViewServerOptions {
   // own count (tests give one).
   std::function<double(const std::string& directory)> free_bytes;
   BrowserLimits limits;
+  // The particles a caller holds in memory (io/memory_arrays.h), served instead of the .par's
+  // snapshot (the Python module's explorer); the records say they must be written to a file.
+  std::shared_ptr<const ColumnSnapshot> arrays;
 };
 
 class ViewServer {

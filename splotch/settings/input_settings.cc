@@ -339,8 +339,10 @@ std::string type_counts(const SnapshotSurvey& survey) {
 // size_labelN), size_estimateN, or, none of them given, size_estimateN = auto: the file's own
 // where it has them (`found` surveyed the file type), else the size of a cell (masses and
 // densities, AREPO) or the nearest-neighbour estimate. Returns the report's words for it.
+// `given`: the caller's arrays in memory, whose sizes are the caller's choice even where they are
+// all one value (a file's may be a softening or a placeholder).
 std::string read_type_sizes(ParamFile& p, const std::string& n, RenderTypeRequest& r, const TypeSurvey* found,
-                            bool gadget, std::vector<std::string>& notes) {
+                            bool gadget, bool given, std::vector<std::string>& notes) {
   const std::string type = "ptype" + n + " = " + std::to_string(r.file_type) + (found ? " (" + found->name + ")" : "");
   const bool fix_given = p.has("size_fix" + n), label_given = p.has("size_label" + n);
   const std::string estimate = p.get<std::string>("size_estimate" + n, fix_given || label_given ? "none" : "auto");
@@ -371,7 +373,7 @@ std::string read_type_sizes(ParamFile& p, const std::string& n, RenderTypeReques
     if (!field.empty()) {
       r.size = quantity_request(p, "size", n, field, gadget ? r.file_type : -1, notes);
       // (a uniform grid's cells are all alike, and their sizes right)
-      r.estimate_if_constant = !(found && found->cell_sizes && !label_given);
+      r.estimate_if_constant = !given && !(found && found->cell_sizes && !label_given);
       r.neighbours = p.get<int>("hsml_neighbours" + n, 32);
       return type + ": the file's " + field + why;
     }
@@ -471,7 +473,7 @@ TypedSnapshotRequest read_typed_request(ParamFile& p, SnapshotRequest& in) {
                             n + " is skipped (choose another ptype" + n + " or fewer ptypes)");
       empty_types.push_back("ptype" + n + " = " + std::to_string(r.file_type));
     }
-    const std::string size = read_type_sizes(p, n, r, found, gadget, notes);
+    const std::string size = read_type_sizes(p, n, r, found, gadget, in.format == SnapshotFormat::arrays, notes);
     if (!none) {
       sizes.push_back(size);
     } else {  // skipped: nothing to size (and no estimate for an MPI run to refuse)

@@ -200,4 +200,11 @@ ParamFile starter_parameters(const std::string& path, SnapshotFormat format, int
   return p;
 }
 
+std::string record_of_arrays(std::string used_par) {
+  used_par.insert(used_par.find('\n') + 1,
+                  "# The particles were arrays in memory, which no key names: write them to a file and add its\n"
+                  "# simtype and infile (and the fields' keys) to render them with bin/splotch.\n");
+  return used_par;
+}
+
 }  // namespace splotch

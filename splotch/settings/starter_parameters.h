@@ -28,6 +28,10 @@ ParamFile starter_parameters(const std::string& path, SnapshotFormat format, int
 // alone (no simtype or infile: the caller hands the arrays to the frame).
 ParamFile starter_parameters_of_arrays(const ColumnSnapshot& arrays, int file_type = -1);
 
+// A record (used.par) of a picture of arrays in memory, with the lines after its first that say
+// how bin/splotch renders it again: no key names the arrays, so they must be written to a file.
+std::string record_of_arrays(std::string used_par);
+
 // The picture's name: the snapshot's file name without its directory, an .hdf5/.h5 ending or
 // the ".0" of the first of several files, then .png ("snap_010.0" -> "snap_010.png").
 std::string starter_picture_name(const std::string& path, bool several_files);

@@ -26,6 +26,16 @@ const char* face_name(Face face) {
   }
 }
 
+double bounding_reach(const ParticleSet& p) {
+  const std::size_t n = p.size();
+  if (p.hsml.size() != n) return 0;
+  const float* h = p.hsml.data();
+  float reach = 0;
+#pragma omp parallel for schedule(static) reduction(max : reach)
+  for (std::size_t i = 0; i < n; ++i) reach = std::max(reach, std::isfinite(h[i]) ? h[i] : 0.0f);
+  return reach;
+}
+
 BoundingBox bounding_box(const ParticleSet& p) {
   const std::size_t n = p.size();
   float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f}, hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
@@ -45,6 +55,7 @@ BoundingBox bounding_box(const ParticleSet& p) {
   if (n == 0) return box;
   box.lo = {lo[0], lo[1], lo[2]};
   box.hi = {hi[0], hi[1], hi[2]};
+  box.reach = bounding_reach(p);
   return box;
 }
 
@@ -67,7 +78,8 @@ void place_camera(Camera& c, const CameraPlacement& placement, const BoundingBox
   double half = std::max(0.5 * across / tan_half, 0.5 * up / (tan_half * aspect));
   // A box of one point (or a plane seen edge-on) still needs a distance.
   const double scale = std::max({std::fabs(size.x), std::fabs(size.y), std::fabs(size.z), length(centre) * 1e-6, 1e-6});
-  if (!(half > 0)) half = scale;
+  // (a splat reaches 2 h from its centre: the particles' own extent frames them then)
+  if (!(half > 0)) half = std::max(scale, 2 * box.reach / tan_half);
   const double distance = 1.05 * half;
   const double near_face[3] = {side > 0 ? box.hi.x : box.lo.x, side > 0 ? box.hi.y : box.lo.y,
                                side > 0 ? box.hi.z : box.lo.z};

@@ -32,11 +32,15 @@ const char* face_name(Face face);
 
 struct BoundingBox {
   Vec3 lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+  // The largest smoothing length: what frames a box of one point (one particle, or all at one
+  // place) or a plane seen edge-on.
+  double reach = 0;
   bool empty() const { return lo.x > hi.x; }
 };
 
-// The box of every particle's position (threads share the work).
+// The box of every particle's position (threads share the work), with its reach.
 BoundingBox bounding_box(const ParticleSet& particles);
+double bounding_reach(const ParticleSet& particles);  // the largest finite smoothing length
 
 // What the file gave of the view; the rest is placed from the box.
 struct CameraPlacement {

@@ -137,11 +137,12 @@ Framing framing(const ParticleSet& p, bool periodic, const FramingReduction& red
       total <= sample_target ? std::uint64_t(1) << 32 : (std::uint64_t(1) << 32) * sample_target / total;
   Sample sample;
   BoundingBox whole = box_and_sample(p, threshold, sample);
+  whole.reach = bounding_reach(p);
   if (reduce.min_max) {
-    std::vector<float> lo = {float(whole.lo.x), float(whole.lo.y), float(whole.lo.z)};
-    std::vector<float> hi = {float(whole.hi.x), float(whole.hi.y), float(whole.hi.z)};
+    std::vector<float> lo = {float(whole.lo.x), float(whole.lo.y), float(whole.lo.z), 0.0f};
+    std::vector<float> hi = {float(whole.hi.x), float(whole.hi.y), float(whole.hi.z), float(whole.reach)};
     reduce.min_max(lo, hi);
-    whole = {{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
+    whole = {{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}, hi[3]};
   }
   Framing f = Framing::of_box(whole, total);
   if (total < 50 || whole.empty()) return f;  // too few for percentiles to mean more than the box

@@ -330,49 +330,55 @@ Splats project(const ParticleSet& source, const GeometryOptions& options, bool w
   const float* smooth = options.smooth_factor.data();
   wrap = wrap && source.box_size > 0;
   const Vec3 lookat = options.wrap_about();
-  const std::size_t blocks = (source.size() + block_particles - 1) / block_particles;
-  // Two passes, both projecting: the first counts each block's active particles, which places
-  // each block's share of the output; the second writes them there.
-  std::vector<std::size_t> first(blocks + 1, 0);
-#pragma omp parallel
-  {
-    ParticleSet scratch;
-#pragma omp for schedule(static)
-    for (std::size_t b = 0; b < blocks; ++b) first[b + 1] = project_block(source, b, wrap, lookat, k, smooth, scratch);
-  }
-  for (std::size_t b = 0; b < blocks; ++b) first[b + 1] += first[b];
-  const std::size_t active = first[blocks];
+  const std::size_t n = source.size(), blocks = (n + block_particles - 1) / block_particles;
+  bool colours[3];
+  for (int c = 0; c < 3; ++c) colours[c] = !source.colour[c].empty();
+  // One pass: each thread projects its run of blocks and writes the active particles packed from
+  // its run's first place in the splats (room for all); the runs are then closed up, as
+  // drop_inactive closes the in-place projection's.
   Splats s;
-  s.x.resize(active);
-  s.y.resize(active);
-  s.depth.resize(active);
-  s.radius.resize(active);
-  s.intensity.resize(active);
+  ParticleArray<float>* out[] = {&s.x,         &s.y,         &s.depth,     &s.radius,
+                                 &s.intensity, &s.colour[0], &s.colour[1], &s.colour[2]};
+  for (int a = 0; a < 5; ++a) out[a]->resize(n);
   for (int c = 0; c < 3; ++c)
-    if (!source.colour[c].empty()) s.colour[c].resize(active);
-  if (!source.type.empty()) s.type.resize(active);
-#pragma omp parallel
+    if (colours[c]) s.colour[c].resize(n);
+  if (!source.type.empty()) s.type.resize(n);
+  const int nthreads = omp_get_max_threads();
+  std::vector<std::size_t> first(std::size_t(nthreads), 0), kept(std::size_t(nthreads), 0);
+#pragma omp parallel num_threads(nthreads)
   {
+    const std::size_t t = std::size_t(omp_get_thread_num()), nt = std::size_t(omp_get_num_threads());
+    const std::size_t b_lo = blocks * t / nt, b_hi = blocks * (t + 1) / nt;
+    std::size_t at = std::min(n, b_lo * block_particles);
+    first[t] = at;
     ParticleSet scratch;
-#pragma omp for schedule(static)
-    for (std::size_t b = 0; b < blocks; ++b) {
+    for (std::size_t b = b_lo; b < b_hi; ++b) {
       project_block(source, b, wrap, lookat, k, smooth, scratch);
       const std::size_t lo = b * block_particles;
-      std::size_t out = first[b];
       for (std::size_t i = 0; i < scratch.size(); ++i) {
         if (scratch.hsml[i] == 0.0f) continue;  // inactive (as drop_inactive tells them)
-        s.x[out] = scratch.x[i];
-        s.y[out] = scratch.y[i];
-        s.depth[out] = scratch.z[i];
-        s.radius[out] = scratch.hsml[i];
-        s.intensity[out] = scratch.intensity[i];
+        s.x[at] = scratch.x[i];
+        s.y[at] = scratch.y[i];
+        s.depth[at] = scratch.z[i];
+        s.radius[at] = scratch.hsml[i];
+        s.intensity[at] = scratch.intensity[i];
         for (int c = 0; c < 3; ++c)
-          if (!source.colour[c].empty()) s.colour[c][out] = source.colour[c][lo + i];
-        if (!source.type.empty()) s.type[out] = source.type[lo + i];
-        ++out;
+          if (colours[c]) s.colour[c][at] = source.colour[c][lo + i];
+        if (!source.type.empty()) s.type[at] = source.type[lo + i];
+        ++at;
       }
     }
+    kept[t] = at - first[t];
   }
+  std::size_t dest = 0;
+  for (std::size_t t = 0; t < std::size_t(nthreads); ++t) {
+    for (auto* v : out) move_block(*v, first[t], dest, kept[t]);
+    if (!s.type.empty() && first[t] != dest) std::memmove(s.type.data() + dest, s.type.data() + first[t], kept[t]);
+    dest += kept[t];
+  }
+  for (auto* v : out)
+    if (!v->empty()) v->resize(dest);
+  if (!s.type.empty()) s.type.resize(dest);
   return s;
 }
 

@@ -66,7 +66,8 @@ ProjectionConstants projection_constants(const GeometryOptions& options);
 Splats project(ParticleSet&& particles, const GeometryOptions& options);
 // The same from particles that stay as they are (the snapshot a scene keeps for its next frame):
 // wrapped about options.wrap_centre first when `wrap` (as wrap_periodic), and only the active
-// ones copied, so a frame needs no copy of the whole snapshot.
+// ones copied, so a frame needs no copy of the whole snapshot (the splats' arrays are reserved for
+// all, but only the pages the active ones are written to are taken: at most twice theirs).
 Splats project(const ParticleSet& particles, const GeometryOptions& options, bool wrap);
 
 }  // namespace splotch

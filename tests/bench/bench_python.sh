@@ -2,7 +2,9 @@
 # make bench: a picture and a column map from NumPy arrays (splotch.Particles, the Python module)
 # against bin/splotch reading the same particles from the benchmark snapshot's raw block file, with
 # the same keys, in one command (tools/bench_python.py prints the table: stages, walls, the ratio
-# of the draw stages, whether the pictures are the same).
+# of the draw stages, whether the pictures are the same); then the one published timing of a
+# Python peer, swiftsimio's 2019 benchmark, set up again and drawn by the module
+# (tools/bench_published.py: the published time quoted beside ours, the machines differ).
 #
 #   tests/bench/bench_python.sh                    # 1e7 particles, 800x800, 5 runs
 #   SIZES="1e6 1e7" RESOLUTIONS="800 2048" RUNS=3 tests/bench/bench_python.sh
@@ -30,3 +32,5 @@ for n in $SIZES; do
       --work "$DIR/python_$n"
   done
 done
+echo "== bench_python: swiftsimio's published benchmark, set up again"
+"$PYTHON" tools/bench_published.py --runs "$RUNS"

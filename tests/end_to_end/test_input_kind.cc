@@ -72,6 +72,16 @@ TEST_CASE("input kind: a snapshot given as the parameter file is drawn with the 
   }
   // The choices are overridden as a parameter file's keys are.
   CHECK(contains(error_of(gadget + " color_log0=maybe"), "command line: color_log0 = 'maybe' is not a boolean"));
+  // A size_fix0 (or size_label0) given takes the place of the first picture's size_estimate0 = auto
+  // instead of contradicting it; its record says so, and renders the same picture.
+  const CommandResult fixed =
+      run_command("cd " + dir.path() + " && " + bin + " " + gadget + " xres=64 size_fix0=0.5 outfile=fixed.png");
+  CHECK(fixed.status == 0);
+  CHECK(contains(fixed.out + fixed.err, "0.5 for every particle (size_fix0)"));
+  const std::string record = read_file(dir.path("fixed.png.used.par"));
+  CHECK(contains(record, "size_estimate0 = none"));
+  CHECK(run_command("cd " + dir.path() + " && " + bin + " fixed.png.used.par outfile=again.png").status == 0);
+  CHECK(read_file(dir.path("again.png")) == read_file(dir.path("fixed.png")));
   // --info on the snapshot itself still reads it.
   const CommandResult info = run_command("bin/splotch --info " + gadget);
   CHECK(info.status == 0);

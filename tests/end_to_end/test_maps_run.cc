@@ -267,6 +267,7 @@ TEST_CASE("maps: a raw table's map takes its fields by column number; without on
     for (float v : read_npy(dir.path("t.npy")))
       if (!std::isnan(v)) {
         ++drawn;
+        INFO("an average of " << v << " against the range " << t_lo << " to " << t_hi << ", pixel " << drawn);
         REQUIRE((v >= t_lo * 0.9999f && v <= t_hi * 1.0001f));
       }
     CHECK(drawn > 100);

@@ -159,6 +159,37 @@ def test_what_is_wrong_with_the_arrays_is_said():
         splotch.render(splotch.Particles(x=x, y=y, z=z, h=h), color_label0="temperature", xres=16)
     with pytest.raises(TypeError, match="not int"):
         splotch.render(3)
+    # A table given where the positions go, and the call that takes it.
+    with pytest.raises(splotch.SplotchError, match=r"a dict of 3 fields as x: .*splotch.Particles\(\*\*fields\)"):
+        splotch.Particles({"x": x, "y": y, "z": z})
+    with pytest.raises(splotch.SplotchError, match=r"shape \(3, 100\) as x: give them as pos=a.T"):
+        splotch.Particles(np.stack([x, y, z]))
+    with pytest.raises(splotch.SplotchError, match=r"shape \(100, 3\) as x: give them as pos=a,"):
+        splotch.Particles(np.stack([x, y, z], axis=1))
+    with pytest.raises(splotch.SplotchError, match=r"pos has shape \(3, 100\).*pos=a.T"):
+        splotch.Particles(pos=np.stack([x, y, z]))
+    table = np.zeros(100, dtype=[("x", "f4"), ("y", "f4"), ("z", "f4")])
+    with pytest.raises(splotch.SplotchError, match="structured array .fields x, y, z."):
+        splotch.Particles(table)
+    with pytest.raises(TypeError, match=r"not dict: splotch.Particles\(\*\*fields\)"):
+        splotch.render({"x": x, "y": y, "z": z})
+    with pytest.raises(splotch.SplotchError, match=r"no field 'MASS'.*give splotch.Particles their masses \(mass="):
+        splotch.map(splotch.Particles(x=x, y=y, z=z, h=h), "column", xres=16)
+
+
+def test_the_caller_s_smoothing_lengths_are_kept_even_where_all_alike_and_size_fix_takes_their_place():
+    x, y, z, _, _, _ = cloud(3000)
+    h = np.full(3000, 0.3, np.float32)  # (a file's one value for all is taken for a placeholder: not the caller's)
+    gas = splotch.Particles(x=x, y=y, z=z, h=h)
+    kept = splotch.render(gas, xres=48)
+    assert any("the file's h (size_estimate0 = auto)" in n for n in kept.notes), kept.notes
+    assert not any("nearest neighbours" in n for n in kept.notes)
+    assert np.array_equal(kept.rgb, splotch.render(gas, xres=48, size_label0="h", size_estimate0="none").rgb)
+    # size_fix0 alone replaces the first picture's size_estimate0 = auto (no conflict between them).
+    fixed = splotch.render(gas, xres=48, size_fix0=0.1)
+    assert any("0.1 for every particle (size_fix0)" in n for n in fixed.notes), fixed.notes
+    assert not np.array_equal(fixed.rgb, kept.rgb)
+    assert "size_estimate0 = none" in fixed.used_par
 
 
 def test_a_1e7_picture_holds_no_copy_of_the_arrays(tmp_path):
@@ -222,3 +253,13 @@ def test_the_gpu_draws_arrays_as_the_host_does_and_keeps_them_between_views():
     host_column = splotch.map(gas, "column", map_quantity0="light", renderer="host", **{k: v for k, v in keys.items()
                                                                                           if k != "exposure"})
     np.testing.assert_allclose(column.total(), host_column.total(), rtol=1e-4)
+
+
+def test_one_particle_is_framed_by_its_size_and_its_map_holds_its_mass():
+    one = splotch.Particles(x=np.array([1.0], np.float32), y=np.array([2.0], np.float32),
+                            z=np.array([3.0], np.float32), h=np.array([0.5], np.float32),
+                            mass=np.array([2.5], np.float32))
+    column = splotch.map(one, "column", xres=64)
+    assert column.total() == pytest.approx(2.5, rel=1e-5)
+    assert column.extent[1] - column.extent[0] == pytest.approx(2 * 1.05 * 2 * 0.5, rel=1e-4)
+    assert (splotch.render(one, xres=64).rgb.sum(axis=2) > 0.01).mean() > 0.2  # (a splat, not a dot)

@@ -110,3 +110,35 @@ TEST_CASE("camera placement: with lookat given, the camera sits on the face's ax
   CHECK(c.position.x == doctest::Approx(0.5));
   CHECK(c.lookat.x == doctest::Approx(0.5));
 }
+
+TEST_CASE("camera placement: one particle (or all at one place) is framed by its smoothing length") {
+  ParticleSet p;
+  add(p, 1, 2, 3);
+  p.hsml.push_back(0.5f);
+  const Framing f = framing(p, false);
+  CHECK(f.whole.reach == doctest::Approx(0.5));
+  CHECK(f.box.reach == doctest::Approx(0.5));
+  splotch::Camera c;
+  c.fov_degrees = 45;
+  splotch::CameraPlacement placement;
+  placement.from_data = true;
+  splotch::place_camera(c, placement, f.box);
+  // The view's half width at the particle holds its splat (2 h), with the 5 % margin.
+  const double half_width = (c.position.y - 2) * std::tan(22.5 * M_PI / 180);
+  CHECK(half_width == doctest::Approx(1.05 * 2 * 0.5));
+  CHECK(c.lookat.y == doctest::Approx(2));
+  // Without sizes (none read yet), a point still gets a distance, however small.
+  ParticleSet bare;
+  add(bare, 1, 2, 3);
+  CHECK(bounding_box(bare).reach == 0);
+  splotch::place_camera(c, placement, bounding_box(bare));
+  CHECK(c.position.y > 2);
+  // A box that is not a point is framed by its positions, whatever the sizes.
+  ParticleSet two = p;
+  add(two, 3, 2, 3);
+  two.hsml.push_back(100.0f);
+  const BoundingBox box = bounding_box(two);
+  CHECK(box.reach == doctest::Approx(100));
+  splotch::place_camera(c, placement, box);
+  CHECK((c.position.y - 2) * std::tan(22.5 * M_PI / 180) == doctest::Approx(1.05 * 1.0));
+}

@@ -1,5 +1,6 @@
 // The geometry stage on hand-computed cases (docs/design.md section 4, "Geometry").
 #include <doctest/doctest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <array>
@@ -188,8 +189,16 @@ TEST_CASE("project: from particles that stay (a scene's kept snapshot) equals pr
   }
   GeometryOptions g = simple_camera();
   g.camera.lookat = {3, -2, 1};  // wrapping about another point than the box centre
-  for (bool wrap : {false, true}) {
-    INFO("wrap " << wrap);
+  // (with and without colours and types; threads that share the blocks unevenly)
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool wrap = variant % 2 == 1, bare = variant >= 2;
+    INFO("wrap " << wrap << ", bare " << bare);
+    if (bare) {
+      for (auto& c : p.colour) c.clear();
+      p.type.clear();
+    }
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(bare ? 3 : threads);
     const ParticleSet kept = p;
     const Splats copied = project(kept, g, wrap);
     ParticleSet moved = p;
@@ -206,6 +215,7 @@ TEST_CASE("project: from particles that stay (a scene's kept snapshot) equals pr
     CHECK(copied.type == in_place.type);
     CHECK(kept.x == p.x);  // the source is left as it was
     CHECK(kept.hsml == p.hsml);
+    omp_set_num_threads(threads);
   }
 }
 
