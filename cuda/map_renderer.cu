@@ -72,7 +72,9 @@ struct SplatPixels {
     deposit(a, c, j, share);
   }
   __device__ void deposit(const MapArgs& a, int c, int j, double share) const {
-    if (share == 0) return;
+    // (never below 0: the tables' rounding at a kernel's edge would weigh an average with shares
+    // of either sign, and its pixel's value would leave the range of the values averaged)
+    if (!(share > 0)) return;
     const std::size_t at = std::size_t(j) * std::size_t(a.xres) + std::size_t(c);
     for (int q = 0; q < a.planes; ++q) add_fixed(a.sum[q] + at, share * double(w[q]) * a.scale[q]);
   }

@@ -85,6 +85,9 @@ void add_by_modes_small(const KernelTableView& k, float x, float y, float radius
     below = above;
     Row share = c[0] * across[0];
     for (int m = 1; m < map_corner_modes; ++m) share += c[m] * across[m];
+    // (a share is never below 0, but the differences of the corners round: a pixel that kernels
+    // touch only at their edges would weigh an average with shares of either sign)
+    share = share > Row{} ? share : Row{};
     const std::size_t at = std::size_t(b.y_lo + j) * std::size_t(xres) + std::size_t(b.x_lo);
     for (int p = 0; p < planes; ++p) {
       double* row = plane[p].data() + at;

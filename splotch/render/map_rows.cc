@@ -1,5 +1,6 @@
 #include "splotch/render/map_rows.h"
 
+#include <algorithm>
 #include <cmath>
 
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
@@ -32,6 +33,7 @@ void add_centre_row_portable(const RowPolynomial& p, const CentreRow& r, const d
     const float t = scaled - float(s);
     float v = p.c[map_poly_degree][s];
     for (int d = map_poly_degree - 1; d >= 0; --d) v = v * t + p.c[d][s];
+    v = std::max(v, 0.0f);  // (a kernel's share is never below 0; its polynomial's rounding may be)
     for (int k = 0; k < planes; ++k) row[k][i] += double(v) * weight[k];
   }
 }
@@ -69,7 +71,7 @@ void add_centre_row(const RowPolynomial& p, const CentreRow& r, const double* we
     const __m512 t = _mm512_sub_ps(scaled, _mm512_cvtepi32_ps(s));
     __m512 v = _mm512_permutexvar_ps(s, c[map_poly_degree]);
     for (int d = map_poly_degree - 1; d >= 0; --d) v = _mm512_fmadd_ps(v, t, _mm512_permutexvar_ps(s, c[d]));
-    v = _mm512_maskz_mov_ps(inside, v);
+    v = _mm512_maskz_mov_ps(inside, _mm512_max_ps(v, _mm512_setzero_ps()));
     const __m256 low = _mm512_castps512_ps256(v);
     const __m256 high = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
     for (int k = 0; k < planes; ++k) {
@@ -124,7 +126,7 @@ void add_centre_row(const RowPolynomial& p, const CentreRow& r, const double* we
     const __m256 in_high = _mm256_castsi256_ps(_mm256_cmpgt_epi32(s, seven));
     __m256 v = coefficient(low[map_poly_degree], high[map_poly_degree], s, in_high);
     for (int d = map_poly_degree - 1; d >= 0; --d) v = _mm256_fmadd_ps(v, t, coefficient(low[d], high[d], s, in_high));
-    v = _mm256_and_ps(v, inside);
+    v = _mm256_and_ps(_mm256_max_ps(v, _mm256_setzero_ps()), inside);
     const __m256d first = _mm256_cvtps_pd(_mm256_castps256_ps128(v)),
                   second = _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
     for (int k = 0; k < planes; ++k) {

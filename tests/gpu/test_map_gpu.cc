@@ -102,6 +102,49 @@ TEST_CASE("gpu map: the host's sums for columns, averages and slices, and the sa
   }
 }
 
+// The drawers' shares are never below 0: a pixel that kernels reach only at their edges (where the
+// tables round) holds an average within the range of the values averaged, and a column of positive
+// amounts is nowhere negative; on the host and the GPU.
+TEST_CASE("gpu map: an average stays within the range of its values at every pixel; no column pixel below 0") {
+  const MapKernelTables tables = make_kernel_tables(MapKernel::cubic);
+  const int side = 64;
+  std::mt19937 random(5);
+  std::uniform_real_distribution<float> place(0.0f, float(side)), unit(0.0f, 1.0f);
+  Arrays a;  // supports of 1 to 4 pixels (the corner tables), sparse: many pixels at kernels' edges
+  for (int i = 0; i < 300; ++i) {
+    a.x.push_back(place(random));
+    a.y.push_back(place(random));
+    a.r.push_back(1.0f + 3.0f * unit(random));
+    a.w0.push_back(1.0f + unit(random));
+    a.w1.push_back(a.w0.back() * (100.0f + 300.0f * unit(random)));
+    a.z.push_back(0.0f);
+  }
+  const bool gpu = !no_gpu();
+  if (!gpu) MESSAGE("the GPU's drawer is not run here: no GPU (the host's is)");
+  for (int drawer = 0; drawer < (gpu ? 2 : 1); ++drawer) {
+    CAPTURE(drawer);
+    MapSums average(side, side, 2), column(side, side, 1);
+    if (drawer == 0) {
+      draw_map_host(a.view(MapMode::average), MapMode::average, table_view(tables), average);
+      draw_map_host(a.view(MapMode::column), MapMode::column, table_view(tables), column);
+    } else {
+      draw_map_cuda(a.view(MapMode::average), MapMode::average, tables, average, 0);
+      draw_map_cuda(a.view(MapMode::column), MapMode::column, tables, column, 0);
+    }
+    int drawn = 0;
+    for (std::size_t i = 0; i < average.plane[0].size(); ++i) {
+      CHECK(column.plane[0][i] >= 0);
+      if (average.plane[0][i] == 0) continue;
+      ++drawn;
+      const double v = average.plane[1][i] / average.plane[0][i];
+      CAPTURE(i);
+      CHECK(v >= 100 * (1 - 1e-5));
+      CHECK(v <= 400 * (1 + 1e-5));
+    }
+    CHECK(drawn > 1000);
+  }
+}
+
 TEST_CASE("gpu map: a particle's pixels sum to its amount, small or large" * doctest::skip(no_gpu())) {
   const MapKernelTables tables = make_kernel_tables(MapKernel::wendland_c2);
   for (float radius : {0.02f, 0.7f, 5.0f, 30.0f, 90.0f}) {
