@@ -60,6 +60,35 @@ class Map:
         height, width = self.values.shape
         return (-width * self.pixel / 2, width * self.pixel / 2, -height * self.pixel / 2, height * self.pixel / 2)
 
+    @property
+    def world_axes(self) -> Optional[Tuple[str, str]]:
+        """The snapshot's axes ("x", "y" or "z") along the map's width and height, where the view
+        looks along one of them (a placed camera's face, or any camera on an axis); None for a view
+        at an angle."""
+        names = []
+        for axis in (self.x_axis, self.y_axis):
+            along = [n for n, c in zip("xyz", axis) if abs(abs(c) - 1) < 1e-6]
+            if len(along) != 1:
+                return None
+            names.append(along[0])
+        return names[0], names[1]
+
+    @property
+    def world_extent(self) -> Optional[Tuple[float, float, float, float]]:
+        """The extent in the snapshot's own coordinates along world_axes (left, right, bottom,
+        top: left > right where the map's width runs against its axis), as imshow takes it; None
+        for a view at an angle."""
+        named = self.world_axes
+        if named is None:
+            return None
+        left, right, bottom, top = self.extent
+        out = []
+        for name, axis, lo, hi in ((named[0], self.x_axis, left, right), (named[1], self.y_axis, bottom, top)):
+            k = "xyz".index(name)
+            sign = 1.0 if axis[k] > 0 else -1.0
+            out += [self.centre[k] + sign * lo, self.centre[k] + sign * hi]
+        return out[0], out[1], out[2], out[3]
+
     def total(self) -> float:
         """A column map's values times the pixel area, summed: the amount drawn (unit times
         length_unit^2); NaN pixels (an average's empty ones) left out."""
@@ -102,9 +131,14 @@ class Map:
         colours = plt.get_cmap(cmap).copy()
         colours.set_bad(colours(0.0))  # (empty pixels, zero on a log scale, as the lowest value)
         colours.set_under(colours(0.0))
-        image = ax.imshow(values, origin="lower", extent=self.extent, cmap=colours, norm=norm, **imshow)
-        ax.set_xlabel(self.length_unit)
-        ax.set_ylabel(self.length_unit)
+        named, world = self.world_axes, self.world_extent
+        image = ax.imshow(values, origin="lower", extent=world or self.extent, cmap=colours, norm=norm, **imshow)
+        if named:  # (the snapshot's own coordinates)
+            ax.set_xlabel(f"{named[0]} [{self.length_unit}]")
+            ax.set_ylabel(f"{named[1]} [{self.length_unit}]")
+        else:
+            ax.set_xlabel(f"from the centre along {tuple(round(c, 3) for c in self.x_axis)} [{self.length_unit}]")
+            ax.set_ylabel(f"from the centre along {tuple(round(c, 3) for c in self.y_axis)} [{self.length_unit}]")
         # (two lines: a long unit on one beside the quantity runs past the figure)
         ax.figure.colorbar(image, ax=ax, label=f"{self.quantity}\n[{self.unit}]")
         return ax

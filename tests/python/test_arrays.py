@@ -263,3 +263,20 @@ def test_one_particle_is_framed_by_its_size_and_its_map_holds_its_mass():
     assert column.total() == pytest.approx(2.5, rel=1e-5)
     assert column.extent[1] - column.extent[0] == pytest.approx(2 * 1.05 * 2 * 0.5, rel=1e-4)
     assert (splotch.render(one, xres=64).rgb.sum(axis=2) > 0.01).mean() > 0.2  # (a splat, not a dot)
+
+
+def test_a_map_along_an_axis_has_its_extent_in_the_snapshot_s_own_coordinates():
+    two = splotch.Particles(x=np.array([1.0, 1.5], np.float32), y=np.array([2.0, 2.2], np.float32),
+                            z=np.array([3.0, 3.4], np.float32), h=np.array([0.3, 0.3], np.float32),
+                            mass=np.array([2.0, 1.0], np.float32))
+    for face, axes, at in (("FRONT", ("x", "z"), (1.0, 3.0)), ("BACK", ("x", "z"), (1.0, 3.0)),
+                           ("TOP", ("x", "y"), (1.0, 2.0)), ("LEFT", ("y", "z"), (2.0, 3.0))):
+        column = splotch.map(two, "column", xres=64, face=face)
+        assert column.world_axes == axes, face
+        left, right, bottom, top = column.world_extent
+        row, col = np.unravel_index(np.argmax(column.values), column.values.shape)  # (the heavier particle)
+        assert left + (col + 0.5) / 64 * (right - left) == pytest.approx(at[0], abs=2 * column.pixel)
+        assert bottom + (row + 0.5) / 64 * (top - bottom) == pytest.approx(at[1], abs=2 * column.pixel)
+    askew = splotch.map(two, "column", xres=16, camera_x=5, camera_y=5, camera_z=5, lookat_x=1, lookat_y=2,
+                        lookat_z=3)
+    assert askew.world_axes is None and askew.world_extent is None
