@@ -223,13 +223,27 @@ class Session:
         self.input = self._source.name
         self.keys: Dict[str, Any] = dict(keys)
         self._core = _core.Session(True)
+        # The first picture's automatic exposure, kept for the later ones (an orbit's frames alike).
+        self.exposure: Optional[float] = None
 
     def render(self, **keys: Any) -> Picture:
         """A picture with the session's keys and these; the particles read by an earlier call
-        are drawn again where the keys that read them are the same (Picture.reused)."""
-        drawn = self._source.draw(key_arguments({**self.keys, **keys}), self._core)
+        are drawn again where the keys that read them are the same (Picture.reused).
+
+        Where no exposure or brightnessN is given, the first picture's automatic exposure
+        (exposure = auto) is kept for the later ones, so that the views of an orbit or a movie are
+        alike in brightness (Session.exposure; give exposure="auto" to choose it for each)."""
+        given = {**self.keys, **keys}
+        own = any(k == "exposure" or k.startswith("brightness") for k in given)
+        if not own and self.exposure is not None:
+            given["exposure"] = repr(self.exposure)
+        drawn = self._source.draw(key_arguments(given), self._core)
         if drawn["maps"]:
             raise SplotchError(f"'{self.input}' with these keys draws a map (map = ...): Session.map draws it")
+        if not own and self.exposure is None:
+            for line in drawn["used_par"].splitlines():
+                if line.startswith("exposure = ") and "# auto" in line:
+                    self.exposure = float(line.split("=", 1)[1].split("#", 1)[0])
         return Picture(drawn)
 
     def map(self, mode: str = "column", **keys: Any) -> Map:

@@ -280,3 +280,16 @@ def test_a_map_along_an_axis_has_its_extent_in_the_snapshot_s_own_coordinates():
     askew = splotch.map(two, "column", xres=16, camera_x=5, camera_y=5, camera_z=5, lookat_x=1, lookat_y=2,
                         lookat_z=3)
     assert askew.world_axes is None and askew.world_extent is None
+
+
+def test_a_session_keeps_its_first_picture_s_automatic_exposure():
+    x, y, z, h, light, colour = cloud()
+    session = splotch.Session(splotch.Particles(x=x, y=y, z=z, h=h), xres=64)
+    first = session.render()
+    assert session.exposure is not None and session.exposure > 0
+    assert f"exposure = {session.exposure:g}" in first.used_par
+    closer = session.render(fov=10)
+    assert closer.reused and f"exposure = {session.exposure!r}" in closer.used_par
+    chosen_again = session.render(fov=10, exposure="auto")
+    assert "# auto" in [line for line in chosen_again.used_par.splitlines() if line.startswith("exposure")][0]
+    assert not np.array_equal(closer.rgb, chosen_again.rgb)

@@ -122,7 +122,9 @@ def test_a_session_s_later_views_read_nothing_and_draw_what_a_fresh_render_draws
     assert not first.reused
     turned = session.render(camera_x=20, camera_y=-40)
     assert turned.reused  # the particles the first call read, kept
-    fresh = splotch.render(par, xres=48, camera_x=20, camera_y=-40, renderer="host")
+    # (drawn with the first picture's automatic exposure, which the session keeps for its views)
+    fresh = splotch.render(par, xres=48, camera_x=20, camera_y=-40, renderer="host",
+                           **({"exposure": repr(session.exposure)} if session.exposure is not None else {}))
     assert not fresh.reused
     assert np.array_equal(turned.rgb, fresh.rgb)
     # Keys that read the particles otherwise (another colour column) read them again.
