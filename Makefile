@@ -94,7 +94,8 @@ ifeq ($(FUZZ),1)
 DEB_PACKAGES += clang libclang-rt-dev clang-format
 endif
 # `make deps BROWSER=1`: Debian's Chromium and ChromeDriver, for the test of the server's page in a
-# real browser (tests/browser/serve_page_test.py, run by make test; it says so and is skipped
+# real browser (tests/browser/serve_page_test.py, and the notebook's IFrame of splotch.explore:
+# notebook_explorer_test.py; run by make test; each says so and is skipped
 # where they are not installed).
 BROWSER  ?= 0
 ifeq ($(BROWSER),1)
@@ -272,6 +273,8 @@ test: include-check $(PROGRAMS) bin/splotch_tests $(DEFAULT_SPLOTCH) python
 	@if command -v python3 >/dev/null; then status=0; python3 tests/browser/serve_page_test.py || status=$$?; \
 	   [ $$status -eq 0 ] || [ $$status -eq 77 ]; \
 	 else echo "browser test SKIPPED: no python3 (make deps BROWSER=1 installs it, with Chromium)" >&2; fi
+	@status=0; PYTHONPATH=python $(PYTHON) tests/browser/notebook_explorer_test.py || status=$$?; \
+	   [ $$status -eq 0 ] || [ $$status -eq 77 ]
 
 # No include runs upward between the rooms of ARCHITECTURE.md, none in a circle.
 include-check:
