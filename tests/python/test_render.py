@@ -3,6 +3,8 @@ byte for byte, and the same used.par; errors are Python exceptions with bin/splo
 Run by make test (make python-test alone): PYTHONPATH=python python3 -m pytest tests/python."""
 import os
 import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -131,3 +133,29 @@ def test_a_session_s_later_views_read_nothing_and_draw_what_a_fresh_render_draws
     other = session.render(C1=5)
     assert not other.reused
     assert session.map("column").shape == (48, 48)
+
+
+def test_ctrl_c_stops_a_long_render_and_raises_keyboard_interrupt():
+    # A render of minutes on any machine (every particle covers the whole picture), interrupted as
+    # a notebook's Ctrl-C does (SIGINT to the process) a moment after it began.
+    script = textwrap.dedent("""
+        import os, signal, threading, time
+        import numpy as np
+        import splotch
+        rng = np.random.default_rng(1)
+        n = 200000
+        x, y, z = rng.normal(size=(3, n)).astype(np.float32)
+        gas = splotch.Particles(x=x, y=y, z=z, h=np.full(n, 30.0, np.float32))
+        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        start = time.time()
+        try:
+            splotch.render(gas, xres=2000, renderer="host", exposure=1e-6, camera_x=0, camera_y=-10, camera_z=0,
+                           lookat_x=0, lookat_y=0, lookat_z=0)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted after", time.time() - start)
+    """)
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "python")}
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("interrupted after"), run.stdout + run.stderr
