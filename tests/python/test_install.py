@@ -25,7 +25,12 @@ def test_pip_installs_the_module_offline(tmp_path):
     script = ("import os, splotch\n"
               "print(os.path.dirname(splotch.__file__))\n"
               "picture = splotch.render(os.environ['SNAPSHOT'], xres=48, outfile='x.png')\n"
-              "print(picture.shape, picture.particles_read)\n")
+              "print(picture.shape, picture.particles_read)\n"
+              "import json, urllib.request\n"
+              "explorer = splotch.explore(os.environ['SNAPSHOT'])\n"
+              "info = json.load(urllib.request.urlopen(explorer.url.replace('/?', '/info?')))\n"
+              "print(explorer.serving, sorted(p['name'] if isinstance(p, dict) else p for p in info['palettes']))\n"
+              "explorer.stop()\n")
     par = tmp_path / "p.par"
     raw = tmp_path / "p.bin"
     import numpy as np
@@ -35,7 +40,9 @@ def test_pip_installs_the_module_offline(tmp_path):
     run = subprocess.run([python, "-c", script], capture_output=True, text=True, cwd=str(tmp_path),
                          env={**os.environ, "SNAPSHOT": str(par), "PYTHONPATH": ""})
     assert run.returncode == 0, run.stderr
-    where, shape = run.stdout.splitlines()[:2]
+    where, shape, served = run.stdout.splitlines()[:3]
     assert where.startswith(str(env))
     assert shape == "(48, 48) 2"
+    # The explorer of the installed package offers the palettes installed with it.
+    assert served.startswith("True [") and "'fire'" in served and "'temperature'" in served, served
     shutil.rmtree(env)
