@@ -291,8 +291,13 @@ std::string ViewServer::info_json(const std::string& client) const {
              ",\"intensity_data\":" + range(ranges.data, false) + ",\"colour_used\":" + range(ranges.used, true) +
              ",\"intensity_used\":" + range(ranges.used, false) + "}";
   }
-  return "{\"ptypes\":" + std::to_string(ptypes_) + ",\"types\":[" + types + "],\"palettes\":[" + palettes +
-         "],\"keys\":{" + keys + "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
+  // What the page's title names: the snapshot (the caller's name for arrays in memory).
+  const std::string snapshot = options_.arrays       ? options_.arrays->path
+                               : first.has("infile") ? first.peek("infile")
+                                                     : "";
+  return "{\"ptypes\":" + std::to_string(ptypes_) + ",\"snapshot\":" + json_string(snapshot) + ",\"types\":[" + types +
+         "],\"palettes\":[" + palettes + "],\"keys\":{" + keys +
+         "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
 }
 
 }  // namespace splotch

@@ -229,6 +229,121 @@ return window.viewsAsked;
 """
 
 
+def press(driver, key):
+    """A real key press on the page."""
+    driver.call("POST", driver.s("/actions"), {"actions": [{"type": "key", "id": "keyboard", "actions": [
+        {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]})
+    driver.call("DELETE", driver.s("/actions"))
+
+
+def pinch(driver, css, apart):
+    """Two fingers on the element's centre moving `apart` pixels away from each other (negative:
+    together), as touch pointers."""
+    element = driver.find(css)
+    fingers = []
+    for n, side in ((1, -1), (2, 1)):
+        steps = [{"type": "pointerMove", "origin": {ELEMENT: element}, "x": side * 20, "y": 0},
+                 {"type": "pointerDown", "button": 0}]
+        for _ in range(6):
+            steps.append({"type": "pointerMove", "origin": "pointer", "x": side * apart // 12, "y": 0,
+                          "duration": 50})
+        steps.append({"type": "pointerUp", "button": 0})
+        fingers.append({"type": "pointer", "id": "finger%d" % n, "parameters": {"pointerType": "touch"},
+                        "actions": steps})
+    driver.call("POST", driver.s("/actions"), {"actions": fingers})
+    driver.call("DELETE", driver.s("/actions"))
+
+
+def handling_cases(driver, url):
+    """Issue 42, handling: the window's title names the snapshot; the ? overlay (key and button,
+    Esc closes); camera and lookat typed as numbers; Reset view (button and H); a type hidden and
+    shown again; a pinch zooms; every control's tooltip names its .par key; a phone's width puts
+    the panel below the picture."""
+    driver.go(url)
+    first = settled(driver, 0)
+    title = driver.js("return document.title;")
+    check(title == "splotch: clumps.bin", "the window's title names the snapshot (%r)" % title)
+    shown = "return getComputedStyle(document.getElementById('help')).display;"
+    press(driver, "?")
+    check(driver.js(shown) != "none", "? shows the keys and controls")
+    driver.screenshot("10_help.png")
+    press(driver, "\ue00c")  # Escape
+    check(driver.js(shown) == "none", "Esc hides them")
+    driver.click("#help_button")
+    check(driver.js(shown) != "none", "the ? button shows them")
+    driver.click("#help_close")
+    check(driver.js(shown) == "none", "and its close button hides them")
+    tips = driver.js("return ['xres', 'camera_x', 'brightness0', 'palette0', 'color_log0', 'shown0'].map("
+                     "id => document.getElementById(id).closest('label').title)"
+                     ".concat([document.getElementById('camera_y').title]);")
+    check(tips[0] == ".par key: xres" and tips[1] == ".par keys: camera_x, camera_y, camera_z" and
+          tips[6] == ".par key: camera_y" and tips[2] == ".par key: brightness0" and tips[3] == ".par key: palette0"
+          and tips[4] == ".par key: color_log0" and "brightness0 = 0" in tips[5],
+          "each control's tooltip names its .par key (%s)" % tips)
+
+    # The camera typed as numbers: a picture from there, the field kept as typed.
+    n = frames(driver)
+    driver.type_into("#camera_y", "-160" + ENTER)
+    far = settled(driver, n)
+    check(driver.js("return view.camera_y;") == "-160" and far["bytes"] != first["bytes"],
+          "camera_y typed as -160: the view moves back (%s)" % driver.js("return view.camera_y;"))
+    # The fields follow an orbit.
+    n = frames(driver)
+    driver.drag("#picture", 100, 0)
+    settled(driver, n)
+    fields = driver.js("return ['camera_x','camera_y','camera_z'].map(k => [document.getElementById(k).value, view[k]]);")
+    check(all(a == b for a, b in fields) and fields[0][0] != "50",
+          "the camera's fields show the orbit's camera (%s)" % fields)
+    # Reset view, the button and the H key: the first picture again, byte for byte.
+    n = frames(driver)
+    driver.click("#home")
+    back = settled(driver, n)
+    check(back["bytes"] == first["bytes"], "Reset view draws the first view again, byte for byte")
+    n = frames(driver)
+    driver.drag("#picture", -80, 20)
+    settled(driver, n)
+    n = frames(driver)
+    press(driver, "h")
+    check(settled(driver, n)["bytes"] == first["bytes"], "so does the H key")
+
+    # The type hidden: a black picture; shown again: the picture as it was.
+    n = frames(driver)
+    driver.click("#shown0")
+    hidden = settled(driver, n)
+    check(driver.js("return view.brightness0;") == "0" and hidden["mean"] < 0.01,
+          "type 0 hidden: brightness0 = 0, the picture black (mean level %.3f)" % hidden["mean"])
+    n = frames(driver)
+    driver.click("#shown0")
+    again = settled(driver, n)
+    check(again["bytes"] == first["bytes"], "shown again: the picture as before, byte for byte")
+
+    # A pinch: fingers apart zoom in (the camera nearer lookat), together out.
+    look = [float(driver.js("return view.lookat_%s;" % c)) for c in "xyz"]
+    distance = lambda: sum((float(driver.js("return view.camera_%s;" % c)) - look[i]) ** 2  # noqa: E731
+                           for i, c in enumerate("xyz")) ** 0.5
+    before = distance()
+    n = frames(driver)
+    pinch(driver, "#picture", 120)
+    settled(driver, n)
+    nearer = distance()
+    n = frames(driver)
+    pinch(driver, "#picture", -60)
+    settled(driver, n)
+    farther = distance()
+    check(nearer < 0.9 * before and farther > nearer,
+          "a pinch zooms: fingers apart nearer (%.1f -> %.1f), together farther (%.1f)" % (before, nearer, farther))
+
+    # A phone's width: the panel below the picture, the page scrolling to it.
+    driver.call("POST", driver.s("/window/rect"), {"width": 420, "height": 860})
+    boxes = driver.js("const s = document.getElementById('stage').getBoundingClientRect(),"
+                      "p = document.getElementById('panel').getBoundingClientRect();"
+                      "return [s.bottom, p.top, p.width, window.innerWidth];")
+    driver.screenshot("11_phone.png")
+    check(boxes[1] >= boxes[0] - 1 and boxes[2] >= boxes[3] - 30,
+          "a phone's width: the panel below the picture, as wide as the page (%s)" % boxes)
+    driver.call("POST", driver.s("/window/rect"), {"width": 1300, "height": 900})
+
+
 def page_cases(driver, work):
     """Issue 36 (section 8), the page's cases: a .par without brightness of a faint snapshot; the
     warning over the picture and its fix; number fields, the brightness slider's track, a colour
@@ -427,6 +542,7 @@ def main():
             same = os.path.exists(served) and os.path.exists(made) and open(served, "rb").read() == open(made, "rb").read()
             check(same, "movie frame %d: the server's and bin/splotch's are the same bytes" % f)
         shutil.copy(os.path.join(work, "clumps0003.png"), os.path.join(SHOTS, "6_movie_last_frame.png"))
+        handling_cases(driver, url)
         page_cases(driver, work)
     finally:
         if driver:

@@ -50,6 +50,9 @@ TEST_CASE("serve: after more browsers than records are kept, /info still answers
   ViewServer views(ParamFile::read(clumps_par(dir, dir.file("served.png"))), options);
   start(views);
   const std::string first_info = views.info_json();
+  // (the page's title names the snapshot: the .par's infile)
+  CHECK(first_info.find("\"snapshot\":\"" + ParamFile::read(clumps_par(dir, dir.file("x.png"))).peek("infile") +
+                        "\"") != std::string::npos);
   for (int c = 0; c < 5; ++c)
     REQUIRE(views.draw(ViewJob{"c" + std::to_string(c), {{"color_min0", "2"}, {"color_max0", "9"}}, false}).status ==
             200);

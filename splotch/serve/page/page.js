@@ -157,6 +157,7 @@ function showPicture(r, quality, ms) {
 let restTimer = null;
 // A change: a reduced picture now, the full one once the view rests.
 function changed(moving) {
+  showCamera();
   picture.dataset.settled = "0";
   if (moving) request("reduced");
   clearTimeout(restTimer);
@@ -165,12 +166,35 @@ function changed(moving) {
 
 // ---- the mouse and keys --------------------------------------------------------------------
 let drag = null;
+// The pointers down on the picture (a touch screen's fingers): one drags, two pinch to zoom.
+const pointers = new Map();
+let pinch = null;  // the distance between two fingers at the last move
+const spread = () => {
+  const [a, b] = [...pointers.values()];
+  return Math.hypot(a.x - b.x, a.y - b.y);
+};
 picture.addEventListener("pointerdown", (e) => {
-  drag = {x: e.clientX, y: e.clientY, pan: e.shiftKey};
+  pointers.set(e.pointerId, {x: e.clientX, y: e.clientY});
   picture.setPointerCapture(e.pointerId);
+  if (pointers.size === 2) {  // a second finger: a pinch instead of the drag
+    drag = null;
+    pinch = spread();
+    return;
+  }
+  drag = {x: e.clientX, y: e.clientY, pan: e.shiftKey};
   picture.style.cursor = "grabbing";
 });
 picture.addEventListener("pointermove", (e) => {
+  if (pointers.has(e.pointerId)) pointers.set(e.pointerId, {x: e.clientX, y: e.clientY});
+  if (pinch !== null && pointers.size === 2) {
+    const now = spread();
+    if (now > 0 && pinch > 0 && now !== pinch) {
+      zoom(pinch / now);  // fingers apart: closer
+      pinch = now;
+      changed(true);
+    }
+    return;
+  }
   if (!drag) return;
   const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
   if (dx === 0 && dy === 0) return;
@@ -184,7 +208,16 @@ picture.addEventListener("pointermove", (e) => {
     orbit(dx, dy);
   changed(true);
 });
-const endDrag = () => {
+const endDrag = (e) => {
+  pointers.delete(e.pointerId);
+  if (pinch !== null) {
+    if (pointers.size < 2) {
+      pinch = null;
+      clearTimeout(restTimer);
+      request("full");
+    }
+    return;
+  }
   if (drag) {
     drag = null;
     picture.style.cursor = "grab";
@@ -200,8 +233,20 @@ picture.addEventListener("wheel", (e) => {
   changed(true);
 }, {passive: false});
 document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape") {
+    showHelp(false);
+    return;
+  }
   if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (e.key === "?") {
+    showHelp(!$("help").classList.contains("shown"));
+    return;
+  }
   const k = e.key.toLowerCase();
+  if (k === "h") {
+    home();
+    return;
+  }
   if (k === "w")
     fly(1, 0);
   else if (k === "s")
@@ -221,6 +266,62 @@ document.addEventListener("keydown", (e) => {
     return;
   changed(true);
 });
+
+// ---- the view's numbers, the first view, the help --------------------------------------------
+const cameraFields = ["camera_x", "camera_y", "camera_z", "lookat_x", "lookat_y", "lookat_z"];
+// The camera's and lookat's fields show the view as it moves (not the one being typed into).
+function showCamera() {
+  for (const k of cameraFields) {
+    const el = $(k);
+    if (el && document.activeElement !== el && view[k] !== undefined) el.value = view[k];
+  }
+}
+function cameraControls() {
+  for (const k of cameraFields) {
+    $(k).addEventListener("change", () => {
+      if (!isNumber($(k).value)) return;
+      view[k] = $(k).value;
+      changed(false);
+    });
+  }
+  showCamera();
+}
+// The first view's camera, lookat, sky and fov (the .par's, or the camera placed from the data).
+let firstView = {};
+function home() {
+  for (const [k, v] of Object.entries(firstView)) view[k] = v;
+  $("fov").value = view.fov || "";
+  changed(false);
+}
+$("home").addEventListener("click", home);
+function showHelp(on) {
+  $("help").classList.toggle("shown", on);
+}
+$("help_button").addEventListener("click", () => showHelp(!$("help").classList.contains("shown")));
+$("help_close").addEventListener("click", () => showHelp(false));
+// Each control says the .par key it sets (what Save .par writes).
+function keyTooltips() {
+  const said = {exposure_auto: "exposure = auto: the factor found again for every picture"};
+  for (const el of document.querySelectorAll("#panel input, #panel select")) {
+    const shown = /^shown(\d+)$/.exec(el.id);
+    const text = said[el.id] ||
+        (shown                                  ? "brightness" + shown[1] + " = 0 hides the type" :
+             el.id in view || browserKey(el.id) ? ".par key: " + el.id :
+                                                  "");
+    if (!text) continue;
+    const xyz = el.closest(".xyz");
+    if (xyz) {  // (three fields of one label: each its own key, the label all three)
+      el.title = text;
+      el.closest("label").title = ".par keys: " + [...xyz.querySelectorAll("input")].map((i) => i.id).join(", ");
+      continue;
+    }
+    const label = el.closest("label") || el;
+    label.title = el.title ? text + " (" + el.title + ")" : text;
+  }
+}
+const browserKey = (id) =>
+    /^(xres|yres|fov|a_eq_e|gray_absorption|exposure|camera_[xyz]|lookat_[xyz]|(brightness|palette|color_min|color_max|color_log|color_asinh|intensity_log|smooth_factor)\d+)$/
+        .test(id);
 
 // ---- the panel -----------------------------------------------------------------------------
 // A number field sends its value when it is committed (Enter, or leaving the field), not at every
@@ -298,6 +399,7 @@ function typePanel(t) {
   const n = String(t);
   const box = document.createElement("fieldset");
   box.innerHTML = `<legend>type ${n}</legend>
+    <label>shown <input type="checkbox" id="shown${n}"></label>
     <label>brightness <input type="range" id="brightness${n}" min="-3" max="3" step="0.01">
       <span id="brightness_text${n}"></span></label>
     <label>palette <select id="palette${n}"></select></label>
@@ -323,6 +425,20 @@ function typePanel(t) {
   });
   slider.addEventListener("change", () => changed(false));
   steppedTrack(slider, 0.1);
+  // Hidden: brightnessN = 0 (neither light nor absorption), the slider's brightness kept for its return.
+  const on = $("shown" + n);
+  on.checked = !(b === 0 && view["brightness" + n] !== undefined);
+  slider.disabled = !on.checked;
+  let kept = view["brightness" + n];  // (as it was: the slider's steps would round it)
+  on.addEventListener("change", () => {
+    slider.disabled = !on.checked;
+    if (!on.checked) kept = view["brightness" + n];
+    const back = kept !== undefined && kept !== "0" ? kept : String(+Math.pow(10, +slider.value).toPrecision(6));
+    view["brightness" + n] = on.checked ? back : "0";
+    shown.textContent = on.checked ? (+view["brightness" + n]).toPrecision(3) : "hidden";
+    changed(false);
+  });
+  if (!on.checked) shown.textContent = "hidden";
   if (!view["palette" + n]) view["palette" + n] = "";
   const pal = $("palette" + n);
   for (const name of info.palettes) {  // (names as text: a file's name is not markup)
@@ -515,6 +631,11 @@ async function start() {
   bind("a_eq_e", "a_eq_e", boolText, (v) => v === undefined ? true : isTrue(v));
   exposureControls();
   for (let t = 0; t < info.ptypes; ++t) typePanel(t);
+  for (const k of [...cameraFields, "sky_x", "sky_y", "sky_z", "fov"])
+    if (view[k] !== undefined) firstView[k] = view[k];
+  cameraControls();
+  keyTooltips();
+  if (info.snapshot) document.title = "splotch: " + info.snapshot.replace(/\/+$/, "").split("/").pop();
   request("full");
 }
 start();
