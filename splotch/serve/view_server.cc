@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -9,6 +10,7 @@
 
 #include "errors/user_error.h"
 #include "io/image_writer.h"
+#include "io/palette.h"
 #include "params/number_text.h"
 #include "splotch/frame/picture.h"
 #include "splotch/frame/pipeline.h"
@@ -16,6 +18,7 @@
 #include "splotch/serve/work_budget.h"
 #include "splotch/settings/settings.h"
 #include "splotch/settings/starter_parameters.h"
+#include "splotch/stages/map_units.h"
 #include "splotch/util/stopwatch.h"
 
 namespace splotch {
@@ -89,6 +92,43 @@ std::vector<std::pair<std::string, std::string>> picture_headers(const RunReport
   if (!warnings.empty()) headers.push_back({"X-Splotch-Warnings", joined(warnings)});
   if (!report.notes.empty()) headers.push_back({"X-Splotch-Notes", joined(report.notes)});
   return headers;
+}
+
+// The page's numbers over the picture (info_json): the length unit a scale bar is in (physical,
+// as a map's axes: kpc where the file declares its units), the time and redshift, each type's
+// colour field (as the first record names it), and each palette's colours as hex ("#rrggbb"), so
+// that a colour bar is drawn in the page as the colour stage maps values.
+std::string facts_json(const LoadedSnapshot* loaded, const ParamFile& first, int ptypes,
+                       const std::vector<PaletteChoice>& palettes) {
+  std::string out;
+  if (loaded) {
+    const ParticleSet& p = loaded->particles;
+    const MapUnits u = map_units(MapMode::column, "MASS", "MASS", p.units, MapUnitOptions{});
+    out += "\"length_unit\":" + json_string(u.length_name) + ",\"length_per_code\":" + json_number(u.length) +
+           ",\"time\":" + json_number(p.time) +
+           ",\"redshift\":" + (p.redshift >= 0 ? json_number(p.redshift) : "null") + ",";
+  }
+  std::string labels;
+  for (int t = 0; t < ptypes; ++t) {
+    const std::string key = "color_label" + std::to_string(t);
+    labels += std::string(t ? "," : "") + json_string(first.has(key) ? first.peek(key) : "");
+  }
+  std::string colours;
+  for (const PaletteChoice& c : palettes) {
+    std::string list;
+    try {
+      const Palette palette = Palette::read(c.path);
+      for (int i = 0; i < palette.size(); ++i) {
+        const Rgb e = palette.entry(i);
+        char hex[8];
+        auto byte = [](float v) { return int(std::lround(std::clamp(v, 0.0f, 1.0f) * 255)); };
+        std::snprintf(hex, sizeof hex, "#%02x%02x%02x", byte(e.r), byte(e.g), byte(e.b));
+        list += std::string(list.empty() ? "" : ",") + json_string(hex);
+      }
+    } catch (const std::exception&) { continue; }  // (a palette that does not read is refused when chosen)
+    colours += (colours.empty() ? "" : ",") + json_string(c.name) + ":[" + list + "]";
+  }
+  return out + "\"colour_labels\":[" + labels + "],\"palette_colours\":{" + colours + "}";
 }
 
 }  // namespace
@@ -217,6 +257,7 @@ void ViewServer::remember_first_picture(const Drawn& drawn, double pixels, const
   for (int t = 0; t < ptypes_; ++t)
     if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));
   palettes_ = palette_choices(options_.palette_directory, named);
+  first_facts_ = facts_json(held_.loaded(), first, ptypes_, palettes_);
   first_record_ = drawn.record;
   first_ranges_ = drawn.ranges;
   first_pixels_ = pixels;
@@ -295,9 +336,9 @@ std::string ViewServer::info_json(const std::string& client) const {
   const std::string snapshot = options_.arrays       ? options_.arrays->path
                                : first.has("infile") ? first.peek("infile")
                                                      : "";
-  return "{\"ptypes\":" + std::to_string(ptypes_) + ",\"snapshot\":" + json_string(snapshot) + ",\"types\":[" + types +
-         "],\"palettes\":[" + palettes + "],\"keys\":{" + keys +
-         "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
+  return "{\"ptypes\":" + std::to_string(ptypes_) + ",\"snapshot\":" + json_string(snapshot) +
+         (first_facts_.empty() ? "" : "," + first_facts_) + ",\"types\":[" + types + "],\"palettes\":[" + palettes +
+         "],\"keys\":{" + keys + "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
 }
 
 }  // namespace splotch

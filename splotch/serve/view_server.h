@@ -117,6 +117,9 @@ class ViewServer {
   std::map<std::string, PictureCost> costs_;        // by client, of its last full picture
   NormalizedRanges first_ranges_;                   // the first picture's: never evicted
   PictureCost first_cost_;
+  // What the page draws over the picture, known from the first picture on (JSON members): the
+  // snapshot's length unit, time and redshift, each type's colour field, the palettes' colours.
+  std::string first_facts_;
 };
 
 }  // namespace splotch

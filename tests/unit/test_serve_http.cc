@@ -53,6 +53,12 @@ TEST_CASE("serve: after more browsers than records are kept, /info still answers
   // (the page's title names the snapshot: the .par's infile)
   CHECK(first_info.find("\"snapshot\":\"" + ParamFile::read(clumps_par(dir, dir.file("x.png"))).peek("infile") +
                         "\"") != std::string::npos);
+  // What the page draws over the picture: the length unit (a raw table declares none), the
+  // colour field of each type, the palettes' colours.
+  CHECK(first_info.find("\"length_unit\":\"code length\",\"length_per_code\":1") != std::string::npos);
+  CHECK(first_info.find("\"colour_labels\":[") != std::string::npos);
+  CHECK(first_info.find("\"palette_colours\":{") != std::string::npos);
+  CHECK(first_info.find("\"#000000\"") != std::string::npos);
   for (int c = 0; c < 5; ++c)
     REQUIRE(views.draw(ViewJob{"c" + std::to_string(c), {{"color_min0", "2"}, {"color_max0", "9"}}, false}).status ==
             200);
