@@ -141,14 +141,15 @@ build/obj/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) $(HDF5_FLAGS) $(DEPFLAGS) -c $< -o $@
 
-# The server's page from its files (splotch/serve/page/): the HTML with its style sheet and script
+# The server's page from its files (splotch/serve/page/): the HTML with its style sheet and scripts
 # put in the places that link them, as one C++ raw string literal (splotch/serve/serve_page.cc).
 PAGE_FILES := $(wildcard splotch/serve/page/*)
 build/gen/serve_page.inc: $(PAGE_FILES)
 	@mkdir -p $(dir $@)
 	@{ printf 'R"SPLOTCHPAGE('; \
 	  awk '/^<link rel="stylesheet" href="page.css">$$/ { print "<style>"; while ((getline l < "splotch/serve/page/page.css") > 0) print l; print "</style>"; next } \
-	       /^<script src="page.js"><\/script>$$/ { print "<script>"; while ((getline l < "splotch/serve/page/page.js") > 0) print l; print "</script>"; next } \
+	       /^<script src="[a-z_]+\.js"><\/script>$$/ { f = $$0; sub(/^<script src="/, "", f); sub(/"><\/script>$$/, "", f); \
+	         print "<script>"; while ((getline l < ("splotch/serve/page/" f)) > 0) print l; print "</script>"; next } \
 	       { print }' splotch/serve/page/page.html; \
 	  printf ')SPLOTCHPAGE"\n'; } > $@.tmp && mv $@.tmp $@
 build/obj/splotch/serve/serve_page.o build/san/splotch/serve/serve_page.o: build/gen/serve_page.inc

@@ -108,10 +108,13 @@ std::string facts_json(const LoadedSnapshot* loaded, const ParamFile& first, int
            ",\"time\":" + json_number(p.time) +
            ",\"redshift\":" + (p.redshift >= 0 ? json_number(p.redshift) : "null") + ",";
   }
-  std::string labels;
+  std::string labels, vectors;
   for (int t = 0; t < ptypes; ++t) {
-    const std::string key = "color_label" + std::to_string(t);
+    const std::string key = "color_label" + std::to_string(t), vector = "color_is_vector" + std::to_string(t);
     labels += std::string(t ? "," : "") + json_string(first.has(key) ? first.peek(key) : "");
+    // (a vector colour is drawn as read, without a palette: no colour bar)
+    vectors +=
+        std::string(t ? "," : "") + (first.has(vector) && parse_bool(first.peek(vector), vector) ? "true" : "false");
   }
   std::string colours;
   for (const PaletteChoice& c : palettes) {
@@ -128,7 +131,8 @@ std::string facts_json(const LoadedSnapshot* loaded, const ParamFile& first, int
     } catch (const std::exception&) { continue; }  // (a palette that does not read is refused when chosen)
     colours += (colours.empty() ? "" : ",") + json_string(c.name) + ":[" + list + "]";
   }
-  return out + "\"colour_labels\":[" + labels + "],\"palette_colours\":{" + colours + "}";
+  return out + "\"colour_labels\":[" + labels + "],\"colour_vector\":[" + vectors + "],\"palette_colours\":{" +
+         colours + "}";
 }
 
 }  // namespace

@@ -24,8 +24,13 @@ import time
 import urllib.error
 import urllib.request
 
+from numbers_cases import numbers_cases, snapshot_cases  # noqa: E402 (issue 42's numbers on the picture)
+
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+# A real snapshot with a redshift and physical units (../shared/data/README.md).
+REAL_SNAPSHOT = "gadget4_lcdm_gas_snapshot_004.hdf5"
 ENTER = "\ue007"
+SHIFT = "\ue008"
 SPLOTCH = os.environ.get("SPLOTCH", "bin/splotch")  # (another build's, to see a case before a change)
 SHOTS = os.path.join("build", "browser")
 failures = []
@@ -116,7 +121,8 @@ class WebDriver:
                                 "actions": moves}]})
         self.call("DELETE", self.s("/actions"))
 
-    def drag(self, css, dx, dy, steps=8):
+    def drag(self, css, dx, dy, steps=8, shift=False):
+        """A real mouse drag from the element's centre; `shift`: with the shift key held."""
         element = self.find(css)
         moves = [{"type": "pointerMove", "origin": {ELEMENT: element}, "x": 0, "y": 0},
                  {"type": "pointerDown", "button": 0}]
@@ -124,9 +130,12 @@ class WebDriver:
             moves.append({"type": "pointerMove", "origin": "pointer", "x": dx // steps, "y": dy // steps,
                           "duration": 60})
         moves.append({"type": "pointerUp", "button": 0})
-        self.call("POST", self.s("/actions"),
-                  {"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
-                                "actions": moves}]})
+        sources = [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": moves}]
+        if shift:  # (the key's ticks beside the pointer's: held from before the press to after the release)
+            sources[0]["actions"] = [{"type": "pause", "duration": 0}] + moves
+            sources.append({"type": "key", "id": "keyboard", "actions": [{"type": "keyDown", "value": SHIFT}] + [
+                {"type": "pause", "duration": 0}] * len(moves) + [{"type": "keyUp", "value": SHIFT}]})
+        self.call("POST", self.s("/actions"), {"actions": sources})
         self.call("DELETE", self.s("/actions"))
 
     def screenshot(self, name):
@@ -160,6 +169,23 @@ fetch(img.src).then(r => r.blob()).then(blob => {
           width: c.width, height: c.height, quality: img.dataset.quality});
   };
   reader.readAsDataURL(blob);
+});
+"""
+
+
+# Where the picture's light is: its red channel's centroid, in the picture's pixels from the top left.
+CENTROID = """
+const done = arguments[arguments.length - 1];
+createImageBitmap(document.getElementById('picture')).then(b => {
+  const c = document.createElement('canvas');
+  c.width = b.width; c.height = b.height;
+  const g = c.getContext('2d');
+  g.drawImage(b, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  let sx = 0, sy = 0, s = 0;
+  for (let y = 0; y < c.height; ++y)
+    for (let x = 0; x < c.width; ++x) { const v = d[4 * (y * c.width + x)]; sx += v * x; sy += v * y; s += v; }
+  done([sx / s, sy / s]);
 });
 """
 
@@ -294,6 +320,26 @@ def handling_cases(driver, url):
     fields = driver.js("return ['camera_x','camera_y','camera_z'].map(k => [document.getElementById(k).value, view[k]]);")
     check(all(a == b for a, b in fields) and fields[0][0] != "50",
           "the camera's fields show the orbit's camera (%s)" % fields)
+    # A shift-drag pans: the scene follows the pointer, right and down (a picture's +sky points down).
+    before = driver.js_async(CENTROID)
+    n = frames(driver)
+    driver.drag("#picture", 24, 24, steps=4, shift=True)
+    settled(driver, n)
+    after = driver.js_async(CENTROID)
+    check(after[0] > before[0] + 5 and after[1] > before[1] + 5,
+          "a shift-drag right and down moves the scene right and down (its light's centre %.0f,%.0f -> %.0f,%.0f)" %
+          (before[0], before[1], after[0], after[1]))
+    # A drag down orbits the camera up the picture (towards -y of its frame): the scene turns with
+    # the pointer, as it does sideways.
+    from numbers_cases import camera_frame
+    start_view = driver.js("return view;")
+    _, y_axis, _, _ = camera_frame(start_view)
+    n = frames(driver)
+    driver.drag("#picture", 0, 40, steps=4)
+    settled(driver, n)
+    moved = [float(driver.js("return view;")["camera_" + c]) - float(start_view["camera_" + c]) for c in "xyz"]
+    up = sum(m * a for m, a in zip(moved, y_axis))
+    check(up < -1, "a drag down orbits the camera up the picture (%.2f along the picture's y)" % up)
     # Reset view, the button and the H key: the first picture again, byte for byte.
     n = frames(driver)
     driver.click("#home")
@@ -543,6 +589,14 @@ def main():
             check(same, "movie frame %d: the server's and bin/splotch's are the same bytes" % f)
         shutil.copy(os.path.join(work, "clumps0003.png"), os.path.join(SHOTS, "6_movie_last_frame.png"))
         handling_cases(driver, url)
+        numbers_cases(driver, url, downloads, sys.modules[__name__])
+        real = next((os.path.join(d, REAL_SNAPSHOT) for d in ("../shared/data", "/work/shared/data")
+                     if os.path.exists(os.path.join(d, REAL_SNAPSHOT))), None)
+        if real:
+            snapshot_cases(driver, real, work, sys.modules[__name__])
+        else:
+            print("  SKIPPED  the numbers over a real snapshot: ../shared/data/%s is not beside this checkout" %
+                  REAL_SNAPSHOT, flush=True)
         page_cases(driver, work)
     finally:
         if driver:

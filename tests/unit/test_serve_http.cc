@@ -57,6 +57,7 @@ TEST_CASE("serve: after more browsers than records are kept, /info still answers
   // colour field of each type, the palettes' colours.
   CHECK(first_info.find("\"length_unit\":\"code length\",\"length_per_code\":1") != std::string::npos);
   CHECK(first_info.find("\"colour_labels\":[") != std::string::npos);
+  CHECK(first_info.find("\"colour_vector\":[false]") != std::string::npos);  // (its C1 through palette0)
   CHECK(first_info.find("\"palette_colours\":{") != std::string::npos);
   CHECK(first_info.find("\"#000000\"") != std::string::npos);
   for (int c = 0; c < 5; ++c)

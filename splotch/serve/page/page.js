@@ -10,6 +10,7 @@ let fullBlob = null;                                      // the last full pictu
 let inFlight = null, pending = null, lastRequest = null;  // inFlight: the quality of the picture asked for
 let sent = 0, frames = 0, lastFull = null;
 let ranges = [];  // per type: the data's and the used colour and intensity ranges of the last full picture
+let shownKeys = {}, fullKeys = {};  // the keys of the picture shown and of the last full one
 
 // ---- vectors -------------------------------------------------------------------------------
 const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
@@ -35,7 +36,9 @@ function orbit(dx, dy) {
   let off = sub(vec("camera"), look);
   off = rotate(off, sky, -dx * 0.008);
   const right = unit(cross(mul(off, -1), sky));
-  const turned = rotate(off, right, -dy * 0.008);
+  // (a drag down takes the camera up the picture, towards -y: a picture's +sky points down, and
+  // the scene turns with the pointer as it does sideways)
+  const turned = rotate(off, right, dy * 0.008);
   // Not over the pole: the view would flip about sky.
   if (Math.abs(dot(unit(turned), sky)) < 0.995) off = turned;
   setVec("camera", add(look, off));
@@ -43,11 +46,13 @@ function orbit(dx, dy) {
 function pan(dx, dy) {
   const cam = vec("camera"), look = vec("lookat");
   const dir = sub(look, cam), dist = norm(dir);
-  const right = unit(cross(dir, vec("sky"))), up = unit(cross(right, dir));
+  // The renderer's x and y (docs/design.md, Geometry): a picture's rows grow with y (its +sky
+  // points down), so the scene follows the pointer when the camera moves by -x dx - y dy.
+  const right = unit(cross(dir, vec("sky"))), down = unit(cross(right, dir));
   // fov spans the picture's width (as the renderer projects).
   const w = +(view.xres || 800);
   const scale = 2 * dist * Math.tan((+view.fov || 45) * Math.PI / 360) / w;
-  const shift = add(mul(right, -dx * scale), mul(up, dy * scale));
+  const shift = add(mul(right, -dx * scale), mul(down, -dy * scale));
   setVec("camera", add(cam, shift));
   setVec("lookat", add(look, shift));
 }
@@ -108,6 +113,7 @@ async function send() {
   const mine = ++sent;
   const started = performance.now();
   lastRequest = viewUrl(quality);
+  const asked = Object.assign({}, view);
   let r = null, failure = null;
   try {
     r = await fetch(lastRequest);
@@ -121,7 +127,7 @@ async function send() {
   if (failure) {
     notice("the server does not answer (" + failure + "): is bin/splotch --serve still running?", "");
   } else if (r.status === 200) {
-    showPicture(r, quality, performance.now() - started);
+    showPicture(r, quality, performance.now() - started, asked);
   } else if (r.status === 503) {  // busy or stopping: asked again in a moment
     notice(r.text_, "");
     if (pending === null) setTimeout(() => request(quality), 1000);
@@ -131,11 +137,12 @@ async function send() {
   }
   send();
 }
-function showPicture(r, quality, ms) {
+function showPicture(r, quality, ms, asked) {
   const old = picture.src;
   picture.src = URL.createObjectURL(r.blob_);
   if (old.startsWith("blob:")) URL.revokeObjectURL(old);
-  if (quality === "full") fullBlob = r.blob_;
+  shownKeys = asked;
+  if (quality === "full") fullBlob = r.blob_, fullKeys = asked;
   picture.dataset.quality = quality;
   picture.dataset.frames = String(++frames);
   $("timing").textContent = quality + " " + r.headers.get("X-Splotch-Size") + ", " +
@@ -465,6 +472,7 @@ async function refreshRanges() {
     if (!r.ok) return;
     const now = await r.json();
     ranges = now.types;
+    drawNumbers();
     now.types.forEach((t, i) => {
       const el = $("colour_range" + i);
       if (el && t.colour_data)
@@ -474,6 +482,58 @@ async function refreshRanges() {
   } catch (e) { /* the next picture says whether the server is there */
   }
 }
+
+// ---- the numbers over the picture (numbers.js) ----------------------------------------------
+const numbersShown = () => ({
+  bars: $("numbers_bars").checked,
+  scale: $("numbers_scale").checked,
+  axes: $("numbers_axes").checked,
+  when: $("numbers_when").checked
+});
+// On a canvas laid over the picture's box, at the screen's pixels; what it shows in its dataset
+// (for a reader of the page, and its test).
+function drawNumbers() {
+  const canvas = $("numbers");
+  if (!info || !picture.naturalWidth) return;
+  const box = picture.getBoundingClientRect(), stage = $("stage").getBoundingClientRect();
+  const ratio = window.devicePixelRatio || 1;
+  Object.assign(canvas.style, {
+    left: box.left - stage.left + "px",
+    top: box.top - stage.top + "px",
+    width: box.width + "px",
+    height: box.height + "px"
+  });
+  canvas.width = Math.max(1, Math.round(box.width * ratio));
+  canvas.height = Math.max(1, Math.round(box.height * ratio));
+  const facts = numbersFacts(info, shownKeys, ranges), which = numbersShown();
+  const g = canvas.getContext("2d");
+  g.clearRect(0, 0, canvas.width, canvas.height);
+  const drawn = paintNumbers(
+      g, canvas.width, canvas.height, Math.round(Math.min(16, Math.max(11, box.height / 36)) * ratio), facts, which);
+  canvas.dataset.facts = JSON.stringify(facts);
+  canvas.dataset.drawn = JSON.stringify(drawn);
+  canvas.dataset.shown = JSON.stringify(which);
+}
+picture.addEventListener("load", drawNumbers);
+window.addEventListener("resize", drawNumbers);
+for (const id of ["numbers_bars", "numbers_scale", "numbers_axes", "numbers_when"])
+  $(id).addEventListener("change", drawNumbers);
+// The last full picture at its own size with the numbers shown over it, as a PNG.
+async function figureBlob() {
+  const image = await createImageBitmap(fullBlob);
+  const canvas = document.createElement("canvas");
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const g = canvas.getContext("2d");
+  g.drawImage(image, 0, 0);
+  paintNumbers(
+      g, image.width, image.height, Math.round(Math.min(32, Math.max(10, image.height / 40))),
+      numbersFacts(info, fullKeys, ranges), numbersShown());
+  return new Promise((done) => canvas.toBlob(done, "image/png"));
+}
+$("save_figure").addEventListener("click", async () => {
+  if (fullBlob) download(await figureBlob(), "view_numbers.png");
+});
 
 function download(blob, name) {
   const a = document.createElement("a");

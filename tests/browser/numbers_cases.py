@@ -1,0 +1,194 @@
+"""Issue 42, numbers on the picture, in the real browser (run by serve_page_test.py, whose helpers
+`page` holds): each type's colour bar with ticks at the range the server used, the scale bar in the
+snapshot's length unit for the camera's width at lookat, the axes as the camera sees them, the
+redshift of a real snapshot (../shared/data), each shown and hidden with its checkbox, and Save PNG
+with numbers: the picture at its own size with them burnt in."""
+import json
+import math
+import os
+import struct
+import zlib
+
+# The share of the canvas's opaque pixels in a box ([x0, y0, x1, y1] in its pixels; fractions of its
+# width and height where all are at most 1).
+OPAQUE = """
+const c = document.getElementById('numbers');
+let [x0, y0, x1, y1] = arguments[0];
+if (Math.max(x0, y0, x1, y1) <= 1) x0 *= c.width, x1 *= c.width, y0 *= c.height, y1 *= c.height;
+const g = c.getContext('2d');
+const X0 = Math.ceil(x0), Y0 = Math.ceil(y0);
+const d = g.getImageData(X0, Y0, Math.max(1, Math.floor(x1) - X0), Math.max(1, Math.floor(y1) - Y0)).data;
+let n = 0;
+for (let i = 3; i < d.length; i += 4) if (d[i] > 200) ++n;
+return n / (d.length / 4);
+"""
+
+
+def facts(driver):
+    text = driver.js("return document.getElementById('numbers').dataset.facts || '';")
+    return json.loads(text) if text else None
+
+
+def png_size_and_rows(path):
+    """A PNG's width, height and its rows as bytes (8-bit RGB or RGBA, no interlace: as Chromium's
+    canvas writes them)."""
+    data = open(path, "rb").read()
+    pos, idat, head = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            head = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, colour = head[0], head[1], head[2], head[3]
+    channels = {2: 3, 6: 4}[colour]
+    raw, stride, rows, previous = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = previous[i]
+            c = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line[k] for k in range(stride) if channels == 3 or k % 4 != 3))
+        previous = line
+    assert depth == 8
+    return width, height, rows
+
+
+def camera_frame(view):
+    """The renderer's camera frame (docs/design.md, Geometry), from the view's keys."""
+    three = lambda stem, d: [float(view.get(stem + "_" + c, d[i])) for i, c in enumerate("xyz")]
+    cam, look, sky = three("camera", [0, 0, 0]), three("lookat", [0, 0, 0]), three("sky", [0, 0, 1])
+    unit = lambda v: [c / math.sqrt(sum(x * x for x in v)) for c in v]
+    cross = lambda a, b: [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    z = unit([c - l for c, l in zip(cam, look)])
+    x = unit(cross(unit(sky), z))
+    return x, cross(z, x), z, math.dist(cam, look)
+
+
+def nice(v):
+    """1, 2 or 5 times a power of ten."""
+    mantissa = v / 10 ** math.floor(math.log10(v) + 1e-12)
+    return any(abs(mantissa - m) < 1e-9 * m for m in (1, 2, 5))
+
+
+def numbers_cases(driver, url, downloads, page):
+    check = page.check
+    driver.go(url)
+    page.settled(driver, 0)
+    got = page.wait_for(lambda: (lambda f: f if f and f["bars"] else None)(facts(driver)), "the numbers' facts")
+    info = driver.js("return info;")
+    view = driver.js("return view;")
+    used = info["types"][0]["colour_used"]
+    bar = got["bars"][0]
+    check(bar["type"] == 0 and bar["log"] and [bar["lo"], bar["hi"]] == used,
+          "type 0's colour bar spans the range the server used, log10 (%s; used %s)" % ([bar["lo"], bar["hi"]], used))
+    # Its ticks: nice values, where the log scale puts them, every decade of the range among them.
+    ticks = bar["ticks"]
+    where = [(math.log10(t["value"]) - used[0]) / (used[1] - used[0]) for t in ticks]
+    decades = [10.0 ** k for k in range(math.ceil(used[0] - 1e-9), math.floor(used[1] + 1e-9) + 1)]
+    check(len(ticks) >= 2 and all(nice(t["value"]) for t in ticks) and
+          all(abs(w - t["position"]) < 1e-9 and -1e-9 <= w <= 1 + 1e-9 for w, t in zip(where, ticks)) and
+          all(any(abs(t["value"] - d) < 1e-9 * d for t in ticks) for d in decades) and
+          [t["value"] for t in ticks] == sorted(t["value"] for t in ticks),
+          "the colour bar's ticks are nice values at their places on the log range %s (%s)" %
+          (used, [(t["value"], round(t["position"], 4)) for t in ticks]))
+    # The scale bar: a nice length, its share of the picture's width at lookat.
+    x, y, z, dist = camera_frame(view)
+    width = 2 * dist * math.tan(float(view.get("fov", 45)) * math.pi / 360) * info["length_per_code"]
+    scale = got["scale"]
+    check(scale and nice(scale["length"]) and abs(scale["fraction"] - scale["length"] / width) < 1e-9 and
+          0.09 < scale["fraction"] < 0.41 and scale["unit"] == info["length_unit"],
+          "the scale bar: %s %s of the %.4g wide view at lookat (%s)" %
+          (scale and scale["length"], info["length_unit"], width, scale))
+    axes = {a["name"]: a for a in got["axes"]}
+    want = {n: (x[i], y[i], z[i]) for i, n in enumerate("xyz")}
+    check(all(abs(axes[n]["right"] - want[n][0]) < 1e-9 and abs(axes[n]["down"] - want[n][1]) < 1e-9 and
+              abs(axes[n]["towards"] - want[n][2]) < 1e-9 for n in "xyz"),
+          "the axes as the camera sees them (%s)" % axes)
+    check(got["when"] == "", "a raw table records no time: none shown (%r)" % got["when"])
+    # What the canvas shows: the bar's band at the bottom, the scale bar, the axes at the top right,
+    # and nothing over the picture's middle.
+    drawn = json.loads(driver.js("return document.getElementById('numbers').dataset.drawn;"))
+    size = driver.js("const c = document.getElementById('numbers'); return [c.width, c.height];")
+    band, scale_bar = driver.js(OPAQUE, drawn["bands"][0]), driver.js(OPAQUE, drawn["scale"])
+    triad, middle = driver.js(OPAQUE, drawn["axes"]), driver.js(OPAQUE, [0.3, 0.3, 0.7, 0.6])
+    driver.screenshot("12_numbers.png")
+    check(band > 0.99 and drawn["bands"][0][3] > 0.9 * size[1] and scale_bar > 0.99 and triad > 0.01 and
+          drawn["axes"][0] > size[0] / 2 and drawn["axes"][3] < size[1] / 2 and middle == 0,
+          "the canvas over the picture (%s): the colour bar's band %s at the bottom (%.2f opaque), the scale bar "
+          "(%.2f), the axes %s at the top right (%.3f), the middle clear (%.3f)" %
+          (size, drawn["bands"][0], band, scale_bar, drawn["axes"], triad, middle))
+    # Each hidden with its checkbox.
+    driver.click("#numbers_bars")
+    driver.click("#numbers_axes")
+    hidden = (driver.js(OPAQUE, drawn["bands"][0]), driver.js(OPAQUE, drawn["axes"]))
+    shown = json.loads(driver.js("return document.getElementById('numbers').dataset.shown;"))
+    now = json.loads(driver.js("return document.getElementById('numbers').dataset.drawn;"))
+    # (the scale bar moves down to where the bars were: the band's place is not all clear)
+    check(hidden[0] < 0.2 and hidden[1] == 0 and now["bands"] == [] and now["axes"] is None and
+          now["scale"][1] > drawn["scale"][1] and not shown["bars"] and not shown["axes"] and shown["scale"],
+          "the colour bars' and the axes' checkboxes hide them (opaque where they were: %.3f, %.3f; %s; the scale "
+          "bar down to %s)" % (hidden[0], hidden[1], shown, now["scale"]))
+    driver.click("#numbers_bars")
+    driver.click("#numbers_axes")
+    # An orbit turns the axes with the camera.
+    n = page.frames(driver)
+    driver.drag("#picture", 120, 0)
+    page.settled(driver, n)
+    turned = facts(driver)
+    x2, y2, _, _ = camera_frame(driver.js("return view;"))
+    moved = {a["name"]: a for a in turned["axes"]}
+    check(abs(moved["x"]["right"] - x2[0]) < 1e-9 and abs(moved["y"]["right"] - x2[1]) < 1e-9 and
+          abs(moved["x"]["right"] - axes["x"]["right"]) > 0.05,
+          "after an orbit the axes turn with the camera (x right %.3f -> %.3f)" % (axes["x"]["right"], moved["x"]["right"]))
+    # Save PNG with numbers: the full picture at its size, the numbers burnt in.
+    before = set(os.listdir(downloads))
+    driver.click("#save_figure")
+    name = page.wait_for(lambda: [f for f in set(os.listdir(downloads)) - before
+                                  if f.endswith(".png") and not f.endswith(".crdownload")], "the saved figure")[0]
+    path = os.path.join(downloads, name)
+    page.wait_for(lambda: os.path.getsize(path) > 0, "the saved figure's bytes")
+    w, h, rows = png_size_and_rows(path)
+    shown_png = page.settled(driver, 0)
+    check(name == "view_numbers.png" and (w, h) == (shown_png["width"], shown_png["height"]),
+          "Save PNG with numbers: %s, %d x %d as the picture" % (name, w, h))
+    # Its bottom rows are the palette's band (coloured, not the picture's black sky).
+    lit = sum(1 for v in rows[h - 8] if v > 40) / len(rows[h - 8])
+    check(lit > 0.5, "the saved figure has the colour bar burnt in (%.2f of its row %d lit)" % (lit, h - 8))
+
+
+def snapshot_cases(driver, snapshot, work, page):
+    """A real snapshot alone (no .par): its redshift over the picture, the scale bar in its
+    physical length unit."""
+    server, url = page.start_server(snapshot, work, "real")
+    try:
+        driver.go(url)
+        page.settled(driver, 0)
+        got = page.wait_for(lambda: facts(driver), "the numbers' facts")
+        info = driver.js("return info;")
+        driver.screenshot("13_numbers_real_snapshot.png")
+        check = page.check
+        check(info["redshift"] is not None and got["when"] == "z = %s" % ("%.3g" % info["redshift"]),
+              "%s: its redshift over the picture (%r; the header's %s)" %
+              (os.path.basename(snapshot), got["when"], info["redshift"]))
+        check(got["scale"] and got["scale"]["unit"] == info["length_unit"] and info["length_unit"] != "code length"
+              and nice(got["scale"]["length"]),
+              "the scale bar in the file's physical length unit (%s %s)" %
+              (got["scale"] and got["scale"]["length"], info["length_unit"]))
+        check(len(got["bars"]) >= 1 and len(got["bars"][0]["ticks"]) >= 2,
+              "its colour bar with ticks (%s)" % [(b["name"], len(b["ticks"])) for b in got["bars"]])
+    finally:
+        page.stop_server(server)
