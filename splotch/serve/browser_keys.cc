@@ -14,7 +14,7 @@
 namespace splotch {
 namespace {
 
-enum class Kind { real, side, boolean, exposure, palette };
+enum class Kind { real, side, boolean, exposure, palette, field };
 
 struct Rule {
   const char* key;
@@ -40,14 +40,14 @@ constexpr Rule type_keys[] = {
     {"brightness", Kind::real},   {"smooth_factor", Kind::real},  {"color_min", Kind::real},
     {"color_max", Kind::real},    {"intensity_min", Kind::real},  {"intensity_max", Kind::real},
     {"color_log", Kind::boolean}, {"color_asinh", Kind::boolean}, {"intensity_log", Kind::boolean},
-    {"palette", Kind::palette},
+    {"palette", Kind::palette},   {"color_label", Kind::field},   {"intensity_label", Kind::field},
 };
 
 std::string allowed_text() {
   return "the rendering keys camera_x/y/z, lookat_x/y/z, sky_x/y/z, fov, xres, yres, a_eq_e, gray_absorption, "
          "exposure, minrad_pix, pic_gamma, pic_contrast, pic_brightness, colorbar, and per type N brightnessN, "
          "smooth_factorN, color_minN, color_maxN, intensity_minN, intensity_maxN, color_logN, color_asinhN, "
-         "intensity_logN, paletteN";
+         "intensity_logN, paletteN, color_labelN, intensity_labelN";
 }
 
 bool finite_number(const std::string& v, double& out) {
@@ -114,7 +114,7 @@ void refuse_part_ranges(const KeyValues& keys, int ptypes) {
 }  // namespace
 
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
-                       const BrowserLimits& limits) {
+                       const BrowserLimits& limits, const TypeFields& fields, const std::string& fields_note) {
   if (query.size() > limits.max_keys)
     throw BadRequest(std::to_string(query.size()) + " keys in one request; at most " + std::to_string(limits.max_keys));
   KeyValues out;
@@ -172,6 +172,23 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
           throw BadRequest("'" + key + "' = '" + value + "': not one of the palettes offered (" + names + ")");
         }
         out.emplace_back(key, p->path);
+        break;
+      }
+      case Kind::field: {
+        const std::vector<std::string> none;
+        const std::vector<std::string>& names = std::size_t(type) < fields.size() ? fields[std::size_t(type)] : none;
+        if (names.empty())
+          throw BadRequest("'" + key + "' = '" + value + "': " +
+                           (fields_note.empty()
+                                ? "the server lists no fields of type " + std::to_string(type) + ": give it in the .par"
+                                : fields_note));
+        if (std::find(names.begin(), names.end(), value) == names.end()) {
+          std::string list;
+          for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+          throw BadRequest("'" + key + "' = '" + value + "': not a field of type " + std::to_string(type) +
+                           " in the snapshot (its fields: " + list + ")");
+        }
+        out.emplace_back(key, value);
         break;
       }
     }

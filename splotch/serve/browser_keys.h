@@ -5,7 +5,8 @@
 //   rendering keys: camera_x/y/z, lookat_x/y/z, sky_x/y/z, fov, xres, yres, a_eq_e,
 //   gray_absorption, exposure, minrad_pix, pic_gamma, pic_contrast, pic_brightness, colorbar, and
 //   per type N below ptypes: brightnessN, smooth_factorN, color_minN, color_maxN, intensity_minN,
-//   intensity_maxN, color_logN, color_asinhN, intensity_logN, paletteN.
+//   intensity_maxN, color_logN, color_asinhN, intensity_logN, paletteN, and the fields that colour
+//   and weigh the type, color_labelN and intensity_labelN, chosen from those the server lists.
 #pragma once
 
 #include <stdexcept>
@@ -27,6 +28,9 @@ struct PaletteChoice {
 };
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
+// Per render type, the names of the fields a browser may choose for color_labelN and
+// intensity_labelN (splotch/serve/served_fields.h); empty where none are listed.
+using TypeFields = std::vector<std::vector<std::string>>;
 
 // The limits of a browser's request.
 struct BrowserLimits {
@@ -39,12 +43,14 @@ struct BrowserLimits {
 
 // `query`'s keys checked (palettes turned into their paths), in order. Throws BadRequest naming
 // the first key that is not a rendering key, of a type at or above `ptypes`, or with a value not
-// of its kind (a finite number, an integer side within the limits, TRUE/FALSE, a listed palette),
+// of its kind (a finite number, an integer side within the limits, TRUE/FALSE, a listed palette, a
+// field of `fields`, `fields_note` saying why there are none where the type has none),
 // and a colour or intensity range given in part (a minimum without its maximum) or empty (the
 // minimum not below the maximum). Other ranges that depend on other keys (fov below 180) are the
 // settings' to check, as for a .par.
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
-                       const BrowserLimits& limits = {});
+                       const BrowserLimits& limits = {}, const TypeFields& fields = {},
+                       const std::string& fields_note = "");
 
 // A .par's value as the page shows and sends it: TRUE or FALSE for a boolean key (a .par may say
 // y, .true., ...), else as it is.

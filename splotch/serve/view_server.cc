@@ -261,6 +261,7 @@ void ViewServer::remember_first_picture(const Drawn& drawn, double pixels, const
   for (int t = 0; t < ptypes_; ++t)
     if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));
   palettes_ = palette_choices(options_.palette_directory, named);
+  fields_ = served_fields(first, ptypes_, options_.arrays);
   first_facts_ = facts_json(held_.loaded(), first, ptypes_, palettes_);
   first_record_ = drawn.record;
   first_ranges_ = drawn.ranges;
@@ -332,7 +333,10 @@ std::string ViewServer::info_json(const std::string& client) const {
       const ValueRange& v = colour ? r[t].colour : r[t].intensity;
       return v.empty() ? std::string("null") : "[" + json_number(v.min) + "," + json_number(v.max) + "]";
     };
-    types += std::string(t ? "," : "") + "{\"colour_data\":" + range(ranges.data, true) +
+    std::string fields;
+    if (std::size_t(t) < fields_.names.size())
+      for (const std::string& f : fields_.names[std::size_t(t)]) fields += (fields.empty() ? "" : ",") + json_string(f);
+    types += std::string(t ? "," : "") + "{\"fields\":[" + fields + "],\"colour_data\":" + range(ranges.data, true) +
              ",\"intensity_data\":" + range(ranges.data, false) + ",\"colour_used\":" + range(ranges.used, true) +
              ",\"intensity_used\":" + range(ranges.used, false) + "}";
   }
@@ -341,8 +345,9 @@ std::string ViewServer::info_json(const std::string& client) const {
                                : first.has("infile") ? first.peek("infile")
                                                      : "";
   return "{\"ptypes\":" + std::to_string(ptypes_) + ",\"snapshot\":" + json_string(snapshot) +
-         (first_facts_.empty() ? "" : "," + first_facts_) + ",\"types\":[" + types + "],\"palettes\":[" + palettes +
-         "],\"keys\":{" + keys + "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
+         ",\"fields_note\":" + json_string(fields_.note) + (first_facts_.empty() ? "" : "," + first_facts_) +
+         ",\"types\":[" + types + "],\"palettes\":[" + palettes + "],\"keys\":{" + keys +
+         "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
 }
 
 }  // namespace splotch

@@ -24,6 +24,7 @@
 #include "splotch/serve/browser_keys.h"
 #include "splotch/serve/held_snapshot.h"
 #include "splotch/serve/movie_plan.h"
+#include "splotch/serve/served_fields.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/util/console.h"
 
@@ -80,6 +81,10 @@ class ViewServer {
 
   const HeldSnapshot& held() const { return held_; }
   const std::vector<PaletteChoice>& palettes() const { return palettes_; }
+  // The fields a browser may choose per type (color_labelN, intensity_labelN), and why there are
+  // none where there are none.
+  const TypeFields& fields() const { return fields_.names; }
+  const std::string& fields_note() const { return fields_.note; }
   int ptypes() const { return ptypes_; }
   const BrowserLimits& limits() const { return options_.limits; }
   double work_budget() const;
@@ -103,6 +108,7 @@ class ViewServer {
   ParamFile base_;  // never read: each picture reads a copy
   ViewServerOptions options_;
   std::vector<PaletteChoice> palettes_;
+  ServedFields fields_;
   int ptypes_ = 1;
   RenderSession session_;  // the GPU's start, and the held snapshot's copies on the GPU
   HeldSnapshot held_;

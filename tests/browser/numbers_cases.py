@@ -190,5 +190,25 @@ def snapshot_cases(driver, snapshot, work, page):
               (got["scale"] and got["scale"]["length"], info["length_unit"]))
         check(len(got["bars"]) >= 1 and len(got["bars"][0]["ticks"]) >= 2,
               "its colour bar with ticks (%s)" % [(b["name"], len(b["ticks"])) for b in got["bars"]])
+        # The colour field chosen from the file's (a select of real clicks): the server reads it and
+        # draws it; the colour bar names it and spans its range.
+        listed = driver.js("return [...document.querySelectorAll('#color_label0 option')].map(o => o.textContent);")
+        check(info["types"][0]["fields"] == [f for f in listed if f != "none"] and "InternalEnergy" in listed,
+              "type 0's colour fields listed as the file has them (%s)" % listed)
+        if "InternalEnergy" in listed:
+            before = page.settled(driver, 0)
+            n = page.frames(driver)
+            driver.click("#color_label0")
+            driver.click("#color_label0 option:nth-child(%d)" % (listed.index("InternalEnergy") + 1))
+            after = page.settled(driver, n)
+            switched = page.wait_for(lambda: (lambda f: f if f and f["bars"] and "InternalEnergy" in f["bars"][0]["name"]
+                                              else None)(facts(driver)), "the colour bar of the new field")
+            ranges = driver.js("return ranges[0];")
+            check(driver.js("return view.color_label0;") == "InternalEnergy" and after["bytes"] != before["bytes"] and
+                  [switched["bars"][0]["lo"], switched["bars"][0]["hi"]] == ranges["colour_used"] and
+                  ranges["colour_used"] != info["types"][0]["colour_used"],
+                  "InternalEnergy chosen: a new picture, its colour bar %r over its range %s (Density's: %s)" %
+                  (switched["bars"][0]["name"], ranges["colour_used"], info["types"][0]["colour_used"]))
+            driver.screenshot("14_colour_field.png")
     finally:
         page.stop_server(server)

@@ -83,7 +83,7 @@ function numbersFacts(info, keys, ranges) {
     const hidden = key("brightness" + t) !== undefined && +key("brightness" + t) === 0;
     if ((info.colour_vector || [])[t] || !colours || !colours.length || !range || hidden) continue;
     const log = truthy(key("color_log" + t)), asinh = truthy(key("color_asinh" + t));
-    const label = "type " + t + ": " + ((info.colour_labels || [])[t] || "colour");
+    const label = "type " + t + ": " + (key("color_label" + t) || (info.colour_labels || [])[t] || "colour");
     const decades = log && range[0] > -300 && range[1] < 300;
     facts.bars.push({
       type: t,

@@ -327,7 +327,7 @@ function keyTooltips() {
   }
 }
 const browserKey = (id) =>
-    /^(xres|yres|fov|a_eq_e|gray_absorption|exposure|camera_[xyz]|lookat_[xyz]|(brightness|palette|color_min|color_max|color_log|color_asinh|intensity_log|smooth_factor)\d+)$/
+    /^(xres|yres|fov|a_eq_e|gray_absorption|exposure|camera_[xyz]|lookat_[xyz]|(brightness|palette|color_min|color_max|color_log|color_asinh|intensity_log|smooth_factor|color_label|intensity_label)\d+)$/
         .test(id);
 
 // ---- the panel -----------------------------------------------------------------------------
@@ -410,6 +410,9 @@ function typePanel(t) {
     <label>brightness <input type="range" id="brightness${n}" min="-3" max="3" step="0.01">
       <span id="brightness_text${n}"></span></label>
     <label>palette <select id="palette${n}"></select></label>
+    <label>colour field <select id="color_label${n}"></select></label>
+    <label>intensity field <select id="intensity_label${n}"></select></label>
+    <div class="range" id="fields_note${n}"></div>
     <label>colour min <input type="number" id="color_min${n}" step="any"></label>
     <label>colour max <input type="number" id="color_max${n}" step="any"></label>
     <div class="range" id="colour_range${n}"></div><div class="hint" id="color_hint${n}"></div>
@@ -461,9 +464,46 @@ function typePanel(t) {
     view["palette" + n] = pal.value;
     changed(false);
   });
+  fieldChoice(t, "color_label", "color");
+  fieldChoice(t, "intensity_label", "intensity");
   rangePair(n, "color", () => ranges[t] && (ranges[t].colour_used || ranges[t].colour_data));
   for (const key of ["color_log", "color_asinh", "intensity_log"]) bind(key + n, key + n, boolText, isTrue);
   bind("smooth_factor" + n, "smooth_factor" + n, (v) => v, (v) => v || "1");
+}
+
+// The field that colours (color_labelN) or weighs (intensity_labelN) type t, from those the server
+// lists for it; a new field's range is its data's (the range fields emptied), read by the server
+// at the next picture.
+function fieldChoice(t, stem, range) {
+  const n = String(t), select = $(stem + n), names = [...((info.types[t] && info.types[t].fields) || [])];
+  const current = view[stem + n] || "";
+  if (!names.length) {
+    select.closest("label").style.display = "none";
+    if (stem === "color_label") $("fields_note" + n).textContent = info.fields_note || "";
+    return;
+  }
+  if (current && !names.includes(current)) names.unshift(current);  // (the .par's, as it names it)
+  for (const name of names) {
+    const option = document.createElement("option");
+    option.textContent = name;  // (a file's names as text, not markup)
+    select.appendChild(option);
+  }
+  if (current) {
+    select.value = current;
+  } else {  // (none given: colour 0, intensity 1 for every particle, as bin/splotch draws it)
+    const none = document.createElement("option");
+    none.textContent = "none";
+    none.disabled = none.selected = true;
+    select.prepend(none);
+  }
+  select.addEventListener("change", () => {
+    view[stem + n] = select.value;
+    for (const end of ["_min", "_max"]) {
+      delete view[range + end + n];
+      if ($(range + end + n)) $(range + end + n).value = "";
+    }
+    changed(false);
+  });
 }
 
 async function refreshRanges() {
