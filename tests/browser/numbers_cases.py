@@ -168,6 +168,17 @@ def numbers_cases(driver, url, downloads, page):
     # Its bottom rows are the palette's band (coloured, not the picture's black sky).
     lit = sum(1 for v in rows[h - 8] if v > 40) / len(rows[h - 8])
     check(lit > 0.5, "the saved figure has the colour bar burnt in (%.2f of its row %d lit)" % (lit, h - 8))
+    # The intensity range, with the data's beside it: a minimum typed, the maximum the one used.
+    data = driver.js("return document.getElementById('intensity_range0').textContent;")
+    used = driver.js("return ranges[0].intensity_used;")
+    before = page.settled(driver, 0)
+    n = page.frames(driver)
+    driver.type_into("#intensity_min0", "%.6g" % (used[0] + 0.5 * (used[1] - used[0])) + page.ENTER)
+    after = page.settled(driver, n)
+    sent = driver.js("return [view.intensity_min0, view.intensity_max0];")
+    check(data.startswith("data: ") and sent[1] is not None and abs(float(sent[1]) - used[1]) < 1e-4 * abs(used[1]) and
+          after["bytes"] != before["bytes"],
+          "an intensity minimum typed (%s beside it): sent with the maximum used (%s), a new picture" % (data, sent))
 
 
 def snapshot_cases(driver, snapshot, work, page):

@@ -327,7 +327,7 @@ function keyTooltips() {
   }
 }
 const browserKey = (id) =>
-    /^(xres|yres|fov|a_eq_e|gray_absorption|exposure|camera_[xyz]|lookat_[xyz]|(brightness|palette|color_min|color_max|color_log|color_asinh|intensity_log|smooth_factor|color_label|intensity_label)\d+)$/
+    /^(xres|yres|fov|a_eq_e|gray_absorption|exposure|camera_[xyz]|lookat_[xyz]|(brightness|palette|color_min|color_max|intensity_min|intensity_max|color_log|color_asinh|intensity_log|smooth_factor|color_label|intensity_label)\d+)$/
         .test(id);
 
 // ---- the panel -----------------------------------------------------------------------------
@@ -418,6 +418,9 @@ function typePanel(t) {
     <div class="range" id="colour_range${n}"></div><div class="hint" id="color_hint${n}"></div>
     <label>colour log <input type="checkbox" id="color_log${n}"></label>
     <label>colour asinh <input type="checkbox" id="color_asinh${n}"></label>
+    <label>intensity min <input type="number" id="intensity_min${n}" step="any"></label>
+    <label>intensity max <input type="number" id="intensity_max${n}" step="any"></label>
+    <div class="range" id="intensity_range${n}"></div><div class="hint" id="intensity_hint${n}"></div>
     <label>intensity log <input type="checkbox" id="intensity_log${n}"></label>
     <label>smooth_factor <input type="number" id="smooth_factor${n}" step="0.1" min="0.01"></label>`;
   $("types").appendChild(box);
@@ -467,6 +470,7 @@ function typePanel(t) {
   fieldChoice(t, "color_label", "color");
   fieldChoice(t, "intensity_label", "intensity");
   rangePair(n, "color", () => ranges[t] && (ranges[t].colour_used || ranges[t].colour_data));
+  rangePair(n, "intensity", () => ranges[t] && (ranges[t].intensity_used || ranges[t].intensity_data));
   for (const key of ["color_log", "color_asinh", "intensity_log"]) bind(key + n, key + n, boolText, isTrue);
   bind("smooth_factor" + n, "smooth_factor" + n, (v) => v, (v) => v || "1");
 }
@@ -513,11 +517,16 @@ async function refreshRanges() {
     const now = await r.json();
     ranges = now.types;
     drawNumbers();
+    // Each range control with the data's range beside it (after log or asinh, as the ranges apply).
     now.types.forEach((t, i) => {
-      const el = $("colour_range" + i);
-      if (el && t.colour_data)
-        el.textContent = "data: " + t.colour_data.map((v) => v.toPrecision(4)).join(" to ") +
-            (t.colour_used ? ", used: " + t.colour_used.map((v) => v.toPrecision(4)).join(" to ") : "");
+      for (const [id, data, used] of [
+               ["colour_range", t.colour_data, t.colour_used],
+               ["intensity_range", t.intensity_data, t.intensity_used]]) {
+        const el = $(id + i);
+        if (el && data)
+          el.textContent = "data: " + data.map((v) => v.toPrecision(4)).join(" to ") +
+              (used ? ", used: " + used.map((v) => v.toPrecision(4)).join(" to ") : "");
+      }
     });
   } catch (e) { /* the next picture says whether the server is there */
   }
