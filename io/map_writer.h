@@ -26,7 +26,8 @@ struct MapFile {
   // map, kept in a code map; scale_factor: the snapshot's a (1: none), comoving lengths' or not.
   bool comoving = false;
   double scale_factor = 1, hubble = 0;
-  double pixel = 1;  // a pixel's side in length_unit
+  double pixel = 1;       // a pixel's side in length_unit
+  double pixel_code = 1;  // ... in the snapshot's code lengths (its coordinates'), for the world point of a pixel
   // The world point of the map's centre (lookat) and the axes, for the record (code units).
   double centre[3] = {0, 0, 0}, x_axis[3] = {1, 0, 0}, y_axis[3] = {0, 1, 0};
   double time = 0, redshift = -1;  // redshift < 0: none

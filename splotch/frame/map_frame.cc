@@ -188,6 +188,7 @@ MapFile map_record(const ParamFile& params, const Settings& s, const MapValues& 
   f.scale_factor = map.units.snapshot_scale_factor;
   f.hubble = map.units.hubble;
   f.pixel = map.pixel * map.units.length;
+  f.pixel_code = map.pixel;
   const Vec3 c = s.camera.lookat;
   const CameraFrame frame = camera_frame(s.camera);
   for (int a = 0; a < 3; ++a) {

@@ -14,7 +14,7 @@
 namespace splotch {
 namespace {
 
-enum class Kind { real, side, boolean, exposure, palette, field };
+enum class Kind { real, side, boolean, exposure, palette, field, map_mode, map_field };
 
 struct Rule {
   const char* key;
@@ -23,31 +23,50 @@ struct Rule {
 
 // Keys of the whole picture.
 constexpr Rule picture_keys[] = {
-    {"camera_x", Kind::real},       {"camera_y", Kind::real},
-    {"camera_z", Kind::real},       {"lookat_x", Kind::real},
-    {"lookat_y", Kind::real},       {"lookat_z", Kind::real},
-    {"sky_x", Kind::real},          {"sky_y", Kind::real},
-    {"sky_z", Kind::real},          {"fov", Kind::real},
-    {"xres", Kind::side},           {"yres", Kind::side},
-    {"a_eq_e", Kind::boolean},      {"gray_absorption", Kind::real},
-    {"exposure", Kind::exposure},   {"minrad_pix", Kind::real},
-    {"pic_gamma", Kind::real},      {"pic_contrast", Kind::real},
-    {"pic_brightness", Kind::real}, {"colorbar", Kind::boolean},
+    {"camera_x", Kind::real},
+    {"camera_y", Kind::real},
+    {"camera_z", Kind::real},
+    {"lookat_x", Kind::real},
+    {"lookat_y", Kind::real},
+    {"lookat_z", Kind::real},
+    {"sky_x", Kind::real},
+    {"sky_y", Kind::real},
+    {"sky_z", Kind::real},
+    {"fov", Kind::real},
+    {"xres", Kind::side},
+    {"yres", Kind::side},
+    {"a_eq_e", Kind::boolean},
+    {"gray_absorption", Kind::real},
+    {"exposure", Kind::exposure},
+    {"minrad_pix", Kind::real},
+    {"pic_gamma", Kind::real},
+    {"pic_contrast", Kind::real},
+    {"pic_brightness", Kind::real},
+    {"colorbar", Kind::boolean},
+    // The page's map mode (docs/maps.md): the map drawn instead of the picture.
+    {"map", Kind::map_mode},
+    {"map_width", Kind::real},
+    {"map_depth", Kind::real},
+    {"map_log", Kind::boolean},
+    {"map_min", Kind::real},
+    {"map_max", Kind::real},
 };
 
 // Keys of one type, followed by its number.
 constexpr Rule type_keys[] = {
-    {"brightness", Kind::real},   {"smooth_factor", Kind::real},  {"color_min", Kind::real},
-    {"color_max", Kind::real},    {"intensity_min", Kind::real},  {"intensity_max", Kind::real},
-    {"color_log", Kind::boolean}, {"color_asinh", Kind::boolean}, {"intensity_log", Kind::boolean},
-    {"palette", Kind::palette},   {"color_label", Kind::field},   {"intensity_label", Kind::field},
+    {"brightness", Kind::real},        {"smooth_factor", Kind::real},   {"color_min", Kind::real},
+    {"color_max", Kind::real},         {"intensity_min", Kind::real},   {"intensity_max", Kind::real},
+    {"color_log", Kind::boolean},      {"color_asinh", Kind::boolean},  {"intensity_log", Kind::boolean},
+    {"palette", Kind::palette},        {"color_label", Kind::field},    {"intensity_label", Kind::field},
+    {"map_quantity", Kind::map_field}, {"map_weight", Kind::map_field},
 };
 
 std::string allowed_text() {
   return "the rendering keys camera_x/y/z, lookat_x/y/z, sky_x/y/z, fov, xres, yres, a_eq_e, gray_absorption, "
-         "exposure, minrad_pix, pic_gamma, pic_contrast, pic_brightness, colorbar, and per type N brightnessN, "
-         "smooth_factorN, color_minN, color_maxN, intensity_minN, intensity_maxN, color_logN, color_asinhN, "
-         "intensity_logN, paletteN, color_labelN, intensity_labelN";
+         "exposure, minrad_pix, pic_gamma, pic_contrast, pic_brightness, colorbar, map, map_width, map_depth, "
+         "map_log, map_min, map_max, and per type N brightnessN, smooth_factorN, color_minN, color_maxN, "
+         "intensity_minN, intensity_maxN, color_logN, color_asinhN, intensity_logN, paletteN, color_labelN, "
+         "intensity_labelN, map_quantityN, map_weightN";
 }
 
 bool finite_number(const std::string& v, double& out) {
@@ -174,9 +193,20 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
         out.emplace_back(key, p->path);
         break;
       }
-      case Kind::field: {
+      case Kind::map_mode:
+        if (value != "column" && value != "average" && value != "slice")
+          throw BadRequest("'" + key + "' = '" + value +
+                           "': column, average or slice is needed (leave map out for the picture)");
+        out.emplace_back(key, value);
+        break;
+      case Kind::field:
+      case Kind::map_field: {
         const std::vector<std::string> none;
-        const std::vector<std::string>& names = std::size_t(type) < fields.size() ? fields[std::size_t(type)] : none;
+        std::vector<std::string> names = std::size_t(type) < fields.size() ? fields[std::size_t(type)] : none;
+        // (a map's quantity or weight may be the mass, from a field or the header's mass table)
+        if (rule->kind == Kind::map_field && !names.empty() &&
+            std::find(names.begin(), names.end(), "MASS") == names.end())
+          names.push_back("MASS");
         if (names.empty())
           throw BadRequest("'" + key + "' = '" + value + "': " +
                            (fields_note.empty()

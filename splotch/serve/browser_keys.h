@@ -6,7 +6,9 @@
 //   gray_absorption, exposure, minrad_pix, pic_gamma, pic_contrast, pic_brightness, colorbar, and
 //   per type N below ptypes: brightnessN, smooth_factorN, color_minN, color_maxN, intensity_minN,
 //   intensity_maxN, color_logN, color_asinhN, intensity_logN, paletteN, and the fields that colour
-//   and weigh the type, color_labelN and intensity_labelN, chosen from those the server lists.
+//   and weigh the type, color_labelN and intensity_labelN, chosen from those the server lists;
+//   the map drawn instead of the picture: map (column, average, slice), map_width, map_depth,
+//   map_log, map_min, map_max, and per type map_quantityN, map_weightN (a listed field or MASS).
 #pragma once
 
 #include <stdexcept>

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <utility>
 
@@ -200,6 +201,22 @@ struct HttpServer::Impl {
       res.set_header("Content-Disposition", "attachment; filename=\"view.par\"");
       res.set_header("Cache-Control", "no-store");
       res.set_content(*record, "text/plain; charset=utf-8");
+    });
+    // The values of the browser's last full map (the page's map mode): float32, little-endian, in
+    // the picture's rows (row 0 at the top of the image the page shows: the map's row 0).
+    server.Get("/map", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!allowed(req, res)) return;
+      const std::optional<MapFile> map = views.last_map(req.get_param_value("client"));
+      if (!map) return refuse(res, 404, "no full map of this browser yet: choose a map and let the view come to rest");
+      std::string body(map->values.size() * sizeof(float), '\0');
+      for (std::size_t i = 0; i < map->values.size(); ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &map->values[i], sizeof bits);
+        for (int b = 0; b < 4; ++b) body[4 * i + std::size_t(b)] = char((bits >> (8 * b)) & 0xff);
+      }
+      res.set_header("X-Splotch-Map-Size", std::to_string(map->xres) + " " + std::to_string(map->yres));
+      res.set_header("Cache-Control", "no-store");
+      res.set_content(body, "application/octet-stream");
     });
     server.Get("/view", [this](const httplib::Request& req, httplib::Response& res) { answer_view(req, res); });
     server.Get("/scene", [this](const httplib::Request& req, httplib::Response& res) {

@@ -15,6 +15,7 @@
 #include "splotch/frame/picture.h"
 #include "splotch/frame/pipeline.h"
 #include "splotch/serve/json_text.h"
+#include "splotch/serve/map_view.h"
 #include "splotch/serve/work_budget.h"
 #include "splotch/settings/settings.h"
 #include "splotch/settings/starter_parameters.h"
@@ -45,7 +46,7 @@ std::string reduced_side(const std::string& side, double scale) {
 
 // The server shows one picture of one snapshot: a .par between two snapshots or of several views
 // is refused, saying how to serve it.
-void refuse_what_the_server_cannot_show(const Settings& s, const ParamFile& params) {
+void refuse_what_the_server_cannot_show(const Settings& s, const ParamFile& params, bool first) {
   if (s.interpolation.between)
     throw UserError(params.origin("fidx") + ": fidx = " + params.peek("fidx") +
                     " lies between two snapshots; the server shows one: give fidx a whole number (the movie between "
@@ -55,10 +56,36 @@ void refuse_what_the_server_cannot_show(const Settings& s, const ParamFile& para
                                                  : params.origin("EyeSeparation") + ": EyeSeparation") +
                     " makes several pictures of a frame; the server shows one: leave it out (or 0 / FALSE) to serve "
                     "the snapshot, and render the views with bin/splotch");
-  if (s.map.mode != MapMode::none)
+  if (s.map.mode != MapMode::none && first)
     throw UserError(params.origin("map") + ": map = " + params.peek("map") +
-                    " writes a map to its file, which the server does not show: leave map out to serve the picture, "
-                    "and write the map with bin/splotch");
+                    ": the server's first picture is the .par's picture: leave map out to serve the snapshot, and "
+                    "choose the map in the page (its map mode), or write the map with bin/splotch");
+}
+
+// The palette a map is shown through: type 0's (palette0), else the first offered ("fire" where
+// the project's palettes are there).
+std::string map_palette_path(const Settings& s, const std::vector<PaletteChoice>& offered) {
+  if (!s.types.empty() && !s.types[0].palette_path.empty()) return s.types[0].palette_path;
+  for (const PaletteChoice& c : offered)
+    if (c.name == "fire") return c.path;
+  if (offered.empty()) throw BadRequest("a map is shown through palette0, which this .par does not give: give one");
+  return offered.front().path;
+}
+
+// The map's facts for the page (a map's picture): what and in what unit, its scale, a pixel's side.
+void add_map_headers(std::vector<std::pair<std::string, std::string>>& headers, const MapFile& map,
+                     const FigureScale& scale) {
+  headers.push_back({"X-Splotch-Map", map.quantity});
+  headers.push_back({"X-Splotch-Map-Unit", map.unit});
+  headers.push_back({"X-Splotch-Map-Scale",
+                     json_number(scale.lo) + " " + json_number(scale.hi) + " " + (scale.log ? "log" : "linear")});
+  headers.push_back({"X-Splotch-Map-Pixel", json_number(map.pixel) + " " + map.length_unit});
+  // Where a pixel lies: the map's centre (lookat), its x and y axes (its rows grow with y), a
+  // pixel's side, in the snapshot's coordinates.
+  std::string frame;
+  for (const double* v : {map.centre, map.x_axis, map.y_axis})
+    for (int a = 0; a < 3; ++a) frame += json_number(v[a]) + " ";
+  headers.push_back({"X-Splotch-Map-Frame", frame + json_number(map.pixel_code)});
 }
 
 // A .par that gives no brightness and no exposure (a user's first, as a rule) draws most snapshots
@@ -180,11 +207,14 @@ ViewServer::Drawn ViewServer::draw_frame(const ViewJob& job, ParamFile& params, 
   // (The .par's own picture is the user's to ask for: it sets a floor to the budget instead.)
   const DrawLimits limits{job.cancelled.get(), started_ ? work_budget() : HUGE_VAL};
   FrameRun run(params, console, session_, frame);
-  refuse_what_the_server_cannot_show(run.plan().settings, params);
+  const Settings& s = run.plan().settings;
+  refuse_what_the_server_cannot_show(s, params, !started_);
   if (!job.wanted()) throw ViewCancelled();
-  run.load(
-      held_.source(run.plan(), console, job.reduced ? options_.reduced_share : 1.0, limits, session_.gpu_copies()));
-  Drawn drawn{run.draw(), {}, {}, {}};
+  // A reduced map is smaller, of every particle: a map of a share would be a share of the mass.
+  const bool map = s.map.mode != MapMode::none;
+  run.load(held_.source(run.plan(), console, job.reduced && !map ? options_.reduced_share : 1.0, limits,
+                        session_.gpu_copies()));
+  Drawn drawn{run.draw(), {}, {}, {}, {}, {}};
   // The encoding is the picture's write (a movie's frame, written, has it in its stage write).
   Stopwatch encoding;
   for (KeptPicture& picture : run.take_pictures()) {
@@ -196,6 +226,15 @@ ViewServer::Drawn ViewServer::draw_frame(const ViewJob& job, ParamFile& params, 
       drawn.record = used_par_text(params, drawn.ranges);
       if (options_.arrays) drawn.record = record_of_arrays(std::move(drawn.record));
     }
+  }
+  for (KeptMap& kept : run.take_maps()) {
+    if (!job.wanted()) throw ViewCancelled();
+    const Palette palette = Palette::read(map_palette_path(s, palettes_));
+    const MapView shown = map_view(kept.record, palette, s.map.log, s.map.min, s.map.max);
+    drawn.bytes = encode_image(shown.image, job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
+    drawn.map_scale = shown.scale;
+    drawn.map = std::move(kept.record);
+    if (!job.reduced) drawn.record = used_par_text(params, drawn.ranges);
   }
   const double encoded = encoding.seconds();
   add_seconds(drawn.report.stages, "write", encoded);
@@ -221,6 +260,7 @@ ViewResult ViewServer::draw(const ViewJob& job) {
       200, job.reduced ? "image/jpeg" : "image/png", std::string(drawn.bytes.begin(), drawn.bytes.end()), {}, nullptr};
   const double pixels = held_.splat_pixels();
   out.headers = picture_headers(report, pixels, console.held_warnings());
+  if (drawn.map) add_map_headers(out.headers, *drawn.map, drawn.map_scale);
   // A movie's frame costs what this picture did but the snapshot's read and the plan (the first
   // picture's, with the wait for the search for the GPU).
   double seconds = report.total_seconds;
@@ -272,6 +312,10 @@ void ViewServer::remember_first_picture(const Drawn& drawn, double pixels, const
 
 void ViewServer::remember_record(const std::string& client, const Drawn& drawn, const PictureCost& cost) {
   ranges_[client] = drawn.ranges;
+  if (drawn.map)
+    maps_[client] = *drawn.map;
+  else
+    maps_.erase(client);
   costs_[client] = cost;
   if (!records_.count(client)) record_order_.push_back(client);
   records_[client] = drawn.record;
@@ -279,8 +323,16 @@ void ViewServer::remember_record(const std::string& client, const Drawn& drawn, 
     records_.erase(record_order_.front());
     ranges_.erase(record_order_.front());
     costs_.erase(record_order_.front());
+    maps_.erase(record_order_.front());
     record_order_.pop_front();
   }
+}
+
+std::optional<MapFile> ViewServer::last_map(const std::string& client) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = maps_.find(client);
+  if (it == maps_.end()) return std::nullopt;
+  return it->second;
 }
 
 std::optional<std::string> ViewServer::used_par(const std::string& client) const {

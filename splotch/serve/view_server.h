@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "io/column_snapshot.h"
+#include "io/map_writer.h"
 #include "params/param_file.h"
+#include "splotch/frame/map_figure.h"
 #include "splotch/frame/render_session.h"
 #include "splotch/frame/run_report.h"
 #include "splotch/serve/browser_keys.h"
@@ -73,6 +75,9 @@ class ViewServer {
   // TRUE or FALSE, palettes by the names offered), limits.
   // The ranges are those of `client`'s last full picture.
   std::string info_json(const std::string& client = "") const;
+  // The values of `client`'s last full picture where it was a map (the page reads the value under
+  // the cursor from them); none otherwise.
+  std::optional<MapFile> last_map(const std::string& client) const;
   // The record (used.par) of `client`'s last full picture; none before it has one.
   std::optional<std::string> used_par(const std::string& client) const;
   // A movie of `frames` with the view's `keys` (splotch/serve/movie_plan.h): a name of its own, and
@@ -97,6 +102,8 @@ class ViewServer {
     std::vector<std::uint8_t> bytes;
     std::string record;
     NormalizedRanges ranges;
+    std::optional<MapFile> map;  // a map view's values (the page's map mode)
+    FigureScale map_scale;
   };
   // The served .par with the job's keys on top.
   ParamFile view_params(const ViewJob& job) const;
@@ -121,6 +128,7 @@ class ViewServer {
   std::string first_record_;
   std::map<std::string, NormalizedRanges> ranges_;  // by client, of its last full picture
   std::map<std::string, PictureCost> costs_;        // by client, of its last full picture
+  std::map<std::string, MapFile> maps_;             // by client, of its last full picture, a map
   NormalizedRanges first_ranges_;                   // the first picture's: never evicted
   PictureCost first_cost_;
   // What the page draws over the picture, known from the first picture on (JSON members): the

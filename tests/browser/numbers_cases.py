@@ -9,6 +9,8 @@ import os
 import struct
 import zlib
 
+from map_cases import map_cases
+
 # The share of the canvas's opaque pixels in a box ([x0, y0, x1, y1] in its pixels; fractions of its
 # width and height where all are at most 1).
 OPAQUE = """
@@ -221,5 +223,6 @@ def snapshot_cases(driver, snapshot, work, page):
                   "InternalEnergy chosen: a new picture, its colour bar %r over its range %s (Density's: %s)" %
                   (switched["bars"][0]["name"], ranges["colour_used"], info["types"][0]["colour_used"]))
             driver.screenshot("14_colour_field.png")
+        map_cases(driver, url, page)
     finally:
         page.stop_server(server)

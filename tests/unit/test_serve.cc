@@ -213,10 +213,9 @@ TEST_CASE("serve: a .par between two snapshots or of several views is refused, s
       FAIL("served");
     } catch (const UserError& e) { CHECK(std::string(e.what()).find("the server shows one") != std::string::npos); }
   }
-  // A map is written to its file, not shown.
+  // The first picture is the .par's picture; a map is the page's map mode.
   ViewServer maps(ParamFile::read(clumps_par(dir, dir.file("served.png"), "map = column\n")), test_options());
-  CHECK_THROWS_WITH_AS(maps.draw(ViewJob{"", {}, false}), doctest::Contains("which the server does not show"),
-                       UserError);
+  CHECK_THROWS_WITH_AS(maps.draw(ViewJob{"", {}, false}), doctest::Contains("choose the map in the page"), UserError);
 }
 
 TEST_CASE("serve: an error in drawing is answered (500) and the queue goes on") {

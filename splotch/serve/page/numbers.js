@@ -68,16 +68,33 @@ function barTicks(lo, hi, log) {
 const scaleBarLength = (width) => niceStep(width / 5) > width / 3 ? niceStep(width / 10) : niceStep(width / 5);
 
 // What the numbers say for the picture of `keys` (the view's keys as the page sent them, the
-// first picture's where it sent none), from the server's `info` and the types' last `ranges`.
-function numbersFacts(info, keys, ranges) {
+// first picture's where it sent none), from the server's `info` and the types' last `ranges`; for
+// a map (`map`: its facts, map_mode.js), its one colour bar and its own pixel's side, and the
+// probes pinned on it (`pins`: where they lie, as fractions of the picture's width and height).
+function numbersFacts(info, keys, ranges, map = null, pins = []) {
   const key = (k) => keys[k] !== undefined ? keys[k] : info.keys[k];
   const truthy = (v) => /^(t|true|yes|1)$/i.test(String(v || ""));
   const three = (stem, fallback) => ["x", "y", "z"].map((c, i) => {
     const v = key(stem + "_" + c);
     return v === undefined || v === "" ? fallback[i] : +v;
   });
-  const facts = {bars: [], scale: null, axes: [], when: ""};
-  for (let t = 0; t < info.ptypes; ++t) {
+  const facts = {bars: [], scale: null, axes: [], when: "", pins};
+  if (map) {
+    const colours =
+        (info.palette_colours || {})[key("palette0")] || (info.palette_colours || {}).fire || ["#000000", "#ffffff"];
+    const [lo, hi] = map.log ? [Math.log10(map.lo), Math.log10(map.hi)] : [map.lo, map.hi];
+    facts.bars.push({
+      type: -1,
+      name: map.quantity + " [" + map.unit + "]",
+      lo,
+      hi,
+      log: map.log,
+      asinh: false,
+      colours,
+      ticks: barTicks(lo, hi, map.log)
+    });
+  }
+  for (let t = 0; t < info.ptypes && !map; ++t) {
     const colours = (info.palette_colours || {})[key("palette" + t)];
     const range = ranges[t] && (ranges[t].colour_used || ranges[t].colour_data);
     const hidden = key("brightness" + t) !== undefined && +key("brightness" + t) === 0;
@@ -104,7 +121,11 @@ function numbersFacts(info, keys, ranges) {
   const sky = three("sky", [0, 0, 1]);
   const z = unit(sub(camera, lookat)), x = unit(cross(unit(sky), z)), y = cross(z, x);
   const distance = norm(sub(camera, lookat));
-  if (info.length_per_code > 0 && distance > 0) {
+  const xres = +(key("xres") || 800);
+  if (map && map.pixel > 0) {  // (a map's width: map_width, the box, or the view's at lookat)
+    const width = map.pixel * xres, length = scaleBarLength(width);
+    facts.scale = {length, unit: map.length_unit || "code length", fraction: length / width, width};
+  } else if (info.length_per_code > 0 && distance > 0) {
     // The picture's width at lookat's distance (fov spans the width), in the length unit.
     const fov = +(key("fov") || 45);
     const width = 2 * distance * Math.tan(fov * Math.PI / 360) * info.length_per_code;
@@ -217,6 +238,15 @@ function paintNumbers(g, w, h, fs, facts, which) {
     }
   }
   if (which.when && facts.when) text(facts.when, pad * 2, pad);
+  for (const p of facts.pins || []) {  // a cross at each pinned probe, with its number
+    const x = p.x * w, y = p.y * h, r = Math.max(4, fs / 2);
+    for (const [colour, width] of [["rgba(0, 0, 0, 0.85)", Math.max(3, fs / 5)], ["#ffffff", Math.max(1.5, fs / 10)]]) {
+      g.strokeStyle = colour;
+      g.lineWidth = width;
+      g.beginPath(), g.moveTo(x - r, y), g.lineTo(x + r, y), g.moveTo(x, y - r), g.lineTo(x, y + r), g.stroke();
+    }
+    text(String(p.n), x + r, y - fs - 1);
+  }
   g.restore();
   return drawn;
 }

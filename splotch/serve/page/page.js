@@ -11,6 +11,7 @@ let inFlight = null, pending = null, lastRequest = null;  // inFlight: the quali
 let sent = 0, frames = 0, lastFull = null;
 let ranges = [];  // per type: the data's and the used colour and intensity ranges of the last full picture
 let shownKeys = {}, fullKeys = {};  // the keys of the picture shown and of the last full one
+let fullMap = null;                 // the last full picture's map facts (map_mode.js), null for a picture
 
 // ---- vectors -------------------------------------------------------------------------------
 const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
@@ -55,6 +56,29 @@ function pan(dx, dy) {
   const shift = add(mul(right, -dx * scale), mul(down, -dy * scale));
   setVec("camera", add(cam, shift));
   setVec("lookat", add(look, shift));
+}
+// A box dragged on the picture (alt- or ctrl-drag; fractions of its width and height, rows from the top)
+// becomes the view: lookat to its centre, the camera nearer by its size. A map's width is set
+// (a periodic box's map along an axis is otherwise the box's), and a slab's depth (map_depth)
+// with it, so that the region is as deep as it is wide.
+function zoomToBox(ax, ay, bx, by) {
+  const cam = vec("camera"), look = vec("lookat");
+  const dir = sub(look, cam), dist = norm(dir);
+  const right = unit(cross(dir, vec("sky"))), down = unit(cross(right, dir));
+  const xres = +(view.xres || 800), yres = +(view.yres || xres);
+  const mapWidth = shownMap && shownMap.frame ? shownMap.frame.side * xres : null;
+  const width = mapWidth || 2 * dist * Math.tan((+view.fov || 45) * Math.PI / 360), height = width * yres / xres;
+  const shift = add(mul(right, ((ax + bx) / 2 - 0.5) * width), mul(down, ((ay + by) / 2 - 0.5) * height));
+  const factor = Math.max(Math.abs(bx - ax), Math.abs(by - ay), 1e-3);
+  const lookat = add(look, shift);
+  setVec("lookat", lookat);
+  setVec("camera", add(lookat, mul(sub(cam, look), factor)));
+  if (view.map) {
+    view.map_width = String(+(width * factor).toPrecision(9));
+    if (view.map_depth) view.map_depth = view.map_width;
+    for (const id of ["map_width", "map_depth"])
+      if ($(id)) $(id).value = view[id] || "";
+  }
 }
 function zoom(factor) {
   const look = vec("lookat");
@@ -142,7 +166,14 @@ function showPicture(r, quality, ms, asked) {
   picture.src = URL.createObjectURL(r.blob_);
   if (old.startsWith("blob:")) URL.revokeObjectURL(old);
   shownKeys = asked;
-  if (quality === "full") fullBlob = r.blob_, fullKeys = asked;
+  shownMap = mapFacts(r);
+  if (quality === "full") {
+    fullBlob = r.blob_, fullKeys = asked, fullMap = shownMap;
+    if (shownMap)
+      fetchMapValues(shownMap).then(() => (showPins(), drawNumbers()));
+    else
+      mapValues = null, showPins();
+  }
   picture.dataset.quality = quality;
   picture.dataset.frames = String(++frames);
   $("timing").textContent = quality + " " + r.headers.get("X-Splotch-Size") + ", " +
@@ -188,7 +219,13 @@ picture.addEventListener("pointerdown", (e) => {
     pinch = spread();
     return;
   }
-  drag = {x: e.clientX, y: e.clientY, pan: e.shiftKey};
+  drag = {
+    x: e.clientX,
+    y: e.clientY,
+    pan: e.shiftKey,
+    moved: 0,
+    box: e.altKey || e.ctrlKey ? [e.clientX, e.clientY] : null
+  };
   picture.style.cursor = "grabbing";
 });
 picture.addEventListener("pointermove", (e) => {
@@ -202,9 +239,25 @@ picture.addEventListener("pointermove", (e) => {
     }
     return;
   }
-  if (!drag) return;
+  if (!drag) {
+    showProbe(probeAt(e));  // (over a map: the value under the cursor)
+    return;
+  }
   const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
   if (dx === 0 && dy === 0) return;
+  drag.moved += Math.abs(dx) + Math.abs(dy);
+  if (drag.box) {  // alt-drag: the box drawn, the view changed when it is let go
+    drag.x = e.clientX, drag.y = e.clientY;
+    const stage = $("stage").getBoundingClientRect(), b = $("zoom_box");
+    Object.assign(b.style, {
+      display: "block",
+      left: Math.min(drag.box[0], e.clientX) - stage.left + "px",
+      top: Math.min(drag.box[1], e.clientY) - stage.top + "px",
+      width: Math.abs(e.clientX - drag.box[0]) + "px",
+      height: Math.abs(e.clientY - drag.box[1]) + "px"
+    });
+    return;
+  }
   drag.x = e.clientX;
   drag.y = e.clientY;
   // The picture may be shown smaller than it is: moves count in its own pixels.
@@ -226,12 +279,30 @@ const endDrag = (e) => {
     return;
   }
   if (drag) {
+    const moved = drag.moved, box = drag.box;
     drag = null;
     picture.style.cursor = "grab";
+    if (box) {
+      $("zoom_box").style.display = "none";
+      const r = picture.getBoundingClientRect();
+      const f = (x, y) => [(x - r.left) / r.width, (y - r.top) / r.height];
+      const [ax, ay] = f(box[0], box[1]), [bx, by] = f(e.clientX, e.clientY);
+      if (Math.abs(bx - ax) > 0.01 && Math.abs(by - ay) > 0.01) {
+        zoomToBox(ax, ay, bx, by);
+        changed(false);
+      }
+      return;
+    }
+    if (moved < 3) {  // a click: over a map, a probe pinned; the view has not moved
+      const probe = probeAt(e);
+      if (probe && probe.point) pins.push(probe.point), showPins(), drawNumbers();
+      if (moved === 0) return;
+    }
     clearTimeout(restTimer);
     request("full");
   }
 };
+picture.addEventListener("pointerleave", () => showProbe(null));
 picture.addEventListener("pointerup", endDrag);
 picture.addEventListener("pointercancel", endDrag);
 picture.addEventListener("wheel", (e) => {
@@ -327,7 +398,7 @@ function keyTooltips() {
   }
 }
 const browserKey = (id) =>
-    /^(xres|yres|fov|a_eq_e|gray_absorption|exposure|camera_[xyz]|lookat_[xyz]|(brightness|palette|color_min|color_max|intensity_min|intensity_max|color_log|color_asinh|intensity_log|smooth_factor|color_label|intensity_label)\d+)$/
+    /^(xres|yres|fov|a_eq_e|gray_absorption|exposure|camera_[xyz]|lookat_[xyz]|map|map_width|map_depth|map_log|map_min|map_max|((map_quantity|map_weight|brightness|palette|color_min|color_max|intensity_min|intensity_max|color_log|color_asinh|intensity_log|smooth_factor|color_label|intensity_label))\d+)$/
         .test(id);
 
 // ---- the panel -----------------------------------------------------------------------------
@@ -554,7 +625,7 @@ function drawNumbers() {
   });
   canvas.width = Math.max(1, Math.round(box.width * ratio));
   canvas.height = Math.max(1, Math.round(box.height * ratio));
-  const facts = numbersFacts(info, shownKeys, ranges), which = numbersShown();
+  const facts = numbersFacts(info, shownKeys, ranges, shownMap, pinMarks()), which = numbersShown();
   const g = canvas.getContext("2d");
   g.clearRect(0, 0, canvas.width, canvas.height);
   const drawn = paintNumbers(
@@ -577,7 +648,7 @@ async function figureBlob() {
   g.drawImage(image, 0, 0);
   paintNumbers(
       g, image.width, image.height, Math.round(Math.min(32, Math.max(10, image.height / 40))),
-      numbersFacts(info, fullKeys, ranges), numbersShown());
+      numbersFacts(info, fullKeys, ranges, fullMap, pinMarks()), numbersShown());
   return new Promise((done) => canvas.toBlob(done, "image/png"));
 }
 $("save_figure").addEventListener("click", async () => {
@@ -740,6 +811,7 @@ async function start() {
   bind("a_eq_e", "a_eq_e", boolText, (v) => v === undefined ? true : isTrue(v));
   exposureControls();
   for (let t = 0; t < info.ptypes; ++t) typePanel(t);
+  mapControls();
   for (const k of [...cameraFields, "sky_x", "sky_y", "sky_z", "fov"])
     if (view[k] !== undefined) firstView[k] = view[k];
   cameraControls();
