@@ -14,7 +14,7 @@
 namespace splotch {
 namespace {
 
-enum class Kind { real, side, boolean, exposure, palette, field, map_mode, map_field };
+enum class Kind { real, side, boolean, exposure, palette, field, map_mode, map_field, series };
 
 struct Rule {
   const char* key;
@@ -50,6 +50,8 @@ constexpr Rule picture_keys[] = {
     {"map_log", Kind::boolean},
     {"map_min", Kind::real},
     {"map_max", Kind::real},
+    // The snapshot of a series (the page's time slider).
+    {"fidx", Kind::series},
 };
 
 // Keys of one type, followed by its number.
@@ -64,7 +66,8 @@ constexpr Rule type_keys[] = {
 std::string allowed_text() {
   return "the rendering keys camera_x/y/z, lookat_x/y/z, sky_x/y/z, fov, xres, yres, a_eq_e, gray_absorption, "
          "exposure, minrad_pix, pic_gamma, pic_contrast, pic_brightness, colorbar, map, map_width, map_depth, "
-         "map_log, map_min, map_max, and per type N brightnessN, smooth_factorN, color_minN, color_maxN, "
+         "map_log, map_min, map_max, fidx (a snapshot of the series served), and per type N brightnessN, "
+         "smooth_factorN, color_minN, color_maxN, "
          "intensity_minN, intensity_maxN, color_logN, color_asinhN, intensity_logN, paletteN, color_labelN, "
          "intensity_labelN, map_quantityN, map_weightN";
 }
@@ -133,7 +136,8 @@ void refuse_part_ranges(const KeyValues& keys, int ptypes) {
 }  // namespace
 
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
-                       const BrowserLimits& limits, const TypeFields& fields, const std::string& fields_note) {
+                       const BrowserLimits& limits, const TypeFields& fields, const std::string& fields_note,
+                       const std::vector<int>& series) {
   if (query.size() > limits.max_keys)
     throw BadRequest(std::to_string(query.size()) + " keys in one request; at most " + std::to_string(limits.max_keys));
   KeyValues out;
@@ -191,6 +195,20 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
           throw BadRequest("'" + key + "' = '" + value + "': not one of the palettes offered (" + names + ")");
         }
         out.emplace_back(key, p->path);
+        break;
+      }
+      case Kind::series: {
+        std::string list;
+        for (int k : series) list += (list.empty() ? "" : ", ") + std::to_string(k);
+        if (series.size() < 2)
+          throw BadRequest("'" + key + "' = '" + value +
+                           "': the server holds one snapshot (a series is served from a .par with fidx, or from a "
+                           "file named ..._NNN beside the others)");
+        if (!finite_number(value, number) || number != std::floor(number) ||
+            std::find(series.begin(), series.end(), int(number)) == series.end())
+          throw BadRequest("'" + key + "' = '" + value + "': not a snapshot of the series served (" + list +
+                           "); between two, the movie is bin/splotch's (a scene file with fractional fidx)");
+        out.emplace_back(key, std::to_string(int(number)));
         break;
       }
       case Kind::map_mode:

@@ -8,7 +8,8 @@
 //   intensity_maxN, color_logN, color_asinhN, intensity_logN, paletteN, and the fields that colour
 //   and weigh the type, color_labelN and intensity_labelN, chosen from those the server lists;
 //   the map drawn instead of the picture: map (column, average, slice), map_width, map_depth,
-//   map_log, map_min, map_max, and per type map_quantityN, map_weightN (a listed field or MASS).
+//   map_log, map_min, map_max, and per type map_quantityN, map_weightN (a listed field or MASS);
+//   fidx, a snapshot of the series served (`series`: splotch/serve/served_series.h).
 #pragma once
 
 #include <stdexcept>
@@ -52,7 +53,7 @@ struct BrowserLimits {
 // settings' to check, as for a .par.
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
                        const BrowserLimits& limits = {}, const TypeFields& fields = {},
-                       const std::string& fields_note = "");
+                       const std::string& fields_note = "", const std::vector<int>& series = {});
 
 // A .par's value as the page shows and sends it: TRUE or FALSE for a boolean key (a .par may say
 // y, .true., ...), else as it is.

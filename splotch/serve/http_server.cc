@@ -84,7 +84,8 @@ struct HttpServer::Impl {
     KeyValues query;
     for (const auto& [key, value] : req.params)
       if (!server_parameter(key)) query.emplace_back(key, value);
-    return browser_keys(query, views.ptypes(), views.palettes(), views.limits(), views.fields(), views.fields_note());
+    return browser_keys(query, views.ptypes(), views.palettes(), views.limits(), views.fields(), views.fields_note(),
+                        views.series());
   }
 
   // The recorded path of a request: its frames through its keyframes.

@@ -62,6 +62,12 @@ void refuse_what_the_server_cannot_show(const Settings& s, const ParamFile& para
                     "choose the map in the page (its map mode), or write the map with bin/splotch");
 }
 
+std::string series_list(const std::vector<int>& fidx) {
+  std::string out;
+  for (int k : fidx) out += (out.empty() ? "" : ",") + std::to_string(k);
+  return out;
+}
+
 // The palette a map is shown through: type 0's (palette0), else the first offered ("fire" where
 // the project's palettes are there).
 std::string map_palette_path(const Settings& s, const std::vector<PaletteChoice>& offered) {
@@ -168,6 +174,13 @@ ViewServer::ViewServer(ParamFile params, ViewServerOptions options)
     : base_(std::move(params)), options_(std::move(options)) {
   ParamFile probe = base_;
   ptypes_ = std::max(1, probe.get<int>("ptypes", 1));
+  // A file named ..._NNN among others of its series: served as their stem and its number, so that
+  // a browser's fidx names the others (and the record renders the same file).
+  if (!options_.arrays) series_ = served_series(base_);
+  if (!series_.stem.empty()) {
+    base_.set("infile", series_.stem, "the server: the stem of a series of snapshots (fidx)");
+    base_.set("fidx", std::to_string(series_.first), "the server: the file served, of its series");
+  }
 }
 
 double ViewServer::work_budget() const {
@@ -261,6 +274,15 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   const double pixels = held_.splat_pixels();
   out.headers = picture_headers(report, pixels, console.held_warnings());
   if (drawn.map) add_map_headers(out.headers, *drawn.map, drawn.map_scale);
+  // The snapshot drawn (of a series: the page's numbers say its time).
+  if (const LoadedSnapshot* loaded = held_.loaded()) {
+    out.headers.push_back({"X-Splotch-Time", json_number(loaded->particles.time)});
+    // (physical lengths per code length change with the scale factor along a cosmological series)
+    const MapUnits u = map_units(MapMode::column, "MASS", "MASS", loaded->particles.units, MapUnitOptions{});
+    out.headers.push_back({"X-Splotch-Length", json_number(u.length) + " " + u.length_name});
+    if (loaded->particles.redshift >= 0)
+      out.headers.push_back({"X-Splotch-Redshift", json_number(loaded->particles.redshift)});
+  }
   // A movie's frame costs what this picture did but the snapshot's read and the plan (the first
   // picture's, with the wait for the search for the GPU).
   double seconds = report.total_seconds;
@@ -397,7 +419,8 @@ std::string ViewServer::info_json(const std::string& client) const {
                                : first.has("infile") ? first.peek("infile")
                                                      : "";
   return "{\"ptypes\":" + std::to_string(ptypes_) + ",\"snapshot\":" + json_string(snapshot) +
-         ",\"fields_note\":" + json_string(fields_.note) + (first_facts_.empty() ? "" : "," + first_facts_) +
+         ",\"fields_note\":" + json_string(fields_.note) + ",\"series\":[" + series_list(series_.fidx) +
+         "],\"fidx\":" + std::to_string(series_.first) + (first_facts_.empty() ? "" : "," + first_facts_) +
          ",\"types\":[" + types + "],\"palettes\":[" + palettes + "],\"keys\":{" + keys +
          "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
 }

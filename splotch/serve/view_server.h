@@ -27,6 +27,7 @@
 #include "splotch/serve/held_snapshot.h"
 #include "splotch/serve/movie_plan.h"
 #include "splotch/serve/served_fields.h"
+#include "splotch/serve/served_series.h"
 #include "splotch/serve/view_queue.h"
 #include "splotch/util/console.h"
 
@@ -90,6 +91,8 @@ class ViewServer {
   // none where there are none.
   const TypeFields& fields() const { return fields_.names; }
   const std::string& fields_note() const { return fields_.note; }
+  // The snapshots of the series served (fidx), fewer than two where there is none.
+  const std::vector<int>& series() const { return series_.fidx; }
   int ptypes() const { return ptypes_; }
   const BrowserLimits& limits() const { return options_.limits; }
   double work_budget() const;
@@ -116,6 +119,7 @@ class ViewServer {
   ViewServerOptions options_;
   std::vector<PaletteChoice> palettes_;
   ServedFields fields_;
+  ServedSeries series_;
   int ptypes_ = 1;
   RenderSession session_;  // the GPU's start, and the held snapshot's copies on the GPU
   HeldSnapshot held_;

@@ -183,6 +183,39 @@ def numbers_cases(driver, url, downloads, page):
           "an intensity minimum typed (%s beside it): sent with the maximum used (%s), a new picture" % (data, sent))
 
 
+def time_cases(driver, url, page):
+    """The time slider through the series beside the file served (gadget4_lcdm_gas_snapshot_000 and
+    _004): a click at the track's start draws snapshot 0, its redshift over the picture."""
+    check = page.check
+    info = driver.js("return info;")
+    shown = driver.js("return getComputedStyle(document.getElementById('time_box')).display;")
+    check(info["series"] == [0, 4] and info["fidx"] == 4 and shown != "none",
+          "the series beside the file: fidx %s, this one %s, the time slider shown (%s)" % (info["series"], info["fidx"], shown))
+    if info["series"] != [0, 4]:
+        return
+    before = page.settled(driver, 0)
+    scale_before = json.loads(driver.js("return document.getElementById('numbers').dataset.facts;"))["scale"]
+    n = page.frames(driver)
+    width = driver.js("return document.getElementById('time_slider').getBoundingClientRect().width;")
+    driver.click_at("#time_slider", -int(width / 2) + 3)
+    after = page.settled(driver, n)
+    state = driver.js("return [view.fidx, document.getElementById('time_text').textContent,"
+                      "JSON.parse(document.getElementById('numbers').dataset.facts).when];")
+    record = driver.js_async("const done = arguments[0]; fetch('par?' + new URLSearchParams({token, client}))"
+                             ".then(r => r.text()).then(done);")
+    fidx = [l.split("=")[1].split("#")[0].strip() for l in record.splitlines() if l.startswith("fidx ")]
+    check(state[0] == "0" and after["bytes"] != before["bytes"] and "z = 5.04" in state[1] and state[2] == "z = 5.04"
+          and fidx == ["0"],
+          "the slider at its start draws fidx 0: %r, the numbers say %r, its record fidx %s" % (state[1], state[2], fidx))
+    # The scale bar's physical lengths shrink with the scale factor (a = 0.1656 at z = 5.04).
+    scale_after = json.loads(driver.js("return document.getElementById('numbers').dataset.facts;"))["scale"]
+    ratio = scale_after["width"] / scale_before["width"]
+    check(abs(ratio - 1 / (1 + 5.04010535)) < 1e-3,
+          "the scale bar at fidx 0: the view's width %.4g kpc, %.4f of fidx 4's (a = 1 / (1 + z) = %.4f)" %
+          (scale_after["width"], ratio, 1 / (1 + 5.04010535)))
+    driver.screenshot("18_time_slider.png")
+
+
 def snapshot_cases(driver, snapshot, work, page):
     """A real snapshot alone (no .par): its redshift over the picture, the scale bar in its
     physical length unit."""
@@ -224,5 +257,6 @@ def snapshot_cases(driver, snapshot, work, page):
                   (switched["bars"][0]["name"], ranges["colour_used"], info["types"][0]["colour_used"]))
             driver.screenshot("14_colour_field.png")
         map_cases(driver, url, page)
+        time_cases(driver, url, page)
     finally:
         page.stop_server(server)

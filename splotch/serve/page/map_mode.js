@@ -87,8 +87,9 @@ function showPins() {
     const row = document.createElement("div");
     const at = mapValues && mapValues.frame ? pointPixel(mapValues, p) : null;
     const value = at ? mapValueAt(mapValues, at[0], at[1]) : undefined;
-    row.textContent =
-        (i + 1) + ": " + valueText(value) + (value === undefined ? "" : " " + mapValues.unit) + " at " + pointText(p);
+    row.textContent = (i + 1) + ": " +
+        (!mapValues ? "(no map shown)" : valueText(value) + (value === undefined ? "" : " " + mapValues.unit)) +
+        " at " + pointText(p);
     row.dataset.value = String(value);
     list.appendChild(row);
   });

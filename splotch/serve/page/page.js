@@ -12,6 +12,7 @@ let sent = 0, frames = 0, lastFull = null;
 let ranges = [];  // per type: the data's and the used colour and intensity ranges of the last full picture
 let shownKeys = {}, fullKeys = {};  // the keys of the picture shown and of the last full one
 let fullMap = null;                 // the last full picture's map facts (map_mode.js), null for a picture
+let shownWhen = null;               // the time and redshift of the snapshot shown
 
 // ---- vectors -------------------------------------------------------------------------------
 const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
@@ -167,6 +168,15 @@ function showPicture(r, quality, ms, asked) {
   if (old.startsWith("blob:")) URL.revokeObjectURL(old);
   shownKeys = asked;
   shownMap = mapFacts(r);
+  // The snapshot drawn (of a series, its own): its time and redshift for the numbers.
+  const length = (r.headers.get("X-Splotch-Length") || "").split(" ");
+  shownWhen = {
+    time: +(r.headers.get("X-Splotch-Time") || 0),
+    redshift: r.headers.get("X-Splotch-Redshift"),
+    length_per_code: length.length > 1 ? +length[0] : info.length_per_code,
+    length_unit: length.length > 1 ? length.slice(1).join(" ") : info.length_unit
+  };
+  showTime();
   if (quality === "full") {
     fullBlob = r.blob_, fullKeys = asked, fullMap = shownMap;
     if (shownMap)
@@ -398,7 +408,7 @@ function keyTooltips() {
   }
 }
 const browserKey = (id) =>
-    /^(xres|yres|fov|a_eq_e|gray_absorption|exposure|camera_[xyz]|lookat_[xyz]|map|map_width|map_depth|map_log|map_min|map_max|((map_quantity|map_weight|brightness|palette|color_min|color_max|intensity_min|intensity_max|color_log|color_asinh|intensity_log|smooth_factor|color_label|intensity_label))\d+)$/
+    /^(xres|yres|fov|a_eq_e|gray_absorption|exposure|camera_[xyz]|lookat_[xyz]|map|map_width|map_depth|map_log|map_min|map_max|fidx|((map_quantity|map_weight|brightness|palette|color_min|color_max|intensity_min|intensity_max|color_log|color_asinh|intensity_log|smooth_factor|color_label|intensity_label))\d+)$/
         .test(id);
 
 // ---- the panel -----------------------------------------------------------------------------
@@ -603,6 +613,33 @@ async function refreshRanges() {
   }
 }
 
+// ---- time: the snapshots of a series -------------------------------------------------------
+// The slider steps through the series' snapshots (fidx); each is read when it is let go.
+function timeControls() {
+  const series = info.series || [];
+  if (series.length < 2) return;
+  $("time_box").style.display = "";
+  const slider = $("time_slider");
+  slider.max = String(series.length - 1);
+  slider.value = String(Math.max(0, series.indexOf(+(view.fidx || info.fidx))));
+  slider.addEventListener("input", showTime);
+  slider.addEventListener("change", () => {
+    view.fidx = String(series[+slider.value]);
+    changed(false);
+  });
+  showTime();
+}
+function showTime() {
+  const series = (info && info.series) || [];
+  if (series.length < 2) return;
+  const chosen = series[+$("time_slider").value];
+  const drawn = +(shownKeys.fidx || info.fidx);
+  $("time_text").textContent = "fidx " + chosen + " of " + series.join(", ") +
+      (chosen === drawn && shownWhen ? " (t = " + gText(shownWhen.time, 4) +
+               (shownWhen.redshift !== null ? ", z = " + gText(+shownWhen.redshift, 3) : "") + ")" :
+                                       " (let go to draw it)");
+}
+
 // ---- the numbers over the picture (numbers.js) ----------------------------------------------
 const numbersShown = () => ({
   bars: $("numbers_bars").checked,
@@ -610,6 +647,16 @@ const numbersShown = () => ({
   axes: $("numbers_axes").checked,
   when: $("numbers_when").checked
 });
+// The server's info with the time and redshift of the snapshot shown.
+function shownInfo() {
+  if (!shownWhen) return info;
+  return Object.assign({}, info, {
+    time: shownWhen.time,
+    redshift: shownWhen.redshift === null ? null : +shownWhen.redshift,
+    length_per_code: shownWhen.length_per_code,
+    length_unit: shownWhen.length_unit
+  });
+}
 // On a canvas laid over the picture's box, at the screen's pixels; what it shows in its dataset
 // (for a reader of the page, and its test).
 function drawNumbers() {
@@ -625,7 +672,7 @@ function drawNumbers() {
   });
   canvas.width = Math.max(1, Math.round(box.width * ratio));
   canvas.height = Math.max(1, Math.round(box.height * ratio));
-  const facts = numbersFacts(info, shownKeys, ranges, shownMap, pinMarks()), which = numbersShown();
+  const facts = numbersFacts(shownInfo(), shownKeys, ranges, shownMap, pinMarks()), which = numbersShown();
   const g = canvas.getContext("2d");
   g.clearRect(0, 0, canvas.width, canvas.height);
   const drawn = paintNumbers(
@@ -648,7 +695,7 @@ async function figureBlob() {
   g.drawImage(image, 0, 0);
   paintNumbers(
       g, image.width, image.height, Math.round(Math.min(32, Math.max(10, image.height / 40))),
-      numbersFacts(info, fullKeys, ranges, fullMap, pinMarks()), numbersShown());
+      numbersFacts(shownInfo(), fullKeys, ranges, fullMap, pinMarks()), numbersShown());
   return new Promise((done) => canvas.toBlob(done, "image/png"));
 }
 $("save_figure").addEventListener("click", async () => {
@@ -812,6 +859,7 @@ async function start() {
   exposureControls();
   for (let t = 0; t < info.ptypes; ++t) typePanel(t);
   mapControls();
+  timeControls();
   for (const k of [...cameraFields, "sky_x", "sky_y", "sky_z", "fov"])
     if (view[k] !== undefined) firstView[k] = view[k];
   cameraControls();

@@ -1,0 +1,90 @@
+// The snapshots a server steps through (issue 42, the page's time slider): the series beside the
+// file served or named by fidx (splotch/serve/served_series.h), fidx as a browser key, each snapshot
+// read when chosen and drawn as bin/splotch draws its record.
+#include <doctest/doctest.h>
+
+#include "params/param_file.h"
+#include "splotch/serve/browser_keys.h"
+#include "splotch/serve/served_series.h"
+#include "splotch/serve/view_server.h"
+#include "tests/support/serve_test_support.h"
+#include "tests/support/snapshot_test_data.h"
+#include "tests/support/test_support.h"
+
+using namespace splotch;
+using namespace splotch::testing;
+using namespace splotch::serve_testing;
+
+namespace {
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("serve series: the snapshots beside the file served, or of its fidx; fidx checked against them") {
+  TempDir dir;
+  // Three snapshots of a run (different particles, so that their pictures differ), and another file.
+  snapshot({2, false, 4, 4}, 300, 200).write(dir.path("snap_000"));
+  snapshot({2, false, 4, 4}, 200, 100, 50, 0).write(dir.path("snap_002"));
+  snapshot({2, false, 4, 4}, 100, 100, 150, 0).write(dir.path("snap_005"));
+  snapshot({2, false, 4, 4}, 10, 10).write(dir.path("other"));
+  auto par = [&](const std::string& more) {
+    return ParamFile::parse("simtype = 2\nptypes = 1\nptype0 = 0\n" + more, dir.file("p.par"));
+  };
+  const ServedSeries given = served_series(par("infile = " + dir.path("snap_") + "\nfidx = 2\n"));
+  CHECK(given.fidx == std::vector<int>{0, 2, 5});
+  CHECK(given.stem.empty());
+  CHECK(given.first == 2);
+  const ServedSeries beside = served_series(par("infile = " + dir.path("snap_005") + "\n"));
+  CHECK(beside.fidx == std::vector<int>{0, 2, 5});
+  CHECK(beside.stem == dir.path("snap_"));
+  CHECK(beside.first == 5);
+  CHECK(served_series(par("infile = " + dir.path("other") + "\n")).fidx.empty());
+  CHECK(served_series(par("infile = " + dir.path("snap_") + "\nfidx = 2.5\n")).fidx.empty());
+  CHECK(served_series(ParamFile::parse("simtype = 0\ninfile = " + dir.path("snap_005") + "\n", "raw")).fidx.empty());
+
+  const std::vector<int> series = {0, 2, 5};
+  CHECK(browser_keys({{"fidx", "5"}}, 1, {}, {}, {}, "", series) == KeyValues{{"fidx", "5"}});
+  CHECK(browser_keys({{"fidx", "2.0"}}, 1, {}, {}, {}, "", series) == KeyValues{{"fidx", "2"}});
+  auto refused = [&](const std::string& value, const std::vector<int>& s, const std::string& says) {
+    try {
+      browser_keys({{"fidx", value}}, 1, {}, {}, {}, "", s);
+      FAIL("accepted");
+    } catch (const BadRequest& e) {
+      INFO(e.what());
+      CHECK(contains(e.what(), says));
+    }
+  };
+  refused("3", series, "not a snapshot of the series served (0, 2, 5)");
+  refused("2.5", series, "between two, the movie is bin/splotch's");
+  refused("x", series, "not a snapshot of the series");
+  refused("0", {4}, "the server holds one snapshot");
+}
+
+TEST_CASE("serve series: a view at another fidx reads that snapshot and draws it as bin/splotch draws its record") {
+  TempDir dir;
+  snapshot({2, false, 4, 4}, 300, 200).write(dir.path("snap_000"));
+  snapshot({2, false, 4, 4}, 100, 100, 150, 0).write(dir.path("snap_001"));
+  const CommandResult init = run_command("bin/splotch --init " + dir.path("snap_001"));
+  REQUIRE(init.status == 0);
+  const std::string par = dir.write("s.par", init.out + "xres = 64\nyres = 48\noutfile = " + dir.file("s.png") + "\n");
+  ViewServer views(ParamFile::read(par), test_options());
+  start(views);
+  CHECK(views.series() == std::vector<int>{0, 1});
+  CHECK(contains(views.info_json(), "\"series\":[0,1],\"fidx\":1"));
+  const ViewResult one = views.draw(ViewJob{"me", {}, false});
+  REQUIRE(one.status == 200);
+  CHECK(header(one, "X-Splotch-Time") == "0.5");  // (the test snapshots' header time)
+  const KeyValues keys = browser_keys({{"fidx", "0"}}, views.ptypes(), views.palettes(), views.limits(), views.fields(),
+                                      views.fields_note(), views.series());
+  const ViewResult zero = views.draw(ViewJob{"me", keys, false});
+  REQUIRE(zero.status == 200);
+  CHECK(views.held().reads() == 2);
+  CHECK(zero.body != one.body);
+  const std::optional<std::string> record = views.used_par("me");
+  REQUIRE(record);
+  CHECK(ParamFile::parse(*record, "record").peek("fidx") == "0");
+  const CommandResult again =
+      run_command("bin/splotch --quiet " + dir.write("view.par", *record) + " outfile=" + dir.file("again.png"));
+  INFO(again.err);
+  REQUIRE(again.status == 0);
+  CHECK(read_file(dir.file("again.png")) == zero.body);
+}
