@@ -21,20 +21,27 @@ bool ends_with(const std::string& s, const std::string& tail) {
 // The names tried, in order: each with the extension (when it lacks it), then as given
 // (snap_005.hdf5 before a Gadget snap_005 beside it); relative names from the working directory
 // first, then from the parameter file's.
-std::vector<std::string> names_to_try(const SnapshotNames& n, const std::string& extension) {
+// A name tried, and the stem fidx numbered in it (empty where it is not numbered so).
+struct Candidate {
+  std::string base, stem;
+};
+std::vector<Candidate> names_to_try(const SnapshotNames& n, const std::string& extension) {
   char nnn[16];
   std::snprintf(nnn, sizeof nnn, "%03d", n.fidx.value_or(0));
   const std::string exact = joined(n.datadir, n.infile);
   const std::string numbered =
       joined(n.snapdir.empty() ? n.datadir : joined(n.datadir, n.snapdir + nnn), n.infile + nnn);
-  std::vector<std::string> bases;
-  for (const std::string& b :
-       n.fidx ? std::vector<std::string>{numbered, exact} : std::vector<std::string>{exact, numbered}) {
-    if (!extension.empty() && !ends_with(b, extension)) bases.push_back(b + extension);
+  // (with snapdir the number is in the directory too: the record keeps the keys as given)
+  const std::string stem = n.fidx && n.snapdir.empty() ? joined(n.datadir, n.infile) : "";
+  std::vector<Candidate> bases;
+  for (const Candidate& b : n.fidx ? std::vector<Candidate>{{numbered, stem}, {exact, ""}}
+                                   : std::vector<Candidate>{{exact, ""}, {numbered, ""}}) {
+    if (!extension.empty() && !ends_with(b.base, extension)) bases.push_back({b.base + extension, b.stem});
     bases.push_back(b);
   }
   for (std::size_t k = 0, count = bases.size(); k < count; ++k)
-    if (!n.beside.empty() && !bases[k].empty() && bases[k][0] != '/') bases.push_back(n.beside + bases[k]);
+    if (!n.beside.empty() && !bases[k].base.empty() && bases[k].base[0] != '/')
+      bases.push_back({n.beside + bases[k].base, bases[k].stem.empty() ? "" : n.beside + bases[k].stem});
   return bases;
 }
 
@@ -92,26 +99,31 @@ FoundSnapshot from_one_file(const SnapshotNames& n, const std::string& base, con
 FoundSnapshot find_snapshot_files(const SnapshotNames& n, const std::string& extension,
                                   const std::function<int(const std::string&)>& files_in_header,
                                   std::vector<std::string>* warnings) {
-  const std::vector<std::string> bases = names_to_try(n, extension);
+  const std::vector<Candidate> bases = names_to_try(n, extension);
   const Parts parts(extension);
   const int numfiles = n.numfiles.value_or(0);
   std::string tried, hint;
-  for (const std::string& base : bases) {
+  for (const Candidate& candidate : bases) {
+    const std::string& base = candidate.base;
+    auto numbered = [&](FoundSnapshot found) {
+      found.numbered_stem = candidate.stem;
+      return found;
+    };
     if (numfiles > 1) {
-      if (is_regular_file(parts.part(base, 0))) return parts.all(base, numfiles);
+      if (is_regular_file(parts.part(base, 0))) return numbered(parts.all(base, numfiles));
       tried += (tried.empty() ? "" : ", ") + parts.part(base, 0);
       continue;
     }
-    if (is_regular_file(base)) return from_one_file(n, base, parts, files_in_header, warnings);
+    if (is_regular_file(base)) return numbered(from_one_file(n, base, parts, files_in_header, warnings));
     if (!n.numfiles && is_regular_file(parts.part(base, 0)))
-      return parts.all(base, std::max(files_in_header(parts.part(base, 0)), 1));
+      return numbered(parts.all(base, std::max(files_in_header(parts.part(base, 0)), 1)));
     tried += (tried.empty() ? "" : ", ") + base + (n.numfiles ? "" : " (or " + parts.part(base, 0) + ")");
     if (numfiles == 1 && is_regular_file(parts.part(base, 0)) && hint.empty())
       hint = "; " + parts.part(base, 0) +
              " exists: for a snapshot in several files leave numfiles out (or give their count)";
   }
-  for (const std::string& base : bases)
-    if (path_exists(base) && !is_regular_file(base))
+  for (const Candidate& candidate : bases)
+    if (const std::string& base = candidate.base; path_exists(base) && !is_regular_file(base))
       throw UserError(n.infile_origin + ": infile = " + n.infile + " names " + base +
                       ", a directory: name the snapshot file in it (its first file, for a snapshot in several: "
                       "snap_010.0 or snap_010.0.hdf5)");

@@ -23,10 +23,14 @@ struct SnapshotNames {
   std::string infile_origin = "infile", numfiles_origin = "numfiles";  // "file.par:3"
 };
 
-// What was found: the name the files derive from (snap_010, or snap_010.hdf5) and the files.
+// What was found: the name the files derive from (snap_010, or snap_010.hdf5) and the files;
+// where fidx numbered it (infile + NNN, without snapdir), the name it numbered (snap_, from the
+// parameter file's directory where it was found there), so that a record gives infile so and
+// another fidx names another snapshot of the run.
 struct FoundSnapshot {
   std::string base;
   std::vector<std::string> files;
+  std::string numbered_stem;
 };
 
 // `extension` (".hdf5" for HDF5, "" for Gadget binary) is tried after each name that lacks it,

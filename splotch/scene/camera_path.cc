@@ -118,6 +118,11 @@ std::vector<CameraKey> fly_path(const std::vector<Vec3>& cameras, const std::vec
 std::vector<CameraKey> keyframe_path(const std::vector<CameraKey>& keys, int frames) {
   check_frames(frames);
   if (keys.size() < 2) throw UserError("a path through keyframes needs at least 2 of them");
+  std::size_t timed = 0;
+  for (const CameraKey& k : keys) timed += k.fidx.has_value();
+  if (timed != 0 && timed != keys.size())
+    throw UserError("a path through time needs every keyframe's fidx (" + std::to_string(timed) + " of " +
+                    std::to_string(keys.size()) + " give one)");
   std::vector<Vec3> cameras, lookats, skies;
   for (const CameraKey& k : keys) {
     cameras.push_back(k.camera);
@@ -169,6 +174,8 @@ std::vector<CameraKey> keyframe_path(const std::vector<CameraKey>& keys, int fra
       throw UserError("between keyframes " + std::to_string(k + 1) + " and " + std::to_string(k + 2) +
                       " the sky turns by 180 degrees or runs along the view: add a keyframe between them");
     }
+    // Time goes from key to key evenly in the segment's parameter.
+    if (timed) key.fidx = *keys[k].fidx + t * (*keys[k + 1].fidx - *keys[k].fidx);
     out.push_back(key);
   }
   return out;
@@ -189,12 +196,19 @@ std::vector<CameraKey> zoom_path(const CameraKey& start, int frames, double fact
 }
 
 std::string scene_text(const std::vector<CameraKey>& frames) {
-  std::string out = "camera_x camera_y camera_z lookat_x lookat_y lookat_z sky_x sky_y sky_z\n";
+  const bool timed = !frames.empty() && frames[0].fidx.has_value();
+  std::string out = std::string("camera_x camera_y camera_z lookat_x lookat_y lookat_z sky_x sky_y sky_z") +
+                    (timed ? " fidx" : "") + "\n";
   char line[512];
   for (const CameraKey& k : frames) {
-    std::snprintf(line, sizeof line, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", k.camera.x, k.camera.y,
-                  k.camera.z, k.lookat.x, k.lookat.y, k.lookat.z, k.sky.x, k.sky.y, k.sky.z);
+    std::snprintf(line, sizeof line, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g", k.camera.x, k.camera.y, k.camera.z,
+                  k.lookat.x, k.lookat.y, k.lookat.z, k.sky.x, k.sky.y, k.sky.z);
     out += line;
+    if (timed) {
+      std::snprintf(line, sizeof line, " %.9g", k.fidx.value_or(0));
+      out += line;
+    }
+    out += "\n";
   }
   return out;
 }

@@ -7,6 +7,7 @@
 // The sky of every frame is made orthogonal to the view direction and of unit length.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ namespace splotch {
 
 struct CameraKey {
   Vec3 camera, lookat, sky{0, 0, 1};
+  // The snapshot's number where the path goes through time too (a series' fidx; between two,
+  // fractional: a movie between snapshots); none where it does not.
+  std::optional<double> fidx;
 };
 
 enum class PathInterpolation { linear, catmull_rom };
@@ -39,7 +43,7 @@ std::vector<CameraKey> keyframe_path(const std::vector<CameraKey>& keys, int fra
 // `frames` frames from `start` to a camera at `factor` times its distance from lookat.
 std::vector<CameraKey> zoom_path(const CameraKey& start, int frames, double factor);
 
-// A scene file of these frames (header: camera_x ... sky_z).
+// A scene file of these frames (header: camera_x ... sky_z, and fidx where they give it).
 std::string scene_text(const std::vector<CameraKey>& frames);
 
 }  // namespace splotch

@@ -148,7 +148,12 @@ struct HttpServer::Impl {
     KeyValues keys;
     try {
       keys = rendering_keys(req);
-      frames = movie_frames(path(req), keys);
+      const std::vector<CameraKey> through = path(req);
+      if (!frames_at_snapshots(through, views.series()))
+        throw BadRequest(
+            "the path goes through time, between snapshots, which the server does not draw: Save scene file, and "
+            "bin/splotch view.par scene_file=path.txt draws its frames between snapshots (matched by ID)");
+      frames = movie_frames(through, keys);
     } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
     // Asked first: what it will take (a movie of 10^5 frames at 4096^2 takes days and terabytes).
     const MoviePlan plan = views.plan_movie(req.get_param_value("client"), int(frames.size()), keys);
@@ -223,7 +228,7 @@ struct HttpServer::Impl {
     server.Get("/scene", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
       try {
-        const std::string text = scene_text(path(req));
+        const std::string text = path_scene_text(path(req), views.series());
         res.set_header("Content-Disposition", "attachment; filename=\"path.txt\"");
         res.set_content(text, "text/plain; charset=utf-8");
       } catch (const BadRequest& e) { refuse(res, 400, e.what()); }

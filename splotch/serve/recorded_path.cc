@@ -1,5 +1,6 @@
 #include "splotch/serve/recorded_path.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,22 +13,30 @@ std::vector<CameraKey> browser_keyframes(const std::string& text, std::size_t ma
   std::stringstream all(text);
   for (std::string one; std::getline(all, one, ';');) {
     if (keys.size() == max_keys) throw BadRequest("more than " + std::to_string(max_keys) + " keyframes");
-    double v[9];
+    double v[10];
     std::stringstream numbers(one);
     std::string item;
     int n = 0;
     while (std::getline(numbers, item, ',')) {
       char* end = nullptr;
-      const double x = n < 9 ? std::strtod(item.c_str(), &end) : 0;
-      if (n >= 9 || item.empty() || end != item.c_str() + item.size() || !std::isfinite(x))
+      const double x = n < 10 ? std::strtod(item.c_str(), &end) : 0;
+      if (n >= 10 || item.empty() || end != item.c_str() + item.size() || !std::isfinite(x))
         throw BadRequest("keyframe " + std::to_string(keys.size() + 1) +
-                         ": nine finite numbers are needed (camera, lookat, sky), not '" + one.substr(0, 200) + "'");
+                         ": nine finite numbers are needed (camera, lookat, sky), and a tenth for the snapshot "
+                         "(fidx) on a path through time, not '" +
+                         one.substr(0, 200) + "'");
       v[n++] = x;
     }
-    if (n != 9)
+    if (n != 9 && n != 10)
       throw BadRequest("keyframe " + std::to_string(keys.size() + 1) +
-                       ": nine numbers are needed (camera, lookat, sky), not " + std::to_string(n));
-    keys.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}});
+                       ": nine numbers are needed (camera, lookat, sky; a tenth, fidx, on a path through time), not " +
+                       std::to_string(n));
+    if (!keys.empty() && keys.front().fidx.has_value() != (n == 10))
+      throw BadRequest("keyframe " + std::to_string(keys.size() + 1) + ": " + std::to_string(n) +
+                       " numbers, where the first keyframe has " + (n == 10 ? "9" : "10") +
+                       ": every keyframe of a path through time gives its fidx");
+    keys.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}, std::nullopt});
+    if (n == 10) keys.back().fidx = v[9];
   }
   if (keys.size() < 2) throw BadRequest("a path needs 2 keyframes or more (" + std::to_string(keys.size()) + " sent)");
   return keys;
@@ -39,6 +48,39 @@ int browser_frame_count(const std::string& text, int max_frames) {
   if (text.empty() || end != text.c_str() + text.size() || n < 2 || n > max_frames)
     throw BadRequest("frames = '" + text.substr(0, 40) + "': a whole number from 2 to " + std::to_string(max_frames));
   return int(n);
+}
+
+std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vector<int>& series) {
+  const std::string text = scene_text(frames);
+  if (frames.empty() || !frames[0].fidx) return text;
+  std::string list;
+  for (int k : series) list += (list.empty() ? "" : ", ") + std::to_string(k);
+  if (series.size() < 2) throw BadRequest("a path through time needs a series of snapshots; the server holds one");
+  const int step = series[1] - series[0];
+  for (std::size_t i = 1; i < series.size(); ++i)
+    if (series[i] - series[i - 1] != step)
+      throw BadRequest("the series' snapshots are not evenly numbered (" + list +
+                       "): a movie between them needs one step (snapshot_spacing); keep the keyframes at one snapshot, "
+                       "or render a scene of your own");
+  for (const CameraKey& f : frames)
+    if (*f.fidx < series.front() || *f.fidx > series.back())
+      throw BadRequest("fidx " + std::to_string(*f.fidx) + " lies outside the series (" + list + ")");
+  // (the rows of scene_text, each with the interpolation's keys)
+  std::string out;
+  std::size_t at = 0;
+  for (bool header = true; at < text.size(); header = false) {
+    const std::size_t end = text.find('\n', at);
+    out += text.substr(at, end - at) +
+           (header ? " interpolation_mode snapshot_spacing" : " 1 " + std::to_string(step)) + "\n";
+    at = end + 1;
+  }
+  return out;
+}
+
+bool frames_at_snapshots(const std::vector<CameraKey>& frames, const std::vector<int>& series) {
+  for (const CameraKey& f : frames)
+    if (f.fidx && std::find(series.begin(), series.end(), *f.fidx) == series.end()) return false;
+  return true;
 }
 
 std::vector<KeyValues> movie_frames(const std::vector<CameraKey>& path, const KeyValues& view) {
@@ -60,6 +102,13 @@ std::vector<KeyValues> movie_frames(const std::vector<CameraKey>& path, const Ke
       char text[32];
       std::snprintf(text, sizeof text, "%.9g", v[i]);
       frame.emplace_back(camera_keys[i], text);
+    }
+    if (k.fidx) {  // (the view's own fidx replaced by the frame's)
+      frame.erase(std::remove_if(frame.begin(), frame.end(), [](const auto& kv) { return kv.first == "fidx"; }),
+                  frame.end());
+      char text[32];
+      std::snprintf(text, sizeof text, "%.9g", *k.fidx);
+      frame.emplace_back("fidx", text);
     }
     out.push_back(std::move(frame));
   }

@@ -20,8 +20,19 @@ std::vector<CameraKey> browser_keyframes(const std::string& text, std::size_t ma
 // A movie's frame count as the page sends it: 2 to `max_frames`. Throws BadRequest.
 int browser_frame_count(const std::string& text, int max_frames = 100000);
 
+// The scene file of a path (scene_text); a path through time between the snapshots of `series`
+// takes their interpolation (interpolation_mode = 1, snapshot_spacing their step) in every row,
+// so that `bin/splotch view.par scene_file=path.txt` draws the frames between snapshots. Throws
+// BadRequest for a path through time where the series' numbers are not evenly spaced, or outside
+// them.
+std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vector<int>& series);
+
+// Whether the server draws every frame of `frames` itself: none between two snapshots of the
+// series (those are bin/splotch's, from the scene file).
+bool frames_at_snapshots(const std::vector<CameraKey>& frames, const std::vector<int>& series);
+
 // Each frame's keys: the view's rendering keys with the frame's camera_x ... sky_z in place of
-// the view's.
+// the view's (and its fidx, on a path through time).
 std::vector<KeyValues> movie_frames(const std::vector<CameraKey>& path, const KeyValues& view);
 
 }  // namespace splotch

@@ -74,7 +74,14 @@ std::vector<std::string> snapshot_files(ParamFile& p, const std::string& extensi
   const FoundSnapshot found = find_snapshot_files(names, extension, files_in_header, warnings);
   // The record (used.par) names what was found: the absolute name the files derive from and their
   // count, which find the same files from any working directory.
-  p.resolve("infile", absolute_path(found.base), "given as " + names.infile);
+  // Numbered by fidx: the stem it numbered, so that the record's fidx (a scene's, or one given on
+  // top) names the snapshot it says.
+  if (!found.numbered_stem.empty())
+    p.resolve(
+        "infile", absolute_path(found.numbered_stem),
+        "given as " + names.infile + "; with fidx = " + std::to_string(*names.fidx) + ": " + absolute_path(found.base));
+  else
+    p.resolve("infile", absolute_path(found.base), "given as " + names.infile);
   if (!names.datadir.empty()) p.resolve("datadir", "", "in infile");
   if (!names.snapdir.empty()) p.resolve("snapdir", "", "in infile");
   p.resolve("numfiles", std::to_string(found.files.size()), names.numfiles ? "" : "from the files found");

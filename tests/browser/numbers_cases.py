@@ -183,7 +183,7 @@ def numbers_cases(driver, url, downloads, page):
           "an intensity minimum typed (%s beside it): sent with the maximum used (%s), a new picture" % (data, sent))
 
 
-def time_cases(driver, url, page):
+def time_cases(driver, url, downloads, page):
     """The time slider through the series beside the file served (gadget4_lcdm_gas_snapshot_000 and
     _004): a click at the track's start draws snapshot 0, its redshift over the picture."""
     check = page.check
@@ -214,9 +214,37 @@ def time_cases(driver, url, page):
           "the scale bar at fidx 0: the view's width %.4g kpc, %.4f of fidx 4's (a = 1 / (1 + z) = %.4f)" %
           (scale_after["width"], ratio, 1 / (1 + 5.04010535)))
     driver.screenshot("18_time_slider.png")
+    # A path through time: a keyframe at fidx 0, the slider to 4, another; its scene file takes the
+    # snapshots' interpolation; the server does not draw between them itself, and says so.
+    page.press(driver, "k")
+    n = page.frames(driver)
+    driver.click_at("#time_slider", int(width / 2) - 3)
+    page.settled(driver, n)
+    page.press(driver, "k")
+    count = driver.js("return document.getElementById('key_count').textContent;")
+    for f in os.listdir(downloads):  # (the earlier scene file: Chromium would write over it)
+        if f.endswith(".txt"):
+            os.remove(os.path.join(downloads, f))
+    before = set(os.listdir(downloads))
+    driver.click("#save_scene")
+    try:
+        name = page.wait_for(lambda: [f for f in set(os.listdir(downloads)) - before
+                                      if f.endswith(".txt") and not f.endswith(".crdownload")], "the scene file", 60)[0]
+    except RuntimeError:
+        check(False, "a path through time's scene file saved (%r; the page says %r; downloads %s)" %
+              (count, driver.js("return document.getElementById('error').textContent;"), sorted(os.listdir(downloads))))
+        return
+    scene = page.wait_for(lambda: open(os.path.join(downloads, name)).read(), "the scene file's text").splitlines()
+    check(count == "2 keyframes, through fidx 0, 4" and scene[0].endswith("fidx interpolation_mode snapshot_spacing")
+          and scene[1].endswith(" 0 1 4") and scene[-1].endswith(" 4 1 4") and len(scene) == 101,
+          "a path through time: %r, its scene file %r ... %r (%d rows)" % (count, scene[1], scene[-1], len(scene) - 1))
+    driver.click("#render_movie")
+    said = page.wait_for(lambda: driver.js("return document.getElementById('error').textContent;"), "the refusal")
+    check("Save scene file" in said, "Render movie here on a path through time says what to do (%r)" % said[:100])
+    driver.click("#clear_keys")
 
 
-def snapshot_cases(driver, snapshot, work, page):
+def snapshot_cases(driver, snapshot, work, downloads, page):
     """A real snapshot alone (no .par): its redshift over the picture, the scale bar in its
     physical length unit."""
     server, url = page.start_server(snapshot, work, "real")
@@ -257,6 +285,6 @@ def snapshot_cases(driver, snapshot, work, page):
                   (switched["bars"][0]["name"], ranges["colour_used"], info["types"][0]["colour_used"]))
             driver.screenshot("14_colour_field.png")
         map_cases(driver, url, page)
-        time_cases(driver, url, page)
+        time_cases(driver, url, downloads, page)
     finally:
         page.stop_server(server)

@@ -593,7 +593,7 @@ def main():
         real = next((os.path.join(d, REAL_SNAPSHOT) for d in ("../shared/data", "/work/shared/data")
                      if os.path.exists(os.path.join(d, REAL_SNAPSHOT))), None)
         if real:
-            snapshot_cases(driver, real, work, sys.modules[__name__])
+            snapshot_cases(driver, real, work, downloads, sys.modules[__name__])
         else:
             print("  SKIPPED  the numbers over a real snapshot: ../shared/data/%s is not beside this checkout" %
                   REAL_SNAPSHOT, flush=True)

@@ -3,8 +3,13 @@
 // read when chosen and drawn as bin/splotch draws its record.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
+#include "errors/user_error.h"
 #include "params/param_file.h"
+#include "splotch/scene/camera_path.h"
 #include "splotch/serve/browser_keys.h"
+#include "splotch/serve/recorded_path.h"
 #include "splotch/serve/served_series.h"
 #include "splotch/serve/view_server.h"
 #include "tests/support/serve_test_support.h"
@@ -87,4 +92,73 @@ TEST_CASE("serve series: a view at another fidx reads that snapshot and draws it
   INFO(again.err);
   REQUIRE(again.status == 0);
   CHECK(read_file(dir.file("again.png")) == zero.body);
+}
+
+TEST_CASE("serve series: a path through time: keyframes with fidx, frames between snapshots in its scene file") {
+  // The path's time from key to key, and what a browser's keyframes may say.
+  const std::vector<CameraKey> keys = browser_keyframes("0,-50,0,0,0,0,0,0,1,0;10,-50,0,10,0,0,0,0,1,4");
+  REQUIRE(keys.size() == 2);
+  REQUIRE(keys[1].fidx);
+  CHECK(*keys[1].fidx == 4);
+  const std::vector<CameraKey> path = keyframe_path(keys, 5);
+  REQUIRE(path.size() == 5);
+  CHECK(*path.front().fidx == 0);
+  CHECK(*path.back().fidx == doctest::Approx(4));
+  for (std::size_t f = 1; f < path.size(); ++f) CHECK(*path[f].fidx > *path[f - 1].fidx);
+  CHECK_THROWS_AS(browser_keyframes("0,-50,0,0,0,0,0,0,1,0;10,-50,0,10,0,0,0,0,1"), BadRequest);
+  CHECK_THROWS_AS(keyframe_path({keys[0], CameraKey{{5, -50, 0}, {5, 0, 0}, {0, 0, 1}, std::nullopt}}, 3), UserError);
+  const std::string scene = path_scene_text(path, {0, 2, 4});
+  CHECK(scene.substr(0, scene.find('\n')) ==
+        "camera_x camera_y camera_z lookat_x lookat_y lookat_z sky_x sky_y sky_z fidx interpolation_mode "
+        "snapshot_spacing");
+  CHECK(contains(scene, " 4 1 2\n"));  // (the last frame: fidx 4, mode 1, spacing 2)
+  CHECK_THROWS_WITH_AS(path_scene_text(path, {0, 1, 4}), doctest::Contains("not evenly numbered (0, 1, 4)"),
+                       BadRequest);
+  CHECK_THROWS_WITH_AS(path_scene_text(path, {0, 2}), doctest::Contains("outside the series"), BadRequest);
+  CHECK_FALSE(frames_at_snapshots(path, {0, 2, 4}));
+  CHECK(frames_at_snapshots({path.front(), path.back()}, {0, 2, 4}));
+  // A movie's frames take their fidx.
+  const std::vector<KeyValues> frames = movie_frames({path.front()}, {{"fidx", "4"}, {"brightness0", "2"}});
+  CHECK(std::count(frames[0].begin(), frames[0].end(), std::make_pair(std::string("fidx"), std::string("0"))) == 1);
+  CHECK(std::count_if(frames[0].begin(), frames[0].end(), [](const auto& kv) { return kv.first == "fidx"; }) == 1);
+}
+
+TEST_CASE("serve series: bin/splotch draws a path's scene through time from the view's record, its ends the views") {
+  TempDir dir;
+  snapshot({2, false, 4, 4}, 300, 0).write(dir.path("snap_000"));
+  // (snapshot 1 holds particles 40 to 339 of the same sequence, each with its ID and place: between
+  // the two, the first 40 fade out and 40 new ones fade in)
+  snapshot({2, false, 4, 4}, 300, 0, 40, 0).write(dir.path("snap_001"));
+  const CommandResult init = run_command("bin/splotch --init " + dir.path("snap_001"));
+  REQUIRE(init.status == 0);
+  const std::string par =
+      dir.write("s.par", init.out + "xres = 64\nyres = 48\nbrightness0 = 3\noutfile = " + dir.file("s.png") + "\n");
+  ViewServer views(ParamFile::read(par), test_options());
+  start(views);
+  auto keys = [&](const KeyValues& q) {
+    return browser_keys(q, views.ptypes(), views.palettes(), views.limits(), views.fields(), views.fields_note(),
+                        views.series());
+  };
+  const ViewResult at0 = views.draw(ViewJob{"me", keys({{"fidx", "0"}}), false});
+  REQUIRE(at0.status == 200);
+  const std::optional<std::string> record = views.used_par("me");
+  REQUIRE(record);
+  const ViewResult at1 = views.draw(ViewJob{"me", keys({{"fidx", "1"}}), false});
+  REQUIRE(at1.status == 200);
+  const ParamFile r = ParamFile::parse(*record, "record");
+  std::string key;
+  for (const char* k :
+       {"camera_x", "camera_y", "camera_z", "lookat_x", "lookat_y", "lookat_z", "sky_x", "sky_y", "sky_z"})
+    key += r.peek(k) + ",";
+  const std::string scene =
+      path_scene_text(keyframe_path(browser_keyframes(key + "0;" + key + "1"), 3), views.series());
+  const CommandResult movie = run_command("bin/splotch --quiet " + dir.write("view.par", *record) + " scene_file=" +
+                                          dir.write("path.txt", scene) + " outfile=" + dir.file("m.png"));
+  INFO(movie.err);
+  REQUIRE(movie.status == 0);
+  CHECK(read_file(dir.file("m0000.png")) == at0.body);
+  CHECK(read_file(dir.file("m0002.png")) == at1.body);
+  const std::string between = read_file(dir.file("m0001.png"));
+  CHECK(between != at0.body);
+  CHECK(between != at1.body);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "splotch/util/file_paths.h"
+#include "tests/support/snapshot_test_data.h"
 #include "tests/support/test_support.h"
 
 #ifdef SPLOTCH_HDF5
@@ -175,3 +176,28 @@ TEST_CASE("used.par round trip: an HDF5 table of datasets named by x, y, z (simt
       "table", "pictype = 2\n");
 }
 #endif
+
+TEST_CASE("used.par round trip: a snapshot fidx named is recorded as its stem, so that another fidx names another") {
+  TempDir dir;
+  // Two snapshots of a run, of different particles (Gadget format 2, the reader tests' data).
+  snapshot({2, false, 4, 4}, 300, 0).write(dir.path("snap_000"));
+  snapshot({2, false, 4, 4}, 100, 0, 150, 0).write(dir.path("snap_001"));
+  const std::string two = dir.path("snap_001");
+  const std::string par = dir.write("s.par",
+                                    "simtype = 2\ninfile = snap_\nfidx = 1\nptypes = 1\nptype0 = 0\n"
+                                    "size_fix0 = 3\ncolor_label0 = U\npalette0 = fire\nbrightness0 = 2\n"
+                                    "camera_x = 120\ncamera_y = -500\ncamera_z = 50\nlookat_x = 120\n"
+                                    "lookat_y = 50\nlookat_z = 50\nxres = 64\noutfile = one.png\n");
+  REQUIRE(splotch_in(dir.path(), "--quiet s.par").status == 0);
+  const std::string record = read_file(dir.file("one.png.used.par"));
+  INFO(record);
+  CHECK(record.find("infile = " + absolute_path(dir.path("snap_")) +
+                    "  # given as snap_; with fidx = 1: " + absolute_path(two)) != std::string::npos);
+  // The record alone draws the same picture; with fidx = 0 on top, snapshot 0, as the .par does.
+  REQUIRE(splotch_in(dir.path(), "--quiet one.png.used.par outfile=again.png").status == 0);
+  CHECK(read_file(dir.file("again.png")) == read_file(dir.file("one.png")));
+  REQUIRE(splotch_in(dir.path(), "--quiet one.png.used.par fidx=0 outfile=zero_record.png").status == 0);
+  REQUIRE(splotch_in(dir.path(), "--quiet s.par fidx=0 outfile=zero.png").status == 0);
+  CHECK(read_file(dir.file("zero_record.png")) == read_file(dir.file("zero.png")));
+  CHECK(read_file(dir.file("zero.png")) != read_file(dir.file("one.png")));
+}

@@ -325,7 +325,10 @@ document.addEventListener("keydown", (e) => {
     showHelp(false);
     return;
   }
-  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  // (keys typed into a field are the field's; a slider or a box keeps only its arrows and space)
+  const typing = e.target.tagName === "SELECT" ||
+      (e.target.tagName === "INPUT" && e.target.type !== "range" && e.target.type !== "checkbox");
+  if (typing) return;
   if (e.key === "?") {
     showHelp(!$("help").classList.contains("shown"));
     return;
@@ -726,9 +729,15 @@ $("save_par").addEventListener("click", async () => {
 
 // ---- a path of keyframes, as a scene file or a movie rendered here --------------------------
 const keyframes = [];
+// A keyframe: the camera, lookat and sky, and on a series the snapshot (fidx), so that the path
+// goes through time as well as space.
 function addKey() {
-  keyframes.push([...vec("camera"), ...vec("lookat"), ...vec("sky")].map((v) => +v.toPrecision(9)));
-  $("key_count").textContent = keyframes.length + " keyframe" + (keyframes.length === 1 ? "" : "s");
+  const key = [...vec("camera"), ...vec("lookat"), ...vec("sky")].map((v) => +v.toPrecision(9));
+  if (info.series && info.series.length > 1) key.push(+(view.fidx || info.fidx));
+  keyframes.push(key);
+  const times = new Set(keyframes.map((k) => k[9]));
+  $("key_count").textContent = keyframes.length + " keyframe" + (keyframes.length === 1 ? "" : "s") +
+      (times.size > 1 ? ", through fidx " + [...times].join(", ") : "");
 }
 $("add_key").addEventListener("click", addKey);
 $("clear_keys").addEventListener("click", () => {
