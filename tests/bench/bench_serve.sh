@@ -9,6 +9,7 @@
 #
 #   tests/bench/bench_serve.sh                                   # 1e6, 800x800, host renderer
 #   SIZES="1e7 1e8" RES=1280x720 RENDERER=cuda tests/bench/bench_serve.sh   # the GPU machine's rows
+#   SESSION=tests/bench/serve_map_session.txt CASE=map tests/bench/bench_serve.sh   # the page's map mode
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tests/bench/bench_lib.sh
@@ -17,6 +18,8 @@ ROUNDS=${ROUNDS:-3}
 SIZES=${SIZES:-1e6}
 RES=${RES:-800x800}
 RENDERER=${RENDERER:-host}
+SESSION=${SESSION:-tests/bench/serve_session.txt}
+CASE=${CASE:-serve}
 read -r -a extra_args <<<"${EXTRA:-}"
 DIR=build/bench
 mkdir -p "$DIR"
@@ -46,13 +49,13 @@ for n in $SIZES; do
     cat "$log" >&2
     exit 1
   fi
-  bin/splotch_serve_bench "$url" tests/bench/serve_session.txt "$ROUNDS" >"$DIR/serve_bench_$n.txt" \
+  bin/splotch_serve_bench "$url" "$SESSION" "$ROUNDS" >"$DIR/serve_bench_$n.txt" \
     2>"$DIR/serve_stages_$n.txt"
   kill -INT "$server"
   wait "$server"
   while read -r quality pictures median p90 max drawing size particles; do
     rate=$(awk -v n="$particles" -v ms="$median" 'BEGIN {printf "%.3g", (ms > 0 ? n / (ms / 1000) : 0)}')
-    printf "%-6s %9s %10s %-8s %-8s %8s %9s %9s %9s %11s %12s %s\n" serve "$n" "$RES" "$RENDERER" "$quality" \
+    printf "%-6s %9s %10s %-8s %-8s %8s %9s %9s %9s %11s %12s %s\n" "$CASE" "$n" "$RES" "$RENDERER" "$quality" \
       "$pictures" "$median" "$p90" "$max" "$drawing" "$rate" "$size"
   done <"$DIR/serve_bench_$n.txt"
   sed "s/^/# $n: /" "$DIR/serve_stages_$n.txt"
