@@ -43,6 +43,9 @@ struct FrameOptions {
   // The finished pictures are kept for the caller (FrameRun::take_pictures: the server sends them
   // to a browser) instead of written.
   bool keep_pictures = false;
+  // A kept map comes with its figure (KeptMap::figure: the Python module's); false: its values
+  // alone (the server shows them through a palette of its own, splotch/serve/map_view.h).
+  bool map_figures = true;
   // The particles a caller holds in memory (io/memory_arrays.h), drawn instead of a file; the
   // caller's session keeps the snapshot (RenderSession::keep_snapshots), so that no stage writes
   // to them.

@@ -9,6 +9,7 @@ MapView map_view(const MapFile& map, const Palette& palette, bool log, std::opti
   MapView out{Image8(map.xres, map.yres), figure_scale(map.values, log, min.value_or(NAN), max.value_or(NAN))};
   const FigureScale& s = out.scale;
   const double a = s.log ? std::log10(s.lo) : s.lo, b = s.log ? std::log10(s.hi) : s.hi;
+#pragma omp parallel for schedule(static)
   for (int y = 0; y < map.yres; ++y)
     for (int x = 0; x < map.xres; ++x) {
       const float v = map.values[std::size_t(y) * std::size_t(map.xres) + std::size_t(x)];

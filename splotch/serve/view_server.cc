@@ -214,6 +214,7 @@ ViewServer::Drawn ViewServer::draw_frame(const ViewJob& job, ParamFile& params, 
   if (job.frame < 0) frame.stop = job.cancelled.get();
   frame.frames = 1000;  // renderer = auto: the GPU's start pays over the pictures of a session
   frame.keep_pictures = job.frame < 0;
+  frame.map_figures = false;  // (the page's map is drawn by map_view, without the figure's panel)
   frame.in_scene = job.frame >= 0;
   frame.number = std::max(job.frame, 0);
   frame.arrays = options_.arrays;
