@@ -546,9 +546,9 @@ void FrameRun::Steps::draw_map_view(std::size_t v) {
     view_settings.output.path = views[v].path;
     if (frame.keep_pictures) {
       const Palette* palette = palettes.at(0).get();
-      maps.push_back({map_record(params, view_settings, map, source->particles()),
-                      palette && frame.map_figures ? map_figure_of(view_settings, map, source->particles(), *palette)
-                                                   : Image8()});
+      maps.push_back(
+          {map_record(params, view_settings, map, source->particles()),
+           palette && frame.map_figures ? map_figure_of(view_settings, map, source->particles(), *palette) : Image8()});
     } else {
       write_map(params, view_settings, map, source->particles(), palettes.at(0).get());
     }

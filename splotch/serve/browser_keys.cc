@@ -111,6 +111,13 @@ const Rule* rule_of(const std::string& key, int& type) {
   return nullptr;
 }
 
+// The first picture's own value of `key` (what the .par gave, or its starter parameters: a field
+// the server does not list, XXXX, a vector's VEL, its fidx): a page sends it back unchanged.
+bool own_value(const std::map<std::string, std::string>& first, const std::string& key, const std::string& value) {
+  const auto it = first.find(key);
+  return it != first.end() && it->second == value;
+}
+
 // A browser gives a range whole, and not empty: a minimum alone took the data's maximum, and one
 // equal to its maximum made every value one colour, both without a word.
 void refuse_part_ranges(const KeyValues& keys, int ptypes) {
@@ -137,7 +144,7 @@ void refuse_part_ranges(const KeyValues& keys, int ptypes) {
 
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
                        const BrowserLimits& limits, const TypeFields& fields, const std::string& fields_note,
-                       const std::vector<int>& series) {
+                       const std::vector<int>& series, const std::map<std::string, std::string>& first) {
   if (query.size() > limits.max_keys)
     throw BadRequest(std::to_string(query.size()) + " keys in one request; at most " + std::to_string(limits.max_keys));
   KeyValues out;
@@ -198,13 +205,17 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
         break;
       }
       case Kind::series: {
+        if (own_value(first, key, value)) {
+          out.emplace_back(key, value);
+          break;
+        }
         std::string list;
         for (int k : series) list += (list.empty() ? "" : ", ") + std::to_string(k);
         if (series.size() < 2)
           throw BadRequest("'" + key + "' = '" + value +
                            "': the server holds one snapshot (a series is served from a .par with fidx, or from a "
                            "file named ..._NNN beside the others)");
-        if (!finite_number(value, number) || number != std::floor(number) ||
+        if (!finite_number(value, number) || number != std::floor(number) || number < 0 || number > 1e9 ||
             std::find(series.begin(), series.end(), int(number)) == series.end())
           throw BadRequest("'" + key + "' = '" + value + "': not a snapshot of the series served (" + list +
                            "); between two, the movie is bin/splotch's (a scene file with fractional fidx)");
@@ -219,6 +230,10 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
         break;
       case Kind::field:
       case Kind::map_field: {
+        if (own_value(first, key, value)) {
+          out.emplace_back(key, value);
+          break;
+        }
         const std::vector<std::string> none;
         std::vector<std::string> names = std::size_t(type) < fields.size() ? fields[std::size_t(type)] : none;
         // (a map's quantity or weight may be the mass, from a field or the header's mass table)

@@ -85,7 +85,7 @@ struct HttpServer::Impl {
     for (const auto& [key, value] : req.params)
       if (!server_parameter(key)) query.emplace_back(key, value);
     return browser_keys(query, views.ptypes(), views.palettes(), views.limits(), views.fields(), views.fields_note(),
-                        views.series());
+                        views.series(), views.first_values());
   }
 
   // The recorded path of a request: its frames through its keyframes.
@@ -221,6 +221,11 @@ struct HttpServer::Impl {
         for (int b = 0; b < 4; ++b) body[4 * i + std::size_t(b)] = char((bits >> (8 * b)) & 0xff);
       }
       res.set_header("X-Splotch-Map-Size", std::to_string(map->xres) + " " + std::to_string(map->yres));
+      // (where its pixels lie, of this map: the page pairs the values with their own frame)
+      std::string frame;
+      for (const double* v : {map->centre, map->x_axis, map->y_axis})
+        for (int a = 0; a < 3; ++a) frame += json_number(v[a]) + " ";
+      res.set_header("X-Splotch-Map-Frame", frame + json_number(map->pixel_code));
       res.set_header("Cache-Control", "no-store");
       res.set_content(body, "application/octet-stream");
     });

@@ -51,8 +51,15 @@ int browser_frame_count(const std::string& text, int max_frames) {
 }
 
 std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vector<int>& series) {
+  // A path at one snapshot is a path through space alone: its frames without fidx (the record's).
+  bool through_time = false;
+  for (const CameraKey& f : frames) through_time |= f.fidx && frames[0].fidx && *f.fidx != *frames[0].fidx;
+  if (!through_time) {
+    std::vector<CameraKey> still = frames;
+    for (CameraKey& f : still) f.fidx.reset();
+    return scene_text(still);
+  }
   const std::string text = scene_text(frames);
-  if (frames.empty() || !frames[0].fidx) return text;
   std::string list;
   for (int k : series) list += (list.empty() ? "" : ", ") + std::to_string(k);
   if (series.size() < 2) throw BadRequest("a path through time needs a series of snapshots; the server holds one");
@@ -62,6 +69,10 @@ std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vec
       throw BadRequest("the series' snapshots are not evenly numbered (" + list +
                        "): a movie between them needs one step (snapshot_spacing); keep the keyframes at one snapshot, "
                        "or render a scene of your own");
+  // (a fidx between snapshots reads those at multiples of the spacing: the series must lie on them)
+  if (series.front() % step != 0)
+    throw BadRequest("the series' snapshots (" + list + ") do not lie at multiples of their step " +
+                     std::to_string(step) + ", which a movie between them reads (snapshot_spacing)");
   for (const CameraKey& f : frames)
     if (*f.fidx < series.front() || *f.fidx > series.back())
       throw BadRequest("fidx " + std::to_string(*f.fidx) + " lies outside the series (" + list + ")");

@@ -1,5 +1,7 @@
 #include "splotch/serve/served_series.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <regex>
@@ -38,16 +40,31 @@ ServedSeries served_series(const ParamFile& params) {
   try {
     if (params.has("fidx")) {
       const double given = std::stod(params.peek("fidx"));
-      if (given != int(given)) return out;  // (between two snapshots: refused as a picture)
+      if (!(given >= 0 && given < 1e6) || given != int(given)) return out;  // (between two: refused as a picture)
       out.first = int(given);
-      for (int k = 0; k < 1000; ++k) {
+      // A number counts where fidx numbered a file of its own (infile + NNN): infile naming one
+      // file is found for every fidx, which is no series.
+      std::vector<std::string> seen;
+      auto numbered = [&](int k) {
         ParamFile p = params;
         p.set("fidx", std::to_string(k), "the server: the series");
         try {
-          typed_snapshot_files(p, format);
-          out.fidx.push_back(k);
-        } catch (const std::exception&) {}  // (no snapshot of that number)
-      }
+          const std::vector<std::string> files = typed_snapshot_files(p, format);
+          char digits[16];
+          std::snprintf(digits, sizeof digits, "%03d", k);
+          const std::string name = files.empty() ? "" : std::filesystem::path(files[0]).filename().string();
+          if (files.empty() || name.find(digits) == std::string::npos ||
+              std::find(seen.begin(), seen.end(), files[0]) != seen.end())
+            return false;
+          seen.push_back(files[0]);
+          return true;
+        } catch (const std::exception&) { return false; }  // (no snapshot of that number)
+      };
+      for (int k = 0; k < 1000; ++k)
+        if (numbered(k)) out.fidx.push_back(k);
+      // (numbers of four digits and more: the run's from the one served on, as long as they last)
+      for (int k = std::max(1000, out.first); k < out.first + 1000 && numbered(k); ++k) out.fidx.push_back(k);
+      if (std::find(out.fidx.begin(), out.fidx.end(), out.first) == out.fidx.end()) out.fidx.clear();
       return out;
     }
     ParamFile p = params;

@@ -81,11 +81,11 @@ std::string map_palette_path(const Settings& s, const std::vector<PaletteChoice>
 // The map's facts for the page (a map's picture): what and in what unit, its scale, a pixel's side.
 void add_map_headers(std::vector<std::pair<std::string, std::string>>& headers, const MapFile& map,
                      const FigureScale& scale) {
-  headers.push_back({"X-Splotch-Map", map.quantity});
-  headers.push_back({"X-Splotch-Map-Unit", map.unit});
+  headers.push_back({"X-Splotch-Map", header_text(map.quantity)});
+  headers.push_back({"X-Splotch-Map-Unit", header_text(map.unit)});
   headers.push_back({"X-Splotch-Map-Scale",
                      json_number(scale.lo) + " " + json_number(scale.hi) + " " + (scale.log ? "log" : "linear")});
-  headers.push_back({"X-Splotch-Map-Pixel", json_number(map.pixel) + " " + map.length_unit});
+  headers.push_back({"X-Splotch-Map-Pixel", json_number(map.pixel) + " " + header_text(map.length_unit)});
   // Where a pixel lies: the map's centre (lookat), its x and y axes (its rows grow with y), a
   // pixel's side, in the snapshot's coordinates.
   std::string frame;
@@ -248,7 +248,10 @@ ViewServer::Drawn ViewServer::draw_frame(const ViewJob& job, ParamFile& params, 
     drawn.bytes = encode_image(shown.image, job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
     drawn.map_scale = shown.scale;
     drawn.map = std::move(kept.record);
-    if (!job.reduced) drawn.record = used_par_text(params, drawn.ranges);
+    if (!job.reduced) {
+      drawn.record = used_par_text(params, drawn.ranges);
+      if (options_.arrays) drawn.record = record_of_arrays(std::move(drawn.record));
+    }
   }
   const double encoded = encoding.seconds();
   add_seconds(drawn.report.stages, "write", encoded);
@@ -325,6 +328,8 @@ void ViewServer::remember_first_picture(const Drawn& drawn, double pixels, const
     if (first.has("palette" + std::to_string(t))) named.push_back(first.peek("palette" + std::to_string(t)));
   palettes_ = palette_choices(options_.palette_directory, named);
   fields_ = served_fields(first, ptypes_, options_.arrays);
+  for (const std::string& k : browser_key_names(ptypes_))
+    if (first.has(k)) first_values_[k] = first.peek(k);
   first_facts_ = facts_json(held_.loaded(), first, ptypes_, palettes_);
   first_record_ = drawn.record;
   first_ranges_ = drawn.ranges;
@@ -335,10 +340,18 @@ void ViewServer::remember_first_picture(const Drawn& drawn, double pixels, const
 
 void ViewServer::remember_record(const std::string& client, const Drawn& drawn, const PictureCost& cost) {
   ranges_[client] = drawn.ranges;
-  if (drawn.map)
+  // The last full map of a few browsers only: one is megabytes (64 MB at 4096 x 4096).
+  map_order_.erase(std::remove(map_order_.begin(), map_order_.end(), client), map_order_.end());
+  if (drawn.map) {
     maps_[client] = *drawn.map;
-  else
+    map_order_.push_back(client);
+    while (map_order_.size() > 4) {
+      maps_.erase(map_order_.front());
+      map_order_.pop_front();
+    }
+  } else {
     maps_.erase(client);
+  }
   costs_[client] = cost;
   if (!records_.count(client)) record_order_.push_back(client);
   records_[client] = drawn.record;
@@ -346,7 +359,6 @@ void ViewServer::remember_record(const std::string& client, const Drawn& drawn, 
     records_.erase(record_order_.front());
     ranges_.erase(record_order_.front());
     costs_.erase(record_order_.front());
-    maps_.erase(record_order_.front());
     record_order_.pop_front();
   }
 }

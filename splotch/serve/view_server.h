@@ -93,6 +93,8 @@ class ViewServer {
   const std::string& fields_note() const { return fields_.note; }
   // The snapshots of the series served (fidx), fewer than two where there is none.
   const std::vector<int>& series() const { return series_.fidx; }
+  // The first picture's values of the browser keys (a page sends them back unchanged).
+  const std::map<std::string, std::string>& first_values() const { return first_values_; }
   int ptypes() const { return ptypes_; }
   const BrowserLimits& limits() const { return options_.limits; }
   double work_budget() const;
@@ -120,6 +122,8 @@ class ViewServer {
   std::vector<PaletteChoice> palettes_;
   ServedFields fields_;
   ServedSeries series_;
+  std::map<std::string, std::string> first_values_;
+  std::deque<std::string> map_order_;  // the clients whose last map is kept (a few: a map is large)
   int ptypes_ = 1;
   RenderSession session_;  // the GPU's start, and the held snapshot's copies on the GPU
   HeldSnapshot held_;

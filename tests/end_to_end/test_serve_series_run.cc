@@ -43,6 +43,8 @@ TEST_CASE("serve series: the snapshots beside the file served, or of its fidx; f
   CHECK(beside.stem == dir.path("snap_"));
   CHECK(beside.first == 5);
   CHECK(served_series(par("infile = " + dir.path("other") + "\n")).fidx.empty());
+  // One file named with fidx given: found for every fidx, no series.
+  CHECK(served_series(par("infile = " + dir.path("snap_005") + "\nfidx = 2\n")).fidx.empty());
   CHECK(served_series(par("infile = " + dir.path("snap_") + "\nfidx = 2.5\n")).fidx.empty());
   CHECK(served_series(ParamFile::parse("simtype = 0\ninfile = " + dir.path("snap_005") + "\n", "raw")).fidx.empty());
 
@@ -115,6 +117,11 @@ TEST_CASE("serve series: a path through time: keyframes with fidx, frames betwee
   CHECK_THROWS_WITH_AS(path_scene_text(path, {0, 1, 4}), doctest::Contains("not evenly numbered (0, 1, 4)"),
                        BadRequest);
   CHECK_THROWS_WITH_AS(path_scene_text(path, {0, 2}), doctest::Contains("outside the series"), BadRequest);
+  CHECK_THROWS_WITH_AS(path_scene_text(path, {1, 3, 5}), doctest::Contains("multiples of their step 2"), BadRequest);
+  // A path at one snapshot: through space alone, its scene without fidx (any series).
+  std::vector<CameraKey> still = path;
+  for (CameraKey& f : still) f.fidx = 5;
+  CHECK(path_scene_text(still, {0, 1, 5}).find("fidx") == std::string::npos);
   CHECK_FALSE(frames_at_snapshots(path, {0, 2, 4}));
   CHECK(frames_at_snapshots({path.front(), path.back()}, {0, 2, 4}));
   // A movie's frames take their fidx.

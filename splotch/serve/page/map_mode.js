@@ -16,7 +16,8 @@ function mapFacts(r) {
   if (!scale) return null;
   const [lo, hi, kind] = scale.split(" ");
   const [pixel, ...unitWords] = (r.headers.get("X-Splotch-Map-Pixel") || "1").split(" ");
-  const f = (r.headers.get("X-Splotch-Map-Frame") || "").split(" ").map(Number);
+  const f = frameOf(r.headers.get("X-Splotch-Map-Frame"));
+  const size = (r.headers.get("X-Splotch-Size") || "").split("x").map(Number);
   return {
     quantity: r.headers.get("X-Splotch-Map") || "",
     unit: r.headers.get("X-Splotch-Map-Unit") || "",
@@ -25,8 +26,14 @@ function mapFacts(r) {
     log: kind === "log",
     pixel: +pixel,
     length_unit: unitWords.join(" "),
-    frame: f.length === 10 ? {centre: f.slice(0, 3), x: f.slice(3, 6), y: f.slice(6, 9), side: f[9]} : null
+    xres: size[0] || 0,  // (the map shown: a reduced one is smaller, its pixels larger)
+    frame: f
   };
+}
+// A map's frame from its header: centre, x and y axes, a pixel's side (code units); null if none.
+function frameOf(text) {
+  const f = (text || "").split(" ").map(Number);
+  return f.length === 10 ? {centre: f.slice(0, 3), x: f.slice(3, 6), y: f.slice(6, 9), side: f[9]} : null;
 }
 
 // The values of this browser's last full map (float32, little-endian, in the rows of its picture).
@@ -40,7 +47,9 @@ async function fetchMapValues(facts) {
   const bytes = new DataView(await r.arrayBuffer());
   const data = new Float32Array(xres * yres);
   for (let i = 0; i < data.length; ++i) data[i] = bytes.getFloat32(4 * i, true);
-  mapValues = {xres, yres, data, frame: facts.frame, unit: facts.unit, serial: ++mapSerial};
+  // (the frame of the values fetched: a newer map than the picture's may have come meanwhile)
+  const frame = frameOf(r.headers.get("X-Splotch-Map-Frame")) || facts.frame;
+  mapValues = {xres, yres, data, frame, unit: facts.unit, serial: ++mapSerial};
 }
 
 // A pixel's centre in the snapshot (its rows grow with the map's y), and the pixel of a point.

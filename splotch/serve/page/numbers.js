@@ -43,7 +43,7 @@ function scaleTicks(s) {
   if (ticks.length < 2) {  // a linear scale, or a log one too narrow for two ticks
     ticks = [];
     const step = niceStep((s.hi - s.lo) / (s.log ? 4 : 5));
-    for (let v = Math.ceil(s.lo / step - 1e-9) * step; v <= s.hi + 1e-9 * step; v += step)
+    for (let v = Math.ceil(s.lo / step - 1e-9) * step, n = 0; v <= s.hi + 1e-9 * step && n < 100; v += step, ++n)
       if (!s.log || v > 0) ticks.push(Math.abs(v) < 1e-12 * step ? 0 : +v.toPrecision(12));
   }
   return ticks;
@@ -123,7 +123,7 @@ function numbersFacts(info, keys, ranges, map = null, pins = []) {
   const distance = norm(sub(camera, lookat));
   const xres = +(key("xres") || 800);
   if (map && map.pixel > 0) {  // (a map's width: map_width, the box, or the view's at lookat)
-    const width = map.pixel * xres, length = scaleBarLength(width);
+    const width = map.pixel * (map.xres || xres), length = scaleBarLength(width);
     facts.scale = {length, unit: map.length_unit || "code length", fraction: length / width, width};
   } else if (info.length_per_code > 0 && distance > 0) {
     // The picture's width at lookat's distance (fov spans the width), in the length unit.

@@ -67,7 +67,7 @@ function zoomToBox(ax, ay, bx, by) {
   const dir = sub(look, cam), dist = norm(dir);
   const right = unit(cross(dir, vec("sky"))), down = unit(cross(right, dir));
   const xres = +(view.xres || 800), yres = +(view.yres || xres);
-  const mapWidth = shownMap && shownMap.frame ? shownMap.frame.side * xres : null;
+  const mapWidth = shownMap && shownMap.frame ? shownMap.frame.side * (shownMap.xres || xres) : null;
   const width = mapWidth || 2 * dist * Math.tan((+view.fov || 45) * Math.PI / 360), height = width * yres / xres;
   const shift = add(mul(right, ((ax + bx) / 2 - 0.5) * width), mul(down, ((ay + by) / 2 - 0.5) * height));
   const factor = Math.max(Math.abs(bx - ax), Math.abs(by - ay), 1e-3);
