@@ -233,7 +233,7 @@ struct HttpServer::Impl {
     server.Get("/scene", [this](const httplib::Request& req, httplib::Response& res) {
       if (!allowed(req, res)) return;
       try {
-        const std::string text = path_scene_text(path(req), views.series());
+        const std::string text = path_scene_text(path(req), views.series(), views.series_scene_note());
         res.set_header("Content-Disposition", "attachment; filename=\"path.txt\"");
         res.set_content(text, "text/plain; charset=utf-8");
       } catch (const BadRequest& e) { refuse(res, 400, e.what()); }

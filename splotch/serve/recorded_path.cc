@@ -50,7 +50,8 @@ int browser_frame_count(const std::string& text, int max_frames) {
   return int(n);
 }
 
-std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vector<int>& series) {
+std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vector<int>& series,
+                            const std::string& refusal) {
   // A path at one snapshot is a path through space alone: its frames without fidx (the record's).
   bool through_time = false;
   for (const CameraKey& f : frames) through_time |= f.fidx && frames[0].fidx && *f.fidx != *frames[0].fidx;
@@ -59,6 +60,7 @@ std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vec
     for (CameraKey& f : still) f.fidx.reset();
     return scene_text(still);
   }
+  if (!refusal.empty()) throw BadRequest(refusal);
   const std::string text = scene_text(frames);
   std::string list;
   for (int k : series) list += (list.empty() ? "" : ", ") + std::to_string(k);

@@ -25,7 +25,9 @@ int browser_frame_count(const std::string& text, int max_frames = 100000);
 // so that `bin/splotch view.par scene_file=path.txt` draws the frames between snapshots. Throws
 // BadRequest for a path through time where the series' numbers are not evenly spaced, or outside
 // them.
-std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vector<int>& series);
+// `refusal`, where not "", refuses a path through time with it.
+std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vector<int>& series,
+                            const std::string& refusal = "");
 
 // Whether the server draws every frame of `frames` itself: none between two snapshots of the
 // series (those are bin/splotch's, from the scene file).

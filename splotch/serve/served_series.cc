@@ -37,6 +37,10 @@ ServedSeries served_series(const ParamFile& params) {
   ServedSeries out;
   SnapshotFormat format;
   if (!params.has("infile") || !numbered_format(params.peek("simtype"), format)) return out;
+  if (!params.peek("snapdir").empty())
+    out.scene_note =
+        "with snapdir the view's record names one snapshot's directory, so its scene would stay at one "
+        "snapshot: give your .par a scene file with a fidx column (and interpolation_mode) yourself";
   try {
     if (params.has("fidx")) {
       const double given = std::stod(params.peek("fidx"));

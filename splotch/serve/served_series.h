@@ -17,6 +17,9 @@ struct ServedSeries {
   std::vector<int> fidx;  // ascending; fewer than two: no series
   std::string stem;       // the infile the numbers complete where the .par named one file; "" otherwise
   int first = 0;          // the .par's own snapshot's number
+  // Why a path through time cannot be saved as a scene of the record, "" where it can (snapdir:
+  // the record names one snapshot's directory).
+  std::string scene_note;
 };
 
 // Never throws: a .par whose files cannot be listed has no series.

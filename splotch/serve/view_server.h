@@ -93,6 +93,7 @@ class ViewServer {
   const std::string& fields_note() const { return fields_.note; }
   // The snapshots of the series served (fidx), fewer than two where there is none.
   const std::vector<int>& series() const { return series_.fidx; }
+  const std::string& series_scene_note() const { return series_.scene_note; }
   // The first picture's values of the browser keys (a page sends them back unchanged).
   const std::map<std::string, std::string>& first_values() const { return first_values_; }
   int ptypes() const { return ptypes_; }

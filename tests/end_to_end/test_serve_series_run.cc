@@ -122,6 +122,11 @@ TEST_CASE("serve series: a path through time: keyframes with fidx, frames betwee
   std::vector<CameraKey> still = path;
   for (CameraKey& f : still) f.fidx = 5;
   CHECK(path_scene_text(still, {0, 1, 5}).find("fidx") == std::string::npos);
+  CHECK_THROWS_WITH_AS(path_scene_text(path, {0, 2, 4}, "with snapdir the view's record"),
+                       doctest::Contains("with snapdir"), BadRequest);
+  CHECK(contains(
+      served_series(ParamFile::parse("simtype = 2\ninfile = snap_\nsnapdir = snapdir_\nfidx = 0\n", "p")).scene_note,
+      "snapdir"));
   CHECK_FALSE(frames_at_snapshots(path, {0, 2, 4}));
   CHECK(frames_at_snapshots({path.front(), path.back()}, {0, 2, 4}));
   // A movie's frames take their fidx.
