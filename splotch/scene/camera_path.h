@@ -16,6 +16,9 @@
 namespace splotch {
 
 struct CameraKey {
+  CameraKey() = default;
+  CameraKey(Vec3 c, Vec3 l, Vec3 s = {0, 0, 1}, std::optional<double> f = std::nullopt)
+      : camera(c), lookat(l), sky(s), fidx(f) {}
   Vec3 camera, lookat, sky{0, 0, 1};
   // The snapshot's number where the path goes through time too (a series' fidx; between two,
   // fractional: a movie between snapshots); none where it does not.

@@ -11,6 +11,7 @@
 
 #include "errors/user_error.h"
 #include "splotch/serve/json_text.h"
+#include "splotch/serve/map_view.h"
 #include "splotch/serve/recorded_path.h"
 #include "splotch/serve/request_rate.h"
 #include "splotch/serve/serve_page.h"
@@ -84,8 +85,7 @@ struct HttpServer::Impl {
     KeyValues query;
     for (const auto& [key, value] : req.params)
       if (!server_parameter(key)) query.emplace_back(key, value);
-    return browser_keys(query, views.ptypes(), views.palettes(), views.limits(), views.fields(), views.fields_note(),
-                        views.series(), views.first_values());
+    return views.checked_keys(query);
   }
 
   // The recorded path of a request: its frames through its keyframes.
@@ -222,10 +222,7 @@ struct HttpServer::Impl {
       }
       res.set_header("X-Splotch-Map-Size", std::to_string(map->xres) + " " + std::to_string(map->yres));
       // (where its pixels lie, of this map: the page pairs the values with their own frame)
-      std::string frame;
-      for (const double* v : {map->centre, map->x_axis, map->y_axis})
-        for (int a = 0; a < 3; ++a) frame += json_number(v[a]) + " ";
-      res.set_header("X-Splotch-Map-Frame", frame + json_number(map->pixel_code));
+      res.set_header("X-Splotch-Map-Frame", map_frame_text(*map));
       res.set_header("Cache-Control", "no-store");
       res.set_content(body, "application/octet-stream");
     });

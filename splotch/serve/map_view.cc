@@ -2,7 +2,16 @@
 
 #include <cmath>
 
+#include "splotch/serve/json_text.h"
+
 namespace splotch {
+
+std::string map_frame_text(const MapFile& map) {
+  std::string out;
+  for (const double* v : {map.centre, map.x_axis, map.y_axis})
+    for (int a = 0; a < 3; ++a) out += json_number(v[a]) + " ";
+  return out + json_number(map.pixel_code);
+}
 
 MapView map_view(const MapFile& map, const Palette& palette, bool log, std::optional<double> min,
                  std::optional<double> max) {

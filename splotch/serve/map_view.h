@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "io/image.h"
 #include "io/map_writer.h"
@@ -19,6 +20,10 @@ struct MapView {
   Image8 image;
   FigureScale scale;
 };
+
+// Where the map's pixels lie, as the page reads it (X-Splotch-Map-Frame): the centre, the x and y
+// axes and a pixel's side, in the snapshot's coordinates, ten numbers.
+std::string map_frame_text(const MapFile& map);
 
 // No value (an average where no particle reaches) is grey, as in the figure.
 MapView map_view(const MapFile& map, const Palette& palette, bool log, std::optional<double> min,

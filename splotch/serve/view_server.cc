@@ -88,10 +88,7 @@ void add_map_headers(std::vector<std::pair<std::string, std::string>>& headers, 
   headers.push_back({"X-Splotch-Map-Pixel", json_number(map.pixel) + " " + header_text(map.length_unit)});
   // Where a pixel lies: the map's centre (lookat), its x and y axes (its rows grow with y), a
   // pixel's side, in the snapshot's coordinates.
-  std::string frame;
-  for (const double* v : {map.centre, map.x_axis, map.y_axis})
-    for (int a = 0; a < 3; ++a) frame += json_number(v[a]) + " ";
-  headers.push_back({"X-Splotch-Map-Frame", frame + json_number(map.pixel_code)});
+  headers.push_back({"X-Splotch-Map-Frame", map_frame_text(map)});
 }
 
 // A .par that gives no brightness and no exposure (a user's first, as a rule) draws most snapshots
@@ -243,8 +240,10 @@ ViewServer::Drawn ViewServer::draw_frame(const ViewJob& job, ParamFile& params, 
   }
   for (KeptMap& kept : run.take_maps()) {
     if (!job.wanted()) throw ViewCancelled();
-    const Palette palette = Palette::read(map_palette_path(s, palettes_));
-    const MapView shown = map_view(kept.record, palette, s.map.log, s.map.min, s.map.max);
+    const std::string path = map_palette_path(s, palettes_);
+    auto palette = map_palettes_.find(path);  // (read once, not at every view)
+    if (palette == map_palettes_.end()) palette = map_palettes_.emplace(path, Palette::read(path)).first;
+    const MapView shown = map_view(kept.record, palette->second, s.map.log, s.map.min, s.map.max);
     drawn.bytes = encode_image(shown.image, job.reduced ? ImageFormat::jpeg : ImageFormat::png, options_.jpeg_quality);
     drawn.map_scale = shown.scale;
     drawn.map = std::move(kept.record);

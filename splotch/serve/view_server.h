@@ -19,6 +19,7 @@
 
 #include "io/column_snapshot.h"
 #include "io/map_writer.h"
+#include "io/palette.h"
 #include "params/param_file.h"
 #include "splotch/frame/map_figure.h"
 #include "splotch/frame/render_session.h"
@@ -94,10 +95,14 @@ class ViewServer {
   // The snapshots of the series served (fidx), fewer than two where there is none.
   const std::vector<int>& series() const { return series_.fidx; }
   const std::string& series_scene_note() const { return series_.scene_note; }
-  // The first picture's values of the browser keys (a page sends them back unchanged).
-  const std::map<std::string, std::string>& first_values() const { return first_values_; }
   int ptypes() const { return ptypes_; }
   const BrowserLimits& limits() const { return options_.limits; }
+  // A browser's keys checked against what this server offers (browser_keys with its palettes,
+  // fields, series and first values).
+  KeyValues checked_keys(const KeyValues& query) const {
+    return browser_keys(query, ptypes_, palettes_, options_.limits, fields_.names, fields_.note, series_.fidx,
+                        first_values_);
+  }
   double work_budget() const;
 
  private:
@@ -123,8 +128,9 @@ class ViewServer {
   std::vector<PaletteChoice> palettes_;
   ServedFields fields_;
   ServedSeries series_;
-  std::map<std::string, std::string> first_values_;
-  std::deque<std::string> map_order_;  // the clients whose last map is kept (a few: a map is large)
+  std::map<std::string, std::string> first_values_;  // the first picture's browser keys (sent back unchanged)
+  std::deque<std::string> map_order_;                // the clients whose last map is kept (a few: a map is large)
+  std::map<std::string, Palette> map_palettes_;      // (the queue's thread only) the maps' palettes, by path
   int ptypes_ = 1;
   RenderSession session_;  // the GPU's start, and the held snapshot's copies on the GPU
   HeldSnapshot held_;

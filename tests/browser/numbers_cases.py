@@ -229,7 +229,7 @@ def time_cases(driver, url, downloads, page):
     driver.click("#save_scene")
     try:
         name = page.wait_for(lambda: [f for f in set(os.listdir(downloads)) - before
-                                      if f.endswith(".txt") and not f.endswith(".crdownload")], "the scene file", 60)[0]
+                                      if f.endswith(".txt") and not f.endswith(".crdownload")], "the scene file")[0]
     except RuntimeError:
         check(False, "a path through time's scene file saved (%r; the page says %r; downloads %s)" %
               (count, driver.js("return document.getElementById('error').textContent;"), sorted(os.listdir(downloads))))

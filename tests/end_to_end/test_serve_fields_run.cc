@@ -16,10 +16,6 @@ using namespace splotch;
 using namespace splotch::testing;
 using namespace splotch::serve_testing;
 
-namespace {
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-}  // namespace
-
 TEST_CASE("serve fields: a browser chooses a type's colour field from those the server lists") {
   const TypeFields fields = {{"Density", "InternalEnergy"}, {}};
   const KeyValues ok =
@@ -31,7 +27,7 @@ TEST_CASE("serve fields: a browser chooses a type's colour field from those the 
       FAIL("accepted");
     } catch (const BadRequest& e) {
       INFO(e.what());
-      CHECK(contains(e.what(), says));
+      CHECK(contains_text(e.what(), says));
     }
   };
   refused({{"color_label0", "Temperature"}}, "",
@@ -53,11 +49,7 @@ TEST_CASE("serve fields: a Gadget snapshot's fields listed; one chosen is read a
   TempDir dir;
   const std::string snap = dir.path("snap_010");
   snapshot({2, false, 4, 4}, 300, 200).write(snap);
-  // The snapshot alone's parameters (bin/splotch --init), smaller.
-  const CommandResult init = run_command("bin/splotch --init " + snap);
-  REQUIRE(init.status == 0);
-  const std::string par =
-      dir.write("snap.par", init.out + "xres = 96\nyres = 80\noutfile = " + dir.file("s.png") + "\n");
+  const std::string par = init_par(dir, snap, "xres = 96\nyres = 80\n");
   ViewServer views(ParamFile::read(par), test_options());
   start(views);
   REQUIRE(views.fields().size() == std::size_t(views.ptypes()));
@@ -67,12 +59,11 @@ TEST_CASE("serve fields: a Gadget snapshot's fields listed; one chosen is read a
   CHECK(std::find(gas.begin(), gas.end(), "POS") == gas.end());  // (a vector: not a colour)
   CHECK(std::find(gas.begin(), gas.end(), "ID") == gas.end());   // (integers)
   CHECK(views.fields_note().empty());
-  CHECK(contains(views.info_json(), "\"fields\":[\""));
+  CHECK(contains_text(views.info_json(), "\"fields\":[\""));
   const ViewResult first = views.draw(ViewJob{"me", {}, false});
   REQUIRE(first.status == 200);
 
-  const KeyValues keys = browser_keys({{"color_label0", "U"}}, views.ptypes(), views.palettes(), views.limits(),
-                                      views.fields(), views.fields_note());
+  const KeyValues keys = views.checked_keys({{"color_label0", "U"}});
   const ViewResult by_u = views.draw(ViewJob{"me", keys, false});
   REQUIRE(by_u.status == 200);
   CHECK(views.held().reads() == 2);  // the snapshot read again with the field
@@ -82,5 +73,5 @@ TEST_CASE("serve fields: a Gadget snapshot's fields listed; one chosen is read a
   REQUIRE(record);
   CHECK(ParamFile::parse(*record, "record").peek("color_label0") == "U");
   // The page's colour bar names the field of the picture (info keys: the first picture's).
-  CHECK(contains(views.info_json(), "\"color_label0\":\"RHO\""));
+  CHECK(contains_text(views.info_json(), "\"color_label0\":\"RHO\""));
 }

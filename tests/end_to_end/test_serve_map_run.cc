@@ -16,29 +16,17 @@ using namespace splotch;
 using namespace splotch::testing;
 using namespace splotch::serve_testing;
 
-namespace {
-
-std::string header_of(const ViewResult& r, const std::string& name) { return header(r, name); }
-bool contains_text(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-}  // namespace
-
 TEST_CASE("serve map: a map view's values are bin/splotch's map for the same keys; the picture comes back after") {
   TempDir dir;
   const std::string snap = dir.path("snap_010");
   snapshot({2, false, 4, 4}, 300, 200).write(snap);
-  const CommandResult init = run_command("bin/splotch --init " + snap);
-  REQUIRE(init.status == 0);
-  const std::string par =
-      dir.write("snap.par", init.out + "xres = 64\nyres = 48\noutfile = " + dir.file("s.png") + "\n");
+  const std::string par = init_par(dir, snap, "xres = 64\nyres = 48\n");
   ViewServer views(ParamFile::read(par), test_options());
   start(views);
   const ViewResult picture = views.draw(ViewJob{"me", {}, false});
   REQUIRE(picture.status == 200);
   CHECK_FALSE(views.last_map("me"));
-  auto keys = [&](const KeyValues& q) {
-    return browser_keys(q, views.ptypes(), views.palettes(), views.limits(), views.fields(), views.fields_note());
-  };
+  auto keys = [&](const KeyValues& q) { return views.checked_keys(q); };
   for (const KeyValues& q : {KeyValues{{"map", "column"}}, KeyValues{{"map", "slice"}},
                              KeyValues{{"map", "average"}, {"map_quantity0", "U"}, {"map_log", "FALSE"}}}) {
     INFO(q.front().second);
@@ -50,8 +38,8 @@ TEST_CASE("serve map: a map view's values are bin/splotch's map for the same key
     const Image8 shown = decode(dir, map.body);
     CHECK(shown.width == 64);
     CHECK(shown.height == 48);
-    CHECK_FALSE(header_of(map, "X-Splotch-Map-Unit").empty());
-    CHECK(contains_text(header_of(map, "X-Splotch-Map-Scale"), q.size() > 1 ? " linear" : " log"));
+    CHECK_FALSE(header(map, "X-Splotch-Map-Unit").empty());
+    CHECK(contains_text(header(map, "X-Splotch-Map-Scale"), q.size() > 1 ? " linear" : " log"));
     const std::optional<MapFile> values = views.last_map("me");
     REQUIRE(values);
     CHECK(values->xres == 64);

@@ -20,10 +20,6 @@ using namespace splotch;
 using namespace splotch::testing;
 using namespace splotch::serve_testing;
 
-namespace {
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-}  // namespace
-
 TEST_CASE("serve series: the snapshots beside the file served, or of its fidx; fidx checked against them") {
   TempDir dir;
   // Three snapshots of a run (different particles, so that their pictures differ), and another file.
@@ -57,7 +53,7 @@ TEST_CASE("serve series: the snapshots beside the file served, or of its fidx; f
       FAIL("accepted");
     } catch (const BadRequest& e) {
       INFO(e.what());
-      CHECK(contains(e.what(), says));
+      CHECK(contains_text(e.what(), says));
     }
   };
   refused("3", series, "not a snapshot of the series served (0, 2, 5)");
@@ -70,18 +66,15 @@ TEST_CASE("serve series: a view at another fidx reads that snapshot and draws it
   TempDir dir;
   snapshot({2, false, 4, 4}, 300, 200).write(dir.path("snap_000"));
   snapshot({2, false, 4, 4}, 100, 100, 150, 0).write(dir.path("snap_001"));
-  const CommandResult init = run_command("bin/splotch --init " + dir.path("snap_001"));
-  REQUIRE(init.status == 0);
-  const std::string par = dir.write("s.par", init.out + "xres = 64\nyres = 48\noutfile = " + dir.file("s.png") + "\n");
+  const std::string par = init_par(dir, dir.path("snap_001"), "xres = 64\nyres = 48\n");
   ViewServer views(ParamFile::read(par), test_options());
   start(views);
   CHECK(views.series() == std::vector<int>{0, 1});
-  CHECK(contains(views.info_json(), "\"series\":[0,1],\"fidx\":1"));
+  CHECK(contains_text(views.info_json(), "\"series\":[0,1],\"fidx\":1"));
   const ViewResult one = views.draw(ViewJob{"me", {}, false});
   REQUIRE(one.status == 200);
   CHECK(header(one, "X-Splotch-Time") == "0.5");  // (the test snapshots' header time)
-  const KeyValues keys = browser_keys({{"fidx", "0"}}, views.ptypes(), views.palettes(), views.limits(), views.fields(),
-                                      views.fields_note(), views.series());
+  const KeyValues keys = views.checked_keys({{"fidx", "0"}});
   const ViewResult zero = views.draw(ViewJob{"me", keys, false});
   REQUIRE(zero.status == 200);
   CHECK(views.held().reads() == 2);
@@ -113,7 +106,7 @@ TEST_CASE("serve series: a path through time: keyframes with fidx, frames betwee
   CHECK(scene.substr(0, scene.find('\n')) ==
         "camera_x camera_y camera_z lookat_x lookat_y lookat_z sky_x sky_y sky_z fidx interpolation_mode "
         "snapshot_spacing");
-  CHECK(contains(scene, " 4 1 2\n"));  // (the last frame: fidx 4, mode 1, spacing 2)
+  CHECK(contains_text(scene, " 4 1 2\n"));  // (the last frame: fidx 4, mode 1, spacing 2)
   CHECK_THROWS_WITH_AS(path_scene_text(path, {0, 1, 4}), doctest::Contains("not evenly numbered (0, 1, 4)"),
                        BadRequest);
   CHECK_THROWS_WITH_AS(path_scene_text(path, {0, 2}), doctest::Contains("outside the series"), BadRequest);
@@ -124,7 +117,7 @@ TEST_CASE("serve series: a path through time: keyframes with fidx, frames betwee
   CHECK(path_scene_text(still, {0, 1, 5}).find("fidx") == std::string::npos);
   CHECK_THROWS_WITH_AS(path_scene_text(path, {0, 2, 4}, "with snapdir the view's record"),
                        doctest::Contains("with snapdir"), BadRequest);
-  CHECK(contains(
+  CHECK(contains_text(
       served_series(ParamFile::parse("simtype = 2\ninfile = snap_\nsnapdir = snapdir_\nfidx = 0\n", "p")).scene_note,
       "snapdir"));
   CHECK_FALSE(frames_at_snapshots(path, {0, 2, 4}));
@@ -141,16 +134,10 @@ TEST_CASE("serve series: bin/splotch draws a path's scene through time from the 
   // (snapshot 1 holds particles 40 to 339 of the same sequence, each with its ID and place: between
   // the two, the first 40 fade out and 40 new ones fade in)
   snapshot({2, false, 4, 4}, 300, 0, 40, 0).write(dir.path("snap_001"));
-  const CommandResult init = run_command("bin/splotch --init " + dir.path("snap_001"));
-  REQUIRE(init.status == 0);
-  const std::string par =
-      dir.write("s.par", init.out + "xres = 64\nyres = 48\nbrightness0 = 3\noutfile = " + dir.file("s.png") + "\n");
+  const std::string par = init_par(dir, dir.path("snap_001"), "xres = 64\nyres = 48\nbrightness0 = 3\n");
   ViewServer views(ParamFile::read(par), test_options());
   start(views);
-  auto keys = [&](const KeyValues& q) {
-    return browser_keys(q, views.ptypes(), views.palettes(), views.limits(), views.fields(), views.fields_note(),
-                        views.series());
-  };
+  auto keys = [&](const KeyValues& q) { return views.checked_keys(q); };
   const ViewResult at0 = views.draw(ViewJob{"me", keys({{"fidx", "0"}}), false});
   REQUIRE(at0.status == 200);
   const std::optional<std::string> record = views.used_par("me");

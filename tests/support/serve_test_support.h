@@ -124,6 +124,19 @@ inline std::string bin_splotch_picture(const TempDir& dir, const std::string& pa
   return read_file(dir.file(outfile));
 }
 
+// The snapshot alone's parameters (bin/splotch --init `snapshot`) with `more` (a smaller picture,
+// say) and an outfile in `dir`, written to dir/snap.par.
+inline std::string init_par(const TempDir& dir, const std::string& snapshot, const std::string& more) {
+  const CommandResult init = run_command("bin/splotch --init " + snapshot);
+  INFO(init.err);
+  REQUIRE(init.status == 0);
+  return dir.write("snap.par", init.out + more + "outfile = " + dir.file("s.png") + "\n");
+}
+
+inline bool contains_text(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 // The server's first picture, drawn as serve() draws it.
 inline void start(ViewServer& views) {
   const ViewResult first = views.draw(ViewJob{"", {}, false});
