@@ -141,7 +141,7 @@ function numbersFacts(info, keys, ranges, map = null, pins = []) {
   // (a file that records no time, a raw table, says time 0: no time is shown for it)
   if (info.redshift !== null && info.redshift !== undefined)
     facts.when = "z = " + gText(info.redshift, 3);
-  else if (info.time)
+  else if (Math.abs(info.time) > 1e-30 && isFinite(info.time))  // (not a header's garbage, as the figures judge)
     facts.when = "t = " + gText(info.time, 4);
   return facts;
 }
