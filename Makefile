@@ -329,6 +329,9 @@ bench: $(PROGRAMS) $(DEFAULT_SPLOTCH) bin/make_snapshot $(if $(MPICXX),bin/splot
 	tests/bench/bench_read.sh
 	tests/bench/bench_scene.sh
 	tests/bench/bench_serve.sh
+	SESSION=tests/bench/serve_map_session.txt CASE=map tests/bench/bench_serve.sh
+	FORMAT=gadget SESSION=tests/bench/serve_field_session.txt CASE=field tests/bench/bench_serve.sh
+	FORMAT=gadget SERIES=2 SESSION=tests/bench/serve_time_session.txt CASE=time tests/bench/bench_serve.sh
 	tests/bench/bench_auto.sh
 	tests/bench/bench_maps.sh
 	tests/bench/bench_python.sh

@@ -71,32 +71,38 @@ void plan_request(const RenderTypeRequest& r, int n, std::size_t at, std::size_t
     }
     read(q, components, arrays, name);
   };
-  quantity(QuantityRequest{"POS", 1.0f, std::nullopt}, 3, {&p.x, &p.y, &p.z}, "positions", 0.0f);
-  if (r.size_estimate == SizeEstimate::knn) {
-    plan.fills.push_back({p.hsml.data() + at, count, 1.0f});  // a placeholder, replaced after reading
-  } else if (r.size_estimate == SizeEstimate::volume) {
-    // hsml = factor (mass / density)^(1/3): the masses go to hsml, the densities to scratch.
-    if (!plan.scratch) plan.scratch.emplace(p.size());  // one for every file and type
-    ParticleArray<float>& density = *plan.scratch;
-    read(QuantityRequest{"MASS", 1.0f, std::nullopt}, 1, {&p.hsml, nullptr, nullptr}, "size_estimate" + key);
-    read(QuantityRequest{"RHO", 1.0f, std::nullopt}, 1, {&density, nullptr, nullptr}, "size_estimate" + key);
-    float* hsml = p.hsml.data() + at;
-    const float* rho = density.data() + at;
-    const float factor = r.size.factor;
-    plan.finish.push_back([hsml, rho, count, factor] {
+  if (r.part == ReadPart::none) return;
+  const bool all = r.part == ReadPart::all;
+  // (a reread of values leaves the positions and sizes as the held snapshot has them)
+  auto positions_and_sizes = [&] {
+    quantity(QuantityRequest{"POS", 1.0f, std::nullopt}, 3, {&p.x, &p.y, &p.z}, "positions", 0.0f);
+    if (r.size_estimate == SizeEstimate::knn) {
+      plan.fills.push_back({p.hsml.data() + at, count, 1.0f});  // a placeholder, replaced after reading
+    } else if (r.size_estimate == SizeEstimate::volume) {
+      // hsml = factor (mass / density)^(1/3): the masses go to hsml, the densities to scratch.
+      if (!plan.scratch) plan.scratch.emplace(p.size());  // one for every file and type
+      ParticleArray<float>& density = *plan.scratch;
+      read(QuantityRequest{"MASS", 1.0f, std::nullopt}, 1, {&p.hsml, nullptr, nullptr}, "size_estimate" + key);
+      read(QuantityRequest{"RHO", 1.0f, std::nullopt}, 1, {&density, nullptr, nullptr}, "size_estimate" + key);
+      float* hsml = p.hsml.data() + at;
+      const float* rho = density.data() + at;
+      const float factor = r.size.factor;
+      plan.finish.push_back([hsml, rho, count, factor] {
 #pragma omp parallel for schedule(static)
-      for (std::size_t i = 0; i < count; ++i) hsml[i] = factor * std::cbrt(hsml[i] / rho[i]);
-    });
-  } else if (r.size_fix != 0) {
-    plan.fills.push_back({p.hsml.data() + at, count, r.size_fix});
-  } else {
-    try {
-      quantity(r.size, 1, {&p.hsml, nullptr, nullptr}, "size_label" + key, 1.0f);
-    } catch (const MissingField& e) {  // what the user can do instead
-      throw UserError(std::string(e.what()) + "; give type " + key + " one smoothing length with size_fix" + key +
-                      " > 0, or estimate them with size_estimate" + key + " = knn");
+        for (std::size_t i = 0; i < count; ++i) hsml[i] = factor * std::cbrt(hsml[i] / rho[i]);
+      });
+    } else if (r.size_fix != 0) {
+      plan.fills.push_back({p.hsml.data() + at, count, r.size_fix});
+    } else {
+      try {
+        quantity(r.size, 1, {&p.hsml, nullptr, nullptr}, "size_label" + key, 1.0f);
+      } catch (const MissingField& e) {  // what the user can do instead
+        throw UserError(std::string(e.what()) + "; give type " + key + " one smoothing length with size_fix" + key +
+                        " > 0, or estimate them with size_estimate" + key + " = knn");
+      }
     }
-  }
+  };
+  if (all) positions_and_sizes();
   // A colour or intensity the file lacks is drawn with its absent default, as the original does,
   // and said once per type and label (the message names the fields the file has).
   auto or_absent = [&](const QuantityRequest& q, int components, QuantityTargets arrays, const std::string& name) {
@@ -146,7 +152,7 @@ void plan_request(const RenderTypeRequest& r, int n, std::size_t at, std::size_t
   or_absent(r.intensity, 1, {&p.intensity, nullptr, nullptr}, (r.values_required ? "map" : "intensity_label") + key);
   // Interpolation between snapshots: the IDs (no components: integers, into p.id, where the
   // format has them) and for mode 2 the velocities.
-  if (r.motion > 0) {
+  if (r.motion > 0 && all) {
     try {
       read(QuantityRequest{r.id_label, 1.0f, std::nullopt}, 0, {nullptr, nullptr, nullptr}, "id_label");
     } catch (const MissingField& e) {

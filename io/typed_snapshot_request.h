@@ -27,6 +27,11 @@ enum class SizeEstimate {
   volume,  // (MASS / RHO)^(1/3), the size of an AREPO cell, as the file is read
 };
 
+// What of a render type a read plans: everything; only its colours and intensities (a browser
+// chose other fields for the particles the server holds, splotch/load/values_reread.h: their
+// positions and sizes are left unwritten); or nothing of it (its arrays are left unwritten).
+enum class ReadPart { all, values, none };
+
 // One type of the render.
 struct RenderTypeRequest {
   int file_type = 0;      // ptypeN
@@ -50,6 +55,7 @@ struct RenderTypeRequest {
   // (mass / density: each particle's volume).
   bool values_required = false;
   QuantityRequest intensity_divisor;
+  ReadPart part = ReadPart::all;
 };
 
 struct TypedSnapshotRequest {

@@ -8,7 +8,10 @@
 //
 // URL is the one the server printed (http://127.0.0.1:PORT/?token=...). The session is replayed
 // ROUNDS times (default 3); the first round warms the server (the reduced share is made then) and
-// is left out of the figures when there are more. Prints one line per quality:
+// is left out of the figures when there are more. A session's lines: `orbit dx dy`, `pan dx dy`,
+// `zoom f`, `set key value` (each a reduced picture), `full` (a full one), `switch key value` (a
+// full picture with the key set: a field chosen, row "switch") and `step key value` (a reduced
+// one with it: the time slider dragged, row "step"). Prints one line per kind:
 //   quality pictures median_ms p90_ms max_ms drawing_median_ms size particles
 #include <httplib.h>
 
@@ -107,14 +110,16 @@ struct Tally {
 
 // The table's rows, one per quality, and the server's stages (medians in ms) on standard error.
 void print_tallies(std::map<std::string, Tally>& tally) {
-  for (const char* quality : {"full", "reduced"}) {
+  for (const char* quality : {"full", "reduced", "switch", "step"}) {
+    if (tally.count(quality) == 0) continue;
     const Tally& t = tally[quality];
     std::printf("%-8s %8zu %9.1f %9.1f %9.1f %11.1f %10s %12s\n", quality, t.ms.size(), percentile(t.ms, 0.5),
                 percentile(t.ms, 0.9), t.ms.empty() ? 0.0 : *std::max_element(t.ms.begin(), t.ms.end()),
                 percentile(t.drawing_ms, 0.5), t.size.c_str(), t.particles.c_str());
   }
   // The server's stages, medians in ms, on standard error (the table's rows stay one per quality).
-  for (const char* quality : {"full", "reduced"}) {
+  for (const char* quality : {"full", "reduced", "switch", "step"}) {
+    if (tally.count(quality) == 0) continue;
     std::string line = std::string("stages (") + quality + ", ms):";
     for (const auto& [name, ms] : tally[quality].stages) {
       char text[64];
@@ -175,14 +180,15 @@ int main(int argc, char** argv) {
         view.pan(a, b);
       else if (what == "zoom" && in >> a)
         view.zoom(a);
-      else if (what == "set" && in >> key >> value)
+      else if ((what == "set" || what == "switch" || what == "step") && in >> key >> value)
         view.keys[key] = value;
       else if (what != "full") {
         std::fprintf(stderr, "splotch_serve_bench: %s: cannot read '%s'\n", argv[2], op.c_str());
         return 1;
       }
-      const std::string quality = what == "full" ? "full" : "reduced";
-      httplib::Params params = {{"token", token}, {"client", "bench"}, {"quality", quality}};
+      const bool full = what == "full" || what == "switch";
+      const std::string quality = what == "switch" || what == "step" ? what : full ? "full" : "reduced";
+      httplib::Params params = {{"token", token}, {"client", "bench"}, {"quality", full ? "full" : "reduced"}};
       for (const auto& [k, v] : view.keys) params.emplace(k, v);
       const std::string target = "/view?" + httplib::detail::params_to_query_str(params);
       const auto start = std::chrono::steady_clock::now();

@@ -59,6 +59,24 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
   });
 }
 
+std::optional<std::uint64_t> particles_of_both(const Settings& s) {
+  const std::optional<std::uint64_t> a = splotch::particles_to_read(s.input);
+  const std::optional<std::uint64_t> b = splotch::particles_to_read(s.interpolation.second_input);
+  if (!a || !b) return std::nullopt;
+  return *a + *b;
+}
+
+void report_between(const InterpolationSettings& in, const InterpolationCounts& counts, RunReport& report) {
+  char share[32];
+  std::snprintf(share, sizeof share, "%.4g%%", 100 * in.fraction);
+  const std::string first = std::to_string(in.first), second = std::to_string(in.second);
+  report.between = "snapshots " + first + " to " + second + " at " + share + ": " + std::to_string(counts.matched) +
+                   " particles matched, " + std::to_string(counts.only_first) + " only in " + first + ", " +
+                   std::to_string(counts.only_second) + " only in " + second;
+  report.notes.push_back("interpolated (interpolation_mode = " + std::to_string(in.options.mode) + ") between " +
+                         report.between + " (those of one snapshot drawn where it has them, faded in or out)");
+}
+
 namespace {
 
 // A frame of several views keeps its particles while each view projects a copy of them.
@@ -229,14 +247,7 @@ class InterpolationSource : public ParticleSource {
     report.particles_read = a.read + b.read;
     report.particles_dropped = a.dropped + b.dropped;
     report.reused = report.snapshot_reads == 0;
-    char share[32];
-    std::snprintf(share, sizeof share, "%.4g%%", 100 * in.fraction);
-    const std::string first = std::to_string(in.first), second = std::to_string(in.second);
-    report.between = "snapshots " + first + " to " + second + " at " + share + ": " + std::to_string(counts.matched) +
-                     " particles matched, " + std::to_string(counts.only_first) + " only in " + first + ", " +
-                     std::to_string(counts.only_second) + " only in " + second;
-    report.notes.push_back("interpolated (interpolation_mode = " + std::to_string(in.options.mode) + ") between " +
-                           report.between + " (those of one snapshot drawn where it has them, faded in or out)");
+    report_between(in, counts, report);
     if (!cache_) return std::nullopt;
     return SnapshotLoaded{second_signature, b.bytes(), b.seconds()};
   }
@@ -251,12 +262,7 @@ class InterpolationSource : public ParticleSource {
   }
 
  protected:
-  std::optional<std::uint64_t> count() override {
-    const std::optional<std::uint64_t> a = splotch::particles_to_read(plan_.settings.input);
-    const std::optional<std::uint64_t> b = splotch::particles_to_read(plan_.settings.interpolation.second_input);
-    if (!a || !b) return std::nullopt;
-    return *a + *b;
-  }
+  std::optional<std::uint64_t> count() override { return particles_of_both(plan_.settings); }
 
  private:
   // A snapshot from the cache (or read), the other one, `beside`, staying kept.

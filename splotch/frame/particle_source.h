@@ -93,6 +93,14 @@ MemoryShape memory_shape(const Settings& s, bool keeps_particles = false, int ex
 void check_memory_before_read(const FramePlan& plan, ParticleSource& source, bool keeps_particles, const Comm* comm,
                               Console& console, int extra_fields = 0);
 
+// The particles the headers of both snapshots of a frame between two promise; none where either
+// cannot be counted.
+std::optional<std::uint64_t> particles_of_both(const Settings& s);
+
+// What the report says of a frame between two snapshots: their numbers, the fraction, the
+// particles matched and those of one snapshot alone.
+void report_between(const InterpolationSettings& in, const InterpolationCounts& counts, RunReport& report);
+
 // Why a frame reading `input` cannot be drawn by `processes` MPI processes each holding a share of
 // the particles (smoothing lengths estimated from the nearest neighbours, which a share does not
 // hold); "" where it can.

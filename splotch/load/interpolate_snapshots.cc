@@ -144,6 +144,12 @@ ParticleSet interpolate_snapshots(const ParticleSet& p1, const ParticleSet& p2, 
   ParticleSet out;
   out.box_size = p1.box_size > 0 ? p1.box_size : p2.box_size;
   out.time = (1 - F) * a1 + F * a2;
+  // The header's numbers at the time between (a map's units, the server's time and redshift): a
+  // cosmological run's redshift and comoving scale factor those of the scale factor between.
+  out.units = p1.units;
+  if (comoving && out.units.comoving) out.units.scale_factor = out.time;
+  if (p1.redshift >= 0 && p2.redshift >= 0)
+    out.redshift = comoving ? 1 / out.time - 1 : (1 - F) * p1.redshift + F * p2.redshift;
   for (ParticleArray<float>* v : {&out.x, &out.y, &out.z, &out.hsml, &out.intensity}) v->resize(n);
   const int colours = !p1.colour[1].empty() && !p2.colour[1].empty() ? 3 : 1;
   for (int c = 0; c < colours; ++c)

@@ -47,7 +47,7 @@ bool all_valid(const ParticleSet& p) {
 
 }  // namespace
 
-DroppedParticles drop_invalid_particles(ParticleSet& p) {
+DroppedParticles drop_invalid_particles(ParticleSet& p, std::vector<std::size_t>* dropped_at) {
   const std::size_t n = p.size();
   DroppedParticles d;
   if (all_valid(p)) return d;
@@ -68,7 +68,10 @@ DroppedParticles drop_invalid_particles(ParticleSet& p) {
   p.own_all();                   // (a caller's arrays are left as they are)
   std::size_t k = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    if (problem_of(p, i) != none) continue;
+    if (problem_of(p, i) != none) {
+      if (dropped_at) dropped_at->push_back(i);
+      continue;
+    }
     for (auto* v : p.float_fields()) keep(*v, i, k);
     keep(p.type, i, k);
     keep(p.id, i, k);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "io/particle_set.h"
 
@@ -15,6 +16,7 @@ struct DroppedParticles {
   std::size_t total() const { return bad_position + bad_hsml + bad_value; }
 };
 
-DroppedParticles drop_invalid_particles(ParticleSet& particles);
+// `dropped_at`, where given: the places (in `particles` as given) of those dropped, ascending.
+DroppedParticles drop_invalid_particles(ParticleSet& particles, std::vector<std::size_t>* dropped_at = nullptr);
 
 }  // namespace splotch

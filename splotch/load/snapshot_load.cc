@@ -89,7 +89,7 @@ std::size_t LoadedSnapshot::bytes() const {
   for (const auto& c : p.colour) n += array_bytes(c);
   n += array_bytes(raw.intensity);
   for (const auto& c : raw.colour) n += array_bytes(c);
-  return n;
+  return n + raw.dropped_at.size() * sizeof(std::size_t);
 }
 
 double LoadedSnapshot::seconds() const {
@@ -120,7 +120,7 @@ LoadedSnapshot load(const SnapshotRequest& input, const std::vector<TypeNormaliz
   const std::vector<bool> estimate = types_to_estimate(out.particles, input, share, out.notes, out.shared_warnings);
   if (!share)
     for (const std::string& w : out.shared_warnings) console.warning(w);
-  const DroppedParticles dropped = drop_invalid_particles(out.particles);
+  const DroppedParticles dropped = drop_invalid_particles(out.particles, keep_raw ? &out.raw.dropped_at : nullptr);
   warn_dropped(dropped, out.read, input.path, console);
   out.dropped = dropped.total();
   out.dropped_kinds = dropped;

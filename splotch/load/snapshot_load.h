@@ -24,6 +24,9 @@ namespace splotch {
 // which normalises its snapshot again when the browser changes a type's range or log/asinh).
 struct RawValues {
   ParticleArray<float> intensity, colour[3];
+  // The places, among the particles as read, of those dropped (ascending): where the values of
+  // other fields go (splotch/load/values_reread.h).
+  std::vector<std::size_t> dropped_at;
 };
 
 struct LoadedSnapshot {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -144,7 +145,8 @@ void refuse_part_ranges(const KeyValues& keys, int ptypes) {
 
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
                        const BrowserLimits& limits, const TypeFields& fields, const std::string& fields_note,
-                       const std::vector<int>& series, const std::map<std::string, std::string>& first) {
+                       const std::vector<int>& series, const std::map<std::string, std::string>& first,
+                       int series_step) {
   if (query.size() > limits.max_keys)
     throw BadRequest(std::to_string(query.size()) + " keys in one request; at most " + std::to_string(limits.max_keys));
   KeyValues out;
@@ -215,10 +217,21 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
           throw BadRequest("'" + key + "' = '" + value +
                            "': the server holds one snapshot (a series is served from a .par with fidx, or from a "
                            "file named ..._NNN beside the others)");
-        if (!finite_number(value, number) || number != std::floor(number) || number < 0 || number > 1e9 ||
+        const bool number_given = finite_number(value, number);
+        // (between two: the time slider dragged, drawn by interpolation between them)
+        if (number_given && series_step > 0 && number > series.front() && number < series.back() &&
+            number != std::floor(number)) {
+          char text[32];
+          std::snprintf(text, sizeof text, "%.9g", number);
+          out.emplace_back(key, text);
+          break;
+        }
+        if (!number_given || number != std::floor(number) || number < 0 || number > 1e9 ||
             std::find(series.begin(), series.end(), int(number)) == series.end())
-          throw BadRequest("'" + key + "' = '" + value + "': not a snapshot of the series served (" + list +
-                           "); between two, the movie is bin/splotch's (a scene file with fractional fidx)");
+          throw BadRequest("'" + key + "' = '" + value + "': not a snapshot of the series served (" + list + ")" +
+                           (series_step > 0 ? ", nor a time between two of them"
+                                            : "; between two, the movie is bin/splotch's (a scene file with "
+                                              "fractional fidx)"));
         out.emplace_back(key, std::to_string(int(number)));
         break;
       }

@@ -49,14 +49,15 @@ struct BrowserLimits {
 // the first key that is not a rendering key, of a type at or above `ptypes`, or with a value not
 // of its kind (a finite number, an integer side within the limits, TRUE/FALSE, a listed palette, a
 // field of `fields`, `fields_note` saying why there are none where the type has none, a snapshot of
-// `series`; a field's or fidx's value of the first picture, `first`, is taken as it is),
+// `series`, or between two of them where `series_step` is not 0 (ServedSeries::step); a field's
+// or fidx's value of the first picture, `first`, is taken as it is),
 // and a colour or intensity range given in part (a minimum without its maximum) or empty (the
 // minimum not below the maximum). Other ranges that depend on other keys (fov below 180) are the
 // settings' to check, as for a .par.
 KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<PaletteChoice>& palettes,
                        const BrowserLimits& limits = {}, const TypeFields& fields = {},
                        const std::string& fields_note = "", const std::vector<int>& series = {},
-                       const std::map<std::string, std::string>& first = {});
+                       const std::map<std::string, std::string>& first = {}, int series_step = 0);
 
 // A .par's value as the page shows and sends it: TRUE or FALSE for a boolean key (a .par may say
 // y, .true., ...), else as it is.

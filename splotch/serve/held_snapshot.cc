@@ -1,12 +1,14 @@
 #include "splotch/serve/held_snapshot.h"
 
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "splotch/load/particle_count.h"
 #include "splotch/load/preview_subset.h"
 #include "splotch/load/snapshot_cache.h"
-#include "splotch/serve/browser_keys.h"
-#include "splotch/serve/view_queue.h"
+#include "splotch/load/values_reread.h"
+#include "splotch/serve/input_key_lines.h"
 #include "splotch/serve/work_budget.h"
 #include "splotch/stages/geometry.h"
 
@@ -25,12 +27,37 @@ class HeldSource : public ParticleSource {
 
   std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
     held_.splat_pixels_ = 0;
-    still_wanted();
+    limits_.still_wanted();
     const std::string normalization = snapshot_signature("", plan_.normalization);
-    if (!held_.loaded_ || held_.input_keys_ != plan_.input_keys) {
-      copies_.clear();        // another snapshot's
-      held_.loaded_.reset();  // its memory back first
-      drop_share();
+    std::optional<HeldEnd>& shown = held_.shown_;
+    if (!holds()) {
+      // The pair's, where it holds this snapshot (the slider let go at one of its two).
+      if (std::optional<HeldEnd> taken = held_.pair_.take(plan_.input_keys, plan_.settings.input)) {
+        if (shown) held_.pair_.keep(std::move(*shown));
+        shown = std::move(taken);
+        new_copy_name();
+      }
+    }
+    if (shown && !holds() && other_values_only()) {
+      const std::vector<int> which = types_with_other_values(shown->request, plan_.settings.input);
+      if (!which.empty() && reread_values(shown->loaded, plan_.settings.input, which, plan_.normalization, console_)) {
+        shown->input_keys = plan_.input_keys;
+        shown->request = plan_.settings.input;
+        shown->normalization = normalization;
+        drop_share();  // of the values before
+        copies_.refresh_values(key(true), shown->loaded.particles);
+        ++held_.value_reads_;
+        report.reused = true;  // (the particles: their values read anew)
+        clock.done("read");
+        report.particles_read = shown->loaded.read;
+        report.particles_dropped = shown->loaded.dropped;
+        return std::nullopt;
+      }
+    }
+    if (!holds()) {
+      copies_.clear();  // another snapshot's
+      shown.reset();    // its memory back first (and the pair's)
+      held_.pair_.clear();
       // Kept besides: the intensities and colours as read (2 floats, 4 with vector colours), and
       // the reduced pictures' share (a quarter of the 6 or 8 fields, about).
       bool vector = false;
@@ -38,46 +65,48 @@ class HeldSource : public ParticleSource {
       const int raw = vector ? 4 : 2, share = 2;
       check_memory_before_read(plan_, *this, true, nullptr, console_, raw + share);
       const double before = clock.load_starts();
-      held_.loaded_ = load_snapshot(plan_.settings.input, plan_.normalization, console_, true);
-      clock.loaded(*held_.loaded_, before);
-      held_.input_keys_ = plan_.input_keys;
-      held_.normalization_ = normalization;
+      shown = HeldEnd{plan_.input_keys,
+                      normalization,
+                      plan_.settings.input,
+                      load_snapshot(plan_.settings.input, plan_.normalization, console_, true),
+                      {},
+                      1};
+      clock.loaded(shown->loaded, before);
+      new_copy_name();
       ++held_.reads_;
     } else {
       report.reused = true;
       clock.done("read");
-      if (held_.normalization_ != normalization) {
-        renormalize(*held_.loaded_, plan_.normalization);
-        held_.normalization_ = normalization;
-        drop_share();  // of the values normalised before
-        copies_.refresh_values(key(true), held_.loaded_->particles);
+      if (normalise_held(*shown, plan_.normalization, normalization)) {
+        copies_.drop(key(false));  // (the share's, of the values normalised before)
+        copies_.refresh_values(key(true), shown->loaded.particles);
         ++held_.normalisations_;
         clock.done("normalize");
       }
     }
-    report.particles_read = held_.loaded_->read;
-    report.particles_dropped = held_.loaded_->dropped;
+    report.particles_read = shown->loaded.read;
+    report.particles_dropped = shown->loaded.dropped;
     return std::nullopt;
   }
-  BoundingBox box() const override { return bounding_box(held_.loaded_->particles); }
-  const ParticleSet& particles() const override { return held_.loaded_->particles; }
-  Framing framing() const override { return framing_of(*held_.loaded_, plan_.settings.input.periodic); }
-  NormalizedRanges ranges() const override { return held_.loaded_->ranges; }
+  BoundingBox box() const override { return bounding_box(loaded().particles); }
+  const ParticleSet& particles() const override { return loaded().particles; }
+  Framing framing() const override { return framing_of(loaded(), plan_.settings.input.periodic); }
+  NormalizedRanges ranges() const override { return loaded().ranges; }
   ProjectedSplats project(const GeometryOptions& geometry, bool) override {
-    still_wanted();
+    limits_.still_wanted();
     const bool periodic = plan_.settings.input.periodic;
     GeometryOptions g = geometry;
     if (thin_ < 1) g.preview_fraction = thin_;
-    ProjectedSplats out{splotch::project(thin_ >= 1 ? held_.loaded_->particles : share(), g, periodic)};
+    ProjectedSplats out{splotch::project(thin_ >= 1 ? loaded().particles : share(), g, periodic)};
     within_budget(splat_pixels(out.splats, g.camera.xres, g.camera.yres));
-    still_wanted();
+    limits_.still_wanted();
     return out;
   }
   std::optional<GpuParticles> for_gpu(GeometryOptions& geometry) override {
     const bool whole = thin_ >= 1;
     if (copies_.refused(key(whole))) return std::nullopt;
-    still_wanted();
-    const ParticleSet& particles = whole ? held_.loaded_->particles : share();
+    limits_.still_wanted();
+    const ParticleSet& particles = whole ? loaded().particles : share();
     within_budget(estimated_splat_pixels(particles, geometry, plan_.settings.input.periodic));
     if (!whole) geometry.preview_fraction = thin_;
     return GpuParticles{key(whole), &particles};
@@ -87,30 +116,40 @@ class HeldSource : public ParticleSource {
   std::optional<std::uint64_t> count() override { return splotch::particles_to_read(plan_.settings.input); }
 
  private:
+  const LoadedSnapshot& loaded() const { return held_.shown_->loaded; }
+  // Whether the snapshot shown is the frame's (its IDs, read for a time between two, aside).
+  bool holds() const { return held_.shown_ && holds_snapshot(*held_.shown_, plan_.input_keys, plan_.settings.input); }
+  // Whether the frame's input keys differ from the held snapshot's in its colours' and
+  // intensities' fields alone (what they change of the reading, values_reread.h tells).
+  bool other_values_only() const {
+    for (const std::string& k : differing_keys(held_.shown_->input_keys, plan_.input_keys))
+      if (!values_key(k) && !motion_key(k)) return false;
+    return true;
+  }
+
   // The name of the copy on the GPU of the whole snapshot, or of its share.
-  GpuCopyKey key(bool whole) const { return {held_.input_keys_, whole ? "all" : "share"}; }
+  GpuCopyKey key(bool whole) const { return {held_.copy_name_, whole ? "all" : "share"}; }
+  void new_copy_name() { held_.copy_name_ = "held " + std::to_string(++held_.copies_made_); }
 
   // The share of the particles for reduced frames, made once per normalisation.
   const ParticleSet& share() {
-    if (held_.thinned_fraction_ != thin_) {
+    HeldEnd& shown = *held_.shown_;
+    if (shown.share_fraction != thin_) {
       copies_.drop(key(false));
-      held_.thinned_ = preview_subset(held_.loaded_->particles, thin_);
-      held_.thinned_fraction_ = thin_;
+      shown.share = preview_subset(shown.loaded.particles, thin_);
+      shown.share_fraction = thin_;
     }
-    return held_.thinned_;
+    return shown.share;
   }
   void drop_share() {
     copies_.drop(key(false));
-    held_.thinned_ = ParticleSet();
-    held_.thinned_fraction_ = 1;
+    held_.shown_->share = ParticleSet();
+    held_.shown_->share_fraction = 1;
   }
 
-  void still_wanted() const {
-    if (limits_.cancelled && *limits_.cancelled) throw ViewCancelled();
-  }
   void within_budget(double pixels) {
     held_.splat_pixels_ = pixels;
-    if (pixels > limits_.work_budget) throw BadRequest(over_budget_text(pixels, limits_.work_budget));
+    limits_.within_budget(pixels);
   }
 
   HeldSnapshot& held_;
@@ -123,6 +162,15 @@ class HeldSource : public ParticleSource {
 
 std::unique_ptr<ParticleSource> HeldSnapshot::source(const FramePlan& plan, Console& console, double thin,
                                                      DrawLimits limits, GpuCopies& copies) {
+  between_last_ = plan.settings.interpolation.between;
+  if (plan.settings.interpolation.between) {
+    // The snapshot shown alone may be one of the pair (read with its IDs, from the pair before).
+    if (shown_) {
+      pair_.keep(std::move(*shown_));
+      shown_.reset();
+    }
+    return pair_.source(plan, console, plan.settings.input.keep_fraction < 1 ? 1 : thin, limits, copies, splat_pixels_);
+  }
   return std::make_unique<HeldSource>(*this, plan, console, thin, limits, copies);
 }
 

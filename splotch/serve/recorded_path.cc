@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "splotch/serve/served_series.h"
+
 namespace splotch {
 
 std::vector<CameraKey> browser_keyframes(const std::string& text, std::size_t max_keys) {
@@ -62,19 +64,10 @@ std::string path_scene_text(const std::vector<CameraKey>& frames, const std::vec
   }
   if (!refusal.empty()) throw BadRequest(refusal);
   const std::string text = scene_text(frames);
-  std::string list;
+  std::string list, why;
   for (int k : series) list += (list.empty() ? "" : ", ") + std::to_string(k);
-  if (series.size() < 2) throw BadRequest("a path through time needs a series of snapshots; the server holds one");
-  const int step = series[1] - series[0];
-  for (std::size_t i = 1; i < series.size(); ++i)
-    if (series[i] - series[i - 1] != step)
-      throw BadRequest("the series' snapshots are not evenly numbered (" + list +
-                       "): a movie between them needs one step (snapshot_spacing); keep the keyframes at one snapshot, "
-                       "or render a scene of your own");
-  // (a fidx between snapshots reads those at multiples of the spacing: the series must lie on them)
-  if (series.front() % step != 0)
-    throw BadRequest("the series' snapshots (" + list + ") do not lie at multiples of their step " +
-                     std::to_string(step) + ", which a movie between them reads (snapshot_spacing)");
+  const int step = series_step(series, why);
+  if (step == 0) throw BadRequest(why + "; keep the keyframes at one snapshot, or render a scene of your own");
   for (const CameraKey& f : frames)
     if (*f.fidx < series.front() || *f.fidx > series.back())
       throw BadRequest("fidx " + std::to_string(*f.fidx) + " lies outside the series (" + list + ")");

@@ -3,13 +3,14 @@
 #include <exception>
 
 #include "io/snapshot_fields.h"
+#include "splotch/serve/field_ranges.h"
 #include "splotch/settings/settings.h"
 
 namespace splotch {
-
 ServedFields served_fields(const ParamFile& record, int ptypes, const std::shared_ptr<const ColumnSnapshot>& arrays) {
   ServedFields out;
   out.names.resize(std::size_t(ptypes));
+  out.units.resize(std::size_t(ptypes));
   std::vector<int> file_types;
   for (int t = 0; t < ptypes; ++t) {
     const std::string v = record.peek("ptype" + std::to_string(t));
@@ -18,7 +19,10 @@ ServedFields served_fields(const ParamFile& record, int ptypes, const std::share
   if (arrays) {
     for (int t = 0; t < ptypes; ++t)
       if (const ColumnType* type = arrays->type(file_types[std::size_t(t)]))
-        for (const Column& c : type->columns) out.names[std::size_t(t)].push_back(c.name);
+        for (const Column& c : type->columns) {
+          out.names[std::size_t(t)].push_back(c.name);
+          out.units[std::size_t(t)].push_back("");  // (a caller's arrays say nothing of units)
+        }
     return out;
   }
   try {
@@ -35,7 +39,10 @@ ServedFields served_fields(const ParamFile& record, int ptypes, const std::share
       for (const TypeEntry& e : fields.outline().types)
         if (e.file_type == file_types[std::size_t(t)])
           for (const FieldEntry& f : e.fields)
-            if (f.components == 1 && !f.integer) out.names[std::size_t(t)].push_back(f.name);
+            if (f.components == 1 && !f.integer) {
+              out.names[std::size_t(t)].push_back(f.name);
+              out.units[std::size_t(t)].push_back(field_unit(f.name, fields.outline().units).name);
+            }
   } catch (const std::exception& e) {
     out.note = std::string("the snapshot's fields could not be listed (") + e.what() +
                "): give color_labelN or intensity_labelN in the .par";

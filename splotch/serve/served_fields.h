@@ -3,7 +3,8 @@
 // (ptypeN), as the file names them. Listed from the files' headers for Gadget, HDF5 and Tipsy
 // snapshots (io/snapshot_fields.h, no particle read), and from the columns of arrays a caller holds;
 // the formats that are read whole to be listed (RAMSES, Phantom, ...) and raw tables (columns by
-// number) are not listed, and `note` says so.
+// number) are not listed, and `note` says so. Units are those the snapshot declares
+// (splotch/stages/map_units.h).
 #pragma once
 
 #include <memory>
@@ -18,6 +19,9 @@ namespace splotch {
 
 struct ServedFields {
   TypeFields names;  // per render type; empty where none are listed
+  // Beside each name, its unit where the file declares one ("K", "km s^-1", "Msun kpc^-3": in
+  // physical units, as a map of it is; "" where the file says nothing of it).
+  TypeFields units;
   std::string note;  // why none are listed ("" where they are)
 };
 

@@ -31,9 +31,49 @@ bool exists(const std::string& path) {
   return std::filesystem::is_regular_file(path, e);
 }
 
+// The series' step, and why there is none (served_series's answer without it).
+ServedSeries with_step(ServedSeries out) {
+  if (!out.scene_note.empty()) {
+    out.step_note = out.scene_note;
+    return out;
+  }
+  out.step = series_step(out.fidx, out.step_note);
+  return out;
+}
+
+ServedSeries listed(const ParamFile& params);
+
 }  // namespace
 
-ServedSeries served_series(const ParamFile& params) {
+int series_step(const std::vector<int>& series, std::string& why) {
+  std::string list;
+  for (int k : series) list += (list.empty() ? "" : ", ") + std::to_string(k);
+  if (series.size() < 2) {
+    why = "a time between snapshots needs a series of them; the server holds one";
+    return 0;
+  }
+  const int step = series[1] - series[0];
+  for (std::size_t i = 1; i < series.size(); ++i)
+    if (series[i] - series[i - 1] != step) {
+      why = "the series' snapshots are not evenly numbered (" + list +
+            "): a time between them needs one step (snapshot_spacing)";
+      return 0;
+    }
+  // (a fidx between snapshots reads those at multiples of the spacing: the series must lie on them)
+  if (series.front() % step != 0) {
+    why = "the series' snapshots (" + list + ") do not lie at multiples of their step " + std::to_string(step) +
+          ", which a time between them reads (snapshot_spacing)";
+    return 0;
+  }
+  why.clear();
+  return step;
+}
+
+ServedSeries served_series(const ParamFile& params) { return with_step(listed(params)); }
+
+namespace {
+
+ServedSeries listed(const ParamFile& params) {
   ServedSeries out;
   SnapshotFormat format;
   if (!params.has("infile") || !numbered_format(params.peek("simtype"), format)) return out;
@@ -88,5 +128,7 @@ ServedSeries served_series(const ParamFile& params) {
   } catch (const std::exception&) { out.fidx.clear(); }
   return out;
 }
+
+}  // namespace
 
 }  // namespace splotch

@@ -20,7 +20,15 @@ struct ServedSeries {
   // Why a path through time cannot be saved as a scene of the record, "" where it can (snapdir:
   // the record names one snapshot's directory).
   std::string scene_note;
+  // The step between its snapshots where a time between two can be drawn (interpolation_mode with
+  // snapshot_spacing: evenly numbered, at multiples of the step, no snapdir); else 0, and
+  // step_note says why not.
+  int step = 0;
+  std::string step_note;
 };
+
+// The step of `series` (ServedSeries::step), or 0 with why not in `why`.
+int series_step(const std::vector<int>& series, std::string& why);
 
 // Never throws: a .par whose files cannot be listed has no series.
 ServedSeries served_series(const ParamFile& params);

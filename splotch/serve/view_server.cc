@@ -14,6 +14,7 @@
 #include "params/number_text.h"
 #include "splotch/frame/picture.h"
 #include "splotch/frame/pipeline.h"
+#include "splotch/serve/field_ranges.h"
 #include "splotch/serve/json_text.h"
 #include "splotch/serve/map_view.h"
 #include "splotch/serve/work_budget.h"
@@ -47,10 +48,10 @@ std::string reduced_side(const std::string& side, double scale) {
 // The server shows one picture of one snapshot: a .par between two snapshots or of several views
 // is refused, saying how to serve it.
 void refuse_what_the_server_cannot_show(const Settings& s, const ParamFile& params, bool first) {
-  if (s.interpolation.between)
+  if (s.interpolation.between && first)
     throw UserError(params.origin("fidx") + ": fidx = " + params.peek("fidx") +
-                    " lies between two snapshots; the server shows one: give fidx a whole number (the movie between "
-                    "them is bin/splotch's, with a scene file)");
+                    " lies between two snapshots; the server's first picture is of one: give fidx a whole number "
+                    "(the page's time slider draws the times between two snapshots of a series)");
   if (s.views.panorama || s.views.eye_separation_degrees != 0)
     throw UserError(std::string(s.views.panorama ? params.origin("panorama") + ": panorama = TRUE"
                                                  : params.origin("EyeSeparation") + ": EyeSeparation") +
@@ -121,6 +122,7 @@ std::vector<std::pair<std::string, std::string>> picture_headers(const RunReport
   };
   if (!warnings.empty()) headers.push_back({"X-Splotch-Warnings", joined(warnings)});
   if (!report.notes.empty()) headers.push_back({"X-Splotch-Notes", joined(report.notes)});
+  if (!report.between.empty()) headers.push_back({"X-Splotch-Between", header_text(report.between)});
   return headers;
 }
 
@@ -188,6 +190,16 @@ ParamFile ViewServer::view_params(const ViewJob& job) const {
   ParamFile params = base_;
   params.leave_out_of_record("server");  // the record renders the picture: not the server again
   for (const auto& [key, value] : job.keys) params.set(key, value, "the browser");
+  // A time between two snapshots of the series (the time slider dragged): drawn by the .par's
+  // interpolation, else the linear one, over the series' step.
+  const auto fidx = std::find_if(job.keys.begin(), job.keys.end(), [](const auto& kv) { return kv.first == "fidx"; });
+  if (fidx != job.keys.end() && series_.step > 0 && fidx->second.find('.') != std::string::npos) {
+    ParamFile probe = params;
+    if (probe.get<int>("interpolation_mode", 0) == 0)
+      params.set("interpolation_mode", "1", "the server: a time between two snapshots of the series");
+    if (!probe.has("snapshot_spacing"))
+      params.set("snapshot_spacing", std::to_string(series_.step), "the server: the series' step");
+  }
   if (!started_ && first_picture_auto_exposed(params, ptypes_))
     params.set("exposure", "auto", "the server: the .par gives no brightness and no exposure");
   if (job.reduced) {
@@ -225,7 +237,15 @@ ViewServer::Drawn ViewServer::draw_frame(const ViewJob& job, ParamFile& params, 
   const bool map = s.map.mode != MapMode::none;
   run.load(held_.source(run.plan(), console, job.reduced && !map ? options_.reduced_share : 1.0, limits,
                         session_.gpu_copies()));
-  Drawn drawn{run.draw(), {}, {}, {}, {}, {}};
+  Drawn drawn{run.draw(), {}, {}, {}, {}, {}, {}, {}};
+  if (!map && !s.interpolation.between && !job.reduced && job.frame < 0 && has_particle_types(s.input.format)) {
+    drawn.ranged_path = s.input.path;
+    for (std::size_t t = 0; t < s.input.typed.types.size(); ++t) {
+      const RenderTypeRequest& r = s.input.typed.types[t];
+      if (!r.vector_colour) drawn.fields_read.push_back({int(t), r.colour.label, true, r.colour.factor});
+      drawn.fields_read.push_back({int(t), r.intensity.label, false, r.intensity.factor});
+    }
+  }
   // The encoding is the picture's write (a movie's frame, written, has it in its stage write).
   Stopwatch encoding;
   for (KeptPicture& picture : run.take_pictures()) {
@@ -277,14 +297,14 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   const double pixels = held_.splat_pixels();
   out.headers = picture_headers(report, pixels, console.held_warnings());
   if (drawn.map) add_map_headers(out.headers, *drawn.map, drawn.map_scale);
-  // The snapshot drawn (of a series: the page's numbers say its time).
-  if (const LoadedSnapshot* loaded = held_.loaded()) {
-    out.headers.push_back({"X-Splotch-Time", json_number(loaded->particles.time)});
+  // The snapshot drawn (of a series: the page's numbers say its time; between two, the time between).
+  if (const ParticleSet* drawn_particles = held_.drawn()) {
+    out.headers.push_back({"X-Splotch-Time", json_number(drawn_particles->time)});
     // (physical lengths per code length change with the scale factor along a cosmological series)
-    const MapUnits u = map_units(MapMode::column, "MASS", "MASS", loaded->particles.units, MapUnitOptions{});
+    const MapUnits u = map_units(MapMode::column, "MASS", "MASS", drawn_particles->units, MapUnitOptions{});
     out.headers.push_back({"X-Splotch-Length", json_number(u.length) + " " + u.length_name});
-    if (loaded->particles.redshift >= 0)
-      out.headers.push_back({"X-Splotch-Redshift", json_number(loaded->particles.redshift)});
+    if (drawn_particles->redshift >= 0)
+      out.headers.push_back({"X-Splotch-Redshift", json_number(drawn_particles->redshift)});
   }
   // A movie's frame costs what this picture did but the snapshot's read and the plan (the first
   // picture's, with the wait for the search for the GPU).
@@ -292,9 +312,12 @@ ViewResult ViewServer::draw(const ViewJob& job) {
   for (const auto& [name, stage_seconds] : report.stages)
     if (name == "read" || name == "plan") seconds -= stage_seconds;
   const PictureCost cost{std::max(seconds, 0.0), double(out.body.size()), report.width, report.height};
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!started_) remember_first_picture(drawn, pixels, cost);
-  if (!job.reduced) remember_record(job.client, drawn, cost);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!started_) remember_first_picture(drawn, pixels, cost);
+    if (!job.reduced) remember_record(job.client, drawn, cost);
+  }
+  note_field_ranges(drawn);
   return out;
 }
 
@@ -335,6 +358,31 @@ void ViewServer::remember_first_picture(const Drawn& drawn, double pixels, const
   first_pixels_ = pixels;
   first_cost_ = cost;
   started_ = true;
+}
+
+void ViewServer::note_field_ranges(const Drawn& drawn) {
+  const LoadedSnapshot* loaded = held_.loaded();
+  if (!loaded || drawn.fields_read.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ranged_path_ != drawn.ranged_path) field_ranges_.clear(), ranged_path_ = drawn.ranged_path;
+  }
+  for (const Drawn::FieldRead& f : drawn.fields_read) {
+    if (f.label.empty() || std::size_t(f.type) >= fields_.names.size()) continue;
+    const std::vector<std::string>& listed = fields_.names[std::size_t(f.type)];
+    if (std::find(listed.begin(), listed.end(), f.label) == listed.end()) continue;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (field_ranges_.count({f.type, f.label})) continue;
+    }
+    if (const auto range = raw_range(*loaded, f.type, f.colour)) {
+      // (the values as read are times the .par's factor; the list's in the field's unit, of this
+      // snapshot's scale factor)
+      const double to_unit = field_unit(f.label, loaded->particles.units).per_code / f.factor;
+      std::lock_guard<std::mutex> lock(mutex_);
+      field_ranges_[{f.type, f.label}] = {range->first * to_unit, range->second * to_unit};
+    }
+  }
 }
 
 void ViewServer::remember_record(const std::string& client, const Drawn& drawn, const PictureCost& cost) {
@@ -419,10 +467,19 @@ std::string ViewServer::info_json(const std::string& client) const {
       const ValueRange& v = colour ? r[t].colour : r[t].intensity;
       return v.empty() ? std::string("null") : "[" + json_number(v.min) + "," + json_number(v.max) + "]";
     };
-    std::string fields;
+    std::string fields, units, field_ranges;
     if (std::size_t(t) < fields_.names.size())
-      for (const std::string& f : fields_.names[std::size_t(t)]) fields += (fields.empty() ? "" : ",") + json_string(f);
-    types += std::string(t ? "," : "") + "{\"fields\":[" + fields + "],\"colour_data\":" + range(ranges.data, true) +
+      for (std::size_t k = 0; k < fields_.names[std::size_t(t)].size(); ++k) {
+        const std::string& f = fields_.names[std::size_t(t)][k];
+        fields += (fields.empty() ? "" : ",") + json_string(f);
+        units += (units.empty() ? "" : ",") + json_string(fields_.units[std::size_t(t)][k]);
+        const auto known = field_ranges_.find({t, f});
+        if (known != field_ranges_.end())
+          field_ranges += (field_ranges.empty() ? "" : ",") + json_string(f) + ":[" + json_number(known->second.first) +
+                          "," + json_number(known->second.second) + "]";
+      }
+    types += std::string(t ? "," : "") + "{\"fields\":[" + fields + "],\"field_units\":[" + units +
+             "],\"field_ranges\":{" + field_ranges + "},\"colour_data\":" + range(ranges.data, true) +
              ",\"intensity_data\":" + range(ranges.data, false) + ",\"colour_used\":" + range(ranges.used, true) +
              ",\"intensity_used\":" + range(ranges.used, false) + "}";
   }
@@ -432,9 +489,9 @@ std::string ViewServer::info_json(const std::string& client) const {
                                                      : "";
   return "{\"ptypes\":" + std::to_string(ptypes_) + ",\"snapshot\":" + json_string(snapshot) +
          ",\"fields_note\":" + json_string(fields_.note) + ",\"series\":[" + series_list(series_.fidx) +
-         "],\"fidx\":" + std::to_string(series_.first) + (first_facts_.empty() ? "" : "," + first_facts_) +
-         ",\"types\":[" + types + "],\"palettes\":[" + palettes + "],\"keys\":{" + keys +
-         "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
+         "],\"series_step\":" + std::to_string(series_.step) + ",\"fidx\":" + std::to_string(series_.first) +
+         (first_facts_.empty() ? "" : "," + first_facts_) + ",\"types\":[" + types + "],\"palettes\":[" + palettes +
+         "],\"keys\":{" + keys + "},\"max_side\":" + std::to_string(options_.limits.max_side) + "}";
 }
 
 }  // namespace splotch

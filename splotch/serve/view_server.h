@@ -92,6 +92,7 @@ class ViewServer {
   // none where there are none.
   const TypeFields& fields() const { return fields_.names; }
   const std::string& fields_note() const { return fields_.note; }
+  const TypeFields& field_units() const { return fields_.units; }  // beside fields(): "" where none is declared
   // The snapshots of the series served (fidx), fewer than two where there is none.
   const std::vector<int>& series() const { return series_.fidx; }
   const std::string& series_scene_note() const { return series_.scene_note; }
@@ -101,7 +102,7 @@ class ViewServer {
   // fields, series and first values).
   KeyValues checked_keys(const KeyValues& query) const {
     return browser_keys(query, ptypes_, palettes_, options_.limits, fields_.names, fields_.note, series_.fidx,
-                        first_values_);
+                        first_values_, series_.step);
   }
   double work_budget() const;
 
@@ -115,10 +116,23 @@ class ViewServer {
     NormalizedRanges ranges;
     std::optional<MapFile> map;  // a map view's values (the page's map mode)
     FigureScale map_scale;
+    // The fields of the snapshot at `ranged_path` that coloured and weighed each type, as read
+    // (times `factor`): their ranges for the page's lists (a full picture of one snapshot).
+    struct FieldRead {
+      int type;
+      std::string label;
+      bool colour;
+      float factor;
+    };
+    std::vector<FieldRead> fields_read;
+    std::string ranged_path;
   };
   // The served .par with the job's keys on top.
   ParamFile view_params(const ViewJob& job) const;
   Drawn draw_frame(const ViewJob& job, ParamFile& params, Console& console);
+  // The ranges of the fields the picture coloured and weighed its types by, where not yet known
+  // for the snapshot shown.
+  void note_field_ranges(const Drawn& drawn);
   // (under mutex_)
   void remember_first_picture(const Drawn& drawn, double pixels, const PictureCost& cost);
   void remember_record(const std::string& client, const Drawn& drawn, const PictureCost& cost);
@@ -144,7 +158,10 @@ class ViewServer {
   std::map<std::string, NormalizedRanges> ranges_;  // by client, of its last full picture
   std::map<std::string, PictureCost> costs_;        // by client, of its last full picture
   std::map<std::string, MapFile> maps_;             // by client, of its last full picture, a map
-  NormalizedRanges first_ranges_;                   // the first picture's: never evicted
+  // The fields' ranges as read, by render type and name, of the snapshot `ranged_path_`.
+  std::map<std::pair<int, std::string>, std::pair<double, double>> field_ranges_;
+  std::string ranged_path_;
+  NormalizedRanges first_ranges_;  // the first picture's: never evicted
   PictureCost first_cost_;
   // What the page draws over the picture, known from the first picture on (JSON members): the
   // snapshot's length unit, time and redshift, each type's colour field, the palettes' colours.

@@ -10,6 +10,10 @@
 #   tests/bench/bench_serve.sh                                   # 1e6, 800x800, host renderer
 #   SIZES="1e7 1e8" RES=1280x720 RENDERER=cuda tests/bench/bench_serve.sh   # the GPU machine's rows
 #   SESSION=tests/bench/serve_map_session.txt CASE=map tests/bench/bench_serve.sh   # the page's map mode
+#   FORMAT=gadget SESSION=tests/bench/serve_field_session.txt CASE=field tests/bench/bench_serve.sh
+#       # fields chosen in the page (a Gadget snapshot, whose fields the server lists)
+#   FORMAT=gadget SERIES=2 SESSION=tests/bench/serve_time_session.txt CASE=time tests/bench/bench_serve.sh
+#       # the time slider dragged between two snapshots (bench_N_000 and _001, seeds 1 and 2)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tests/bench/bench_lib.sh
@@ -20,6 +24,8 @@ RES=${RES:-800x800}
 RENDERER=${RENDERER:-host}
 SESSION=${SESSION:-tests/bench/serve_session.txt}
 CASE=${CASE:-serve}
+FORMAT=${FORMAT:-raw}
+SERIES=${SERIES:-1}
 read -r -a extra_args <<<"${EXTRA:-}"
 DIR=build/bench
 mkdir -p "$DIR"
@@ -30,11 +36,25 @@ yres=${RES#*x}
 printf "%-6s %9s %10s %-8s %-8s %8s %9s %9s %9s %11s %12s %s\n" case N image renderer quality pictures \
   median_ms p90_ms max_ms drawing_ms particles/s size
 for n in $SIZES; do
-  raw=$DIR/bench_$n.bin
-  [ -f "$raw" ] || bin/make_snapshot --n "$(count_of "$n")" --seed 1 --raw block --out "$raw" >&2
-  cat "$raw" >/dev/null
+  if [ "$FORMAT" = gadget ]; then
+    snapshot=$DIR/bench_${n}_000 par=tests/bench/bench_gadget.par
+    for k in $(seq 0 $((SERIES - 1))); do
+      [ -f "$DIR/bench_${n}_00$k" ] || bin/make_snapshot --n "$(count_of "$n")" --seed $((k + 1)) \
+        --out "$DIR/bench_${n}_00$k" >&2
+    done
+    # (a series of one: the other snapshots beside it moved away, so that none is served)
+    if [ "$SERIES" = 1 ]; then
+      for f in "$DIR"/bench_"${n}"_00[1-9]; do [ -f "$f" ] && mv "$f" "$f.aside"; done
+    else
+      for f in "$DIR"/bench_"${n}"_00[1-9].aside; do [ -f "$f" ] && mv "$f" "${f%.aside}"; done
+    fi
+  else
+    snapshot=$DIR/bench_$n.bin par=tests/bench/bench.par
+    [ -f "$snapshot" ] || bin/make_snapshot --n "$(count_of "$n")" --seed 1 --raw block --out "$snapshot" >&2
+  fi
+  cat "${snapshot%_000}"* >/dev/null
   log=$DIR/serve_$n.log
-  bin/splotch --serve tests/bench/bench.par --port 0 infile="$raw" xres="$xres" yres="$yres" renderer="$RENDERER" \
+  bin/splotch --serve "$par" --port 0 infile="$snapshot" xres="$xres" yres="$yres" renderer="$RENDERER" \
     outfile="$DIR/serve.png" ${extra_args[@]+"${extra_args[@]}"} >"$log" 2>&1 &
   server=$!
   url=""

@@ -183,29 +183,41 @@ def numbers_cases(driver, url, downloads, page):
           "an intensity minimum typed (%s beside it): sent with the maximum used (%s), a new picture" % (data, sent))
 
 
+HOME, END = "\ue011", "\ue010"
+
+
+def record_of(driver):
+    """The server's record (used.par) of this page's last full picture, as {key: value}."""
+    text = driver.js_async("const done = arguments[0]; fetch('par?' + new URLSearchParams({token, client}))"
+                           ".then(r => r.text()).then(done);")
+    return {l.split("=")[0].strip(): l.split("=")[1].split("#")[0].strip()
+            for l in text.splitlines() if "=" in l and not l.startswith("#")}
+
+
 def time_cases(driver, url, downloads, page):
     """The time slider through the series beside the file served (gadget4_lcdm_gas_snapshot_000 and
-    _004): a click at the track's start draws snapshot 0, its redshift over the picture."""
+    _004, an even series of step 4): its start (Home) draws snapshot 0, its redshift over the
+    picture; dragged, the times between the two drawn as they pass, interpolated."""
     check = page.check
     info = driver.js("return info;")
     shown = driver.js("return getComputedStyle(document.getElementById('time_box')).display;")
-    check(info["series"] == [0, 4] and info["fidx"] == 4 and shown != "none",
-          "the series beside the file: fidx %s, this one %s, the time slider shown (%s)" % (info["series"], info["fidx"], shown))
+    check(info["series"] == [0, 4] and info["fidx"] == 4 and info["series_step"] == 4 and shown != "none",
+          "the series beside the file: fidx %s (step %s), this one %s, the time slider shown (%s)" %
+          (info["series"], info.get("series_step"), info["fidx"], shown))
     if info["series"] != [0, 4]:
         return
     before = page.settled(driver, 0)
     scale_before = json.loads(driver.js("return document.getElementById('numbers').dataset.facts;"))["scale"]
-    n = page.frames(driver)
     width = driver.js("return document.getElementById('time_slider').getBoundingClientRect().width;")
     driver.click_at("#time_slider", -int(width / 2) + 3)
+    n = page.frames(driver)
+    page.press(driver, HOME)
     after = page.settled(driver, n)
     state = driver.js("return [view.fidx, document.getElementById('time_text').textContent,"
                       "JSON.parse(document.getElementById('numbers').dataset.facts).when];")
-    record = driver.js_async("const done = arguments[0]; fetch('par?' + new URLSearchParams({token, client}))"
-                             ".then(r => r.text()).then(done);")
-    fidx = [l.split("=")[1].split("#")[0].strip() for l in record.splitlines() if l.startswith("fidx ")]
+    fidx = record_of(driver).get("fidx")
     check(state[0] == "0" and after["bytes"] != before["bytes"] and "z = 5.04" in state[1] and state[2] == "z = 5.04"
-          and fidx == ["0"],
+          and fidx == "0",
           "the slider at its start draws fidx 0: %r, the numbers say %r, its record fidx %s" % (state[1], state[2], fidx))
     # The scale bar's physical lengths shrink with the scale factor (a = 0.1656 at z = 5.04).
     scale_after = json.loads(driver.js("return document.getElementById('numbers').dataset.facts;"))["scale"]
@@ -214,11 +226,37 @@ def time_cases(driver, url, downloads, page):
           "the scale bar at fidx 0: the view's width %.4g kpc, %.4f of fidx 4's (a = 1 / (1 + z) = %.4f)" %
           (scale_after["width"], ratio, 1 / (1 + 5.04010535)))
     driver.screenshot("18_time_slider.png")
+    # Dragged a third of the way: reduced pictures between the snapshots as it moves, the full one
+    # where it rests, whose record bin/splotch draws by the linear interpolation.
+    n = page.frames(driver)
+    driver.js("window.seen_ = []; new MutationObserver(() => seen_.push([picture.dataset.quality, view.fidx]))"
+              ".observe(picture, {attributes: true, attributeFilter: ['data-frames']});")
+    driver.drag("#time_slider", int(width / 3), 0, steps=6)
+    middle = page.settled(driver, n)
+    seen = driver.js("return seen_;")
+    state = driver.js("return [view.fidx, document.getElementById('time_text').textContent,"
+                      "JSON.parse(document.getElementById('numbers').dataset.facts).when, picture.dataset.quality];")
+    used = record_of(driver)
+    between = [s for s in seen if s[0] == "reduced" and s[1] and float(s[1]) not in (0, 4)]
+    z = float(state[2].split("=")[1]) if state[2].startswith("z = ") else None
+    check(state[3] == "full" and 0 < float(state[0]) < 4 and float(state[0]) != int(float(state[0])) and
+          "between 0 and 4" in state[1] and used.get("fidx") == state[0] and used.get("interpolation_mode") == "1" and
+          used.get("snapshot_spacing") == "4" and between and z is not None and 0 < z < 5.04 and
+          middle["bytes"] != after["bytes"],
+          "the slider dragged: reduced pictures between the snapshots (%s), the full one at fidx %s (%r, %r; its record "
+          "fidx %s, interpolation_mode %s, snapshot_spacing %s)" %
+          (between[:3], state[0], state[1], state[2], used.get("fidx"), used.get("interpolation_mode"),
+           used.get("snapshot_spacing")))
+    driver.screenshot("19_time_between.png")
     # A path through time: a keyframe at fidx 0, the slider to 4, another; its scene file takes the
     # snapshots' interpolation; the server does not draw between them itself, and says so.
+    n = page.frames(driver)
+    driver.click_at("#time_slider", -int(width / 2) + 3)
+    page.press(driver, HOME)
+    page.settled(driver, n)
     page.press(driver, "k")
     n = page.frames(driver)
-    driver.click_at("#time_slider", int(width / 2) - 3)
+    page.press(driver, END)
     page.settled(driver, n)
     page.press(driver, "k")
     count = driver.js("return document.getElementById('key_count').textContent;")
@@ -266,9 +304,12 @@ def snapshot_cases(driver, snapshot, work, downloads, page):
               "its colour bar with ticks (%s)" % [(b["name"], len(b["ticks"])) for b in got["bars"]])
         # The colour field chosen from the file's (a select of real clicks): the server reads it and
         # draws it; the colour bar names it and spans its range.
-        listed = driver.js("return [...document.querySelectorAll('#color_label0 option')].map(o => o.textContent);")
-        check(info["types"][0]["fields"] == [f for f in listed if f != "none"] and "InternalEnergy" in listed,
-              "type 0's colour fields listed as the file has them (%s)" % listed)
+        listed = driver.js("return [...document.querySelectorAll('#color_label0 option')].map(o => o.value);")
+        texts = driver.js("return [...document.querySelectorAll('#color_label0 option')].map(o => o.textContent);")
+        units = dict(zip(info["types"][0]["fields"], info["types"][0]["field_units"]))
+        check(info["types"][0]["fields"] == [f for f in listed if f != "none"] and "InternalEnergy" in listed and
+              units.get("InternalEnergy") and "InternalEnergy (%s)" % units["InternalEnergy"] in texts,
+              "type 0's colour fields listed as the file has them, with the units it declares (%s)" % texts)
         if "InternalEnergy" in listed:
             before = page.settled(driver, 0)
             n = page.frames(driver)
@@ -283,6 +324,13 @@ def snapshot_cases(driver, snapshot, work, downloads, page):
                   ranges["colour_used"] != info["types"][0]["colour_used"],
                   "InternalEnergy chosen: a new picture, its colour bar %r over its range %s (Density's: %s)" %
                   (switched["bars"][0]["name"], ranges["colour_used"], info["types"][0]["colour_used"]))
+            # The field's range as read, in its list once read (snapshot 4's, which --info gives as
+            # 0.0235577 to 639751, in (km/s)^2 as Gadget's code units are).
+            text = page.wait_for(lambda: [t for t in driver.js(
+                "return [...document.querySelectorAll('#color_label0 option')].map(o => o.textContent);")
+                if t.startswith("InternalEnergy (") and ": " in t], "InternalEnergy's range in its list")[0]
+            check(text == "InternalEnergy ((km/s)^2): 0.0236 to 6.4e+05",
+                  "InternalEnergy listed with its range as read (%r)" % text)
             driver.screenshot("14_colour_field.png")
         map_cases(driver, url, page)
         time_cases(driver, url, downloads, page)

@@ -58,6 +58,9 @@ TEST_CASE("serve map: a map view's values are bin/splotch's map for the same key
       same &= written[i] == values->values[i] || (written[i] != written[i] && values->values[i] != values->values[i]);
     CHECK(same);
   }
+  // (the map's fields read alone each time: the particles held)
+  CHECK(views.held().reads() == 1);
+  CHECK(views.held().value_reads() == 3);
   // A reduced map: smaller, of every particle (its sum the full one's, within the kernel's
   // sampling of fewer pixels).
   const ViewResult reduced = views.draw(ViewJob{"me", keys({{"map", "column"}}), true});

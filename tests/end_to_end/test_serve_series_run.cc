@@ -60,6 +60,82 @@ TEST_CASE("serve series: the snapshots beside the file served, or of its fidx; f
   refused("2.5", series, "between two, the movie is bin/splotch's");
   refused("x", series, "not a snapshot of the series");
   refused("0", {4}, "the server holds one snapshot");
+  // Between two of an evenly numbered series: a time the slider draws.
+  CHECK(browser_keys({{"fidx", "0.25"}}, 1, {}, {}, {}, "", {0, 1, 2}, {}, 1) == KeyValues{{"fidx", "0.25"}});
+  CHECK(browser_keys({{"fidx", "1"}}, 1, {}, {}, {}, "", {0, 1, 2}, {}, 1) == KeyValues{{"fidx", "1"}});
+  CHECK_THROWS_WITH_AS(browser_keys({{"fidx", "2.5"}}, 1, {}, {}, {}, "", {0, 1, 2}, {}, 1),
+                       doctest::Contains("nor a time between two of them"), BadRequest);
+  std::string why;
+  CHECK(series_step({0, 2, 4}, why) == 2);
+  CHECK(series_step({0, 2, 5}, why) == 0);
+  CHECK(contains_text(why, "not evenly numbered"));
+  CHECK(series_step({1, 3}, why) == 0);
+  CHECK(contains_text(why, "multiples of their step 2"));
+}
+
+// The time slider dragged between two snapshots: both held with their IDs, each step drawn from
+// them (the picture bin/splotch draws from the step's record, interpolated), a reduced step from
+// their shares; the next pair reads the one snapshot new to it; let go at a snapshot, the pair's.
+TEST_CASE("serve series: a time between two snapshots is drawn from the two held, as bin/splotch draws its record") {
+  TempDir dir;
+  for (int k = 0; k < 3; ++k)
+    snapshot({2, false, 4, 4}, 300, 0, 40 * k, 0).write(dir.path("snap_00" + std::to_string(k)));
+  const std::string par = init_par(dir, dir.path("snap_000"), "xres = 64\nyres = 48\nbrightness0 = 3\n");
+  ViewServer views(ParamFile::read(par), test_options());
+  start(views);
+  REQUIRE(views.series() == std::vector<int>{0, 1, 2});
+  CHECK(contains_text(views.info_json(), "\"series_step\":1"));
+  auto draw = [&](const std::string& fidx, bool reduced) {
+    const ViewResult r = views.draw(ViewJob{"me", views.checked_keys({{"fidx", fidx}}), reduced});
+    INFO(r.body.substr(0, 300));
+    REQUIRE(r.status == 200);
+    return r;
+  };
+  auto drawn_by_bin_splotch = [&](const ViewResult& shown) {
+    const std::optional<std::string> record = views.used_par("me");
+    REQUIRE(record);
+    const ParamFile used = ParamFile::parse(*record, "record");
+    CHECK(used.peek("interpolation_mode") == "1");
+    CHECK(used.peek("snapshot_spacing") == "1");
+    const CommandResult again =
+        run_command("bin/splotch --quiet " + dir.write("view.par", *record) + " outfile=" + dir.file("again.png"));
+    INFO(again.err);
+    REQUIRE(again.status == 0);
+    CHECK(read_file(dir.file("again.png")) == shown.body);
+  };
+  const ViewResult quarter = draw("0.25", false);
+  CHECK(views.held().pair_reads() == 2);
+  // (snapshot 1 holds particles 40 to 339 of snapshot 0's sequence)
+  CHECK(header(quarter, "X-Splotch-Between") ==
+        "snapshots 0 to 1 at 25%: 260 particles matched, 40 only in 0, 40 only in 1");
+  drawn_by_bin_splotch(quarter);
+  const ViewResult reduced = draw("0.5", true);
+  CHECK(reduced.content_type == "image/jpeg");
+  const ViewResult half = draw("0.5", false);
+  CHECK(views.held().pair_reads() == 2);  // (the steps draw from the two held)
+  CHECK(half.body != quarter.body);
+  drawn_by_bin_splotch(half);
+  // The next pair: snapshot 1 kept, 2 read.
+  const ViewResult later = draw("1.75", false);
+  CHECK(views.held().pair_reads() == 3);
+  drawn_by_bin_splotch(later);
+  // Let go at snapshot 2: the pair's, not read again; drawn as bin/splotch draws snapshot 2.
+  const int reads = views.held().reads();
+  const ViewResult two = draw("2", false);
+  CHECK(views.held().reads() == reads);
+  CHECK(views.held().pair_reads() == 3);
+  const std::optional<std::string> record = views.used_par("me");
+  REQUIRE(record);
+  CHECK(ParamFile::parse(*record, "record").peek("fidx") == "2");
+  CHECK(ParamFile::parse(*record, "record").peek("interpolation_mode") == "0");
+  const CommandResult again =
+      run_command("bin/splotch --quiet " + dir.write("two.par", *record) + " outfile=" + dir.file("two.png"));
+  INFO(again.err);
+  REQUIRE(again.status == 0);
+  CHECK(read_file(dir.file("two.png")) == two.body);
+  // And back between 1 and 2: snapshot 2 from the one shown, 1 from the pair.
+  draw("1.5", false);
+  CHECK(views.held().pair_reads() == 3);
 }
 
 TEST_CASE("serve series: a view at another fidx reads that snapshot and draws it as bin/splotch draws its record") {
@@ -70,7 +146,7 @@ TEST_CASE("serve series: a view at another fidx reads that snapshot and draws it
   ViewServer views(ParamFile::read(par), test_options());
   start(views);
   CHECK(views.series() == std::vector<int>{0, 1});
-  CHECK(contains_text(views.info_json(), "\"series\":[0,1],\"fidx\":1"));
+  CHECK(contains_text(views.info_json(), "\"series\":[0,1],\"series_step\":1,\"fidx\":1"));
   const ViewResult one = views.draw(ViewJob{"me", {}, false});
   REQUIRE(one.status == 200);
   CHECK(header(one, "X-Splotch-Time") == "0.5");  // (the test snapshots' header time)

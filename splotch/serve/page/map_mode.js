@@ -136,7 +136,8 @@ function mapControls() {
       select.appendChild(none);
       for (const n of names) {
         const o = document.createElement("option");
-        o.textContent = n;
+        o.value = n;
+        o.textContent = fieldText(info.types, t, n);  // (a file's names as text, not markup)
         select.appendChild(o);
       }
       select.value = view[stem + t] || "";

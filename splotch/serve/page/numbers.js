@@ -250,3 +250,13 @@ function paintNumbers(g, w, h, fs, facts, which) {
   g.restore();
   return drawn;
 }
+
+// A field's name as the page's lists show it: with its unit where the file declares one, and its
+// range as read once the server has read it (info's types: field_units, field_ranges).
+function fieldText(types, t, name) {
+  const type = (types && types[t]) || {};
+  const k = (type.fields || []).indexOf(name);
+  const unit = k >= 0 && type.field_units ? type.field_units[k] : "";
+  const range = type.field_ranges && type.field_ranges[name];
+  return name + (unit ? " (" + unit + ")" : "") + (range ? ": " + range.map((v) => gText(v, 3)).join(" to ") : "");
+}

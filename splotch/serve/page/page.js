@@ -573,7 +573,8 @@ function fieldChoice(t, stem, range) {
   if (current && !names.includes(current)) names.unshift(current);  // (the .par's, as it names it)
   for (const name of names) {
     const option = document.createElement("option");
-    option.textContent = name;  // (a file's names as text, not markup)
+    option.value = name;
+    option.textContent = fieldText(info.types, t, name);  // (a file's names as text, not markup)
     select.appendChild(option);
   }
   if (current) {
@@ -601,6 +602,15 @@ async function refreshRanges() {
     const now = await r.json();
     ranges = now.types;
     drawNumbers();
+    // The fields' lists with the ranges the server has read since.
+    now.types.forEach((type, t) => {
+      for (const stem of ["color_label", "intensity_label", "map_quantity", "map_weight"]) {
+        const select = $(stem + t);
+        if (!select) continue;
+        for (const o of select.options)
+          if (o.value && !o.disabled) o.textContent = fieldText(now.types, t, o.value);
+      }
+    });
     // Each range control with the data's range beside it (after log or asinh, as the ranges apply).
     now.types.forEach((t, i) => {
       for (const [id, data, used] of [
@@ -617,17 +627,42 @@ async function refreshRanges() {
 }
 
 // ---- time: the snapshots of a series -------------------------------------------------------
-// The slider steps through the series' snapshots (fidx); each is read when it is let go.
+// The slider moves through the series' snapshots (fidx). On an evenly numbered series it moves
+// through the times between them too: dragged, each step is a reduced picture interpolated between
+// the two snapshots the server holds, and the full one when it rests; else it steps from snapshot
+// to snapshot, each read when the slider is let go.
+const timeStep = () => (info && info.series_step) || 0;
+function sliderFidx() {
+  const series = info.series, v = +$("time_slider").value;
+  if (!timeStep()) return series[v];
+  // (a step of the slider is a hundredth of the series' step: numbers of two decimals at most)
+  return Math.abs(v - Math.round(v)) < 1e-9 ? Math.round(v) : +v.toFixed(6);
+}
 function timeControls() {
   const series = info.series || [];
   if (series.length < 2) return;
   $("time_box").style.display = "";
   const slider = $("time_slider");
-  slider.max = String(series.length - 1);
-  slider.value = String(Math.max(0, series.indexOf(+(view.fidx || info.fidx))));
-  slider.addEventListener("input", showTime);
+  const fidx = +(view.fidx || info.fidx);
+  if (timeStep()) {
+    slider.min = String(series[0]);
+    slider.max = String(series[series.length - 1]);
+    slider.step = String(timeStep() / 100);
+    slider.value = String(fidx);
+    slider.title = ".par key: fidx (the snapshot of the series served, or a time between two: drawn between " +
+        "them while the slider is dragged, as interpolation_mode = 1 draws it)";
+  } else {
+    slider.max = String(series.length - 1);
+    slider.value = String(Math.max(0, series.indexOf(fidx)));
+  }
+  slider.addEventListener("input", () => {
+    showTime();
+    if (!timeStep()) return;
+    view.fidx = String(sliderFidx());
+    changed(true);
+  });
   slider.addEventListener("change", () => {
-    view.fidx = String(series[+slider.value]);
+    view.fidx = String(sliderFidx());
     changed(false);
   });
   showTime();
@@ -635,12 +670,16 @@ function timeControls() {
 function showTime() {
   const series = (info && info.series) || [];
   if (series.length < 2) return;
-  const chosen = series[+$("time_slider").value];
+  const chosen = sliderFidx();
   const drawn = +(shownKeys.fidx || info.fidx);
-  $("time_text").textContent = "fidx " + chosen + " of " + series.join(", ") +
+  const between = Number.isInteger(chosen) ? "" :
+                                             " (between " + Math.floor(chosen / timeStep()) * timeStep() + " and " +
+          (Math.floor(chosen / timeStep()) + 1) * timeStep() + ")";
+  $("time_text").textContent = "fidx " + chosen + between + " of " + series.join(", ") +
       (chosen === drawn && shownWhen ? " (t = " + gText(shownWhen.time, 4) +
                (shownWhen.redshift !== null ? ", z = " + gText(+shownWhen.redshift, 3) : "") + ")" :
-                                       " (let go to draw it)");
+           timeStep() ? "" :
+                        " (let go to draw it)");
 }
 
 // ---- the numbers over the picture (numbers.js) ----------------------------------------------

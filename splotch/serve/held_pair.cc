@@ -1,0 +1,194 @@
+#include "splotch/serve/held_pair.h"
+
+#include <cstdio>
+#include <utility>
+
+#include "splotch/load/particle_count.h"
+#include "splotch/load/preview_subset.h"
+#include "splotch/load/snapshot_cache.h"
+#include "splotch/serve/input_key_lines.h"
+#include "splotch/serve/work_budget.h"
+#include "splotch/stages/geometry.h"
+
+namespace splotch {
+
+bool holds_snapshot(const HeldEnd& end, const std::string& input_keys, const SnapshotRequest& request) {
+  if (!all_keys(differing_keys(end.input_keys, input_keys), motion_key)) return false;
+  if (end.request.typed.types.size() != request.typed.types.size()) return false;
+  for (std::size_t n = 0; n < request.typed.types.size(); ++n)
+    if (end.request.typed.types[n].motion < request.typed.types[n].motion) return false;
+  return true;
+}
+
+bool normalise_held(HeldEnd& end, const std::vector<TypeNormalization>& normalization, const std::string& signature) {
+  if (end.normalization == signature) return false;
+  renormalize(end.loaded, normalization);
+  end.normalization = signature;
+  end.share = ParticleSet();
+  end.share_fraction = 1;
+  return true;
+}
+
+void HeldPair::keep(HeldEnd end) {
+  match_.reset();
+  share_match_.reset();
+  between_ = ParticleSet();
+  if (ends_.size() >= 2) ends_.erase(ends_.begin());  // (the pair's first: the one left behind)
+  ends_.push_back(std::move(end));
+}
+
+void HeldPair::clear() {
+  ends_.clear();
+  match_.reset();
+  share_match_.reset();
+  between_ = ParticleSet();
+}
+
+std::optional<HeldEnd> HeldPair::take(const std::string& input_keys, const SnapshotRequest& request) {
+  for (auto it = ends_.begin(); it != ends_.end(); ++it) {
+    if (!holds_snapshot(*it, input_keys, request)) continue;
+    HeldEnd end = std::move(*it);
+    ends_.erase(it);
+    match_.reset();
+    share_match_.reset();
+    between_ = ParticleSet();
+    return end;
+  }
+  return std::nullopt;
+}
+
+class PairSource : public ParticleSource {
+ public:
+  PairSource(HeldPair& pair, const FramePlan& plan, Console& console, double thin, DrawLimits limits, GpuCopies& copies,
+             double& splat_pixels)
+      : pair_(pair),
+        plan_(plan),
+        console_(console),
+        thin_(thin),
+        limits_(limits),
+        copies_(copies),
+        splat_pixels_(splat_pixels) {}
+
+  std::optional<SnapshotLoaded> load(StageClock& clock, RunReport& report) override {
+    splat_pixels_ = 0;
+    limits_.still_wanted();
+    const InterpolationSettings& in = plan_.settings.interpolation;
+    const std::string normalization = snapshot_signature("", plan_.normalization);
+    const int reads = pair_.reads_;
+    arrange(in.second_input_keys, in.second_input);
+    report.snapshot_reads = pair_.reads_ - reads;
+    for (HeldEnd& end : pair_.ends_)
+      if (normalise_held(end, plan_.normalization, normalization)) pair_.share_match_.reset();
+    clock.done("read");
+    const ParticleSet &a = pair_.ends_[0].loaded.particles, &b = pair_.ends_[1].loaded.particles;
+    if (!pair_.match_) pair_.match_ = match_snapshots(a, b);
+    limits_.still_wanted();
+    if (thin_ >= 1) {
+      pair_.between_ = interpolate_snapshots(a, b, *pair_.match_, in.fraction, in.options);
+    } else {
+      const ParticleSet &sa = share(pair_.ends_[0]), &sb = share(pair_.ends_[1]);
+      if (!pair_.share_match_) pair_.share_match_ = match_snapshots(sa, sb);
+      pair_.between_ = interpolate_snapshots(sa, sb, *pair_.share_match_, in.fraction, in.options);
+    }
+    clock.done("interpolate");
+    const LoadedSnapshot &la = pair_.ends_[0].loaded, &lb = pair_.ends_[1].loaded;
+    report.particles_read = la.read + lb.read;
+    report.particles_dropped = la.dropped + lb.dropped;
+    report.reused = report.snapshot_reads == 0;
+    report_between(in, pair_.match_->counts, report);
+    return std::nullopt;
+  }
+  BoundingBox box() const override { return bounding_box(pair_.between_); }
+  const ParticleSet& particles() const override { return pair_.between_; }
+  Framing framing() const override { return splotch::framing(pair_.between_, plan_.settings.input.periodic); }
+  NormalizedRanges ranges() const override { return pair_.ends_[0].loaded.ranges; }
+  ProjectedSplats project(const GeometryOptions& geometry, bool) override {
+    limits_.still_wanted();
+    GeometryOptions g = geometry;
+    if (thin_ < 1) g.preview_fraction = thin_;
+    ProjectedSplats out{splotch::project(pair_.between_, g, plan_.settings.input.periodic)};
+    within_budget(splat_pixels(out.splats, g.camera.xres, g.camera.yres));
+    limits_.still_wanted();
+    return out;
+  }
+  std::optional<GpuParticles> for_gpu(GeometryOptions& geometry) override {
+    // (each step's particles are new: copied up for it, in place of the step's before)
+    char fraction[32];
+    std::snprintf(fraction, sizeof fraction, " at %.17g", plan_.settings.interpolation.fraction);
+    const GpuCopyKey key{"between " + plan_.input_keys + plan_.settings.interpolation.second_input_keys +
+                             pair_.ends_[0].normalization + fraction,
+                         thin_ >= 1 ? "all" : "share"};
+    if (copies_.refused(key)) return std::nullopt;
+    limits_.still_wanted();
+    within_budget(estimated_splat_pixels(pair_.between_, geometry, plan_.settings.input.periodic));
+    if (thin_ < 1) geometry.preview_fraction = thin_;
+    return GpuParticles{key, &pair_.between_};
+  }
+
+ protected:
+  std::optional<std::uint64_t> count() override { return particles_of_both(plan_.settings); }
+
+ private:
+  // The pair's ends made [the frame's first snapshot, its second]: those held kept, the others'
+  // memory given back before the missing ones are read.
+  void arrange(const std::string& second_keys, const SnapshotRequest& second_request) {
+    std::vector<HeldEnd>& ends = pair_.ends_;
+    const auto find = [&](const std::string& keys, const SnapshotRequest& request) -> int {
+      for (std::size_t i = 0; i < ends.size(); ++i)
+        if (holds_snapshot(ends[i], keys, request)) return int(i);
+      return -1;
+    };
+    const int a = find(plan_.input_keys, plan_.settings.input), b = find(second_keys, second_request);
+    if (a == 0 && b == 1 && ends.size() == 2) return;
+    std::optional<HeldEnd> first, second;
+    if (a >= 0) first = std::move(ends[std::size_t(a)]);
+    if (b >= 0) second = std::move(ends[std::size_t(b)]);
+    ends.clear();  // (the others' memory back first)
+    pair_.match_.reset();
+    pair_.share_match_.reset();
+    pair_.between_ = ParticleSet();
+    copies_.clear();
+    if (!first || !second) check_memory_before_read(plan_, *this, true, nullptr, console_, 2 + 2);
+    if (!first) first = read(plan_.input_keys, plan_.settings.input);
+    limits_.still_wanted();
+    if (!second) second = read(second_keys, second_request);
+    ends.push_back(std::move(*first));
+    ends.push_back(std::move(*second));
+  }
+  HeldEnd read(const std::string& keys, const SnapshotRequest& request) {
+    HeldEnd end{keys,    snapshot_signature("", plan_.normalization),
+                request, load_snapshot(request, plan_.normalization, console_, true),
+                {},      1};
+    ++pair_.reads_;
+    return end;
+  }
+  // The end's share for reduced pictures: by ID where the snapshot has IDs, so that both ends'
+  // shares hold the same particles.
+  const ParticleSet& share(HeldEnd& end) {
+    if (end.share_fraction != thin_) {
+      end.share = preview_subset(end.loaded.particles, thin_);
+      end.share_fraction = thin_;
+      pair_.share_match_.reset();
+    }
+    return end.share;
+  }
+  void within_budget(double pixels) {
+    splat_pixels_ = pixels;
+    limits_.within_budget(pixels);
+  }
+
+  HeldPair& pair_;
+  const FramePlan& plan_;
+  Console& console_;
+  double thin_;
+  DrawLimits limits_;
+  GpuCopies& copies_;
+  double& splat_pixels_;
+};
+
+std::unique_ptr<ParticleSource> HeldPair::source(const FramePlan& plan, Console& console, double thin,
+                                                 DrawLimits limits, GpuCopies& copies, double& splat_pixels) {
+  return std::make_unique<PairSource>(*this, plan, console, thin, limits, copies, splat_pixels);
+}
+
+}  // namespace splotch
