@@ -36,17 +36,60 @@ void fill(Image8& image, int x0, int y0, int x1, int y1, const std::uint8_t rgb[
 
 }  // namespace
 
+namespace {
+
+// The k-th smallest (from 0) of the values `shown` keeps, of `count` (k < count): from those at or
+// below a bound that a sample puts a little above it, where enough lie there (the usual case: a
+// pass over the map and a selection among a few per cent of it), else from all of them.
+template <class Shown>
+float kth_smallest_shown(const std::vector<float>& values, std::size_t count, std::size_t k, Shown shown) {
+  const std::size_t n = values.size(), stride = 64;
+  std::vector<float> sample;
+  for (std::size_t i = 0; i < n; i += stride)
+    if (shown(values[i])) sample.push_back(values[i]);
+  float bound = HUGE_VALF;
+  const std::size_t at = std::min(sample.size(), (2 * k + 64) / stride + 8);  // (twice the share, and a margin)
+  if (sample.size() > 100 && at < sample.size()) {
+    std::nth_element(sample.begin(), sample.begin() + std::ptrdiff_t(at), sample.end());
+    bound = sample[at];
+  }
+  std::vector<float> below;
+#pragma omp parallel
+  {
+    std::vector<float> mine;
+#pragma omp for schedule(static) nowait
+    for (std::size_t i = 0; i < n; ++i)
+      if (shown(values[i]) && values[i] <= bound) mine.push_back(values[i]);
+#pragma omp critical
+    below.insert(below.end(), mine.begin(), mine.end());
+  }
+  if (below.size() <= k) {  // (the sample misjudged: all of them)
+    below.clear();
+    below.reserve(count);
+    for (float v : values)
+      if (shown(v)) below.push_back(v);
+  }
+  std::nth_element(below.begin(), below.begin() + std::ptrdiff_t(k), below.end());
+  return below[k];
+}
+
+}  // namespace
+
 FigureScale figure_scale(const std::vector<float>& values, bool log, double min, double max) {
   FigureScale s;
   s.log = log;
-  std::vector<float> shown;
-  for (float v : values)
-    if (std::isfinite(v) && (!log || v > 0)) shown.push_back(v);
-  if (!shown.empty()) {
-    s.hi = *std::max_element(shown.begin(), shown.end());
-    const std::size_t at = log ? shown.size() / 100 : 0;
-    std::nth_element(shown.begin(), shown.begin() + std::ptrdiff_t(at), shown.end());
-    s.lo = shown[at];
+  const auto shown = [log](float v) { return std::isfinite(v) && (!log || v > 0); };
+  const std::size_t n = values.size();
+  std::size_t count = 0;
+  float lowest = HUGE_VALF, highest = -HUGE_VALF;
+#pragma omp parallel for schedule(static) reduction(+ : count) reduction(min : lowest) reduction(max : highest)
+  for (std::size_t i = 0; i < n; ++i)
+    if (shown(values[i])) ++count, lowest = std::min(lowest, values[i]), highest = std::max(highest, values[i]);
+  if (count > 0) {
+    s.hi = highest;
+    // (a log scale from the 1st percentile of the values above 0: the lowest few are noise)
+    const std::size_t at = log ? count / 100 : 0;
+    s.lo = at == 0 ? lowest : kth_smallest_shown(values, count, at, shown);
   } else if (log) {
     s.lo = 1, s.hi = 10;
   }

@@ -2,7 +2,9 @@
 // and the figure drawn with text beside the map.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "io/palette.h"
@@ -41,6 +43,37 @@ TEST_CASE("map figure: the range from the data, or the keys'") {
   const FigureScale given = figure_scale(values, false, 5, 50);
   CHECK(given.lo == 5);
   CHECK(given.hi == 50);
+}
+
+// The 1st percentile is found among the values below a bound a sample sets: the same value as
+// from all of them, wherever the sample falls (every 64th value the largest, or the smallest).
+TEST_CASE("map figure: a log scale's low end is the 1st percentile of the values above 0, exactly") {
+  auto percentile = [](const std::vector<float>& values) {
+    std::vector<float> shown;
+    for (float v : values)
+      if (std::isfinite(v) && v > 0) shown.push_back(v);
+    std::nth_element(shown.begin(), shown.begin() + std::ptrdiff_t(shown.size() / 100), shown.end());
+    return double(shown[shown.size() / 100]);
+  };
+  std::vector<float> mixed(200000);
+  std::uint32_t state = 12345;
+  for (std::size_t i = 0; i < mixed.size(); ++i) {
+    state = state * 1664525u + 1013904223u;
+    const float u = float(state >> 8) / float(1 << 24);
+    mixed[i] = i % 97 == 0 ? 0.0f : i % 101 == 0 ? NAN : std::exp(20 * u - 10);
+  }
+  std::vector<float> sample_high(mixed.size()), sample_low(mixed.size());
+  for (std::size_t i = 0; i < mixed.size(); ++i) {
+    sample_high[i] = i % 64 == 0 ? 1e30f : 1 + float(i % 1000);
+    sample_low[i] = i % 128 == 0 ? 1e-30f : 1 + float(i % 1000);  // (fewer than 1%: all are looked at)
+  }
+  for (const std::vector<float>* v : {&mixed, &sample_high, &sample_low}) {
+    const FigureScale s = figure_scale(*v, true, NAN, NAN);
+    CHECK(s.lo == percentile(*v));
+  }
+  // A linear scale from the smallest finite value.
+  CHECK(figure_scale({3, NAN, -2, 5}, false, NAN, NAN).lo == -2);
+  CHECK(figure_scale({3, NAN, -2, 5}, false, NAN, NAN).hi == 5);
 }
 
 TEST_CASE("map figure: the map keeps its pixels, the colour bar and its labels lie beside it") {
