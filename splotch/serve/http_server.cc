@@ -149,10 +149,14 @@ struct HttpServer::Impl {
     try {
       keys = rendering_keys(req);
       const std::vector<CameraKey> through = path(req);
-      if (!frames_at_snapshots(through, views.series()))
+      // (between two snapshots of an evenly numbered series the server draws as the scene does)
+      if (!frames_at_snapshots(through, views.series()) && views.series_step() == 0)
         throw BadRequest(
-            "the path goes through time, between snapshots, which the server does not draw: Save scene file, and "
-            "bin/splotch view.par scene_file=path.txt draws its frames between snapshots (matched by ID)");
+            "the path goes through time, between snapshots, which the server draws only on an evenly "
+            "numbered series (" +
+            views.series_step_note() +
+            "): Save scene file, and bin/splotch view.par scene_file=path.txt draws its frames "
+            "between snapshots (matched by ID)");
       frames = movie_frames(through, keys);
     } catch (const BadRequest& e) { return refuse(res, 400, e.what()); }
     // Asked first: what it will take (a movie of 10^5 frames at 4096^2 takes days and terabytes).

@@ -96,6 +96,10 @@ class ViewServer {
   // The snapshots of the series served (fidx), fewer than two where there is none.
   const std::vector<int>& series() const { return series_.fidx; }
   const std::string& series_scene_note() const { return series_.scene_note; }
+  // The step of the series where the server draws between its snapshots (ServedSeries::step), and
+  // why not where it is 0.
+  int series_step() const { return series_.step; }
+  const std::string& series_step_note() const { return series_.step_note; }
   int ptypes() const { return ptypes_; }
   const BrowserLimits& limits() const { return options_.limits; }
   // A browser's keys checked against what this server offers (browser_keys with its palettes,

@@ -249,7 +249,7 @@ def time_cases(driver, url, downloads, page):
            used.get("snapshot_spacing")))
     driver.screenshot("19_time_between.png")
     # A path through time: a keyframe at fidx 0, the slider to 4, another; its scene file takes the
-    # snapshots' interpolation; the server does not draw between them itself, and says so.
+    # snapshots' interpolation.
     n = page.frames(driver)
     driver.click_at("#time_slider", -int(width / 2) + 3)
     page.press(driver, HOME)
@@ -276,9 +276,16 @@ def time_cases(driver, url, downloads, page):
     check(count == "2 keyframes, through fidx 0, 4" and scene[0].endswith("fidx interpolation_mode snapshot_spacing")
           and scene[1].endswith(" 0 1 4") and scene[-1].endswith(" 4 1 4") and len(scene) == 101,
           "a path through time: %r, its scene file %r ... %r (%d rows)" % (count, scene[1], scene[-1], len(scene) - 1))
+    # Render movie here draws such a path too (an even series: between its snapshots as the scene
+    # does); asked first, then left (its frames would go beside the snapshot).
     driver.click("#render_movie")
-    said = page.wait_for(lambda: driver.js("return document.getElementById('error').textContent;"), "the refusal")
-    check("Save scene file" in said, "Render movie here on a path through time says what to do (%r)" % said[:100])
+    asked = page.wait_for(lambda: driver.js("const a = document.getElementById('movie_ask');"
+                                            "return a && a.style.display !== 'none' ? "
+                                            "document.getElementById('movie_estimate').textContent : '';"),
+                          "the movie's estimate")
+    check(asked.startswith("100 frames of 800 x 800"),
+          "Render movie here on a path through time asks with its estimate (%r)" % asked[:100])
+    driver.click("#movie_back")
     driver.click("#clear_keys")
 
 

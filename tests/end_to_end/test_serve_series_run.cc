@@ -236,4 +236,16 @@ TEST_CASE("serve series: bin/splotch draws a path's scene through time from the 
   const std::string between = read_file(dir.file("m0001.png"));
   CHECK(between != at0.body);
   CHECK(between != at1.body);
+  // The server draws the frame between as the scene does: as a view (the time slider at 0.5), and
+  // as its own movie's frame.
+  const ViewResult half = views.draw(ViewJob{"me", keys({{"fidx", "0.5"}}), false});
+  REQUIRE(half.status == 200);
+  CHECK(half.body == between);
+  const std::vector<KeyValues> frames =
+      movie_frames(keyframe_path(browser_keyframes(key + "0;" + key + "1"), 3), keys({}));
+  REQUIRE(frames.size() == 3);
+  const ViewResult written = views.draw(ViewJob{"me", frames[1], false, 1, dir.file("served.png")});
+  INFO(written.body);
+  REQUIRE(written.status == 200);
+  CHECK(read_file(dir.file("served0001.png")) == between);
 }
