@@ -26,6 +26,7 @@ SESSION=${SESSION:-tests/bench/serve_session.txt}
 CASE=${CASE:-serve}
 FORMAT=${FORMAT:-raw}
 SERIES=${SERIES:-1}
+SPLOTCH=${SPLOTCH:-bin/splotch}  # (another build's, for a before and after in one command)
 read -r -a extra_args <<<"${EXTRA:-}"
 DIR=build/bench
 mkdir -p "$DIR"
@@ -54,7 +55,7 @@ for n in $SIZES; do
   fi
   cat "${snapshot%_000}"* >/dev/null
   log=$DIR/serve_$n.log
-  bin/splotch --serve "$par" --port 0 infile="$snapshot" xres="$xres" yres="$yres" renderer="$RENDERER" \
+  "$SPLOTCH" --serve "$par" --port 0 infile="$snapshot" xres="$xres" yres="$yres" renderer="$RENDERER" \
     outfile="$DIR/serve.png" ${extra_args[@]+"${extra_args[@]}"} >"$log" 2>&1 &
   server=$!
   url=""
