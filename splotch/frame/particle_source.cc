@@ -66,6 +66,25 @@ std::optional<std::uint64_t> particles_of_both(const Settings& s) {
   return *a + *b;
 }
 
+void interpolation_notes(const InterpolationSettings& in, const ParticleSet& a, const ParticleSet& b, Console& console,
+                         RunReport& report) {
+  if (in.options.mode == 2 && !(b.time > a.time))
+    console.warning("interpolation_mode = 2: snapshot " + std::to_string(in.second) + "'s header time (" +
+                    number_text(b.time) + ") is not after snapshot " + std::to_string(in.first) + "'s (" +
+                    number_text(a.time) +
+                    "): there is no time between them for the velocities to span, so the particles move on the "
+                    "cubic without them; check the snapshots, or use interpolation_mode = 1");
+  if (in.options.mode == 2 && comoving_times(a, b) && (a.redshift < 0 || b.redshift < 0))
+    report.notes.push_back("interpolation_mode = 2: the snapshots' headers give no redshift, and their times (" +
+                           number_text(a.time) + ", " + number_text(b.time) +
+                           ") are taken as scale factors of a cosmological run (hubble, omega, lambda)");
+  if (in.options.mode == 2 && b.time > a.time && !comoving_times(a, b))
+    report.notes.push_back("interpolation_mode = 2: the snapshots' header times (" + number_text(a.time) + ", " +
+                           number_text(b.time) +
+                           ") are not scale factors, so the run is taken as one in physical time: a velocity v "
+                           "moves a particle v (t2 - t1) in the file's units");
+}
+
 void report_between(const InterpolationSettings& in, const InterpolationCounts& counts, RunReport& report) {
   char share[32];
   std::snprintf(share, sizeof share, "%.4g%%", 100 * in.fraction);
@@ -221,22 +240,7 @@ class InterpolationSource : public ParticleSource {
     report.snapshot_reads = 0;
     const LoadedSnapshot& a = get(s.input, first_signature, second_signature, clock, report);
     const LoadedSnapshot& b = get(in.second_input, second_signature, first_signature, clock, report);
-    if (in.options.mode == 2 && !(b.particles.time > a.particles.time))
-      console_.warning("interpolation_mode = 2: snapshot " + std::to_string(in.second) + "'s header time (" +
-                       number_text(b.particles.time) + ") is not after snapshot " + std::to_string(in.first) + "'s (" +
-                       number_text(a.particles.time) +
-                       "): there is no time between them for the velocities to span, so the particles move on the "
-                       "cubic without them; check the snapshots, or use interpolation_mode = 1");
-    if (in.options.mode == 2 && comoving_times(a.particles, b.particles) &&
-        (a.particles.redshift < 0 || b.particles.redshift < 0))
-      report.notes.push_back("interpolation_mode = 2: the snapshots' headers give no redshift, and their times (" +
-                             number_text(a.particles.time) + ", " + number_text(b.particles.time) +
-                             ") are taken as scale factors of a cosmological run (hubble, omega, lambda)");
-    if (in.options.mode == 2 && b.particles.time > a.particles.time && !comoving_times(a.particles, b.particles))
-      report.notes.push_back("interpolation_mode = 2: the snapshots' header times (" + number_text(a.particles.time) +
-                             ", " + number_text(b.particles.time) +
-                             ") are not scale factors, so the run is taken as one in physical time: a velocity v "
-                             "moves a particle v (t2 - t1) in the file's units");
+    interpolation_notes(in, a.particles, b.particles, console_, report);
     std::optional<SnapshotMatch> own;
     if (!cache_) own = match_snapshots(a.particles, b.particles);
     const SnapshotMatch& match = cache_ ? cache_->match(first_signature, second_signature) : *own;

@@ -97,6 +97,11 @@ void check_memory_before_read(const FramePlan& plan, ParticleSource& source, boo
 // cannot be counted.
 std::optional<std::uint64_t> particles_of_both(const Settings& s);
 
+// What a frame between snapshots `a` and `b` warns of (interpolation_mode = 2 without time between
+// them) and notes (how their times were taken).
+void interpolation_notes(const InterpolationSettings& in, const ParticleSet& a, const ParticleSet& b, Console& console,
+                         RunReport& report);
+
 // What the report says of a frame between two snapshots: their numbers, the fraction, the
 // particles matched and those of one snapshot alone.
 void report_between(const InterpolationSettings& in, const InterpolationCounts& counts, RunReport& report);

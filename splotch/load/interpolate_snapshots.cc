@@ -146,10 +146,18 @@ ParticleSet interpolate_snapshots(const ParticleSet& p1, const ParticleSet& p2, 
   out.time = (1 - F) * a1 + F * a2;
   // The header's numbers at the time between (a map's units, the server's time and redshift): a
   // cosmological run's redshift and comoving scale factor those of the scale factor between.
+  // (SWIFT's, RAMSES' and Enzo's times are not scale factors, their units' are)
   out.units = p1.units;
-  if (comoving && out.units.comoving) out.units.scale_factor = out.time;
+  const double s1 = p1.units.scale_factor, s2 = p2.units.scale_factor;
+  const bool scaled = p1.units.comoving && p2.units.comoving && s1 > 0 && s2 > 0;
+  if (comoving && out.units.comoving)
+    out.units.scale_factor = out.time;
+  else if (scaled)
+    out.units.scale_factor = (1 - F) * s1 + F * s2;
   if (p1.redshift >= 0 && p2.redshift >= 0)
-    out.redshift = comoving ? 1 / out.time - 1 : (1 - F) * p1.redshift + F * p2.redshift;
+    out.redshift = comoving ? 1 / out.time - 1
+                   : scaled ? 1 / out.units.scale_factor - 1
+                            : (1 - F) * p1.redshift + F * p2.redshift;
   for (ParticleArray<float>* v : {&out.x, &out.y, &out.z, &out.hsml, &out.intensity}) v->resize(n);
   const int colours = !p1.colour[1].empty() && !p2.colour[1].empty() ? 3 : 1;
   for (int c = 0; c < colours; ++c)

@@ -27,9 +27,10 @@ std::uint64_t mix(std::uint64_t h) {
   return h ^ (h >> 31);
 }
 
-// Whether particle i of `p` is kept: by its ID when it has one, else by its position.
-bool kept_at(const ParticleSet& p, std::size_t i, double fraction) {
-  return p.id.empty() ? kept_in_preview(p.x[i], p.y[i], p.z[i], fraction) : kept_in_preview(p.id[i], fraction);
+// Whether particle i of `p` is kept: by its ID when it has one (and `by_id`), else by its position.
+bool kept_at(const ParticleSet& p, std::size_t i, double fraction, bool by_id = true) {
+  return p.id.empty() || !by_id ? kept_in_preview(p.x[i], p.y[i], p.z[i], fraction)
+                                : kept_in_preview(p.id[i], fraction);
 }
 
 template <class T>
@@ -89,7 +90,7 @@ std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
   return dest;
 }
 
-ParticleSet preview_subset(const ParticleSet& p, double fraction) {
+ParticleSet preview_subset(const ParticleSet& p, double fraction, bool by_id) {
   const std::size_t n = p.size();
   const int threads = omp_get_max_threads();
   // Each thread lists the kept places of its range; the lists, in order, are the new set's order.
@@ -99,7 +100,7 @@ ParticleSet preview_subset(const ParticleSet& p, double fraction) {
     const std::size_t t = std::size_t(omp_get_thread_num()), nt = std::size_t(omp_get_num_threads());
     std::vector<std::size_t>& mine = kept[t];
     for (std::size_t i = n * t / nt; i < n * (t + 1) / nt; ++i)
-      if (fraction >= 1 || kept_at(p, i, fraction)) mine.push_back(i);
+      if (fraction >= 1 || kept_at(p, i, fraction, by_id)) mine.push_back(i);
   }
   std::vector<std::size_t> places;
   for (const auto& k : kept) places.insert(places.end(), k.begin(), k.end());
@@ -107,6 +108,8 @@ ParticleSet preview_subset(const ParticleSet& p, double fraction) {
   ParticleSet out;
   out.box_size = p.box_size;
   out.time = p.time;
+  out.redshift = p.redshift;
+  out.units = p.units;
   const auto from = p.float_fields();
   const auto to = out.float_fields();
   auto gather = [&](const auto& in, auto& into) {

@@ -33,7 +33,9 @@ std::size_t keep_preview_subset(ParticleSet& particles, double fraction);
 
 // The same share as a new set, `p` left whole (the server's reduced frames, from the particles it
 // keeps): the particles of `p` that kept_in_preview chooses, their smoothing lengths grown as above.
-ParticleSet preview_subset(const ParticleSet& p, double fraction);
+// `by_id` false: by position even where `p` has IDs (a snapshot shown alone keeps the same share
+// whether or not it was read with IDs, for a time between two).
+ParticleSet preview_subset(const ParticleSet& p, double fraction, bool by_id = true);
 
 // The error of a preview that keeps no particle of `valid`.
 std::string preview_kept_none(double fraction, std::size_t valid, const std::string& path);

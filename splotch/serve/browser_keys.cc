@@ -218,13 +218,20 @@ KeyValues browser_keys(const KeyValues& query, int ptypes, const std::vector<Pal
                            "': the server holds one snapshot (a series is served from a .par with fidx, or from a "
                            "file named ..._NNN beside the others)");
         const bool number_given = finite_number(value, number);
-        // (between two: the time slider dragged, drawn by interpolation between them)
-        if (number_given && series_step > 0 && number > series.front() && number < series.back() &&
-            number != std::floor(number)) {
+        const auto member = [&](double v) {
+          return v == std::floor(v) && std::find(series.begin(), series.end(), int(v)) != series.end();
+        };
+        // (between two: the time slider dragged, drawn by interpolation between them; as the
+        // record will say it, which must still lie between)
+        if (number_given && series_step > 0 && number > series.front() && number < series.back() && !member(number)) {
           char text[32];
           std::snprintf(text, sizeof text, "%.9g", number);
-          out.emplace_back(key, text);
-          break;
+          const double written = std::strtod(text, nullptr);
+          if (written > series.front() && written < series.back() && !member(written)) {
+            out.emplace_back(key, text);
+            break;
+          }
+          number = written;  // (a snapshot of the series, as written)
         }
         if (!number_given || number != std::floor(number) || number < 0 || number > 1e9 ||
             std::find(series.begin(), series.end(), int(number)) == series.end())

@@ -45,6 +45,8 @@ void HeldPair::clear() {
 }
 
 std::optional<HeldEnd> HeldPair::take(const std::string& input_keys, const SnapshotRequest& request) {
+  // (a preview's share of an end was chosen by ID, a fresh read's by position)
+  if (request.keep_fraction < 1) return std::nullopt;
   for (auto it = ends_.begin(); it != ends_.end(); ++it) {
     if (!holds_snapshot(*it, input_keys, request)) continue;
     HeldEnd end = std::move(*it);
@@ -81,8 +83,10 @@ class PairSource : public ParticleSource {
       if (normalise_held(end, plan_.normalization, normalization)) pair_.share_match_.reset();
     clock.done("read");
     const ParticleSet &a = pair_.ends_[0].loaded.particles, &b = pair_.ends_[1].loaded.particles;
+    interpolation_notes(in, a, b, console_, report);
     if (!pair_.match_) pair_.match_ = match_snapshots(a, b);
     limits_.still_wanted();
+    pair_.between_ = ParticleSet();  // (the step before's memory back first)
     if (thin_ >= 1) {
       pair_.between_ = interpolate_snapshots(a, b, *pair_.match_, in.fraction, in.options);
     } else {
@@ -130,7 +134,8 @@ class PairSource : public ParticleSource {
 
  private:
   // The pair's ends made [the frame's first snapshot, its second]: those held kept, the others'
-  // memory given back before the missing ones are read.
+  // memory given back before the missing ones are read. Each end read is kept at once, so that a
+  // picture cancelled (or failed) between the two reads loses neither.
   void arrange(const std::string& second_keys, const SnapshotRequest& second_request) {
     std::vector<HeldEnd>& ends = pair_.ends_;
     const auto find = [&](const std::string& keys, const SnapshotRequest& request) -> int {
@@ -140,20 +145,25 @@ class PairSource : public ParticleSource {
     };
     const int a = find(plan_.input_keys, plan_.settings.input), b = find(second_keys, second_request);
     if (a == 0 && b == 1 && ends.size() == 2) return;
-    std::optional<HeldEnd> first, second;
-    if (a >= 0) first = std::move(ends[std::size_t(a)]);
-    if (b >= 0) second = std::move(ends[std::size_t(b)]);
-    ends.clear();  // (the others' memory back first)
     pair_.match_.reset();
     pair_.share_match_.reset();
     pair_.between_ = ParticleSet();
     copies_.clear();
-    if (!first || !second) check_memory_before_read(plan_, *this, true, nullptr, console_, 2 + 2);
-    if (!first) first = read(plan_.input_keys, plan_.settings.input);
-    limits_.still_wanted();
-    if (!second) second = read(second_keys, second_request);
-    ends.push_back(std::move(*first));
-    ends.push_back(std::move(*second));
+    // (the others' memory back first)
+    std::vector<HeldEnd> kept;
+    if (a >= 0) kept.push_back(std::move(ends[std::size_t(a)]));
+    if (b >= 0) kept.push_back(std::move(ends[std::size_t(b)]));
+    ends = std::move(kept);
+    // (kept besides, per particle of the two: the values as read, 2 floats; the shares, about 2; the
+    // particles between, 3: six floats of half the particles)
+    if (a < 0 || b < 0) check_memory_before_read(plan_, *this, true, nullptr, console_, 2 + 2 + 3);
+    if (a < 0) ends.push_back(read(plan_.input_keys, plan_.settings.input));
+    if (b < 0) {
+      limits_.still_wanted();
+      ends.push_back(read(second_keys, second_request));
+    }
+    // [first, second]
+    if (!holds_snapshot(ends[0], plan_.input_keys, plan_.settings.input)) std::swap(ends[0], ends[1]);
   }
   HeldEnd read(const std::string& keys, const SnapshotRequest& request) {
     HeldEnd end{keys,    snapshot_signature("", plan_.normalization),

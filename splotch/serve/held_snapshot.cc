@@ -42,7 +42,14 @@ class HeldSource : public ParticleSource {
       const std::vector<int> which = types_with_other_values(shown->request, plan_.settings.input);
       if (!which.empty() && reread_values(shown->loaded, plan_.settings.input, which, plan_.normalization, console_)) {
         shown->input_keys = plan_.input_keys;
-        shown->request = plan_.settings.input;
+        // (the IDs and velocities held stay, for a time between two: the request says so)
+        SnapshotRequest request = plan_.settings.input;
+        for (std::size_t n = 0; n < request.typed.types.size(); ++n) {
+          const RenderTypeRequest& before = shown->request.typed.types[n];
+          if (before.motion > request.typed.types[n].motion)
+            request.typed.types[n].motion = before.motion, request.typed.types[n].id_label = before.id_label;
+        }
+        shown->request = std::move(request);
         shown->normalization = normalization;
         drop_share();  // of the values before
         copies_.refresh_values(key(true), shown->loaded.particles);
@@ -136,7 +143,7 @@ class HeldSource : public ParticleSource {
     HeldEnd& shown = *held_.shown_;
     if (shown.share_fraction != thin_) {
       copies_.drop(key(false));
-      shown.share = preview_subset(shown.loaded.particles, thin_);
+      shown.share = preview_subset(shown.loaded.particles, thin_, false);
       shown.share_fraction = thin_;
     }
     return shown.share;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <utility>
 
@@ -192,13 +193,18 @@ ParamFile ViewServer::view_params(const ViewJob& job) const {
   for (const auto& [key, value] : job.keys) params.set(key, value, "the browser");
   // A time between two snapshots of the series (the time slider dragged): drawn by the .par's
   // interpolation, else the linear one, over the series' step.
+  // (browser_keys let a fidx that is no snapshot of the series through only between two of them)
   const auto fidx = std::find_if(job.keys.begin(), job.keys.end(), [](const auto& kv) { return kv.first == "fidx"; });
-  if (fidx != job.keys.end() && series_.step > 0 && fidx->second.find('.') != std::string::npos) {
-    ParamFile probe = params;
-    if (probe.get<int>("interpolation_mode", 0) == 0)
-      params.set("interpolation_mode", "1", "the server: a time between two snapshots of the series");
-    if (!probe.has("snapshot_spacing"))
+  if (fidx != job.keys.end() && series_.step > 0) {
+    const double number = std::strtod(fidx->second.c_str(), nullptr);
+    if (number != std::floor(number) ||
+        std::find(series_.fidx.begin(), series_.fidx.end(), int(number)) == series_.fidx.end()) {
+      ParamFile probe = params;
+      if (probe.get<int>("interpolation_mode", 0) == 0)
+        params.set("interpolation_mode", "1", "the server: a time between two snapshots of the series");
+      // (the series' step whatever the .par says: the snapshots between are those it serves)
       params.set("snapshot_spacing", std::to_string(series_.step), "the server: the series' step");
+    }
   }
   if (!started_ && first_picture_auto_exposed(params, ptypes_))
     params.set("exposure", "auto", "the server: the .par gives no brightness and no exposure");

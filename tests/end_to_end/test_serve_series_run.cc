@@ -65,6 +65,10 @@ TEST_CASE("serve series: the snapshots beside the file served, or of its fidx; f
   CHECK(browser_keys({{"fidx", "1"}}, 1, {}, {}, {}, "", {0, 1, 2}, {}, 1) == KeyValues{{"fidx", "1"}});
   CHECK_THROWS_WITH_AS(browser_keys({{"fidx", "2.5"}}, 1, {}, {}, {}, "", {0, 1, 2}, {}, 1),
                        doctest::Contains("nor a time between two of them"), BadRequest);
+  // A whole number between two of a series of step 2; a time that the record would round to a
+  // snapshot is that snapshot.
+  CHECK(browser_keys({{"fidx", "1"}}, 1, {}, {}, {}, "", {0, 2, 4}, {}, 2) == KeyValues{{"fidx", "1"}});
+  CHECK(browser_keys({{"fidx", "0.99999999999"}}, 1, {}, {}, {}, "", {0, 1, 2}, {}, 1) == KeyValues{{"fidx", "1"}});
   std::string why;
   CHECK(series_step({0, 2, 4}, why) == 2);
   CHECK(series_step({0, 2, 5}, why) == 0);
@@ -136,6 +140,32 @@ TEST_CASE("serve series: a time between two snapshots is drawn from the two held
   // And back between 1 and 2: snapshot 2 from the one shown, 1 from the pair.
   draw("1.5", false);
   CHECK(views.held().pair_reads() == 3);
+}
+
+// A picture between two snapshots that fails (or is cancelled) between their reads keeps the one
+// read: the next step reads only what it lacks.
+TEST_CASE("serve series: a step whose second snapshot fails to read keeps the first") {
+  TempDir dir;
+  for (int k = 0; k < 2; ++k)
+    snapshot({2, false, 4, 4}, 300, 0, 40 * k, 0).write(dir.path("snap_00" + std::to_string(k)));
+  // (snapshot 2 without IDs: its read for a time between fails)
+  GadgetTestFile no_ids = snapshot({2, false, 4, 4}, 300, 0, 80, 0);
+  no_ids.blocks.erase(std::remove_if(no_ids.blocks.begin(), no_ids.blocks.end(),
+                                     [](const GadgetTestBlock& b) { return b.label == "ID"; }),
+                      no_ids.blocks.end());
+  no_ids.write(dir.path("snap_002"));
+  const std::string par = init_par(dir, dir.path("snap_000"), "xres = 64\nyres = 48\nbrightness0 = 3\n");
+  ViewServer views(ParamFile::read(par), test_options());
+  start(views);
+  REQUIRE(views.series() == std::vector<int>{0, 1, 2});
+  const ViewResult bad = views.draw(ViewJob{"me", views.checked_keys({{"fidx", "1.5"}}), false});
+  INFO(bad.body);
+  CHECK(bad.status == 400);
+  CHECK(views.held().pair_reads() == 1);  // (snapshot 1, read before 2 failed)
+  const ViewResult good = views.draw(ViewJob{"me", views.checked_keys({{"fidx", "0.5"}}), false});
+  INFO(good.body.substr(0, 300));
+  CHECK(good.status == 200);
+  CHECK(views.held().pair_reads() == 2);  // (snapshot 0 alone: 1 was kept)
 }
 
 TEST_CASE("serve series: a view at another fidx reads that snapshot and draws it as bin/splotch draws its record") {

@@ -197,6 +197,36 @@ TEST_CASE("interpolation: a particle crossing the periodic box's edge moves the 
   CHECK(between(a, b, 0.5, o).x[0] == doctest::Approx(50));
 }
 
+// The particles between carry the header's numbers of the time between (the server's time and
+// redshift, a map's units): a cosmological Gadget run's scale factor and its redshift; SWIFT's
+// cosmic times, with the scale factor in its units; a run without redshifts.
+TEST_CASE("interpolation: the particles between take the time's scale factor, redshift and units") {
+  ParticleSet a, b;
+  add(a, 1, 2, 3, 1, 1);
+  add(b, 2, 2, 3, 1, 1);
+  a.id = b.id = {5};
+  a.units.comoving = b.units.comoving = true;
+  a.units.length_cm = b.units.length_cm = 3.085678e21;
+  InterpolationOptions o;
+  // Gadget: times are scale factors (a = 1 / (1 + z)).
+  a.time = 0.5, a.redshift = 1, a.units.scale_factor = 0.5;
+  b.time = 0.8, b.redshift = 0.25, b.units.scale_factor = 0.8;
+  const ParticleSet g = between(a, b, 0.5, o);
+  CHECK(g.time == doctest::Approx(0.65));
+  CHECK(g.units.scale_factor == doctest::Approx(0.65));
+  CHECK(g.redshift == doctest::Approx(1 / 0.65 - 1));
+  CHECK(g.units.length_cm == a.units.length_cm);
+  // SWIFT: cosmic times (here 3 and 6), the scale factors in the units.
+  a.time = 3, b.time = 6;
+  const ParticleSet w = between(a, b, 0.25, o);
+  CHECK(w.time == doctest::Approx(3.75));
+  CHECK(w.units.scale_factor == doctest::Approx(0.575));
+  CHECK(w.redshift == doctest::Approx(1 / 0.575 - 1));
+  // No redshift in either header: none between.
+  a.redshift = -1;
+  CHECK(between(a, b, 0.5, o).redshift == -1);
+}
+
 TEST_CASE("interpolation: particles in one snapshot only stay where it has them, faded in or out, and are counted") {
   ParticleSet a, b;
   add(a, 1, 0, 0, 1, 4);   // ID 1: gone by the second

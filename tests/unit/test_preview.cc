@@ -89,6 +89,28 @@ TEST_CASE("preview subset: the same particles whatever their order, and a smalle
   CHECK(in_both == in_small);
 }
 
+// The server's reduced share keeps the header's numbers (its time and redshift, a map's units), and
+// is chosen by position when asked even where the particles have IDs.
+TEST_CASE("preview subset: the header's numbers kept; by position where asked, IDs or not") {
+  ParticleSet p;
+  for (int i = 0; i < 2000; ++i) {
+    for (ParticleArray<float>* a : {&p.x, &p.y, &p.z}) a->push_back(float(i % 37) + 0.01f * float(i));
+    p.hsml.push_back(1);
+    p.intensity.push_back(1);
+    p.colour[0].push_back(1);
+  }
+  p.time = 0.4, p.redshift = 1.5, p.box_size = 100;
+  p.units.code = "Gadget";
+  ParticleSet with_ids = p;
+  for (int i = 0; i < 2000; ++i) with_ids.id.push_back(std::uint64_t(7919 * i + 3));
+  const ParticleSet share = preview_subset(p, 0.25);
+  CHECK(share.redshift == 1.5);
+  CHECK(share.time == 0.4);
+  CHECK(share.units.code == "Gadget");
+  CHECK(preview_subset(with_ids, 0.25, false).x == share.x);  // (by position: as without IDs)
+  CHECK(preview_subset(with_ids, 0.25).x != share.x);         // (by ID)
+}
+
 TEST_CASE("preview keys: boost = TRUE takes 0.1, boost_fraction alone asks for a preview, boost = FALSE none") {
   const std::string base = "simtype = 0\ninfile = x.bin\nnum_blocks = 3\nx = 1\ny = 2\nz = 3\n";
   auto fraction = [&](const std::string& extra) {

@@ -672,8 +672,8 @@ function showTime() {
   if (series.length < 2) return;
   const chosen = sliderFidx();
   const drawn = +(shownKeys.fidx || info.fidx);
-  const between = Number.isInteger(chosen) ? "" :
-                                             " (between " + Math.floor(chosen / timeStep()) * timeStep() + " and " +
+  const between = series.includes(chosen) ? "" :
+                                            " (between " + Math.floor(chosen / timeStep()) * timeStep() + " and " +
           (Math.floor(chosen / timeStep()) + 1) * timeStep() + ")";
   $("time_text").textContent = "fidx " + chosen + between + " of " + series.join(", ") +
       (chosen === drawn && shownWhen ? " (t = " + gText(shownWhen.time, 4) +
