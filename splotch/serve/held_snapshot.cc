@@ -1,5 +1,6 @@
 #include "splotch/serve/held_snapshot.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -171,9 +172,12 @@ std::unique_ptr<ParticleSource> HeldSnapshot::source(const FramePlan& plan, Cons
                                                      DrawLimits limits, GpuCopies& copies) {
   between_last_ = plan.settings.interpolation.between;
   if (plan.settings.interpolation.between) {
-    // The snapshot shown alone may be one of the pair (read with its IDs, from the pair before).
+    // The snapshot shown alone may be one of the pair, where it was read with its IDs (from the
+    // pair before); else its memory goes.
     if (shown_) {
-      pair_.keep(std::move(*shown_));
+      const std::vector<RenderTypeRequest>& types = shown_->request.typed.types;
+      if (std::any_of(types.begin(), types.end(), [](const RenderTypeRequest& r) { return r.motion > 0; }))
+        pair_.keep(std::move(*shown_));
       shown_.reset();
     }
     return pair_.source(plan, console, plan.settings.input.keep_fraction < 1 ? 1 : thin, limits, copies, splat_pixels_);
