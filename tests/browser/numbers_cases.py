@@ -338,6 +338,9 @@ def snapshot_cases(driver, snapshot, work, downloads, page):
                 if t.startswith("InternalEnergy (") and ": " in t], "InternalEnergy's range in its list")[0]
             check(text == "InternalEnergy ((km/s)^2): 0.0236 to 6.4e+05",
                   "InternalEnergy listed with its range as read (%r)" % text)
+            widths = driver.js("const p = document.getElementById('panel'); return [p.scrollWidth, p.clientWidth];")
+            check(widths[0] <= widths[1] + 1,
+                  "the panel keeps its width with the fields' units and ranges (%d of %d px)" % tuple(widths))
             driver.screenshot("14_colour_field.png")
         map_cases(driver, url, page)
         time_cases(driver, url, downloads, page)
