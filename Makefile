@@ -112,7 +112,7 @@ BENCH_SNAPSHOT_SRC ?= ../shared/bench/make_snapshot.cc
 .PHONY: all deps demo test include-check format-check format sanitize fuzz bench help clean references python python-test notebook
 
 # Every program the README names (tests/unit/test_build.cc checks it): bin/splotch_mpi where mpicxx is found.
-PROGRAMS := bin/splotch bin/splotch_path bin/make_demo bin/splotch_serve_bench $(if $(MPICXX),bin/splotch_mpi)
+PROGRAMS := bin/splotch bin/splotch_path bin/make_demo bin/splotch_serve_bench bin/splotch_interpolate_bench $(if $(MPICXX),bin/splotch_mpi)
 all: $(PROGRAMS)
 
 help:
@@ -209,6 +209,10 @@ build/obj/tests/unit/test_hdf5_reader.o build/obj/tests/end_to_end/test_cli.o bu
 bin/splotch_serve_bench: build/obj/tools/serve_bench.o
 	@mkdir -p bin
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
+
+bin/splotch_interpolate_bench: build/obj/tools/interpolate_bench.o build/libsplotch.a
+	@mkdir -p bin
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) $(HDF5_LIBS) -o $@
 
 bin/splotch_tests: $(TEST_OBJ) build/libsplotch.a
 	@mkdir -p bin
@@ -332,6 +336,7 @@ bench: $(PROGRAMS) $(DEFAULT_SPLOTCH) bin/make_snapshot $(if $(MPICXX),bin/splot
 	SESSION=tests/bench/serve_map_session.txt CASE=map tests/bench/bench_serve.sh
 	FORMAT=gadget SESSION=tests/bench/serve_field_session.txt CASE=field tests/bench/bench_serve.sh
 	FORMAT=gadget SERIES=2 SESSION=tests/bench/serve_time_session.txt CASE=time tests/bench/bench_serve.sh
+	bin/splotch_interpolate_bench
 	tests/bench/bench_auto.sh
 	tests/bench/bench_maps.sh
 	tests/bench/bench_python.sh
@@ -344,4 +349,4 @@ bench: $(PROGRAMS) $(DEFAULT_SPLOTCH) bin/make_snapshot $(if $(MPICXX),bin/splot
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) build/obj/python/module/splotch_module.d $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi/mpi_comm.d build/mpi/tools/reduce_bench.d build/obj/splotch/app/main.d build/obj/tools/splotch_path.d build/obj/tools/serve_bench.d
+-include $(LIB_OBJ:.o=.d) build/obj/python/module/splotch_module.d $(TEST_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/mpi/splotch/mpi/mpi_comm.d build/mpi/tools/reduce_bench.d build/obj/splotch/app/main.d build/obj/tools/splotch_path.d build/obj/tools/serve_bench.d build/obj/tools/interpolate_bench.d

@@ -54,6 +54,17 @@ std::vector<std::size_t> order_by_id(const ParticleArray<std::uint64_t>& ids) {
 
 float linear(float a, float b, float f) { return (1 - f) * a + f * b; }
 
+// `into` made an array of n values (unwritten) on `memory`'s memory where it has room, else on
+// fresh memory; lent memory (a caller's, unwritable) is never used.
+template <class T>
+void sized_from(ParticleArray<T>& into, ParticleArray<T>& memory, std::size_t n) {
+  if (!is_lent(memory) && memory.capacity() >= n) {
+    into = std::move(memory);
+    into.clear();  // (nothing to copy when it grows: within its capacity, no new memory)
+  }
+  into.resize(n);
+}
+
 // The second position's image nearest the first in a periodic box.
 float nearest_image(float x1, float x2, double box) {
   if (!(box > 0)) return x2;
@@ -120,10 +131,12 @@ SnapshotMatch match_snapshots(const ParticleSet& a, const ParticleSet& b) {
 }
 
 ParticleSet interpolate_snapshots(const ParticleSet& p1, const ParticleSet& p2, const SnapshotMatch& match,
-                                  double fraction, const InterpolationOptions& o) {
+                                  double fraction, const InterpolationOptions& o, ParticleSet reuse) {
   const std::size_t n1 = p1.size();
-  if (fraction <= 0) return p1;
-  if (fraction >= 1) return p2;
+  if (fraction <= 0 || fraction >= 1) {
+    reuse = fraction <= 0 ? p1 : p2;  // (a copy into the memory held, where it is large enough)
+    return reuse;
+  }
   const bool hermite = o.mode == 2;
   if (hermite && (p1.vx.size() != n1 || p2.vx.size() != p2.size()))
     throw UserError(
@@ -158,12 +171,17 @@ ParticleSet interpolate_snapshots(const ParticleSet& p1, const ParticleSet& p2, 
     out.redshift = comoving ? 1 / out.time - 1
                    : scaled ? 1 / out.units.scale_factor - 1
                             : (1 - F) * p1.redshift + F * p2.redshift;
-  for (ParticleArray<float>* v : {&out.x, &out.y, &out.z, &out.hsml, &out.intensity}) v->resize(n);
   const int colours = !p1.colour[1].empty() && !p2.colour[1].empty() ? 3 : 1;
-  for (int c = 0; c < colours; ++c)
-    if (!p1.colour[c].empty() || !p2.colour[c].empty()) out.colour[c].resize(n);
   const bool typed = !p1.type.empty() || !p2.type.empty();
-  if (typed) out.type.resize(n);
+  sized_from(out.x, reuse.x, n);
+  sized_from(out.y, reuse.y, n);
+  sized_from(out.z, reuse.z, n);
+  sized_from(out.hsml, reuse.hsml, n);
+  sized_from(out.intensity, reuse.intensity, n);
+  for (int c = 0; c < colours; ++c)
+    if (!p1.colour[c].empty() || !p2.colour[c].empty()) sized_from(out.colour[c], reuse.colour[c], n);
+  if (typed) sized_from(out.type, reuse.type, n);
+  reuse = ParticleSet();  // (what was not taken over goes now)
   auto colour_of = [](const ParticleSet& p, int c, std::size_t i) {
     return p.colour[c].empty() ? 1.0f : p.colour[c][i];
   };

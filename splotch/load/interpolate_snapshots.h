@@ -62,7 +62,10 @@ SnapshotMatch match_snapshots(const ParticleSet& first, const ParticleSet& secon
 // The particles at fraction f between `first` and `second` (velocities and scale factor, for mode
 // 2, from their vx, vy, vz and time): the first snapshot's particles in its order (matched or not),
 // then those of the second only, in its order. Throws UserError for mode 2 without velocities.
+// `reuse`: a set whose arrays' memory the answer takes over (the particles of a step before: a
+// time slider's steps then write over memory already in use, instead of faulting in fresh pages
+// each step); its values are not read.
 ParticleSet interpolate_snapshots(const ParticleSet& first, const ParticleSet& second, const SnapshotMatch& match,
-                                  double f, const InterpolationOptions& options);
+                                  double f, const InterpolationOptions& options, ParticleSet reuse = {});
 
 }  // namespace splotch

@@ -90,20 +90,48 @@ std::size_t keep_preview_subset(ParticleSet& p, double fraction) {
   return dest;
 }
 
-ParticleSet preview_subset(const ParticleSet& p, double fraction, bool by_id) {
+ParticleArray<std::size_t> preview_places(const ParticleSet& p, double fraction, bool by_id) {
   const std::size_t n = p.size();
   const int threads = omp_get_max_threads();
-  // Each thread lists the kept places of its range; the lists, in order, are the new set's order.
-  std::vector<std::vector<std::size_t>> kept(static_cast<std::size_t>(threads));
+  // Each thread counts the kept of its range, then writes their places from its range's start
+  // (the hash twice over costs less than lists grown and joined).
+  std::vector<std::size_t> start(std::size_t(threads) + 1, 0);
+  ParticleArray<std::size_t> places;
 #pragma omp parallel num_threads(threads)
   {
     const std::size_t t = std::size_t(omp_get_thread_num()), nt = std::size_t(omp_get_num_threads());
-    std::vector<std::size_t>& mine = kept[t];
-    for (std::size_t i = n * t / nt; i < n * (t + 1) / nt; ++i)
-      if (fraction >= 1 || kept_at(p, i, fraction, by_id)) mine.push_back(i);
+    const std::size_t lo = n * t / nt, hi = n * (t + 1) / nt;
+    const auto kept = [&](std::size_t i) { return fraction >= 1 || kept_at(p, i, fraction, by_id); };
+    std::size_t count = 0;
+    for (std::size_t i = lo; i < hi; ++i) count += kept(i);
+    start[t + 1] = count;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t k = 0; k < nt; ++k) start[k + 1] += start[k];
+      places.resize(start[nt]);  // (unwritten: each thread writes its own part)
+    }
+    std::size_t at = start[t];
+    for (std::size_t i = lo; i < hi; ++i)
+      if (kept(i)) places[at++] = i;
   }
-  std::vector<std::size_t> places;
-  for (const auto& k : kept) places.insert(places.end(), k.begin(), k.end());
+  return places;
+}
+
+namespace {
+
+template <class T>
+void gather(const ParticleArray<T>& in, const ParticleArray<std::size_t>& places, ParticleArray<T>& into) {
+  if (in.empty()) return;
+  const std::size_t m = places.size();
+  into.resize(m);
+#pragma omp parallel for schedule(static)
+  for (std::size_t k = 0; k < m; ++k) into[k] = in[places[k]];
+}
+
+}  // namespace
+
+ParticleSet preview_subset(const ParticleSet& p, const ParticleArray<std::size_t>& places, double fraction) {
   const std::size_t m = places.size();
   ParticleSet out;
   out.box_size = p.box_size;
@@ -112,21 +140,28 @@ ParticleSet preview_subset(const ParticleSet& p, double fraction, bool by_id) {
   out.units = p.units;
   const auto from = p.float_fields();
   const auto to = out.float_fields();
-  auto gather = [&](const auto& in, auto& into) {
-    if (in.empty()) return;
-    into.resize(m);
-#pragma omp parallel for schedule(static)
-    for (std::size_t k = 0; k < m; ++k) into[k] = in[places[k]];
-  };
-  for (std::size_t f = 0; f < from.size(); ++f) gather(*from[f], *to[f]);
-  gather(p.type, out.type);
-  gather(p.id, out.id);
+  for (std::size_t f = 0; f < from.size(); ++f) gather(*from[f], places, *to[f]);
+  gather(p.type, places, out.type);
+  gather(p.id, places, out.id);
   if (fraction < 1) {
     const float grow = float(std::pow(fraction, -1.0 / 3.0));
 #pragma omp parallel for schedule(static)
     for (std::size_t k = 0; k < m; ++k) out.hsml[k] *= grow;
   }
   return out;
+}
+
+ParticleSet preview_subset(const ParticleSet& p, double fraction, bool by_id) {
+  return preview_subset(p, preview_places(p, fraction, by_id), fraction);
+}
+
+bool regather_preview_values(const ParticleSet& p, const ParticleArray<std::size_t>& places, ParticleSet& share) {
+  if (share.size() != places.size() || p.intensity.empty() != share.intensity.empty()) return false;
+  for (int c = 0; c < 3; ++c)
+    if (p.colour[c].empty() != share.colour[c].empty()) return false;
+  gather(p.intensity, places, share.intensity);
+  for (int c = 0; c < 3; ++c) gather(p.colour[c], places, share.colour[c]);
+  return true;
 }
 
 std::string preview_kept_none(double fraction, std::size_t valid, const std::string& path) {

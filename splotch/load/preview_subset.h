@@ -37,6 +37,16 @@ std::size_t keep_preview_subset(ParticleSet& particles, double fraction);
 // whether or not it was read with IDs, for a time between two).
 ParticleSet preview_subset(const ParticleSet& p, double fraction, bool by_id = true);
 
+// The same in two steps, for a share kept beside its particles (the server's): the places in `p`
+// of the particles kept (in order), and the share of those places.
+ParticleArray<std::size_t> preview_places(const ParticleSet& p, double fraction, bool by_id = true);
+ParticleSet preview_subset(const ParticleSet& p, const ParticleArray<std::size_t>& places, double fraction);
+// The intensities and colours of `share` (made of `places` in `p`) taken again from `p`, whose
+// values changed (normalised anew, another field read): the share's particles stay, so that its
+// copy on the GPU needs only these values again. False, `share` unchanged, where `p` now has
+// fields the share lacks or the other way (a type's colours turned vector): the share is made anew.
+bool regather_preview_values(const ParticleSet& p, const ParticleArray<std::size_t>& places, ParticleSet& share);
+
 // The error of a preview that keeps no particle of `valid`.
 std::string preview_kept_none(double fraction, std::size_t valid, const std::string& path);
 

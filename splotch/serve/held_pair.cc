@@ -24,9 +24,28 @@ bool normalise_held(HeldEnd& end, const std::vector<TypeNormalization>& normaliz
   if (end.normalization == signature) return false;
   renormalize(end.loaded, normalization);
   end.normalization = signature;
-  end.share = ParticleSet();
-  end.share_fraction = 1;
+  refresh_share(end);
   return true;
+}
+
+void make_share(HeldEnd& end, double fraction, bool by_id) {
+  drop_share(end);  // (its memory back first)
+  end.share_places = preview_places(end.loaded.particles, fraction, by_id);
+  end.share = preview_subset(end.loaded.particles, end.share_places, fraction);
+  end.share_fraction = fraction;
+}
+
+void drop_share(HeldEnd& end) {
+  end.share = ParticleSet();
+  end.share_places = {};
+  end.share_fraction = 1;
+}
+
+bool refresh_share(HeldEnd& end) {
+  if (end.share_fraction >= 1) return false;
+  if (regather_preview_values(end.loaded.particles, end.share_places, end.share)) return true;
+  drop_share(end);
+  return false;
 }
 
 void HeldPair::keep(HeldEnd end) {
@@ -79,20 +98,23 @@ class PairSource : public ParticleSource {
     const int reads = pair_.reads_;
     arrange(in.second_input_keys, in.second_input);
     report.snapshot_reads = pair_.reads_ - reads;
+    // (a share whose values were taken again holds the same particles: its match stays)
     for (HeldEnd& end : pair_.ends_)
-      if (normalise_held(end, plan_.normalization, normalization)) pair_.share_match_.reset();
+      if (normalise_held(end, plan_.normalization, normalization) && end.share_fraction >= 1)
+        pair_.share_match_.reset();
     clock.done("read");
     const ParticleSet &a = pair_.ends_[0].loaded.particles, &b = pair_.ends_[1].loaded.particles;
     interpolation_notes(in, a, b, console_, report);
     if (!pair_.match_) pair_.match_ = match_snapshots(a, b);
     limits_.still_wanted();
-    pair_.between_ = ParticleSet();  // (the step before's memory back first)
+    // (into the step before's memory: a slider's steps fault in no fresh pages)
     if (thin_ >= 1) {
-      pair_.between_ = interpolate_snapshots(a, b, *pair_.match_, in.fraction, in.options);
+      pair_.between_ = interpolate_snapshots(a, b, *pair_.match_, in.fraction, in.options, std::move(pair_.between_));
     } else {
       const ParticleSet &sa = share(pair_.ends_[0]), &sb = share(pair_.ends_[1]);
       if (!pair_.share_match_) pair_.share_match_ = match_snapshots(sa, sb);
-      pair_.between_ = interpolate_snapshots(sa, sb, *pair_.share_match_, in.fraction, in.options);
+      pair_.between_ =
+          interpolate_snapshots(sa, sb, *pair_.share_match_, in.fraction, in.options, std::move(pair_.between_));
     }
     clock.done("interpolate");
     const LoadedSnapshot &la = pair_.ends_[0].loaded, &lb = pair_.ends_[1].loaded;
@@ -168,7 +190,8 @@ class PairSource : public ParticleSource {
   HeldEnd read(const std::string& keys, const SnapshotRequest& request) {
     HeldEnd end{keys,    snapshot_signature("", plan_.normalization),
                 request, load_snapshot(request, plan_.normalization, console_, true),
-                {},      1};
+                {},      1,
+                {}};
     ++pair_.reads_;
     return end;
   }
@@ -176,8 +199,7 @@ class PairSource : public ParticleSource {
   // shares hold the same particles.
   const ParticleSet& share(HeldEnd& end) {
     if (end.share_fraction != thin_) {
-      end.share = preview_subset(end.loaded.particles, thin_);
-      end.share_fraction = thin_;
+      make_share(end, thin_, true);
       pair_.share_match_.reset();
     }
     return end.share;

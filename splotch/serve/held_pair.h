@@ -26,21 +26,31 @@ namespace splotch {
 
 // A snapshot the server holds: read with `input_keys` (FramePlan::input_keys) and `request`, its
 // values as read kept (LoadedSnapshot::raw) and normalised as `normalization` says (its
-// signature, snapshot_signature), and its reduced pictures' share of `share_fraction` (1: none made).
+// signature, snapshot_signature), and its reduced pictures' share of `share_fraction` (1: none made),
+// with the share's places in it (for the share's values taken again where the snapshot's change).
 struct HeldEnd {
   std::string input_keys, normalization;
   SnapshotRequest request;
   LoadedSnapshot loaded;
   ParticleSet share;
   double share_fraction = 1;
+  ParticleArray<std::size_t> share_places;
 };
+
+// `end`'s share made anew of `fraction` of its particles (by ID where it has them and `by_id`).
+void make_share(HeldEnd& end, double fraction, bool by_id);
+// `end`'s share dropped (its memory back).
+void drop_share(HeldEnd& end);
+// After `end`'s values changed: its share's values taken again from them, or the share dropped
+// where it no longer fits them. Returns whether a share is held.
+bool refresh_share(HeldEnd& end);
 
 // Whether `end` holds the snapshot that `input_keys` and `request` read: the same keys, but those
 // that only read the IDs (and velocities) for interpolation, which `end` has where `request` asks.
 bool holds_snapshot(const HeldEnd& end, const std::string& input_keys, const SnapshotRequest& request);
 
-// `end` normalised as `normalization` (signature `signature`) where it is not yet; its share
-// dropped then. Returns whether it was normalised again.
+// `end` normalised as `normalization` (signature `signature`) where it is not yet; its share's
+// values then taken again (refresh_share). Returns whether it was normalised again.
 bool normalise_held(HeldEnd& end, const std::vector<TypeNormalization>& normalization, const std::string& signature);
 
 class HeldPair {

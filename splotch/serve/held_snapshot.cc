@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "splotch/load/particle_count.h"
-#include "splotch/load/preview_subset.h"
 #include "splotch/load/snapshot_cache.h"
 #include "splotch/load/values_reread.h"
 #include "splotch/serve/input_key_lines.h"
@@ -52,7 +51,7 @@ class HeldSource : public ParticleSource {
         }
         shown->request = std::move(request);
         shown->normalization = normalization;
-        drop_share();  // of the values before
+        refresh_share_values();  // (the share's particles stay: only their values are new)
         copies_.refresh_values(key(true), shown->loaded.particles);
         ++held_.value_reads_;
         report.reused = true;  // (the particles: their values read anew)
@@ -78,7 +77,8 @@ class HeldSource : public ParticleSource {
                       plan_.settings.input,
                       load_snapshot(plan_.settings.input, plan_.normalization, console_, true),
                       {},
-                      1};
+                      1,
+                      {}};
       clock.loaded(shown->loaded, before);
       new_copy_name();
       ++held_.reads_;
@@ -86,7 +86,7 @@ class HeldSource : public ParticleSource {
       report.reused = true;
       clock.done("read");
       if (normalise_held(*shown, plan_.normalization, normalization)) {
-        copies_.drop(key(false));  // (the share's, of the values normalised before)
+        share_copy_refreshed();
         copies_.refresh_values(key(true), shown->loaded.particles);
         ++held_.normalisations_;
         clock.done("normalize");
@@ -144,15 +144,24 @@ class HeldSource : public ParticleSource {
     HeldEnd& shown = *held_.shown_;
     if (shown.share_fraction != thin_) {
       copies_.drop(key(false));
-      shown.share = preview_subset(shown.loaded.particles, thin_, false);
-      shown.share_fraction = thin_;
+      make_share(shown, thin_, false);
+      ++held_.shares_made_;
     }
     return shown.share;
   }
-  void drop_share() {
-    copies_.drop(key(false));
-    held_.shown_->share = ParticleSet();
-    held_.shown_->share_fraction = 1;
+  // The share's values taken again after the snapshot's changed, and its copy on the GPU's with
+  // them (a browser's field or range changed: the next reduced picture copies up two or four
+  // fields, not a new share).
+  void refresh_share_values() {
+    refresh_share(*held_.shown_);
+    share_copy_refreshed();
+  }
+  // The share's copy on the GPU given the share's values (refreshed), or dropped with the share.
+  void share_copy_refreshed() {
+    if (held_.shown_->share_fraction < 1)
+      copies_.refresh_values(key(false), held_.shown_->share);
+    else
+      copies_.drop(key(false));
   }
 
   void within_budget(double pixels) {

@@ -3,11 +3,11 @@
 // normalises it again (a pass over two or four fields) instead of reading the file again, and its
 // choice of other fields reads those alone (splotch/load/values_reread.h); and a share of it for
 // reduced frames (the preview's choice of particles and look, splotch/load/preview_subset.h), made
-// once per normalisation. A time between two snapshots of a series draws from the pair of them
-// (splotch/serve/held_pair.h), which the snapshot shown alone comes from and goes back to. Their
-// copies on the GPU are the session's (splotch/render/gpu_copies.h: the whole snapshot's, part
-// "all", and the share's; the share gives its room up where the whole does not fit beside it,
-// never the other way).
+// once, its values taken again where the snapshot's change (a range, a field). A time between two
+// snapshots of a series draws from the pair of them (splotch/serve/held_pair.h), which the snapshot
+// shown alone comes from and goes back to. Their copies on the GPU are the session's
+// (splotch/render/gpu_copies.h: the whole snapshot's, part "all", and the share's; the share gives
+// its room up where the whole does not fit beside it, never the other way).
 #pragma once
 
 #include <cstddef>
@@ -38,6 +38,7 @@ class HeldSnapshot {
   int reads() const { return reads_; }                    // of the snapshot file shown alone
   int value_reads() const { return value_reads_; }        // of other fields' colours or intensities alone
   int normalisations() const { return normalisations_; }  // again, from the values as read
+  int shares_made() const { return shares_made_; }        // of the snapshot shown alone, for reduced frames
   int pair_reads() const { return pair_.reads(); }        // of the snapshots of a time between two
   // The snapshot shown alone, or else the first of the pair; null before the first frame.
   const LoadedSnapshot* loaded() const { return shown_ ? &shown_->loaded : pair_.first(); }
@@ -56,7 +57,7 @@ class HeldSnapshot {
   int copies_made_ = 0;
   HeldPair pair_;
   bool between_last_ = false;  // the last frame was between two snapshots
-  int reads_ = 0, value_reads_ = 0, normalisations_ = 0;
+  int reads_ = 0, value_reads_ = 0, normalisations_ = 0, shares_made_ = 0;
   double splat_pixels_ = 0;
 };
 

@@ -20,18 +20,21 @@ double estimated_splat_pixels(const ParticleSet& p, const GeometryOptions& geome
   const std::size_t n = p.size();
   if (n == 0 || sample == 0) return 0;
   const std::size_t stride = (n + sample - 1) / sample;
+  const std::size_t m = (n + stride - 1) / stride;
   ParticleSet few;
   few.box_size = p.box_size;
-  auto take = [&](const ParticleArray<float>& from, ParticleArray<float>& to) {
+  // (by all threads: a sample is a cache miss in every field, and a picture waits for them all)
+  auto take = [&](const auto& from, auto& to) {
     if (from.empty()) return;
-    for (std::size_t i = 0; i < n; i += stride) to.push_back(from[i]);
+    to.resize(m);
+#pragma omp parallel for schedule(static) if (m > 4096)
+    for (std::size_t k = 0; k < m; ++k) to[k] = from[k * stride];
   };
   for (auto [from, to] : {std::pair{&p.x, &few.x}, std::pair{&p.y, &few.y}, std::pair{&p.z, &few.z},
                           std::pair{&p.hsml, &few.hsml}, std::pair{&p.intensity, &few.intensity}})
     take(*from, *to);
   for (int c = 0; c < 3; ++c) take(p.colour[c], few.colour[c]);
-  if (!p.type.empty())
-    for (std::size_t i = 0; i < n; i += stride) few.type.push_back(p.type[i]);
+  take(p.type, few.type);
   const Splats splats = project(few, geometry, wrap);
   return splat_pixels(splats, geometry.camera.xres, geometry.camera.yres) * double(n) / double(few.size());
 }

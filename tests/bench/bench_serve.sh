@@ -39,15 +39,17 @@ printf "%-6s %9s %10s %-8s %-8s %8s %9s %9s %9s %11s %12s %s\n" case N image ren
 for n in $SIZES; do
   if [ "$FORMAT" = gadget ]; then
     snapshot=$DIR/bench_${n}_000 par=tests/bench/bench_gadget.par
+    # (a series of one: the other snapshots beside it moved away, so that none is served; a
+    # longer series takes them back first, so that none is written again)
+    if [ "$SERIES" != 1 ]; then
+      for f in "$DIR"/bench_"${n}"_00[1-9].aside; do [ -f "$f" ] && mv "$f" "${f%.aside}"; done
+    fi
     for k in $(seq 0 $((SERIES - 1))); do
       [ -f "$DIR/bench_${n}_00$k" ] || bin/make_snapshot --n "$(count_of "$n")" --seed $((k + 1)) \
         --out "$DIR/bench_${n}_00$k" >&2
     done
-    # (a series of one: the other snapshots beside it moved away, so that none is served)
     if [ "$SERIES" = 1 ]; then
       for f in "$DIR"/bench_"${n}"_00[1-9]; do [ -f "$f" ] && mv "$f" "$f.aside"; done
-    else
-      for f in "$DIR"/bench_"${n}"_00[1-9].aside; do [ -f "$f" ] && mv "$f" "${f%.aside}"; done
     fi
   else
     snapshot=$DIR/bench_$n.bin par=tests/bench/bench.par

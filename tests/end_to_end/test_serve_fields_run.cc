@@ -72,6 +72,19 @@ TEST_CASE("serve fields: a Gadget snapshot's fields listed; one chosen is read a
   CHECK(views.held().value_reads() == 1);  // (splotch/load/values_reread.h)
   CHECK(bytes_of(by_u) != bytes_of(first));
   CHECK(bytes_of(by_u) == bin_splotch_picture(dir, par, keys));
+  // A reduced picture after the field: the share kept (made at the first reduced picture), its
+  // values taken again, as a server's whose first reduced picture is of this field.
+  const ViewResult reduced_rho = views.draw(ViewJob{"me", {}, true});
+  const ViewResult reduced_u = views.draw(ViewJob{"me", keys, true});
+  REQUIRE(reduced_u.status == 200);
+  CHECK(views.held().shares_made() == 1);
+  CHECK(reduced_u.body != reduced_rho.body);
+  {
+    ViewServer fresh(ParamFile::read(par), test_options());
+    start(fresh);
+    CHECK(fresh.draw(ViewJob{"me", keys, true}).body == reduced_u.body);
+  }
+  CHECK(views.draw(ViewJob{"me", keys, false}).body == by_u.body);
   const std::optional<std::string> record = views.used_par("me");
   REQUIRE(record);
   CHECK(ParamFile::parse(*record, "record").peek("color_label0") == "U");
@@ -141,6 +154,13 @@ TEST_CASE("serve fields: a field read alone draws as bin/splotch; one with a NaN
     CHECK(views.held().reads() == 1);
     CHECK(views.held().value_reads() == ++value_reads);
     CHECK(bytes_of(shown) == bin_splotch_picture(dir, par, keys));
+    // Its reduced picture from the share made once, its values taken again: as a fresh server's.
+    const ViewResult reduced = views.draw(ViewJob{"me", keys, true});
+    REQUIRE(reduced.status == 200);
+    CHECK(views.held().shares_made() == 1);
+    ViewServer fresh(ParamFile::read(par), test_options());
+    start(fresh);
+    CHECK(fresh.draw(ViewJob{"me", keys, true}).body == reduced.body);
   }
   const KeyValues keys = views.checked_keys({{"color_label0", "NANT"}});
   const ViewResult shown = views.draw(ViewJob{"me", keys, false});

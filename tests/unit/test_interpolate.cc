@@ -290,6 +290,33 @@ TEST_CASE("interpolation: the ends of the interval are the snapshots themselves;
                        doctest::Contains("interpolation_mode = 2 needs both snapshots' velocities"), UserError);
 }
 
+TEST_CASE("interpolation: into a step before's memory, the same particles as into fresh memory") {
+  Orbits o;
+  o.options.mode = 1;
+  const SnapshotMatch match = match_snapshots(o.p1, o.p2);
+  ParticleSet held = interpolate_snapshots(o.p1, o.p2, match, 0.25, o.options);
+  const float* memory = held.x.data();
+  const ParticleSet fresh = interpolate_snapshots(o.p1, o.p2, match, 0.75, o.options);
+  held = interpolate_snapshots(o.p1, o.p2, match, 0.75, o.options, std::move(held));
+  CHECK(held.x.data() == memory);  // (written over, not made anew)
+  CHECK(held.x == fresh.x);
+  CHECK(held.y == fresh.y);
+  CHECK(held.hsml == fresh.hsml);
+  CHECK(held.intensity == fresh.intensity);
+  CHECK(held.colour[0] == fresh.colour[0]);
+  CHECK(held.x[0] == doctest::Approx(0.25 * o.p1.x[0] + 0.75 * o.p2.x[std::size_t(Orbits::count - 1)]));
+  // At an end of the interval, a copy of that snapshot into the memory held.
+  held = interpolate_snapshots(o.p1, o.p2, match, 1.0, o.options, std::move(held));
+  CHECK(held.x == o.p2.x);
+  // Memory too small is not used, nor a caller's (lent) memory, which must stay as it is.
+  std::vector<float> lender(Orbits::count, -7.0f);
+  ParticleSet lent;
+  lent.x = lend_array(lender.data(), lender.size(), nullptr);
+  const ParticleSet into_lent = interpolate_snapshots(o.p1, o.p2, match, 0.75, o.options, std::move(lent));
+  CHECK(into_lent.x == fresh.x);
+  CHECK(std::all_of(lender.begin(), lender.end(), [](float v) { return v == -7.0f; }));
+}
+
 namespace {
 
 // A Gadget snapshot (and its HDF5 twin) of the same gas particles, moved by `shift` in x, with the

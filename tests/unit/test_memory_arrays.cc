@@ -3,6 +3,8 @@
 // them first: own), and read as a snapshot's columns by the render's labels.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +53,30 @@ TEST_CASE("a lent array uses the lender's memory, and keeps it until the last ar
   }
   CHECK(*lender.released);
   CHECK(lender.values == std::vector<float>{1, 2, 3, 4});
+}
+
+TEST_CASE("large arrays of one set start at different places within a page, and their memory is freed whole") {
+  // (arrays all on 2 MiB boundaries put the values a loop walks together into the same cache sets)
+  ParticleSet p;
+  const std::size_t n = std::size_t(1) << 20;  // 4 MiB a field: on huge pages
+  std::vector<std::size_t> offsets;
+  for (ParticleArray<float>* a : p.float_fields()) {
+    a->resize(n);
+    (*a)[0] = 1, (*a)[n - 1] = 2;  // (the first and last values are the array's own)
+    offsets.push_back(reinterpret_cast<std::uintptr_t>(a->data()) % 4096);
+    CHECK(offsets.back() % 64 == 0);  // (a cache line's start)
+  }
+  std::sort(offsets.begin(), offsets.end());
+  CHECK(std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end());
+  // Grown past their memory, moved and freed: the allocator finds each allocation's start again.
+  p.x.resize(3 * n);
+  CHECK(p.x[0] == 1);
+  CHECK(p.x[n - 1] == 2);
+  ParticleArray<float> moved = std::move(p.y);
+  CHECK(moved[n - 1] == 2);
+  p = ParticleSet();
+  moved = ParticleArray<float>(5, 3.0f);
+  CHECK(moved.size() == 5);
 }
 
 TEST_CASE("nothing written to a lent array reaches the lender's memory") {

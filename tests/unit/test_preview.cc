@@ -111,6 +111,38 @@ TEST_CASE("preview subset: the header's numbers kept; by position where asked, I
   CHECK(preview_subset(with_ids, 0.25).x != share.x);         // (by ID)
 }
 
+TEST_CASE("preview subset: a share kept by its places takes new values from its particles, as one made anew") {
+  ParticleSet p = random_particles(5000, 11);
+  for (std::size_t i = 0; i < p.size(); ++i) p.id.push_back(std::uint64_t(3 * i + 1));
+  for (bool by_id : {true, false}) {
+    const ParticleArray<std::size_t> places = preview_places(p, 0.3, by_id);
+    ParticleSet share = preview_subset(p, places, 0.3);
+    const ParticleSet whole_way = preview_subset(p, 0.3, by_id);
+    CHECK(share.size() == places.size());
+    CHECK(share.x == whole_way.x);
+    CHECK(share.hsml == whole_way.hsml);
+    CHECK(share.intensity == whole_way.intensity);
+    CHECK(share.size() > 1200);
+    CHECK(share.size() < 1800);
+    for (std::size_t k = 0; k < places.size(); ++k) REQUIRE(share.x[k] == p.x[places[k]]);
+    // The snapshot's values change (normalised anew, another field read): the share's follow.
+    ParticleSet changed = p;
+    for (std::size_t i = 0; i < changed.size(); ++i)
+      changed.intensity[i] = 0.5f * float(i) + 1, changed.colour[0][i] = 2;
+    CHECK(regather_preview_values(changed, places, share));
+    const ParticleSet anew = preview_subset(changed, 0.3, by_id);
+    CHECK(share.intensity == anew.intensity);
+    CHECK(share.colour[0] == anew.colour[0]);
+    CHECK(share.x == anew.x);
+    // A type's colours turned vector: the share lacks them, and says so (left as it was).
+    ParticleSet vector = changed;
+    vector.colour[1] = vector.colour[0], vector.colour[2] = vector.colour[0];
+    CHECK_FALSE(regather_preview_values(vector, places, share));
+    CHECK(share.colour[1].empty());
+    CHECK(share.intensity == anew.intensity);
+  }
+}
+
 TEST_CASE("preview keys: boost = TRUE takes 0.1, boost_fraction alone asks for a preview, boost = FALSE none") {
   const std::string base = "simtype = 0\ninfile = x.bin\nnum_blocks = 3\nx = 1\ny = 2\nz = 3\n";
   auto fraction = [&](const std::string& extra) {

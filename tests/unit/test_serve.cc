@@ -300,6 +300,28 @@ TEST_CASE("serve: a reduced view is a JPEG of half the size from a share of the 
   CHECK(views.used_par("me") == after_full);
 }
 
+TEST_CASE("serve: a reduced view after a change of range keeps its share of the particles, with the new values") {
+  TempDir dir;
+  const std::string par = clumps_par(dir, dir.file("served.png"));
+  ViewServer views(ParamFile::read(par), test_options());
+  start(views);
+  const ViewResult before = views.draw(ViewJob{"me", {}, true});
+  REQUIRE(before.status == 200);
+  CHECK(views.held().shares_made() == 1);
+  const KeyValues keys = {{"color_log0", "FALSE"}, {"color_min0", "2"}, {"color_max0", "9"}};
+  const ViewResult after = views.draw(ViewJob{"me", keys, true});
+  REQUIRE(after.status == 200);
+  CHECK(views.held().normalisations() == 1);
+  CHECK(views.held().shares_made() == 1);  // its values taken again, the share kept
+  CHECK(after.body != before.body);
+  // The same picture as a server's whose first reduced view has these keys.
+  ViewServer fresh(ParamFile::read(par), test_options());
+  start(fresh);
+  const ViewResult first = fresh.draw(ViewJob{"me", keys, true});
+  CHECK(fresh.held().shares_made() == 1);
+  CHECK(after.body == first.body);
+}
+
 TEST_CASE("serve over HTTP: the token, refused requests answered 400 while serving goes on, the page, Save") {
   TempDir dir;
   RunningServer server(clumps_par(dir, dir.file("served.png")), false);
