@@ -58,8 +58,8 @@ struct ParticleAllocator {
     // A large array starts `stagger` bytes into its huge pages, an amount that differs between
     // the arrays of a set: arrays that all started on a 2 MiB boundary would put the i-th values
     // of every field a loop walks together (interpolation walks 18) into the same cache sets,
-    // which on Intel's Xeons (12-way L1) made such a loop 6x slower per thread than with the
-    // fields apart. The allocation's start is kept just before the array's.
+    // which on an Intel Xeon (the H100 machine's) made such a loop seven times slower per thread
+    // than with the fields apart. The allocation's start is kept just before the array's.
     const std::size_t stagger = stagger_bytes(), rounded = (bytes + stagger + huge_page - 1) / huge_page * huge_page;
     void* p = std::aligned_alloc(huge_page, rounded);
     if (!p) throw std::bad_alloc();
@@ -100,7 +100,7 @@ struct ParticleAllocator {
 
  private:
   static constexpr std::size_t huge_page = std::size_t(2) << 20;
-  // 64 bytes (a cache line) to 63 lines plus 62 pages in, chosen by where the array itself lies:
+  // 1 cache line (64 bytes) to 61 lines plus 60 pages in, chosen by where the array itself lies:
   // the arrays of one ParticleSet lie a vector apart, and each gets a stagger of its own, apart
   // both within a page (the L1's sets) and across pages (the L2's).
   std::size_t stagger_bytes() const {
